@@ -1,0 +1,2 @@
+export * from './commerce-error';
+export * from './error-codes';
