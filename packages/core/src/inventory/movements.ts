@@ -1,0 +1,137 @@
+import { checkAvailability } from './availability';
+import { assertPositiveQuantity, availableOf, type InventoryLevels } from './inventory-levels';
+
+/**
+ * The outcome of a movement that can be refused: the new record, or the refusal with the
+ * units asked for and the units that could be taken (never below 0). The caller turns a refusal
+ * into `insufficientInventoryError(variant_id, requested, available, param)`.
+ */
+export type MovementResult<T extends InventoryLevels> =
+  | { readonly ok: true; readonly inventory: T }
+  | { readonly ok: false; readonly requested: number; readonly available: number };
+
+/**
+ * Reserves `quantity` units for an order (checkout, an admin order created or finalised as
+ * `pending`). Refused when the variant is tracked, does not allow backorder, and fewer than
+ * `quantity` units are available. An untracked variant reserves nothing (returned unchanged),
+ * so later release/ship/restock of it are no-ops too.
+ *
+ * SQL: `UPDATE inventory SET reserved = reserved + :q WHERE id = :id AND track_inventory
+ * AND (allow_backorder OR on_hand - reserved >= :q)`; zero rows on a tracked record = refused.
+ * `quantity` is the order's whole quantity of the variant (lines of one variant summed).
+ *
+ * @example reserve({ ...inv, on_hand: 10, reserved: 2 }, 3) // ok, reserved 5
+ */
+export function reserve<T extends InventoryLevels>(inventory: T, quantity: number): MovementResult<T> {
+  assertPositiveQuantity(quantity);
+  if (!inventory.track_inventory) return { ok: true, inventory };
+  const check = checkAvailability(inventory, quantity);
+  if (!check.ok) return { ok: false, requested: quantity, available: check.available };
+  return { ok: true, inventory: { ...inventory, reserved: inventory.reserved + quantity } };
+}
+
+/**
+ * Releases a reservation (order cancelled, fulfillment-free units given up). Never fails:
+ * `reserved` is clamped at 0, so a reservation that went stale (tracking switched on after the
+ * order was placed) cannot drive it negative. Untracked: unchanged.
+ *
+ * SQL: `SET reserved = MAX(reserved - :q, 0) WHERE id = :id AND track_inventory`
+ * (`GREATEST` on Postgres).
+ *
+ * @example release({ ...inv, on_hand: 10, reserved: 5 }, 3) // reserved 2
+ */
+export function release<T extends InventoryLevels>(inventory: T, quantity: number): T {
+  assertPositiveQuantity(quantity);
+  if (!inventory.track_inventory) return inventory;
+  return { ...inventory, reserved: Math.max(0, inventory.reserved - quantity) };
+}
+
+/**
+ * Ships units of a fulfillment (decisions §10): `on_hand −= q`, `reserved −= q` (clamped at 0
+ * like {@link release}). Never fails: the units have physically left; with backorders `on_hand`
+ * may go negative until stock is adjusted. Keeps `on_hand ≥ reserved` whenever it held before
+ * and the units were reserved. Untracked: unchanged.
+ *
+ * SQL: `SET on_hand = on_hand - :q, reserved = MAX(reserved - :q, 0) WHERE id = :id AND track_inventory`.
+ *
+ * @example ship({ ...inv, on_hand: 10, reserved: 5 }, 2) // on_hand 8, reserved 3, available 5
+ */
+export function ship<T extends InventoryLevels>(inventory: T, quantity: number): T {
+  assertPositiveQuantity(quantity);
+  if (!inventory.track_inventory) return inventory;
+  return {
+    ...inventory,
+    on_hand: inventory.on_hand - quantity,
+    reserved: Math.max(0, inventory.reserved - quantity),
+  };
+}
+
+/** How a restocking refund returns one line's units (see `computeRefund`'s `restock_movements`). */
+export interface RestockSplit {
+  /** Units that had not shipped: they leave `reserved`. */
+  from_reserved: number;
+  /** Units that had shipped: they go back to `on_hand`. */
+  to_on_hand: number;
+}
+
+/**
+ * Returns a refunded line's units to stock (decisions §10): unshipped units leave `reserved`
+ * (clamped at 0), then shipped units go back to `on_hand`. Either way `available` grows by the
+ * units returned. Never fails. Untracked: unchanged.
+ *
+ * SQL: `SET reserved = MAX(reserved - :r, 0), on_hand = on_hand + :h WHERE id = :id AND track_inventory`.
+ *
+ * @example restock({ ...inv, on_hand: 8, reserved: 3 }, { from_reserved: 1, to_on_hand: 2 }) // on_hand 10, reserved 2
+ * @throws RangeError when a part is negative or not an integer.
+ */
+export function restock<T extends InventoryLevels>(inventory: T, split: RestockSplit): T {
+  for (const label of ['from_reserved', 'to_on_hand'] as const) {
+    const units = split[label];
+    if (!Number.isSafeInteger(units) || units < 0)
+      throw new RangeError(`${label} must be a non-negative integer`);
+  }
+  if (!inventory.track_inventory) return inventory;
+  return {
+    ...inventory,
+    reserved: Math.max(0, inventory.reserved - split.from_reserved),
+    on_hand: inventory.on_hand + split.to_on_hand,
+  };
+}
+
+/**
+ * Adjusts `on_hand` by a signed delta (`POST /v1/admin/inventory/{id}/adjust`, decisions §8).
+ * Applies whether or not the variant is tracked (the count is the merchant's). Refused when the
+ * delta is negative and would leave `on_hand` below `reserved` ("on_hand may not go below
+ * reserved"), which also keeps an unreserved `on_hand` from going negative. A positive delta is
+ * always accepted, even while backorders keep `on_hand` below `reserved`. A zero delta changes
+ * nothing.
+ *
+ * On refusal, `requested` is the units asked to remove and `available` the units removable
+ * (`on_hand − reserved`, never below 0).
+ *
+ * SQL: `SET on_hand = on_hand + :d WHERE id = :id AND (:d >= 0 OR on_hand + :d >= reserved)`.
+ *
+ * @example adjust({ ...inv, on_hand: 10, reserved: 4 }, -6) // ok, on_hand 4
+ * @example adjust({ ...inv, on_hand: 10, reserved: 4 }, -7) // { ok: false, requested: 7, available: 6 }
+ */
+export function adjust<T extends InventoryLevels>(inventory: T, delta: number): MovementResult<T> {
+  if (!Number.isSafeInteger(delta)) throw new RangeError(`delta must be an integer, got ${delta}`);
+  if (delta < 0 && inventory.on_hand + delta < inventory.reserved) {
+    return { ok: false, requested: -delta, available: Math.max(0, availableOf(inventory)) };
+  }
+  return {
+    ok: true,
+    inventory: delta === 0 ? inventory : { ...inventory, on_hand: inventory.on_hand + delta },
+  };
+}
+
+/**
+ * Sets `on_hand` to an absolute count (`PATCH /v1/admin/inventory/{id}` with `on_hand`): the
+ * same rule as {@link adjust} with `delta = on_hand − current on_hand`.
+ *
+ * @example setOnHand({ ...inv, on_hand: 10, reserved: 4 }, 3) // { ok: false, requested: 7, available: 6 }
+ */
+export function setOnHand<T extends InventoryLevels>(inventory: T, on_hand: number): MovementResult<T> {
+  if (!Number.isSafeInteger(on_hand)) throw new RangeError(`on_hand must be an integer, got ${on_hand}`);
+  return adjust(inventory, on_hand - inventory.on_hand);
+}

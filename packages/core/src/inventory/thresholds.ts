@@ -1,0 +1,39 @@
+import { availableOf, type InventoryLevels } from './inventory-levels';
+
+/** The inventory events of the spec. */
+export type InventoryEventType = 'inventory.low' | 'inventory.out_of_stock';
+
+type ThresholdFields = Pick<InventoryLevels, 'on_hand' | 'reserved' | 'safety_stock'>;
+
+/**
+ * At or below safety stock: `available ≤ safety_stock` — the admin `low_stock=true` filter
+ * (decisions §7). SQL: `on_hand - reserved <= safety_stock`.
+ *
+ * Decision: literal to the decisions, the rule does not look at `track_inventory` (an untracked
+ * variant's numbers only move when the merchant sets them).
+ */
+export function isLowStock(inventory: ThresholdFields): boolean {
+  return availableOf(inventory) <= inventory.safety_stock;
+}
+
+/**
+ * The events a change of one inventory record fires (decisions §10), in this order:
+ * - `inventory.low` when `available` moves from above `safety_stock` to at or below it;
+ * - `inventory.out_of_stock` when `available` moves from above 0 to 0 or less.
+ *
+ * Each side is judged with its own `safety_stock`, so raising the safety stock over the
+ * available count fires `inventory.low` too. Staying low, or going lower, fires nothing; events
+ * fire again only after the record has come back above the threshold.
+ *
+ * @example detectThresholdCrossings({ on_hand: 10, reserved: 0, safety_stock: 2 }, { on_hand: 10, reserved: 10, safety_stock: 2 })
+ * // ['inventory.low', 'inventory.out_of_stock']
+ */
+export function detectThresholdCrossings(
+  before: ThresholdFields,
+  after: ThresholdFields,
+): InventoryEventType[] {
+  const events: InventoryEventType[] = [];
+  if (!isLowStock(before) && isLowStock(after)) events.push('inventory.low');
+  if (availableOf(before) > 0 && availableOf(after) <= 0) events.push('inventory.out_of_stock');
+  return events;
+}

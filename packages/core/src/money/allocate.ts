@@ -1,0 +1,56 @@
+import { toBigInt, toSafeNumber } from './rounding';
+
+/**
+ * Splits `amount` into integer parts proportional to `weights` by the largest-remainder method;
+ * the parts always sum exactly to `amount`.
+ *
+ * Each part starts as `floor(amount × weight / Σweights)`; the units left over go, one each, to
+ * the parts with the largest remainders, ties broken by the lowest index. Every part lies in
+ * `[0, amount]` (or `[amount, 0]` for a negative amount, which is split as `−allocate(−amount)`).
+ *
+ * Decisions:
+ * - a zero weight gets 0, unless every weight is zero: then the amount is split evenly, as if all
+ *   weights were 1 (the earliest indexes take the leftover units);
+ * - an empty `weights` list allocates 0 as `[]` and throws for any other amount (nowhere to put it).
+ *
+ * @example allocate(100, [1, 1, 1]) // [34, 33, 33]
+ * @example allocate(5, [0, 3, 0]) // [0, 5, 0]
+ * @throws RangeError when `amount` or a weight is not a safe integer, a weight is negative, or
+ * `weights` is empty while `amount` is not 0.
+ */
+export function allocate(amount: number, weights: readonly number[]): number[] {
+  const total = toBigInt(amount, 'amount');
+  if (weights.length === 0) {
+    if (total === 0n) return [];
+    throw new RangeError('cannot allocate a non-zero amount over no weights');
+  }
+  const raw = weights.map((w, i) => {
+    const weight = toBigInt(w, `weights[${i}]`);
+    if (weight < 0n) throw new RangeError(`weights[${i}] must not be negative`);
+    return weight;
+  });
+  if (total < 0n) return allocateBig(-total, raw).map((part) => (part === 0n ? 0 : -toSafeNumber(part)));
+  return allocateBig(total, raw).map((part) => toSafeNumber(part));
+}
+
+/**
+ * {@link allocate} on `bigint`s, for callers already working in `bigint`: non-negative `amount`,
+ * non-negative weights (not checked).
+ */
+export function allocateBig(amount: bigint, weights: readonly bigint[]): bigint[] {
+  const sum = weights.reduce((acc, w) => acc + w, 0n);
+  const effective = sum === 0n ? weights.map(() => 1n) : weights;
+  const divisor = sum === 0n ? BigInt(weights.length) : sum;
+  const parts = effective.map((w) => (amount * w) / divisor);
+  const remainders = effective.map((w) => (amount * w) % divisor);
+  let leftover = amount - parts.reduce((acc, p) => acc + p, 0n);
+  const order = remainders
+    .map((remainder, index) => ({ remainder, index }))
+    .sort((a, b) => (a.remainder === b.remainder ? a.index - b.index : a.remainder > b.remainder ? -1 : 1));
+  for (const { index } of order) {
+    if (leftover === 0n) break;
+    parts[index] = (parts[index] ?? 0n) + 1n;
+    leftover -= 1n;
+  }
+  return parts;
+}

@@ -1,0 +1,5 @@
+export * from './allocate';
+export * from './decimal';
+export * from './money';
+export * from './percentage';
+export * from './rounding';

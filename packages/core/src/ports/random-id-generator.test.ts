@@ -1,0 +1,37 @@
+import { describe, expect, test } from 'vitest';
+import { createRandomIdGenerator, createSequentialIdGenerator } from './random-id-generator';
+
+describe('random id generator', () => {
+  test('ids carry the prefix, a 10-char time part and 26 random chars (130 bits)', () => {
+    const id = createRandomIdGenerator(() => 1_700_000_000_000).next('prod');
+    expect(id).toMatch(/^prod_[0-9A-HJKMNP-TV-Z]{36}$/);
+  });
+
+  test('ids sort by creation time and never repeat over 10,000 draws', () => {
+    let t = 1_700_000_000_000;
+    const gen = createRandomIdGenerator(() => t);
+    const ids: string[] = [];
+    for (let i = 0; i < 10_000; i++) {
+      if (i % 100 === 0) t += 1;
+      ids.push(gen.next('ord'));
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+    const timeParts = ids.map((id) => id.slice(4, 14));
+    expect([...timeParts].sort()).toEqual(timeParts);
+  });
+
+  test('a clock that goes backwards does not make time parts go backwards', () => {
+    let t = 2000;
+    const gen = createRandomIdGenerator(() => t);
+    const a = gen.next('evt');
+    t = 1000;
+    const b = gen.next('evt');
+    expect(b.slice(4, 14) >= a.slice(4, 14)).toBe(true);
+  });
+
+  test('sequential generator counts per generator', () => {
+    const gen = createSequentialIdGenerator();
+    expect(gen.next('cart')).toBe('cart_000000000001');
+    expect(gen.next('item')).toBe('item_000000000002');
+  });
+});

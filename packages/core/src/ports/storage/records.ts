@@ -1,0 +1,556 @@
+import type { JsonObject, Millis, Mode } from './scope';
+
+/**
+ * Storage records: snake_case, close to the wire, money as integer minor units in the row's
+ * `currency`, time as epoch milliseconds, JSON fields (metadata, attributes, tags, addresses) as
+ * plain values that round-trip exactly. Scoped records carry `store_id` and `mode`.
+ */
+interface Scoped {
+  store_id: string;
+  mode: Mode;
+}
+
+// ---------------------------------------------------------------- organization, store, keys
+
+export interface OrganizationRecord {
+  id: string;
+  name: string;
+  plan: string;
+  billing_email: string | null;
+  metadata: JsonObject;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+/** Store settings are shared by both modes (decisions §9). */
+export interface StoreRecord {
+  id: string;
+  organization_id: string;
+  name: string;
+  currency: string;
+  timezone: string;
+  prices_include_tax: boolean;
+  /** Percentage, 20 = 20 %; decimals such as 8.875 round-trip exactly. */
+  tax_rate: number;
+  metadata: JsonObject;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export type KeyType = 'secret' | 'publishable';
+
+export interface ApiKeyRecord extends Scoped {
+  id: string;
+  name: string | null;
+  key_type: KeyType;
+  /** SHA-256 hex of the full key; the key itself is never stored. */
+  key_hash: string;
+  /** What may be shown back: e.g. `sk_test_4fA2`. */
+  key_prefix: string;
+  last_used_at: Millis | null;
+  expires_at: Millis | null;
+  revoked_at: Millis | null;
+  created_at: Millis;
+}
+
+export interface CustomerTokenRecord extends Scoped {
+  id: string;
+  customer_id: string;
+  /** SHA-256 hex of the token. */
+  token_hash: string;
+  expires_at: Millis;
+  created_at: Millis;
+}
+
+// ---------------------------------------------------------------- catalog
+
+export type ProductType = 'physical' | 'digital' | 'service' | 'bundle';
+export type ProductStatus = 'draft' | 'active' | 'archived';
+
+export interface ProductRecord extends Scoped {
+  id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  type: ProductType;
+  status: ProductStatus;
+  tags: string[];
+  attributes: JsonObject;
+  metadata: JsonObject;
+  /**
+   * Price of the representative variant (the cheapest active one, decisions §7), or null.
+   * Maintained by the storage whenever the product's variants change; read-only to services.
+   */
+  price: number | null;
+  currency: string;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface ImageRecord {
+  id: string;
+  product_id: string;
+  url: string;
+  alt_text: string | null;
+  position: number;
+  width: number | null;
+  height: number | null;
+  /** Variants this image is attached to (Variant.images). */
+  variant_ids: string[];
+}
+
+export interface OptionValueRecord {
+  id: string;
+  option_id: string;
+  value: string;
+  position: number;
+}
+
+export interface OptionRecord {
+  id: string;
+  product_id: string;
+  name: string;
+  position: number;
+  values: OptionValueRecord[];
+}
+
+export interface InventoryRecord extends Scoped {
+  id: string;
+  variant_id: string;
+  product_id: string;
+  track_inventory: boolean;
+  allow_backorder: boolean;
+  safety_stock: number;
+  on_hand: number;
+  reserved: number;
+  metadata: JsonObject;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface VariantRecord extends Scoped {
+  id: string;
+  product_id: string;
+  sku: string | null;
+  barcode: string | null;
+  price: number;
+  compare_at_price: number | null;
+  cost_price: number | null;
+  currency: string;
+  /** Grams. */
+  weight: number | null;
+  is_active: boolean;
+  /** Ordered like the product's options. */
+  option_value_ids: string[];
+  position: number;
+  metadata: JsonObject;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface VariantWithInventory extends VariantRecord {
+  inventory: InventoryRecord;
+}
+
+/** A product with everything the Product resource shows, loaded in a fixed number of queries. */
+export interface ProductAggregate extends ProductRecord {
+  options: OptionRecord[];
+  variants: VariantWithInventory[];
+  images: ImageRecord[];
+}
+
+/**
+ * What carts, checkout and admin orders need of a variant: the variant, its inventory and the
+ * fields of its product that pricing and snapshots use. Loaded for many variants in one query.
+ */
+export interface PurchasableVariant {
+  variant: VariantRecord;
+  inventory: InventoryRecord;
+  product: Pick<ProductRecord, 'id' | 'name' | 'status' | 'type' | 'tags'> & { deleted: boolean };
+  /** `variant_name` per decisions §9: option values joined by " / ", or the product name. */
+  variant_name: string;
+  image_url: string | null;
+}
+
+export interface ShippingMethodRecord extends Scoped {
+  id: string;
+  name: string;
+  description: string | null;
+  price: number;
+  free_shipping_threshold: number | null;
+  currency: string;
+  is_active: boolean;
+  position: number;
+  metadata: JsonObject;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+// ---------------------------------------------------------------- discounts
+
+export type DiscountValueType = 'fixed' | 'percentage' | 'free_shipping';
+export type DiscountTarget = 'order' | 'line_item' | 'shipping';
+export type DiscountConditionType = 'product' | 'variant' | 'product_tag' | 'customer' | 'customer_tag';
+
+export interface DiscountConditionRecord {
+  id: string;
+  type: DiscountConditionType;
+  operator: 'in' | 'not_in';
+  values: string[];
+}
+
+export interface DiscountRecord extends Scoped {
+  id: string;
+  name: string;
+  description: string | null;
+  /** Unique per scope, compared case-insensitively; null for automatic discounts. */
+  code: string | null;
+  type: 'code' | 'automatic';
+  value_type: DiscountValueType;
+  /** Minor units for `fixed`, percent for `percentage` (0 < v ≤ 100), 0 for `free_shipping`. */
+  value: number;
+  target: DiscountTarget;
+  usage_limit: number | null;
+  usage_count: number;
+  per_customer_limit: number | null;
+  minimum_amount: number | null;
+  maximum_discount: number | null;
+  currency: string;
+  starts_at: Millis | null;
+  ends_at: Millis | null;
+  is_active: boolean;
+  conditions: DiscountConditionRecord[];
+  metadata: JsonObject;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+/** Why an atomic usage count was refused. */
+export type DiscountUsageRefusal = 'usage_limit_reached' | 'per_customer_limit_reached';
+
+// ---------------------------------------------------------------- customers
+
+export interface AddressValue {
+  name?: string | undefined;
+  company?: string | undefined;
+  line1?: string | undefined;
+  line2?: string | undefined;
+  city?: string | undefined;
+  state?: string | undefined;
+  postal_code?: string | undefined;
+  country?: string | undefined;
+  phone?: string | undefined;
+}
+
+export interface CustomerRecord extends Scoped {
+  id: string;
+  /** Unique per scope, compared case-insensitively. */
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  phone: string | null;
+  external_id: string | null;
+  status: 'active' | 'disabled';
+  tags: string[];
+  metadata: JsonObject;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+/** Derived on read from orders (decisions §13), so it can never drift. */
+export interface CustomerTotals {
+  /** Non-draft, non-cancelled orders. */
+  total_orders: number;
+  /** Sum over the customer's orders of paid_total − refunded_total. */
+  total_spent: number;
+}
+
+export interface CustomerAddressRecord extends Scoped {
+  id: string;
+  customer_id: string;
+  name: string;
+  company: string | null;
+  line1: string;
+  line2: string | null;
+  city: string;
+  state: string | null;
+  postal_code: string;
+  country: string;
+  phone: string | null;
+  type: 'shipping' | 'billing' | 'both';
+  is_default: boolean;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+// ---------------------------------------------------------------- carts
+
+export type CartStatus = 'active' | 'completed' | 'abandoned';
+
+export interface CartItemRecord {
+  id: string;
+  cart_id: string;
+  variant_id: string;
+  quantity: number;
+  metadata: JsonObject;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface CartRecord extends Scoped {
+  id: string;
+  status: CartStatus;
+  session_id: string | null;
+  customer_id: string | null;
+  email: string | null;
+  shipping_address: AddressValue | null;
+  billing_address: AddressValue | null;
+  shipping_method_id: string | null;
+  /** In the order they were added. */
+  discount_codes: string[];
+  currency: string;
+  metadata: JsonObject;
+  created_at: Millis;
+  updated_at: Millis;
+  completed_at: Millis | null;
+}
+
+export interface CartAggregate extends CartRecord {
+  /** In the order they were added. */
+  items: CartItemRecord[];
+}
+
+// ---------------------------------------------------------------- orders
+
+export type OrderStatus = 'draft' | 'pending' | 'confirmed' | 'processing' | 'completed' | 'cancelled';
+export type PaymentStatus = 'unpaid' | 'partially_paid' | 'paid' | 'partially_refunded' | 'refunded';
+export type FulfillmentStatus = 'unfulfilled' | 'partially_fulfilled' | 'fulfilled' | 'returned';
+
+export interface AppliedDiscountValue {
+  discount_id: string;
+  code: string | null;
+  name: string;
+  value_type: string;
+  value: number;
+  saved: number;
+}
+
+export interface OrderRecord extends Scoped {
+  id: string;
+  /** Per store and mode, from 1001, gap-free (decisions §6). */
+  number: number;
+  status: OrderStatus;
+  payment_status: PaymentStatus;
+  fulfillment_status: FulfillmentStatus;
+  customer_id: string | null;
+  email: string;
+  shipping_address: AddressValue | null;
+  billing_address: AddressValue | null;
+  currency: string;
+  subtotal: number;
+  discount_total: number;
+  shipping_total: number;
+  tax_total: number;
+  total: number;
+  /** Sum of completed payments. */
+  paid_total: number;
+  /** Sum of completed refunds. */
+  refunded_total: number;
+  prices_include_tax: boolean;
+  tax_rate: number;
+  shipping_method_id: string | null;
+  shipping_method_name: string | null;
+  shipping_discount: number;
+  shipping_tax: number;
+  applied_discounts: AppliedDiscountValue[];
+  note: string | null;
+  metadata: JsonObject;
+  cart_id: string | null;
+  /** True while the order holds inventory reservations (pending and later, until cancelled). */
+  inventory_reserved: boolean;
+  cancel_reason: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+  cancelled_at: Millis | null;
+  completed_at: Millis | null;
+}
+
+export interface OrderLineRecord {
+  id: string;
+  order_id: string;
+  variant_id: string;
+  product_id: string;
+  product_name: string;
+  variant_name: string;
+  sku: string | null;
+  image_url: string | null;
+  quantity: number;
+  /** Units in non-cancelled fulfillments. */
+  fulfilled_quantity: number;
+  /** Units of those fulfillments that have shipped (left on_hand). */
+  shipped_quantity: number;
+  refunded_quantity: number;
+  /** Refunded units that were restocked (decisions §10). */
+  restocked_quantity: number;
+  unit_price: number;
+  line_discount: number;
+  line_total: number;
+  tax_amount: number;
+  position: number;
+}
+
+export type PaymentRecordStatus = 'pending' | 'completed' | 'failed' | 'cancelled' | 'refunded';
+
+export interface PaymentRecord extends Scoped {
+  id: string;
+  order_id: string | null;
+  provider: string;
+  provider_id: string | null;
+  amount: number;
+  currency: string;
+  status: PaymentRecordStatus;
+  /** For checkout attempts: the key sent to the provider, derived from the cart (issue 6). */
+  idempotency_key: string | null;
+  cart_id: string | null;
+  client_secret: string | null;
+  failure_reason: string | null;
+  note: string | null;
+  metadata: JsonObject;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface FulfillmentLineValue {
+  order_line_id: string;
+  quantity: number;
+}
+
+export type FulfillmentRecordStatus = 'pending' | 'shipped' | 'delivered' | 'cancelled';
+
+export interface FulfillmentRecord extends Scoped {
+  id: string;
+  order_id: string;
+  status: FulfillmentRecordStatus;
+  tracking_number: string | null;
+  tracking_url: string | null;
+  carrier: string | null;
+  lines: FulfillmentLineValue[];
+  metadata: JsonObject;
+  created_at: Millis;
+  updated_at: Millis;
+  shipped_at: Millis | null;
+  delivered_at: Millis | null;
+}
+
+export type RefundRecordStatus = 'pending' | 'completed' | 'failed';
+
+export interface RefundRecord extends Scoped {
+  id: string;
+  order_id: string;
+  amount: number;
+  currency: string;
+  reason: string | null;
+  restock: boolean;
+  status: RefundRecordStatus;
+  lines: FulfillmentLineValue[];
+  provider_refund_id: string | null;
+  metadata: JsonObject;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface OrderAggregate extends OrderRecord {
+  lines: OrderLineRecord[];
+  payments: PaymentRecord[];
+  fulfillments: FulfillmentRecord[];
+  refunds: RefundRecord[];
+}
+
+// ---------------------------------------------------------------- idempotency
+
+export interface IdempotencyRecord extends Scoped {
+  key: string;
+  /** `POST /v1/...` — a key is bound to one operation. */
+  operation: string;
+  /** Hash of the canonical request body. */
+  request_hash: string;
+  state: 'in_progress' | 'completed';
+  response_status: number | null;
+  response_body: string | null;
+  /** An in-progress claim older than this may be taken over (the first holder died). */
+  locked_until: Millis;
+  created_at: Millis;
+  expires_at: Millis;
+}
+
+// ---------------------------------------------------------------- events, webhooks, notifications
+
+export interface EventRecord extends Scoped {
+  id: string;
+  type: string;
+  /** The affected resource as the wire shows it. */
+  data: JsonObject;
+  created_at: Millis;
+}
+
+export interface WebhookRecord extends Scoped {
+  id: string;
+  url: string;
+  /** Event types, or ['*']. */
+  events: string[];
+  /** Kept to sign deliveries; shown only in the create response. */
+  secret: string;
+  is_active: boolean;
+  consecutive_failures: number;
+  metadata: JsonObject;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
+
+export interface WebhookDeliveryRecord extends Scoped {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  /** The exact body that is signed and sent, identical on every attempt. */
+  payload: string;
+  status: WebhookDeliveryStatus;
+  attempt_count: number;
+  next_attempt_at: Millis | null;
+  /** A claim: while `lease_until` > now, no other worker takes this delivery. */
+  lease_until: Millis | null;
+  leased_by: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_duration_ms: number | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface WebhookAttemptRecord {
+  id: string;
+  delivery_id: string;
+  attempt: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  succeeded: boolean;
+  created_at: Millis;
+}
+
+/** A claimed delivery with what the sender needs. */
+export interface ClaimedDelivery {
+  delivery: WebhookDeliveryRecord;
+  url: string;
+  secret: string;
+}
+
+export interface NotificationRecord extends Scoped {
+  id: string;
+  type: string;
+  message: string;
+  data: JsonObject;
+  created_at: Millis;
+}

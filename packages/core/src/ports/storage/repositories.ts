@@ -1,0 +1,579 @@
+import type { Page, PageRequest } from './pagination';
+import type {
+  ApiKeyRecord,
+  CartAggregate,
+  CartItemRecord,
+  CartRecord,
+  ClaimedDelivery,
+  CustomerAddressRecord,
+  CustomerRecord,
+  CustomerTokenRecord,
+  CustomerTotals,
+  DiscountRecord,
+  DiscountUsageRefusal,
+  EventRecord,
+  FulfillmentRecord,
+  IdempotencyRecord,
+  ImageRecord,
+  InventoryRecord,
+  NotificationRecord,
+  OptionRecord,
+  OrderAggregate,
+  OrderLineRecord,
+  OrderRecord,
+  OrganizationRecord,
+  PaymentRecord,
+  ProductAggregate,
+  ProductRecord,
+  PurchasableVariant,
+  RefundRecord,
+  ShippingMethodRecord,
+  StoreRecord,
+  VariantRecord,
+  WebhookAttemptRecord,
+  WebhookDeliveryRecord,
+  WebhookRecord,
+} from './records';
+import type { Millis, Scope } from './scope';
+
+/**
+ * Repository conventions:
+ * - Scoped methods never see another scope's rows: a foreign id is "not found" (null / false).
+ * - `insert*` take complete records (ids and timestamps come from the service's IdGenerator and
+ *   Clock); `update*` take a patch of mutable columns plus `updated_at` and return the new record,
+ *   or null when no row matched (including a failed guard).
+ * - Uniqueness violations surface as CommerceError (`duplicate_slug`, `duplicate_sku`,
+ *   `duplicate_email`, `duplicate_code`) with `param`, translated in one place by the adapter.
+ * - Aggregates are loaded in a fixed number of queries whatever the page size (no N+1).
+ * - Soft-deleted rows (products, variants, discounts, shipping methods, webhooks, customers) are
+ *   invisible to every read except where stated.
+ */
+export type Patch<T, K extends keyof T> = Partial<Pick<T, K>> & { updated_at: Millis };
+
+// ---------------------------------------------------------------- organization, store, keys
+
+export interface OrganizationRepository {
+  /** The first organization, if any (one per installation today). */
+  getFirst(): Promise<OrganizationRecord | null>;
+  get(id: string): Promise<OrganizationRecord | null>;
+  insert(record: OrganizationRecord): Promise<void>;
+  update(
+    id: string,
+    patch: Patch<OrganizationRecord, 'name' | 'billing_email' | 'metadata' | 'plan'>,
+  ): Promise<OrganizationRecord | null>;
+}
+
+export interface StoreRepository {
+  getFirst(): Promise<StoreRecord | null>;
+  get(id: string): Promise<StoreRecord | null>;
+  insert(record: StoreRecord): Promise<void>;
+  update(
+    id: string,
+    patch: Patch<StoreRecord, 'name' | 'currency' | 'timezone' | 'prices_include_tax' | 'tax_rate' | 'metadata'>,
+  ): Promise<StoreRecord | null>;
+  /** Whether the store has any product or order in either mode (currency is then locked). */
+  hasCatalogOrOrders(store_id: string): Promise<boolean>;
+}
+
+export interface ApiKeyRepository {
+  /** Global lookup by hash (the key tells its own store and mode). Revoked keys included. */
+  findByHash(key_hash: string): Promise<ApiKeyRecord | null>;
+  insert(record: ApiKeyRecord): Promise<void>;
+  get(scope: Scope, id: string): Promise<ApiKeyRecord | null>;
+  list(scope: Scope, page: PageRequest<'created_at'>): Promise<Page<ApiKeyRecord>>;
+  /** Sets revoked_at; returns false if no such unrevoked key. */
+  revoke(scope: Scope, id: string, at: Millis): Promise<boolean>;
+  /** Best-effort, may be throttled by the caller. */
+  touch(id: string, at: Millis): Promise<void>;
+}
+
+export interface CustomerTokenRepository {
+  insert(record: CustomerTokenRecord): Promise<void>;
+  /** Scoped lookup by hash; expired tokens are returned (the caller checks `expires_at`). */
+  findByHash(scope: Scope, token_hash: string): Promise<CustomerTokenRecord | null>;
+  deleteForCustomer(scope: Scope, customer_id: string): Promise<void>;
+}
+
+// ---------------------------------------------------------------- catalog
+
+export interface ProductListFilter {
+  status?: ProductRecord['status'] | undefined;
+  type?: ProductRecord['type'] | undefined;
+  /** Case-insensitive partial name match. */
+  q?: string | undefined;
+  /** All of these tags (AND). */
+  tags?: string[] | undefined;
+  /** Inclusive bounds on the representative price; products without one never match a bound. */
+  price_min?: number | undefined;
+  price_max?: number | undefined;
+}
+
+export interface ProductRepository {
+  /**
+   * Inserts a product with its options (and values), variants (each with its inventory) and
+   * images, and computes `price`. Uniqueness: slug per scope → duplicate_slug; variant sku per
+   * scope → duplicate_sku (param `variants[i].sku`).
+   */
+  insert(product: ProductAggregate): Promise<void>;
+  get(scope: Scope, id: string): Promise<ProductAggregate | null>;
+  getBySlug(scope: Scope, slug: string): Promise<ProductAggregate | null>;
+  getMany(scope: Scope, ids: string[]): Promise<ProductAggregate[]>;
+  list(
+    scope: Scope,
+    filter: ProductListFilter,
+    page: PageRequest<'created_at' | 'name' | 'price'>,
+  ): Promise<Page<ProductAggregate>>;
+  update(
+    scope: Scope,
+    id: string,
+    patch: Patch<ProductRecord, 'name' | 'slug' | 'description' | 'type' | 'status' | 'tags' | 'attributes' | 'metadata'>,
+  ): Promise<ProductRecord | null>;
+  /** Soft delete of the product and its variants. */
+  delete(scope: Scope, id: string, at: Millis): Promise<boolean>;
+
+  /** Adds options/values (used when a variant introduces a new value of an existing option). */
+  insertOptions(scope: Scope, options: OptionRecord[]): Promise<void>;
+  /** Inserts a variant with its inventory; recomputes the product's `price`. */
+  insertVariant(variant: VariantRecord, inventory: InventoryRecord): Promise<void>;
+  getVariant(scope: Scope, id: string): Promise<(VariantRecord & { inventory: InventoryRecord }) | null>;
+  updateVariant(
+    scope: Scope,
+    id: string,
+    patch: Patch<
+      VariantRecord,
+      | 'sku'
+      | 'barcode'
+      | 'price'
+      | 'compare_at_price'
+      | 'cost_price'
+      | 'weight'
+      | 'is_active'
+      | 'option_value_ids'
+      | 'metadata'
+    >,
+  ): Promise<VariantRecord | null>;
+  /** Soft delete; recomputes the product's `price`. */
+  deleteVariant(scope: Scope, id: string, at: Millis): Promise<boolean>;
+  insertImage(scope: Scope, image: ImageRecord): Promise<void>;
+  deleteImage(scope: Scope, product_id: string, image_id: string): Promise<boolean>;
+  /**
+   * Variants by id with their inventory and product fields, in one query; unknown or deleted
+   * variants are absent from the result.
+   */
+  getPurchasable(scope: Scope, variant_ids: string[]): Promise<PurchasableVariant[]>;
+}
+
+export interface InventoryMovement {
+  variant_id: string;
+  quantity: number;
+}
+
+/** The before/after of one inventory row changed by an atomic movement. */
+export interface InventoryChange {
+  before: InventoryRecord;
+  after: InventoryRecord;
+}
+
+export interface InventoryRepository {
+  get(scope: Scope, id: string): Promise<InventoryRecord | null>;
+  getByVariantIds(scope: Scope, variant_ids: string[]): Promise<InventoryRecord[]>;
+  /** `low_stock`: only rows with available (on_hand − reserved) ≤ safety_stock. */
+  list(scope: Scope, filter: { low_stock?: boolean | undefined }, page: PageRequest<'created_at'>): Promise<Page<InventoryRecord>>;
+  /**
+   * Settings and an absolute `on_hand`. Guard: the new on_hand may not go below `reserved`;
+   * returns `{ refused: 'below_reserved' }` then, and changes nothing.
+   */
+  update(
+    scope: Scope,
+    id: string,
+    patch: Patch<InventoryRecord, 'track_inventory' | 'allow_backorder' | 'safety_stock' | 'on_hand' | 'metadata'>,
+  ): Promise<InventoryChange | { refused: 'below_reserved' } | null>;
+  /** Atomic `on_hand += delta` guarded by `on_hand + delta >= reserved`. */
+  adjust(scope: Scope, id: string, delta: number, at: Millis): Promise<InventoryChange | { refused: 'below_reserved' } | null>;
+  /**
+   * Atomically reserves every movement or none: for each variant one conditional update
+   * `reserved += q WHERE NOT track_inventory OR allow_backorder OR on_hand - reserved >= q`.
+   * The WHERE clause is both the selector and the guard, so two concurrent reservations of the
+   * last unit can never both succeed, on any engine, across processes. On the first refusal it
+   * returns `{ refused }` (the caller's transaction must then roll back: earlier movements of the
+   * same call were applied inside it). Untracked variants are left untouched and reported with
+   * before === after.
+   */
+  reserve(
+    scope: Scope,
+    movements: InventoryMovement[],
+    at: Millis,
+  ): Promise<{ ok: true; changes: InventoryChange[] } | { ok: false; refused: { variant_id: string; available: number } }>;
+  /** `reserved -= q` (never below 0) for tracked variants. */
+  release(scope: Scope, movements: InventoryMovement[], at: Millis): Promise<InventoryChange[]>;
+  /** Shipping: `on_hand -= q, reserved -= q` for tracked variants. */
+  ship(scope: Scope, movements: InventoryMovement[], at: Millis): Promise<InventoryChange[]>;
+  /** Restock for a refund: `reserved -= from_reserved, on_hand += to_on_hand` for tracked variants. */
+  restock(
+    scope: Scope,
+    movements: Array<{ variant_id: string; from_reserved: number; to_on_hand: number }>,
+    at: Millis,
+  ): Promise<InventoryChange[]>;
+}
+
+export interface ShippingMethodRepository {
+  insert(record: ShippingMethodRecord): Promise<void>;
+  get(scope: Scope, id: string): Promise<ShippingMethodRecord | null>;
+  /** Ordered by position, then created_at. */
+  list(
+    scope: Scope,
+    filter: { is_active?: boolean | undefined },
+    page: PageRequest<'created_at' | 'position'>,
+  ): Promise<Page<ShippingMethodRecord>>;
+  update(
+    scope: Scope,
+    id: string,
+    patch: Patch<
+      ShippingMethodRecord,
+      'name' | 'description' | 'price' | 'free_shipping_threshold' | 'is_active' | 'position' | 'metadata'
+    >,
+  ): Promise<ShippingMethodRecord | null>;
+  delete(scope: Scope, id: string, at: Millis): Promise<boolean>;
+}
+
+// ---------------------------------------------------------------- discounts
+
+export interface DiscountRepository {
+  /** Code uniqueness per scope, case-insensitive → duplicate_code (param `code`). */
+  insert(record: DiscountRecord): Promise<void>;
+  get(scope: Scope, id: string): Promise<DiscountRecord | null>;
+  /** Case-insensitive. */
+  getByCode(scope: Scope, code: string): Promise<DiscountRecord | null>;
+  /** Several codes at once, case-insensitive; absent codes are absent from the result. */
+  getByCodes(scope: Scope, codes: string[]): Promise<DiscountRecord[]>;
+  /** Active automatic discounts, oldest first (the application order of decisions §11). */
+  listAutomatic(scope: Scope): Promise<DiscountRecord[]>;
+  list(
+    scope: Scope,
+    filter: { type?: 'code' | 'automatic' | undefined; is_active?: boolean | undefined },
+    page: PageRequest<'created_at'>,
+  ): Promise<Page<DiscountRecord>>;
+  update(
+    scope: Scope,
+    id: string,
+    patch: Patch<
+      DiscountRecord,
+      | 'name'
+      | 'description'
+      | 'code'
+      | 'value_type'
+      | 'value'
+      | 'target'
+      | 'usage_limit'
+      | 'per_customer_limit'
+      | 'minimum_amount'
+      | 'maximum_discount'
+      | 'starts_at'
+      | 'ends_at'
+      | 'is_active'
+      | 'conditions'
+      | 'metadata'
+    >,
+  ): Promise<DiscountRecord | null>;
+  delete(scope: Scope, id: string, at: Millis): Promise<boolean>;
+  /**
+   * Counts one use atomically: `usage_count += 1 WHERE usage_count < usage_limit` (the WHERE is
+   * the guard, and the row lock it takes serialises uses of one discount), then, under that
+   * lock, checks `per_customer_limit` against recorded uses of `customer_key` (customer id, else
+   * lower-cased e-mail) and records the use. On refusal nothing is changed.
+   */
+  recordUsage(
+    scope: Scope,
+    use: { id: string; discount_id: string; order_id: string; customer_key: string; at: Millis },
+  ): Promise<{ ok: true } | { ok: false; refused: DiscountUsageRefusal }>;
+  /** Prior uses per discount by one customer key, for pricing previews. */
+  countUsesByCustomer(scope: Scope, discount_ids: string[], customer_key: string): Promise<Record<string, number>>;
+}
+
+// ---------------------------------------------------------------- customers
+
+export interface CustomerRepository {
+  /** duplicate_email (param `email`) when the e-mail exists in the scope (case-insensitive). */
+  insert(record: CustomerRecord): Promise<void>;
+  get(scope: Scope, id: string): Promise<CustomerRecord | null>;
+  getByEmail(scope: Scope, email: string): Promise<CustomerRecord | null>;
+  getMany(scope: Scope, ids: string[]): Promise<CustomerRecord[]>;
+  list(
+    scope: Scope,
+    filter: { q?: string | undefined; status?: 'active' | 'disabled' | undefined; tag?: string | undefined },
+    page: PageRequest<'created_at'>,
+  ): Promise<Page<CustomerRecord>>;
+  update(
+    scope: Scope,
+    id: string,
+    patch: Patch<
+      CustomerRecord,
+      'email' | 'first_name' | 'last_name' | 'phone' | 'external_id' | 'status' | 'tags' | 'metadata'
+    >,
+  ): Promise<CustomerRecord | null>;
+  delete(scope: Scope, id: string, at: Millis): Promise<boolean>;
+  /** Derived from orders in one grouped query. Missing ids get zeros. */
+  totals(scope: Scope, customer_ids: string[]): Promise<Record<string, CustomerTotals>>;
+
+  insertAddress(record: CustomerAddressRecord): Promise<void>;
+  getAddress(scope: Scope, customer_id: string, id: string): Promise<CustomerAddressRecord | null>;
+  /** Oldest first. */
+  listAddresses(scope: Scope, customer_id: string): Promise<CustomerAddressRecord[]>;
+  listAddressesForCustomers(scope: Scope, customer_ids: string[]): Promise<CustomerAddressRecord[]>;
+  updateAddress(
+    scope: Scope,
+    customer_id: string,
+    id: string,
+    patch: Patch<
+      CustomerAddressRecord,
+      | 'name'
+      | 'company'
+      | 'line1'
+      | 'line2'
+      | 'city'
+      | 'state'
+      | 'postal_code'
+      | 'country'
+      | 'phone'
+      | 'type'
+      | 'is_default'
+    >,
+  ): Promise<CustomerAddressRecord | null>;
+  deleteAddress(scope: Scope, customer_id: string, id: string): Promise<boolean>;
+  /** Clears is_default on the customer's other addresses. */
+  clearDefaultAddress(scope: Scope, customer_id: string, except_id: string): Promise<void>;
+}
+
+// ---------------------------------------------------------------- carts
+
+export interface CartRepository {
+  insert(cart: CartAggregate): Promise<void>;
+  /** `forUpdate` locks the row until the transaction ends (Postgres FOR UPDATE; SQLite's writer lock). */
+  get(scope: Scope, id: string, options?: { forUpdate?: boolean }): Promise<CartAggregate | null>;
+  /** The newest active cart of a guest session / of a customer. */
+  getActiveBySession(scope: Scope, session_id: string): Promise<CartAggregate | null>;
+  getActiveByCustomer(scope: Scope, customer_id: string, except_cart_id?: string): Promise<CartAggregate | null>;
+  update(
+    scope: Scope,
+    id: string,
+    patch: Patch<
+      CartRecord,
+      | 'customer_id'
+      | 'session_id'
+      | 'email'
+      | 'shipping_address'
+      | 'billing_address'
+      | 'shipping_method_id'
+      | 'discount_codes'
+      | 'metadata'
+    >,
+  ): Promise<CartRecord | null>;
+  /**
+   * Compare-and-set of the status: `WHERE status = from`. Returns false when the cart was not in
+   * `from` (e.g. a concurrent checkout completed it first).
+   */
+  transition(scope: Scope, id: string, from: CartRecord['status'], to: CartRecord['status'], at: Millis): Promise<boolean>;
+  insertItem(scope: Scope, item: CartItemRecord): Promise<void>;
+  updateItem(
+    scope: Scope,
+    cart_id: string,
+    item_id: string,
+    patch: Patch<CartItemRecord, 'quantity' | 'metadata'>,
+  ): Promise<CartItemRecord | null>;
+  deleteItem(scope: Scope, cart_id: string, item_id: string): Promise<boolean>;
+}
+
+// ---------------------------------------------------------------- orders
+
+export interface OrderListFilter {
+  status?: OrderRecord['status'] | undefined;
+  payment_status?: OrderRecord['payment_status'] | undefined;
+  fulfillment_status?: OrderRecord['fulfillment_status'] | undefined;
+  customer_id?: string | undefined;
+  /** Case-insensitive exact match. */
+  email?: string | undefined;
+  /** Matches the order number exactly or the e-mail partially (case-insensitive). */
+  q?: string | undefined;
+  /** Inclusive bounds. */
+  created_after?: Millis | undefined;
+  created_before?: Millis | undefined;
+  /** Storefront lists never show drafts. */
+  exclude_drafts?: boolean | undefined;
+}
+
+export interface OrderRepository {
+  /**
+   * Allocates the next order number of the scope (1001, 1002, …) inside the caller's
+   * transaction: gap-free, since a rolled-back transaction gives its number back, and unique
+   * under any concurrency across processes (a counter row updated with `+ 1 … RETURNING`).
+   */
+  nextNumber(scope: Scope): Promise<number>;
+  /** Inserts the order with its lines, payments, fulfillments and refunds. */
+  insert(order: OrderAggregate): Promise<void>;
+  get(scope: Scope, id: string, options?: { forUpdate?: boolean }): Promise<OrderAggregate | null>;
+  getByNumber(scope: Scope, number: number): Promise<OrderAggregate | null>;
+  list(
+    scope: Scope,
+    filter: OrderListFilter,
+    page: PageRequest<'created_at' | 'number' | 'total'>,
+  ): Promise<Page<OrderAggregate>>;
+  /**
+   * Updates order columns. With `expect_status`, a compare-and-set: no row changes unless the
+   * order is still in that status (returns null then).
+   */
+  update(
+    scope: Scope,
+    id: string,
+    patch: Patch<
+      OrderRecord,
+      | 'status'
+      | 'payment_status'
+      | 'fulfillment_status'
+      | 'email'
+      | 'customer_id'
+      | 'shipping_address'
+      | 'billing_address'
+      | 'note'
+      | 'metadata'
+      | 'paid_total'
+      | 'refunded_total'
+      | 'inventory_reserved'
+      | 'cancel_reason'
+      | 'cancelled_at'
+      | 'completed_at'
+    >,
+    options?: { expect_status?: OrderRecord['status'] },
+  ): Promise<OrderRecord | null>;
+  updateLines(
+    scope: Scope,
+    order_id: string,
+    lines: Array<
+      Pick<OrderLineRecord, 'id'> &
+        Partial<Pick<OrderLineRecord, 'fulfilled_quantity' | 'shipped_quantity' | 'refunded_quantity' | 'restocked_quantity'>>
+    >,
+  ): Promise<void>;
+
+  insertPayment(record: PaymentRecord): Promise<void>;
+  getPayment(scope: Scope, id: string): Promise<PaymentRecord | null>;
+  /** A checkout attempt by its provider idempotency key (issue 6, reconciliation). */
+  getPaymentByIdempotencyKey(scope: Scope, key: string): Promise<PaymentRecord | null>;
+  updatePayment(
+    scope: Scope,
+    id: string,
+    patch: Patch<PaymentRecord, 'status' | 'provider_id' | 'order_id' | 'client_secret' | 'failure_reason' | 'metadata'>,
+    options?: { expect_status?: PaymentRecord['status'] },
+  ): Promise<PaymentRecord | null>;
+  /** Payments in `status` created before `before`, across scopes, oldest first (reconciliation). */
+  listPaymentsByStatus(status: PaymentRecord['status'], before: Millis, limit: number): Promise<PaymentRecord[]>;
+
+  insertFulfillment(record: FulfillmentRecord): Promise<void>;
+  getFulfillment(scope: Scope, id: string): Promise<FulfillmentRecord | null>;
+  updateFulfillment(
+    scope: Scope,
+    id: string,
+    patch: Patch<FulfillmentRecord, 'status' | 'tracking_number' | 'tracking_url' | 'carrier' | 'metadata' | 'shipped_at' | 'delivered_at'>,
+    options?: { expect_status?: FulfillmentRecord['status'] },
+  ): Promise<FulfillmentRecord | null>;
+
+  insertRefund(record: RefundRecord): Promise<void>;
+  updateRefund(
+    scope: Scope,
+    id: string,
+    patch: Patch<RefundRecord, 'status' | 'provider_refund_id'>,
+  ): Promise<RefundRecord | null>;
+  listRefunds(scope: Scope, order_id: string): Promise<RefundRecord[]>;
+}
+
+// ---------------------------------------------------------------- idempotency
+
+export type IdempotencyBegin =
+  | { outcome: 'started' }
+  | { outcome: 'replay'; status: number; body: string }
+  | { outcome: 'mismatch' }
+  | { outcome: 'in_progress' };
+
+export interface IdempotencyRepository {
+  /**
+   * First writer wins: inserts an in-progress record (INSERT … ON CONFLICT DO NOTHING). When the
+   * key exists: a different `operation` or `request_hash` → mismatch; completed → replay;
+   * in progress with `locked_until` in the future → in_progress; in progress but expired lock, or
+   * past `expires_at` → taken over by this caller (started).
+   */
+  begin(
+    scope: Scope,
+    input: { key: string; operation: string; request_hash: string; now: Millis; lock_ms: number; ttl_ms: number },
+  ): Promise<IdempotencyBegin>;
+  complete(scope: Scope, key: string, response: { status: number; body: string }): Promise<void>;
+  /** Forget an in-progress key (the request failed in a way that should not be replayed). */
+  release(scope: Scope, key: string): Promise<void>;
+  get(scope: Scope, key: string): Promise<IdempotencyRecord | null>;
+  /** Housekeeping: delete records past `expires_at`. */
+  purgeExpired(now: Millis): Promise<number>;
+}
+
+// ---------------------------------------------------------------- events, webhooks
+
+export interface EventRepository {
+  /** Appends to the outbox inside the caller's transaction. */
+  append(events: EventRecord[]): Promise<void>;
+  get(scope: Scope, id: string): Promise<EventRecord | null>;
+  /**
+   * Fan-out: claims up to `limit` events not yet dispatched (oldest first; Postgres
+   * `FOR UPDATE SKIP LOCKED`), creates one pending delivery per subscribed active webhook of the
+   * event's scope (`events` contains the type or '*'), with `next_attempt_at = now`, and marks the
+   * events dispatched — all in the caller's transaction. Returns the number of events handled.
+   */
+  dispatch(
+    limit: number,
+    now: Millis,
+    makeDelivery: (event: EventRecord, webhook: WebhookRecord) => WebhookDeliveryRecord,
+  ): Promise<number>;
+}
+
+export interface WebhookRepository {
+  insert(record: WebhookRecord): Promise<void>;
+  get(scope: Scope, id: string): Promise<WebhookRecord | null>;
+  list(scope: Scope, page: PageRequest<'created_at'>): Promise<Page<WebhookRecord>>;
+  update(
+    scope: Scope,
+    id: string,
+    patch: Patch<WebhookRecord, 'url' | 'events' | 'is_active' | 'consecutive_failures' | 'metadata'>,
+  ): Promise<WebhookRecord | null>;
+  delete(scope: Scope, id: string, at: Millis): Promise<boolean>;
+
+  /**
+   * Claims due deliveries across all scopes so that no two workers ever hold the same one:
+   * pending, `next_attempt_at <= now`, not leased (or lease expired), webhook active; sets
+   * `lease_until = now + lease_ms`, `leased_by = worker_id`. Postgres: `FOR UPDATE SKIP LOCKED`.
+   */
+  claimDue(input: { now: Millis; limit: number; lease_ms: number; worker_id: string }): Promise<ClaimedDelivery[]>;
+  /**
+   * Records one attempt's result for a delivery this worker holds (guard: `leased_by = worker_id`),
+   * clears the lease, and updates the delivery (`status`, `attempt_count`, `next_attempt_at`,
+   * last_*). Returns false if the lease was lost (another worker took over after expiry).
+   */
+  recordAttempt(input: {
+    delivery_id: string;
+    worker_id: string;
+    attempt: WebhookAttemptRecord;
+    status: WebhookDeliveryRecord['status'];
+    next_attempt_at: Millis | null;
+    at: Millis;
+  }): Promise<boolean>;
+  /** Gives a claimed delivery back untouched (shutdown). */
+  releaseLease(delivery_id: string, worker_id: string): Promise<void>;
+  /** Success → 0; failure → +1. Returns the webhook after the change. */
+  recordOutcome(scope: Scope, webhook_id: string, succeeded: boolean, at: Millis): Promise<WebhookRecord | null>;
+  /** Deactivation: every pending delivery of the webhook becomes cancelled. */
+  cancelPendingDeliveries(scope: Scope, webhook_id: string, at: Millis): Promise<number>;
+  listDeliveries(
+    scope: Scope,
+    webhook_id: string,
+    page: PageRequest<'created_at'>,
+  ): Promise<Page<WebhookDeliveryRecord & { attempts: WebhookAttemptRecord[] }>>;
+}
+
+export interface NotificationRepository {
+  insert(record: NotificationRecord): Promise<void>;
+  list(scope: Scope, page: PageRequest<'created_at'>): Promise<Page<NotificationRecord>>;
+}

@@ -1,0 +1,61 @@
+import type {
+  ApiKeyRepository,
+  CartRepository,
+  CustomerRepository,
+  CustomerTokenRepository,
+  DiscountRepository,
+  EventRepository,
+  IdempotencyRepository,
+  InventoryRepository,
+  NotificationRepository,
+  OrderRepository,
+  OrganizationRepository,
+  ProductRepository,
+  ShippingMethodRepository,
+  StoreRepository,
+  WebhookRepository,
+} from './repositories';
+
+/** Every repository, bound to one connection or transaction. */
+export interface Repositories {
+  organizations: OrganizationRepository;
+  stores: StoreRepository;
+  apiKeys: ApiKeyRepository;
+  customerTokens: CustomerTokenRepository;
+  products: ProductRepository;
+  inventory: InventoryRepository;
+  shippingMethods: ShippingMethodRepository;
+  discounts: DiscountRepository;
+  customers: CustomerRepository;
+  carts: CartRepository;
+  orders: OrderRepository;
+  idempotency: IdempotencyRepository;
+  events: EventRepository;
+  webhooks: WebhookRepository;
+  notifications: NotificationRepository;
+}
+
+/**
+ * The storage port. One use case = one `transaction` call: the callback receives repositories
+ * bound to a single database transaction, which commits when the callback resolves and rolls back
+ * when it throws. Never a loose begin/commit pair.
+ *
+ * Concurrency contract (proven by the conformance suite on every adapter):
+ * - SQLite: WAL, `busy_timeout`, and `BEGIN IMMEDIATE` for every transaction, so writers are
+ *   serialised across connections and processes and a transaction never has to upgrade a read
+ *   lock (no SQLITE_BUSY deadlocks mid-transaction).
+ * - Postgres: READ COMMITTED; every invariant under concurrency is a conditional UPDATE whose
+ *   WHERE is the guard (inventory, discount usage, cart/order status compare-and-set), a counter
+ *   row (order numbers), `FOR UPDATE` where a use case reads then writes one aggregate, and
+ *   `FOR UPDATE SKIP LOCKED` for work queues (events, webhook deliveries).
+ */
+export interface Storage {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Brings the schema up to date (Kysely migrator). Safe to call from several processes. */
+  migrate(): Promise<void>;
+  /** A read-write transaction. */
+  transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
+  /** Reads outside a transaction (each query sees committed data). */
+  read<T>(fn: (repos: Repositories) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}

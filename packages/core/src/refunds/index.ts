@@ -1,0 +1,3 @@
+export * from './compute-refund';
+export * from './line-refund-amount';
+export * from './restock-split';

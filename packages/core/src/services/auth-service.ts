@@ -1,0 +1,88 @@
+import { CommerceError } from '../errors';
+import type { ApiKeyRecord, KeyType, Mode, Scope } from '../ports/storage';
+import type { ServiceContext } from './context';
+
+/** Who is calling: resolved from the API key (decisions §2). */
+export interface ApiKeyPrincipal {
+  key_id: string;
+  store_id: string;
+  mode: Mode;
+  key_type: KeyType;
+}
+
+/** The signed-in customer, resolved from `X-Customer-Token` (decisions §3). */
+export interface CustomerPrincipal {
+  customer_id: string;
+  status: 'active' | 'disabled';
+}
+
+const KEY_PATTERN = /^(sk|pk)_(test|live)_[A-Za-z0-9_-]{8,200}$/;
+const TOKEN_PATTERN = /^ct_[A-Za-z0-9_-]{16,200}$/;
+/** `last_used_at` is written at most once a minute per key, not on every request. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export function keyTypeOf(raw: string): KeyType {
+  return raw.startsWith('sk_') ? 'secret' : 'publishable';
+}
+
+export function modeOf(raw: string): Mode {
+  return raw.slice(3, 7) === 'live' ? 'live' : 'test';
+}
+
+export function isWellFormedKey(raw: string): boolean {
+  return KEY_PATTERN.test(raw);
+}
+
+/** What may be shown back of a key: its kind, mode and the first four characters after them. */
+export function keyPrefixOf(raw: string): string {
+  return raw.slice(0, 12);
+}
+
+export function createAuthService(ctx: ServiceContext) {
+  const hashOf = (secret: string) => ctx.crypto.sha256Hex(secret);
+
+  function assertUsable(record: ApiKeyRecord | null, now: number): asserts record is ApiKeyRecord {
+    if (!record || record.revoked_at !== null || (record.expires_at !== null && record.expires_at <= now)) {
+      throw new CommerceError('invalid_api_key', 'Invalid API key provided');
+    }
+  }
+
+  return {
+    /** Resolves `Authorization: Bearer <key>`; unknown, revoked or expired → 401 `invalid_api_key`. */
+    async authenticateApiKey(raw: string): Promise<ApiKeyPrincipal> {
+      if (!isWellFormedKey(raw)) throw new CommerceError('invalid_api_key', 'Invalid API key provided');
+      const hash = await hashOf(raw);
+      const now = ctx.clock.now();
+      const record = await ctx.storage.read((tx) => tx.apiKeys.findByHash(hash));
+      assertUsable(record, now);
+      if (record.last_used_at === null || now - record.last_used_at > TOUCH_INTERVAL_MS) {
+        // Best effort and off the request's critical path.
+        void ctx.storage.read((tx) => tx.apiKeys.touch(record.id, now)).catch(() => undefined);
+      }
+      return { key_id: record.id, store_id: record.store_id, mode: record.mode, key_type: record.key_type };
+    },
+
+    /**
+     * Resolves `X-Customer-Token` within the caller's store and mode. Bad or expired token →
+     * 401 `invalid_customer_token`; token of a disabled customer → 403 `customer_disabled`.
+     */
+    async authenticateCustomerToken(scope: Scope, token: string): Promise<CustomerPrincipal> {
+      const invalid = () => new CommerceError('invalid_customer_token', 'Invalid or expired customer token');
+      if (!TOKEN_PATTERN.test(token)) throw invalid();
+      const hash = await hashOf(token);
+      const now = ctx.clock.now();
+      const customer = await ctx.storage.read(async (tx) => {
+        const record = await tx.customerTokens.findByHash(scope, hash);
+        if (!record || record.expires_at <= now) return null;
+        return tx.customers.get(scope, record.customer_id);
+      });
+      if (!customer) throw invalid();
+      if (customer.status === 'disabled') {
+        throw new CommerceError('customer_disabled', 'This customer account is disabled');
+      }
+      return { customer_id: customer.id, status: customer.status };
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

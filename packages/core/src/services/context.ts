@@ -1,0 +1,36 @@
+import type { Clock } from '../ports/clock';
+import type { CryptoPort } from '../ports/crypto';
+import type { EventSink } from '../ports/event-sink';
+import type { IdGenerator } from '../ports/id-generator';
+import type { PaymentProvider } from '../ports/payment-provider';
+import type { Storage } from '../ports/storage';
+import type { WebhookTransport } from '../ports/webhook-transport';
+
+/** Settings of the engine that services read; defaults are filled in by `createEngine`. */
+export interface EngineConfig {
+  /** Currency of a store created on first start. */
+  default_currency: string;
+  default_store_name: string;
+  default_timezone: string;
+  /** Seconds before webhook attempts 1..5 (decisions §1). */
+  webhook_retry_delays: number[];
+  webhook_timeout_ms: number;
+  /** Lets webhook URLs target loopback/private addresses (decisions §1). */
+  allow_private_webhooks: boolean;
+  /** Idempotency records live this long (decisions §12: 24 h). */
+  idempotency_ttl_ms: number;
+  /** How long an in-progress idempotency claim blocks a concurrent request with the same key. */
+  idempotency_lock_ms: number;
+}
+
+/** What every service gets: the ports, chosen once at start-up. */
+export interface ServiceContext {
+  storage: Storage;
+  clock: Clock;
+  ids: IdGenerator;
+  crypto: CryptoPort;
+  payments: Map<string, PaymentProvider>;
+  events: EventSink;
+  webhookTransport: WebhookTransport | null;
+  config: EngineConfig;
+}

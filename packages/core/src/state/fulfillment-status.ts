@@ -1,0 +1,48 @@
+import type { FulfillmentStatus } from '../ports/storage/records';
+
+/** What an order line contributes to the order's `fulfillment_status`. */
+export interface FulfillmentStatusLine {
+  /** Ordered units. */
+  quantity: number;
+  /** Units in non-cancelled fulfillments, counted from the moment the fulfillment is created. */
+  fulfilled_quantity: number;
+  /**
+   * Fulfilled units that came back through restocking refunds: the sum of the
+   * `returned_quantity` of the line's restock movements (see `computeRefund`), which counts only
+   * units beyond the line's unfulfilled ones.
+   */
+  returned_quantity: number;
+}
+
+/** Every value of an order's `fulfillment_status`. */
+export const ORDER_FULFILLMENT_STATUSES = [
+  'unfulfilled',
+  'partially_fulfilled',
+  'fulfilled',
+  'returned',
+] as const satisfies readonly FulfillmentStatus[];
+
+/**
+ * Derives an order's `fulfillment_status` (decisions §13), first rule that holds wins:
+ *
+ * 1. `returned` — at least one unit was fulfilled and every fulfilled unit came back
+ *    (per line, `returned_quantity ≥ fulfilled_quantity`);
+ * 2. `fulfilled` — there is a line and every line's fulfilled units reach its ordered quantity;
+ * 3. `partially_fulfilled` — some unit is fulfilled;
+ * 4. `unfulfilled`.
+ *
+ * Decision, literal to §13 ("by fulfilled vs ordered quantity"): refunded units still count as
+ * ordered, so an order whose last unit was refunded before shipping stays `partially_fulfilled`
+ * and the admin completes it with `POST …/complete`.
+ *
+ * @example deriveFulfillmentStatus([{ quantity: 3, fulfilled_quantity: 1, returned_quantity: 0 }]) // 'partially_fulfilled'
+ */
+export function deriveFulfillmentStatus(lines: readonly FulfillmentStatusLine[]): FulfillmentStatus {
+  const fulfilledUnits = lines.reduce((sum, line) => sum + line.fulfilled_quantity, 0);
+  if (fulfilledUnits > 0 && lines.every((line) => line.returned_quantity >= line.fulfilled_quantity)) {
+    return 'returned';
+  }
+  if (lines.length > 0 && lines.every((line) => line.fulfilled_quantity >= line.quantity)) return 'fulfilled';
+  if (fulfilledUnits > 0) return 'partially_fulfilled';
+  return 'unfulfilled';
+}

@@ -1,0 +1,98 @@
+import type { FulfillmentStatus, OrderStatus, PaymentStatus } from '../ports/storage/records';
+
+/** The derived statuses that drive the automatic order moves. */
+export interface OrderProgress {
+  payment_status: PaymentStatus;
+  fulfillment_status: FulfillmentStatus;
+}
+
+/**
+ * One automatic move, or `undefined` when none applies (decisions §13):
+ * - payment in full moves `pending → confirmed`;
+ * - the first fulfillment moves `confirmed → processing`;
+ * - fully fulfilled and paid moves `processing → completed`.
+ */
+function nextAutomaticStatus(status: OrderStatus, progress: OrderProgress): OrderStatus | undefined {
+  switch (status) {
+    case 'pending':
+      return progress.payment_status === 'paid' ? 'confirmed' : undefined;
+    case 'confirmed':
+      return progress.fulfillment_status === 'unfulfilled' ? undefined : 'processing';
+    case 'processing':
+      return progress.fulfillment_status === 'fulfilled' && progress.payment_status === 'paid'
+        ? 'completed'
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The statuses an order passes through, in order, when the automatic moves are applied until
+ * none holds (the start status excluded; empty when nothing moves). Every step is a move of
+ * `orderMachine`, so the caller can emit one event per step (`order.confirmed`,
+ * `order.completed`) and set `completed_at`.
+ *
+ * Decisions:
+ * - The moves chain: a pending order that was fulfilled before it was paid goes
+ *   `confirmed → processing → completed` the moment the payment completes it.
+ * - A fully fulfilled but unpaid (or partially paid) order stays `processing`; it completes
+ *   automatically when payment in full arrives, or by the admin's `POST …/complete`.
+ * - "Paid" means `payment_status === 'paid'`: a `partially_refunded` or `refunded` order never
+ *   completes by itself (the admin may still complete it).
+ * - `draft`, `completed` and `cancelled` never move automatically.
+ *
+ * @example automaticOrderPath('pending', { payment_status: 'paid', fulfillment_status: 'fulfilled' })
+ * // ['confirmed', 'processing', 'completed']
+ */
+export function automaticOrderPath(status: OrderStatus, progress: OrderProgress): OrderStatus[] {
+  const path: OrderStatus[] = [];
+  let current = status;
+  for (
+    let next = nextAutomaticStatus(current, progress);
+    next;
+    next = nextAutomaticStatus(current, progress)
+  ) {
+    path.push(next);
+    current = next;
+  }
+  return path;
+}
+
+/** The order status once every automatic move has been applied (the last step of the path). */
+export function settleOrderStatus(status: OrderStatus, progress: OrderProgress): OrderStatus {
+  return automaticOrderPath(status, progress).at(-1) ?? status;
+}
+
+/**
+ * The order status after a payment changed its `payment_status`: payment in full moves
+ * `pending → confirmed`, and onward when fulfillments already exist (see
+ * {@link automaticOrderPath}).
+ *
+ * @example orderStatusAfterPayment('pending', 'paid') // 'confirmed'
+ * @example orderStatusAfterPayment('pending', 'partially_paid') // 'pending'
+ */
+export function orderStatusAfterPayment(
+  status: OrderStatus,
+  paymentStatus: PaymentStatus,
+  fulfillmentStatus: FulfillmentStatus = 'unfulfilled',
+): OrderStatus {
+  return settleOrderStatus(status, { payment_status: paymentStatus, fulfillment_status: fulfillmentStatus });
+}
+
+/**
+ * The order status after a fulfillment was created (or cancelled): the first fulfillment moves
+ * `confirmed → processing`; fully fulfilled and paid moves on to `completed`. A fully fulfilled
+ * but unpaid order stays `processing` (see {@link automaticOrderPath}).
+ *
+ * @example orderStatusAfterFulfillment('confirmed', 'partially_fulfilled', 'paid') // 'processing'
+ * @example orderStatusAfterFulfillment('confirmed', 'fulfilled', 'paid') // 'completed'
+ * @example orderStatusAfterFulfillment('confirmed', 'fulfilled', 'partially_paid') // 'processing'
+ */
+export function orderStatusAfterFulfillment(
+  status: OrderStatus,
+  fulfillmentStatus: FulfillmentStatus,
+  paymentStatus: PaymentStatus,
+): OrderStatus {
+  return settleOrderStatus(status, { payment_status: paymentStatus, fulfillment_status: fulfillmentStatus });
+}

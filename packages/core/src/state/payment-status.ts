@@ -1,0 +1,43 @@
+import type { PaymentStatus } from '../ports/storage/records';
+
+/** The money an order's `payment_status` follows, all in minor units. */
+export interface PaymentAmounts {
+  /** The order total. */
+  total: number;
+  /** Sum of the order's `completed` payments. */
+  paid: number;
+  /** Sum of the order's `completed` refunds. */
+  refunded: number;
+}
+
+/** Every value of an order's `payment_status`, in the order money usually moves through them. */
+export const ORDER_PAYMENT_STATUSES = [
+  'unpaid',
+  'partially_paid',
+  'paid',
+  'partially_refunded',
+  'refunded',
+] as const satisfies readonly PaymentStatus[];
+
+/**
+ * Derives an order's `payment_status` (decisions §13: "paid amount vs total, refunded amount vs
+ * paid"), first rule that holds wins:
+ *
+ * 1. `refunded` — something was refunded and refunds cover everything paid;
+ * 2. `partially_refunded` — something was refunded;
+ * 3. `paid` — payments cover the total. Decision: an order whose total is 0 is `paid` with no
+ *    payment at all (nothing is owed; a free order confirms itself, as at Shopify);
+ * 4. `partially_paid` — something was paid;
+ * 5. `unpaid`.
+ *
+ * Overpayment (`paid > total`) is `paid`.
+ *
+ * @example derivePaymentStatus({ total: 5000, paid: 5000, refunded: 1000 }) // 'partially_refunded'
+ */
+export function derivePaymentStatus({ total, paid, refunded }: PaymentAmounts): PaymentStatus {
+  if (refunded > 0 && refunded >= paid) return 'refunded';
+  if (refunded > 0) return 'partially_refunded';
+  if (paid >= total) return 'paid';
+  if (paid > 0) return 'partially_paid';
+  return 'unpaid';
+}

@@ -1,0 +1,78 @@
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type CartwrightHandler, type HandlerOptions, createHandler, splitUrl } from '../create-handler';
+import type { RouteEngine } from '../engine-port';
+import type { RawRequest } from '../raw-http';
+import { isHandler } from './express';
+import { readNodeRequestBody, readNodeStream } from './node';
+
+/** Options of {@link cartwrightFastify}: a ready handler, or an engine plus handler options. */
+export type CartwrightFastifyOptions = { handler: CartwrightHandler } | ({ engine: RouteEngine } & HandlerOptions);
+
+const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
+const PAYLOAD = Symbol('cartwright.payload');
+
+/** The unread body stream our content-type parser hands over. */
+interface UnreadPayload {
+  [PAYLOAD]: IncomingMessage;
+}
+
+/**
+ * A Fastify plugin serving the API: `await app.register(cartwrightFastify, { handler })`, with or
+ * without a register `prefix` (the path is taken relative to it). It registers `/v1`, `/v1/*` and
+ * the route aliases for all methods, and inside its own encapsulation context replaces Fastify's
+ * body parsers with one that leaves the body unread, so the pipeline reads it with its own limit
+ * and answers 413/415/400 in the API's error format. Not wrapped with `fastify-plugin` on purpose:
+ * the parser change stays inside the plugin.
+ */
+export async function cartwrightFastify(fastify: FastifyInstance, options: CartwrightFastifyOptions): Promise<void> {
+  const handler =
+    'handler' in options && isHandler(options.handler)
+      ? options.handler
+      : createHandler((options as { engine: RouteEngine }).engine, options as HandlerOptions);
+  const mountPrefix = fastify.prefix;
+
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', (_request: FastifyRequest, payload: IncomingMessage, done) => {
+    const unread: UnreadPayload = { [PAYLOAD]: payload };
+    done(null, unread);
+  });
+
+  const serve = async (request: FastifyRequest, reply: FastifyReply) => {
+    const url = request.url.startsWith(mountPrefix) ? request.url.slice(mountPrefix.length) || '/' : request.url;
+    const { path, query } = splitUrl(url);
+    const raw: RawRequest = {
+      method: request.method,
+      path,
+      query,
+      headers: { get: (name) => headerValue(request.headers[name]) },
+      readBody: (limit) => {
+        const body = request.body as Partial<UnreadPayload> | undefined;
+        const stream = body?.[PAYLOAD];
+        return stream !== undefined ? readNodeStream(stream, limit) : readNodeRequestBody(request.raw, limit);
+      },
+    };
+    const response = await handler.handleRaw(raw);
+    return reply.code(response.status).headers(response.headers).send(response.body);
+  };
+
+  const paths = new Set([`${handler.prefix}/v1`, `${handler.prefix}/v1/*`]);
+  for (const route of handler.routes) {
+    for (const alias of route.aliases ?? []) {
+      if (!alias.startsWith('/v1/')) paths.add(handler.prefix + alias);
+    }
+  }
+  for (const url of paths) {
+    fastify.route({ method: METHODS, url, exposeHeadRoute: false, handler: serve });
+  }
+}
+
+function headerValue(value: string | string[] | undefined): string | null {
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** Builds the plugin options from an engine (convenience for `app.register(cartwrightFastify, fastifyOptions(...))`). */
+export function fastifyOptions(engine: RouteEngine, options: HandlerOptions): CartwrightFastifyOptions {
+  return { engine, ...options };
+}

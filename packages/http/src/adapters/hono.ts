@@ -1,0 +1,23 @@
+import type { Context, Hono } from 'hono';
+import type { CartwrightHandler } from '../create-handler';
+
+/**
+ * Mounts the API on a Hono app: `mountCartwright(app, handler)` registers `/v1`, `/v1/*` and the
+ * route aliases (relative to the app, for every method) and forwards the raw `Request`
+ * (`c.req.raw`). The handler sees the full URL, so its `prefix` must equal the app's base path:
+ * `mountCartwright(new Hono().basePath('/api'), createHandler(engine, { routes, prefix: '/api' }))`.
+ * Equivalent by hand: `app.all('/v1/*', (c) => handler(c.req.raw))`. (Hono's
+ * `app.mount('/v1', handler)` would strip `/v1`, which the routes include.)
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any Hono app, whatever its env and schema types.
+export function mountCartwright<App extends Hono<any, any, any>>(app: App, handler: CartwrightHandler): App {
+  const serve = (c: Context) => handler(c.req.raw);
+  const paths = new Set(['/v1', '/v1/*']);
+  for (const route of handler.routes) {
+    for (const alias of route.aliases ?? []) {
+      if (!alias.startsWith('/v1/')) paths.add(alias);
+    }
+  }
+  for (const path of paths) app.all(path, serve);
+  return app;
+}

@@ -1,0 +1,131 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CartwrightHandler } from '../create-handler';
+import { splitUrl } from '../create-handler';
+import type { BodySource, HeaderReader, RawRequest, RawResponse } from '../raw-http';
+import { bodyTooLarge, decodeUtf8 } from '../read-body';
+
+/** A Node request, possibly with a body a framework already parsed (`express.json()`). */
+export type NodeRequest = IncomingMessage & { body?: unknown; _body?: boolean };
+
+/**
+ * A `node:http` listener for the handler: `http.createServer(toNodeListener(handler))`.
+ * Uses the handler's light path, so no `Request`/`Response` objects are built per request.
+ */
+export function toNodeListener(handler: CartwrightHandler): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    void handleNodeRequest(handler, req, res);
+  };
+}
+
+/**
+ * Serves one Node request. `url` defaults to `req.url`; framework adapters pass the URL relative to
+ * their mount point. Never rejects: a failure after the pipeline (which already catches) is answered
+ * with a bare 500 if nothing was sent yet.
+ */
+export async function handleNodeRequest(
+  handler: CartwrightHandler,
+  req: NodeRequest,
+  res: ServerResponse,
+  url: string = req.url ?? '/',
+): Promise<void> {
+  try {
+    writeNodeResponse(res, await handler.handleRaw(toRawRequest(req, url)));
+  } catch {
+    if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
+    res.end();
+  }
+}
+
+/** The light request for a Node `IncomingMessage`. */
+export function toRawRequest(req: NodeRequest, url: string = req.url ?? '/'): RawRequest {
+  const { path, query } = splitUrl(url);
+  return {
+    method: req.method ?? 'GET',
+    path,
+    query,
+    headers: nodeHeaders(req),
+    readBody: (limit) => readNodeRequestBody(req, limit),
+  };
+}
+
+export function writeNodeResponse(res: ServerResponse, response: RawResponse): void {
+  res.writeHead(response.status, { ...response.headers, 'Content-Length': String(Buffer.byteLength(response.body)) });
+  res.end(response.body);
+}
+
+function nodeHeaders(req: IncomingMessage): HeaderReader {
+  return {
+    get(name) {
+      const value = req.headers[name];
+      if (value === undefined) return null;
+      return Array.isArray(value) ? value.join(', ') : value;
+    },
+  };
+}
+
+/**
+ * The body of a Node request: the value a body parser left in `req.body` when the stream was
+ * already consumed (`express.json()`, `express.text()`, `express.raw()`), otherwise the stream.
+ */
+export function readNodeRequestBody(req: NodeRequest, limit: number): Promise<BodySource> {
+  if (req.body !== undefined && (req.readableEnded || req._body === true)) {
+    const value = req.body;
+    if (typeof value === 'string') return Promise.resolve({ kind: 'text', text: value });
+    if (value instanceof Uint8Array) return Promise.resolve({ kind: 'text', text: decodeUtf8(value) });
+    return Promise.resolve({ kind: 'parsed', value });
+  }
+  return readNodeStream(req, limit);
+}
+
+/**
+ * Reads a Node stream as UTF-8 text holding at most `limit` bytes. Past the limit (or when
+ * `Content-Length` declares more) it keeps draining without storing anything and rejects with
+ * `body_too_large` once the upload ends, so the client is still reading when the 413 arrives
+ * (as body-parser does); the 413 response closes the connection.
+ */
+export function readNodeStream(req: IncomingMessage, limit: number): Promise<BodySource> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? '0');
+    let tooLarge = Number.isFinite(declared) && declared > limit;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      if (tooLarge) return;
+      size += chunk.length;
+      if (size > limit) {
+        tooLarge = true;
+        chunks.length = 0;
+      } else {
+        chunks.push(chunk);
+      }
+    };
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onEnd = () => {
+      cleanup();
+      if (tooLarge) reject(bodyTooLarge(limit));
+      else {
+        try {
+          resolve({ kind: 'text', text: decodeUtf8(Buffer.concat(chunks, size)) });
+        } catch (error) {
+          reject(error);
+        }
+      }
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    const onClose = () => {
+      if (!req.readableEnded) onError(new Error('The client closed the connection before the body was complete'));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
+}

@@ -1,0 +1,67 @@
+import type { RouteEngine } from './engine-port';
+import { type PipelineOptions, createPipeline } from './pipeline';
+import type { RawRequest, RawResponse } from './raw-http';
+import { readWebBody } from './read-body';
+import type { AnyRoute } from './route';
+
+export type HandlerOptions = PipelineOptions;
+
+/**
+ * The API as a web-standard fetch handler, plus the light entry point the Node adapters use.
+ * Mount it anywhere that speaks `Request → Response` (Bun, Deno, Workers, Next.js route handlers,
+ * Hono), or through `@cartwright/http/{node,express,fastify,hono}`.
+ */
+export interface CartwrightHandler {
+  (request: Request): Promise<Response>;
+  /** The pipeline on a light request: no `Request`/`Response` objects are built (used on Node). */
+  handleRaw(raw: RawRequest): Promise<RawResponse>;
+  /** Whether a path is this API's (under `<prefix>/v1`, or an alias); adapters pass others on. */
+  owns(path: string): boolean;
+  readonly routes: readonly AnyRoute[];
+  readonly prefix: string;
+  readonly maxBodyBytes: number;
+}
+
+/**
+ * Creates the handler. The route tree is built here, once; a duplicate method + path throws.
+ *
+ * @example
+ * const handler = createHandler(engine, { routes, prefix: '/api' });
+ * Bun.serve({ fetch: handler });
+ */
+export function createHandler(engine: RouteEngine, options: HandlerOptions): CartwrightHandler {
+  const pipeline = createPipeline(engine, options);
+  const fetchHandler = async (request: Request): Promise<Response> => {
+    const { path, query } = splitUrl(request.url);
+    const response = await pipeline.handle({
+      method: request.method,
+      path,
+      query,
+      headers: request.headers,
+      readBody: (limit) => readWebBody(request, limit),
+    });
+    return new Response(response.body, { status: response.status, headers: response.headers });
+  };
+  return Object.assign(fetchHandler, {
+    handleRaw: pipeline.handle,
+    owns: pipeline.router.owns,
+    routes: pipeline.api.routes,
+    prefix: pipeline.api.prefix,
+    maxBodyBytes: pipeline.maxBodyBytes,
+  });
+}
+
+/** Splits a URL (absolute, as in `Request.url`, or origin-relative) into path and query string. */
+export function splitUrl(url: string): { path: string; query: string } {
+  let start = 0;
+  if (url.charCodeAt(0) !== 47 /* '/' */) {
+    const scheme = url.indexOf('://');
+    start = url.indexOf('/', scheme === -1 ? 0 : scheme + 3);
+    if (start === -1) return { path: '/', query: '' };
+  }
+  const hash = url.indexOf('#', start);
+  const end = hash === -1 ? url.length : hash;
+  const q = url.indexOf('?', start);
+  if (q === -1 || q > end) return { path: url.slice(start, end), query: '' };
+  return { path: url.slice(start, q), query: url.slice(q + 1, end) };
+}

@@ -1,0 +1,36 @@
+/**
+ * The light request/response pair the pipeline works on. The fetch handler wraps it around
+ * `Request`/`Response`; the Node adapters fill it straight from `IncomingMessage` and write it to
+ * `ServerResponse`, so no web-standard objects are built per request on Node.
+ */
+
+/** Reads request headers; names are passed lower-case. `Headers` satisfies it. */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
+
+/** A request body as a transport delivers it: raw text, or a value a framework already parsed. */
+export type BodySource = { kind: 'text'; text: string } | { kind: 'parsed'; value: unknown };
+
+export interface RawRequest {
+  /** Upper-case HTTP method. */
+  method: string;
+  /** Path without the query string, still percent-encoded, e.g. `/v1/admin/products/prod_1`. */
+  path: string;
+  /** Query string without the leading `?` (`''` when none). */
+  query: string;
+  headers: HeaderReader;
+  /**
+   * Reads the body, never buffering more than `limit` bytes: rejects with
+   * `CommerceError('body_too_large')` past it, and with `invalid_json` when it is not UTF-8.
+   * Called at most once, and only for routes that take a body.
+   */
+  readBody(limit: number): Promise<BodySource>;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** The serialised JSON body. */
+  body: string;
+}

@@ -1,0 +1,124 @@
+import type { ErrorCode } from '@cartwright/core';
+import type { ZodType, z } from 'zod';
+import type { AuthContext, CustomerContext, RouteEngine } from './engine-port';
+import type { HeaderReader } from './raw-http';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** `secret`: secret keys only (publishable → 403); `any`: secret or publishable; `none`: no key needed. */
+export type AuthRequirement = 'secret' | 'any' | 'none';
+
+/** Whether the route reads `X-Customer-Token` (decisions §3). */
+export type CustomerTokenRequirement = 'none' | 'optional' | 'required';
+
+/** Values the route can read without a schema. */
+export type RawParams = Record<string, string>;
+export type RawQuery = Record<string, string | string[]>;
+/** A route without a body schema does not read its body: `ctx.body` is `{}`. */
+export type NoBody = Record<string, never>;
+
+type Parsed<S, Fallback> = S extends ZodType ? z.output<S> : Fallback;
+
+/** What the API exposes about itself to routes (the OpenAPI route uses it). */
+export interface ApiInfo {
+  routes: readonly AnyRoute[];
+  /** The mount prefix, `''` when none. */
+  prefix: string;
+}
+
+/** Everything a route handler receives. Inputs are already validated and parsed by their schemas. */
+export interface RouteContext<
+  A extends AuthRequirement = AuthRequirement,
+  C extends CustomerTokenRequirement = CustomerTokenRequirement,
+  P = RawParams,
+  Q = RawQuery,
+  B = NoBody,
+> {
+  params: P;
+  query: Q;
+  body: B;
+  /** The caller's key; `null` only on `auth: 'none'` routes. */
+  auth: A extends 'none' ? null : AuthContext;
+  /** The signed-in customer; never null when the token is required, always null when not read. */
+  customer: C extends 'required' ? CustomerContext : C extends 'none' ? null : CustomerContext | null;
+  requestId: string;
+  /** The `Idempotency-Key` header, or null. */
+  idempotencyKey: string | null;
+  headers: HeaderReader;
+  engine: RouteEngine;
+  api: ApiInfo;
+}
+
+/** A route is data: everything the pipeline and the OpenAPI generator need, plus its handler. */
+export interface RouteDefinition<
+  A extends AuthRequirement = AuthRequirement,
+  C extends CustomerTokenRequirement = CustomerTokenRequirement,
+  P extends ZodType | undefined = ZodType | undefined,
+  Q extends ZodType | undefined = ZodType | undefined,
+  B extends ZodType | undefined = ZodType | undefined,
+  R extends ZodType = ZodType,
+> {
+  method: HttpMethod;
+  /** find-my-way pattern including `/v1`, e.g. `/v1/admin/products/:id`. */
+  path: string;
+  /** Extra paths served by the same route (e.g. the spec's `/admin/customers/:id/token`). */
+  aliases?: readonly string[];
+  auth: A;
+  customerToken: C;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** The success body; validated at run time only with `validateResponses: true`. */
+  response: R;
+  /** Success status: 200 unless the route says 201 (decisions §5). */
+  status?: 200 | 201;
+  summary: string;
+  description?: string;
+  tags: readonly string[];
+  operationId?: string;
+  /** Domain error codes the route can return beyond the pipeline's own, for the OpenAPI document. */
+  errors?: readonly ErrorCode[];
+  /**
+   * The use case. Returns the response body (serialised with `JSON.stringify`), or a
+   * {@link jsonText} value to send prepared JSON as is.
+   */
+  handler(ctx: RouteContext<A, C, Parsed<P, RawParams>, Parsed<Q, RawQuery>, Parsed<B, NoBody>>): Promise<unknown>;
+}
+
+/** Any route, for lists of routes. */
+// biome-ignore lint/suspicious/noExplicitAny: a heterogeneous list of routes needs the widest schema types.
+export type AnyRoute = RouteDefinition<AuthRequirement, CustomerTokenRequirement, any, any, any, ZodType>;
+
+/**
+ * Declares a route. An identity function that infers the handler's `ctx` types from the schemas
+ * and the auth settings, and freezes the definition.
+ */
+export function defineRoute<
+  const A extends AuthRequirement,
+  const C extends CustomerTokenRequirement,
+  P extends ZodType | undefined = undefined,
+  Q extends ZodType | undefined = undefined,
+  B extends ZodType | undefined = undefined,
+  R extends ZodType = ZodType,
+>(definition: RouteDefinition<A, C, P, Q, B, R>): RouteDefinition<A, C, P, Q, B, R> {
+  return Object.freeze(definition);
+}
+
+const JSON_TEXT = Symbol.for('cartwright.JsonText');
+
+/** Prepared JSON a handler returns to skip serialisation (e.g. the cached OpenAPI document). */
+export interface JsonText {
+  readonly [JSON_TEXT]: string;
+}
+
+/** Wraps JSON text so the pipeline sends it as is. The caller guarantees it is valid JSON. */
+export function jsonText(text: string): JsonText {
+  return { [JSON_TEXT]: text };
+}
+
+/** The text of a {@link jsonText} value, or undefined for any other value. */
+export function readJsonText(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const text = (value as Partial<Record<symbol, unknown>>)[JSON_TEXT];
+  return typeof text === 'string' ? text : undefined;
+}

@@ -1,0 +1,6 @@
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  resolve: { conditions: ['@cartwright/source'] },
+  test: { name: 'http', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
+});
