@@ -2,5 +2,6 @@ import { defineProject } from 'vitest/config';
 
 export default defineProject({
   resolve: { conditions: ['@cartwright/source'] },
+  ssr: { resolve: { conditions: ['@cartwright/source'] } },
   test: { name: 'http', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
 });

@@ -1,7 +1,21 @@
+export * from './engine';
 export * from './errors';
 export * from './inventory';
 export * from './money';
 export * from './ports';
 export * from './pricing';
 export * from './refunds';
+export * from './schemas';
+export type { ApiKeyPrincipal, CustomerPrincipal } from './services/auth-service';
+export type { EngineConfig, ServiceContext } from './services/context';
+export { type EventPayload, eventToPayload } from './services/event-bus';
+export { read, type Work, write } from './services/unit-of-work';
+export {
+  iso,
+  isoOrNull,
+  type MoneyWire,
+  moneyOrNull,
+  toMillis,
+  toMillisOrNull,
+} from './services/wire/format';
 export * from './state';

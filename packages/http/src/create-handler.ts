@@ -1,5 +1,5 @@
 import type { RouteEngine } from './engine-port';
-import { type PipelineOptions, createPipeline } from './pipeline';
+import { createPipeline, type PipelineOptions } from './pipeline';
 import type { RawRequest, RawResponse } from './raw-http';
 import { readWebBody } from './read-body';
 import type { AnyRoute } from './route';
@@ -49,6 +49,11 @@ export function createHandler(engine: RouteEngine, options: HandlerOptions): Car
     prefix: pipeline.api.prefix,
     maxBodyBytes: pipeline.maxBodyBytes,
   });
+}
+
+/** Whether a value is a handler made by {@link createHandler} (rather than an engine). */
+export function isHandler(value: unknown): value is CartwrightHandler {
+  return typeof value === 'function' && typeof (value as Partial<CartwrightHandler>).handleRaw === 'function';
 }
 
 /** Splits a URL (absolute, as in `Request.url`, or origin-relative) into path and query string. */

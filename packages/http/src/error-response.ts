@@ -38,7 +38,13 @@ export const logErrorToStderr: OnError = (error, info) => {
       ? { name: error.name, message: error.message, stack: error.stack }
       : { message: String(error) };
   console.error(
-    JSON.stringify({ level: 'error', msg: 'request failed', request_id: info.requestId, route: info.route, err }),
+    JSON.stringify({
+      level: 'error',
+      msg: 'request failed',
+      request_id: info.requestId,
+      route: info.route,
+      err,
+    }),
   );
 };
 
@@ -65,7 +71,11 @@ export function errorResponse(
   code: ErrorCode,
   message: string,
   requestId: string,
-  extra: { param?: string | undefined; details?: ErrorDetail[] | undefined; headers?: Record<string, string> } = {},
+  extra: {
+    param?: string | undefined;
+    details?: ErrorDetail[] | undefined;
+    headers?: Record<string, string>;
+  } = {},
 ): RawResponse {
   return {
     status: statusForCode(code),

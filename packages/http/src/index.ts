@@ -1,4 +1,11 @@
-export { type CartwrightHandler, type HandlerOptions, createHandler, splitUrl } from './create-handler';
+export { type ApiHandlerOptions, createApiHandler } from './api';
+export {
+  type CartwrightHandler,
+  createHandler,
+  type HandlerOptions,
+  isHandler,
+  splitUrl,
+} from './create-handler';
 export type {
   AuthContext,
   CustomerContext,
@@ -7,31 +14,31 @@ export type {
   Mode,
   Register,
   RouteEngine,
-  StoreScope,
   StoredResponse,
+  StoreScope,
 } from './engine-port';
 export {
   type ErrorHookInfo,
   type ErrorResponseBody,
-  JSON_CONTENT_TYPE,
-  type OnError,
   errorBody,
   errorResponse,
+  JSON_CONTENT_TYPE,
   logErrorToStderr,
+  type OnError,
   toErrorResponse,
 } from './error-response';
 export { isJsonContentType } from './json-body';
 export {
+  buildOpenApiDocument,
   DEFAULT_OPENAPI_INFO,
   ErrorResponseSchema,
+  errorCodesFor,
   type OpenApiDocument,
   type OpenApiInfo,
-  buildOpenApiDocument,
-  errorCodesFor,
   openApiJson,
   toOpenApiPath,
 } from './openapi';
-export { type Pipeline, type PipelineOptions, createPipeline, parseQuery } from './pipeline';
+export { createPipeline, type Pipeline, type PipelineOptions, parseQuery } from './pipeline';
 export type { BodySource, HeaderReader, RawRequest, RawResponse } from './raw-http';
 export { MAX_BODY_BYTES } from './read-body';
 export { newRequestId } from './request-id';
@@ -40,17 +47,18 @@ export {
   type ApiInfo,
   type AuthRequirement,
   type CustomerTokenRequirement,
+  defineRoute,
   type HttpMethod,
   type JsonText,
+  jsonText,
   type NoBody,
   type RawParams,
   type RawQuery,
   type RouteContext,
   type RouteDefinition,
-  defineRoute,
-  jsonText,
 } from './route';
-export { type RouteMatch, type Router, createRouter } from './router';
+export { createRouter, type RouteMatch, type Router } from './router';
+export { apiRoutes } from './routes';
 export { createOpenApiRoute, openApiRoute, systemRoutes } from './routes/system';
-export { STATUS_BY_CODE, errorTypeForStatus, statusForCode } from './status-map';
+export { errorTypeForStatus, STATUS_BY_CODE, statusForCode } from './status-map';
 export { type InputLocation, type ParseInput, parseInput, toWireParam } from './validate';

@@ -42,7 +42,10 @@ export const ErrorResponseSchema = z
       request_id: z.string(),
     }),
   })
-  .meta({ id: 'ErrorResponse', description: 'Every error: type follows the HTTP status; param names the faulty field.' });
+  .meta({
+    id: 'ErrorResponse',
+    description: 'Every error: type follows the HTTP status; param names the faulty field.',
+  });
 
 const SECURITY_API_KEY = 'ApiKey';
 const SECURITY_CUSTOMER_TOKEN = 'CustomerToken';
@@ -72,11 +75,14 @@ export function buildOpenApiDocument(
     name: 'X-Customer-Token',
     description: 'A customer token (ct_…) issued by POST /v1/admin/customers/{id}/token.',
   });
-  registry.register('ErrorResponse', ErrorResponseSchema);
 
   for (const route of routes) {
     const base = operationFor(route);
-    registry.registerPath({ ...base, path: toOpenApiPath(route.path), ...(route.operationId ? { operationId: route.operationId } : {}) });
+    registry.registerPath({
+      ...base,
+      path: toOpenApiPath(route.path),
+      ...(route.operationId ? { operationId: route.operationId } : {}),
+    });
     for (const alias of route.aliases ?? []) {
       registry.registerPath({
         ...base,
@@ -172,9 +178,11 @@ export function errorCodesFor(route: AnyRoute): ErrorCode[] {
   if (route.body !== undefined) codes.add('invalid_json').add('body_too_large').add('unsupported_media_type');
   if (route.auth !== 'none') codes.add('unauthenticated').add('invalid_api_key');
   if (route.auth === 'secret') codes.add('forbidden');
-  if (route.auth !== 'none' && route.customerToken !== 'none') codes.add('invalid_customer_token').add('customer_disabled');
+  if (route.auth !== 'none' && route.customerToken !== 'none')
+    codes.add('invalid_customer_token').add('customer_disabled');
   if (route.auth !== 'none' && route.customerToken === 'required') codes.add('customer_token_required');
-  if (route.method === 'POST' && route.auth !== 'none') codes.add('idempotency_key_reused').add('idempotency_key_in_use');
+  if (route.method === 'POST' && route.auth !== 'none')
+    codes.add('idempotency_key_reused').add('idempotency_key_in_use');
   if (pathParamNames(route.path).length > 0) codes.add('not_found');
   for (const code of route.errors ?? []) codes.add(code);
   codes.add('internal_error');

@@ -1,14 +1,21 @@
 import { CommerceError } from '@cartwright/core';
 import type { AuthContext, CustomerContext, RouteEngine, StoredResponse } from './engine-port';
-import { JSON_CONTENT_TYPE, logErrorToStderr, type OnError, errorBody, errorResponse, toErrorResponse } from './error-response';
+import {
+  errorBody,
+  errorResponse,
+  JSON_CONTENT_TYPE,
+  logErrorToStderr,
+  type OnError,
+  toErrorResponse,
+} from './error-response';
 import { decodeJsonBody } from './json-body';
 import type { HeaderReader, RawRequest, RawResponse } from './raw-http';
 import { MAX_BODY_BYTES } from './read-body';
 import { newRequestId } from './request-id';
 import { type AnyRoute, type ApiInfo, type RawQuery, type RouteContext, readJsonText } from './route';
-import { type Router, createRouter } from './router';
+import { createRouter, type Router } from './router';
 import { statusForCode } from './status-map';
-import { type ParseInput, parseInput as defaultParseInput } from './validate';
+import { parseInput as defaultParseInput, type ParseInput } from './validate';
 
 /** Options of {@link createPipeline} and `createHandler`. */
 export interface PipelineOptions {
@@ -58,7 +65,11 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
     try {
       const match = router.match(raw.method, raw.path);
       if (match.kind === 'not_found') {
-        return errorResponse('route_not_found', `Unrecognized request URL (${raw.method} ${raw.path}).`, requestId);
+        return errorResponse(
+          'route_not_found',
+          `Unrecognized request URL (${raw.method} ${raw.path}).`,
+          requestId,
+        );
       }
       if (match.kind === 'method_not_allowed') {
         return errorResponse(
@@ -80,8 +91,12 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
       const idempotencyKey = readIdempotencyKey(raw.headers);
 
       const ctx: RouteContext = {
-        params: route.params === undefined ? match.params : parse(route.params, match.params, { location: 'params' }),
-        query: route.query === undefined ? parseQuery(raw.query) : parse(route.query, parseQuery(raw.query), { location: 'query' }),
+        params:
+          route.params === undefined ? match.params : parse(route.params, match.params, { location: 'path' }),
+        query:
+          route.query === undefined
+            ? parseQuery(raw.query)
+            : parse(route.query, parseQuery(raw.query), { location: 'query' }),
         body: route.body === undefined ? body : parse(route.body, body, { location: 'body' }),
         auth: auth as RouteContext['auth'],
         customer: customer as RouteContext['customer'],
@@ -132,11 +147,17 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
   async function authenticate(headers: HeaderReader, route: AnyRoute): Promise<AuthContext> {
     const header = headers.get('authorization');
     if (header === null || header.trim() === '') {
-      throw new CommerceError('unauthenticated', 'No API key provided: send Authorization: Bearer <API key>.');
+      throw new CommerceError(
+        'unauthenticated',
+        'No API key provided: send Authorization: Bearer <API key>.',
+      );
     }
     const match = BEARER.exec(header);
     if (match === null) {
-      throw new CommerceError('unauthenticated', 'Malformed Authorization header: expected Bearer <API key>.');
+      throw new CommerceError(
+        'unauthenticated',
+        'Malformed Authorization header: expected Bearer <API key>.',
+      );
     }
     const auth = await engine.auth.authenticateApiKey(match[1] as string);
     if (route.auth === 'secret' && auth.key_type !== 'secret') {
@@ -145,11 +166,18 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
     return auth;
   }
 
-  async function customerFor(headers: HeaderReader, route: AnyRoute, auth: AuthContext): Promise<CustomerContext | null> {
+  async function customerFor(
+    headers: HeaderReader,
+    route: AnyRoute,
+    auth: AuthContext,
+  ): Promise<CustomerContext | null> {
     const token = headers.get('x-customer-token')?.trim() ?? '';
     if (token === '') {
       if (route.customerToken === 'required') {
-        throw new CommerceError('customer_token_required', 'This endpoint requires an X-Customer-Token header.');
+        throw new CommerceError(
+          'customer_token_required',
+          'This endpoint requires an X-Customer-Token header.',
+        );
       }
       return null;
     }
@@ -191,7 +219,9 @@ function serialise(result: unknown, route: AnyRoute, validate: boolean): string 
   if (validate) {
     const check = route.response.safeParse(result);
     if (!check.success) {
-      throw new Error(`Response of ${route.method} ${route.path} does not match its schema: ${check.error.message}`);
+      throw new Error(
+        `Response of ${route.method} ${route.path} does not match its schema: ${check.error.message}`,
+      );
     }
   }
   const text = JSON.stringify(result);

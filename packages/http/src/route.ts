@@ -82,7 +82,9 @@ export interface RouteDefinition<
    * The use case. Returns the response body (serialised with `JSON.stringify`), or a
    * {@link jsonText} value to send prepared JSON as is.
    */
-  handler(ctx: RouteContext<A, C, Parsed<P, RawParams>, Parsed<Q, RawQuery>, Parsed<B, NoBody>>): Promise<unknown>;
+  handler(
+    ctx: RouteContext<A, C, Parsed<P, RawParams>, Parsed<Q, RawQuery>, Parsed<B, NoBody>>,
+  ): Promise<unknown>;
 }
 
 /** Any route, for lists of routes. */

@@ -48,10 +48,16 @@ export function createRouter(routes: readonly AnyRoute[], prefix = ''): Router {
     match(method, path) {
       const found = methods.has(method as HttpMethod) ? tree.find(method as HttpMethod, path) : null;
       if (found !== null) {
-        return { kind: 'found', route: found.store as AnyRoute, params: found.params as Record<string, string> };
+        return {
+          kind: 'found',
+          route: found.store as AnyRoute,
+          params: found.params as Record<string, string>,
+        };
       }
       const allow = allowed(path);
-      return allow.length > 0 ? { kind: 'method_not_allowed', allow: allow.join(', ') } : { kind: 'not_found' };
+      return allow.length > 0
+        ? { kind: 'method_not_allowed', allow: allow.join(', ') }
+        : { kind: 'not_found' };
     },
     owns(path) {
       return path === apiRoot || path.startsWith(`${apiRoot}/`) || allowed(path).length > 0;

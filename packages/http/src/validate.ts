@@ -1,15 +1,19 @@
 import { CommerceError, type ErrorCode, type ErrorDetail } from '@cartwright/core';
 import type { ZodType, z } from 'zod';
 
-/** Where an input value came from; used in messages. */
-export type InputLocation = 'body' | 'query' | 'params';
+/** Where an input value came from; used in messages. Same values as core's `parseInput`. */
+export type InputLocation = 'body' | 'query' | 'path';
 
 /**
  * Validates one input against its schema and returns the parsed value, or throws a
  * `CommerceError` with code `parameter_unknown` / `parameter_missing` / `parameter_invalid`, the
  * first offending field as `param` (wire notation, `lines[0].quantity`) and every issue in `details`.
  */
-export type ParseInput = <S extends ZodType>(schema: S, value: unknown, options: { location: InputLocation }) => z.output<S>;
+export type ParseInput = <S extends ZodType>(
+  schema: S,
+  value: unknown,
+  options: { location: InputLocation },
+) => z.output<S>;
 
 interface Problem {
   code: ErrorCode;
@@ -28,7 +32,11 @@ export const parseInput: ParseInput = (schema, value, options) => {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const problems = result.error.issues.flatMap((issue) => describeIssue(issue, value, options.location));
-  const first = problems[0] ?? { code: 'parameter_invalid', param: undefined, message: `Invalid ${options.location}` };
+  const first = problems[0] ?? {
+    code: 'parameter_invalid',
+    param: undefined,
+    message: `Invalid ${options.location}`,
+  };
   const details: ErrorDetail[] = problems
     .filter((p): p is Problem & { param: string } => p.param !== undefined)
     .map((p) => ({ param: p.param, message: p.message }));
@@ -62,7 +70,13 @@ function describeIssue(issue: Issue, input: unknown, location: InputLocation): P
   if (issue.code === 'invalid_type' && param !== undefined && valueAt(input, issue.path) === undefined) {
     return [{ code: 'parameter_missing', param, message: `Missing required parameter: ${param}` }];
   }
-  return [{ code: 'parameter_invalid', param, message: isDefaultMessage(issue.message) ? rephrase(issue, subject) : issue.message }];
+  return [
+    {
+      code: 'parameter_invalid',
+      param,
+      message: isDefaultMessage(issue.message) ? rephrase(issue, subject) : issue.message,
+    },
+  ];
 }
 
 function rephrase(issue: Issue, subject: string): string {

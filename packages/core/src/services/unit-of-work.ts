@@ -1,5 +1,4 @@
-import type { Json, JsonObject } from '../ports/storage';
-import type { EventRecord, Repositories, Scope } from '../ports/storage';
+import type { EventRecord, Json, JsonObject, Repositories, Scope } from '../ports/storage';
 import type { ServiceContext } from './context';
 
 /** One use case's transaction: repositories plus the events it raises (the outbox). */

@@ -1,21 +1,29 @@
 import type { ServerResponse } from 'node:http';
-import { type CartwrightHandler, type HandlerOptions, createHandler } from '../create-handler';
+import { type CartwrightHandler, createHandler, type HandlerOptions, isHandler } from '../create-handler';
 import type { RouteEngine } from '../engine-port';
-import { type NodeRequest, handleNodeRequest } from './node';
+import { handleNodeRequest, type NodeRequest } from './node';
 
 /** The middleware signature; Express's `RequestHandler` accepts it (its `Request` extends `IncomingMessage`). */
-export type CartwrightMiddleware = (req: NodeRequest, res: ServerResponse, next: (error?: unknown) => void) => void;
+export type CartwrightMiddleware = (
+  req: NodeRequest,
+  res: ServerResponse,
+  next: (error?: unknown) => void,
+) => void;
 
 /**
  * Express middleware serving the API: `app.use(cartwright(handler))` or
  * `app.use('/shop', cartwright(engine, { routes }))`. Paths are taken relative to the mount point
  * (`req.url`); requests outside `/v1` (and the aliases) go on to `next()`. Bodies that
  * `express.json()` already parsed are used as they are; otherwise the body is read here with the
- * 1 MiB limit. Works with Express 4 and 5 (imports no Express code).
+ * 1 MiB limit. Mount it before `express.json()` (or leave `/v1` out of it) to get the API's own
+ * `invalid_json`/413 errors rather than Express's. Works with Express 4 and 5 (imports no Express code).
  */
 export function cartwright(handler: CartwrightHandler): CartwrightMiddleware;
 export function cartwright(engine: RouteEngine, options: HandlerOptions): CartwrightMiddleware;
-export function cartwright(target: CartwrightHandler | RouteEngine, options?: HandlerOptions): CartwrightMiddleware {
+export function cartwright(
+  target: CartwrightHandler | RouteEngine,
+  options?: HandlerOptions,
+): CartwrightMiddleware {
   const handler = isHandler(target) ? target : createHandler(target, requireOptions(options));
   return (req, res, next) => {
     const url = req.url ?? '/';
@@ -28,11 +36,8 @@ export function cartwright(target: CartwrightHandler | RouteEngine, options?: Ha
   };
 }
 
-export function isHandler(value: unknown): value is CartwrightHandler {
-  return typeof value === 'function' && typeof (value as Partial<CartwrightHandler>).handleRaw === 'function';
-}
-
 function requireOptions(options: HandlerOptions | undefined): HandlerOptions {
-  if (options === undefined) throw new TypeError('cartwright(engine, options): options with routes are required');
+  if (options === undefined)
+    throw new TypeError('cartwright(engine, options): options with routes are required');
   return options;
 }

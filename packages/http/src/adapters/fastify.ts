@@ -1,13 +1,20 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type CartwrightHandler, type HandlerOptions, createHandler, splitUrl } from '../create-handler';
+import {
+  type CartwrightHandler,
+  createHandler,
+  type HandlerOptions,
+  isHandler,
+  splitUrl,
+} from '../create-handler';
 import type { RouteEngine } from '../engine-port';
 import type { RawRequest } from '../raw-http';
-import { isHandler } from './express';
 import { readNodeRequestBody, readNodeStream } from './node';
 
 /** Options of {@link cartwrightFastify}: a ready handler, or an engine plus handler options. */
-export type CartwrightFastifyOptions = { handler: CartwrightHandler } | ({ engine: RouteEngine } & HandlerOptions);
+export type CartwrightFastifyOptions =
+  | { handler: CartwrightHandler }
+  | ({ engine: RouteEngine } & HandlerOptions);
 
 const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
 const PAYLOAD = Symbol('cartwright.payload');
@@ -25,12 +32,13 @@ interface UnreadPayload {
  * and answers 413/415/400 in the API's error format. Not wrapped with `fastify-plugin` on purpose:
  * the parser change stays inside the plugin.
  */
-export async function cartwrightFastify(fastify: FastifyInstance, options: CartwrightFastifyOptions): Promise<void> {
-  const handler =
-    'handler' in options && isHandler(options.handler)
-      ? options.handler
-      : createHandler((options as { engine: RouteEngine }).engine, options as HandlerOptions);
+export async function cartwrightFastify(
+  fastify: FastifyInstance,
+  options: CartwrightFastifyOptions,
+): Promise<void> {
   const mountPrefix = fastify.prefix;
+  const handler =
+    'handler' in options && isHandler(options.handler) ? options.handler : handlerFromEngine(options);
 
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_request: FastifyRequest, payload: IncomingMessage, done) => {
@@ -39,7 +47,9 @@ export async function cartwrightFastify(fastify: FastifyInstance, options: Cartw
   });
 
   const serve = async (request: FastifyRequest, reply: FastifyReply) => {
-    const url = request.url.startsWith(mountPrefix) ? request.url.slice(mountPrefix.length) || '/' : request.url;
+    const url = request.url.startsWith(mountPrefix)
+      ? request.url.slice(mountPrefix.length) || '/'
+      : request.url;
     const { path, query } = splitUrl(url);
     const raw: RawRequest = {
       method: request.method,
@@ -67,12 +77,16 @@ export async function cartwrightFastify(fastify: FastifyInstance, options: Cartw
   }
 }
 
+/**
+ * Fastify passes the register `prefix` in the plugin options too; it is the mount point (handled
+ * by Fastify), so it is not also given to the handler.
+ */
+function handlerFromEngine(options: CartwrightFastifyOptions): CartwrightHandler {
+  const { engine, prefix: _mount, ...rest } = options as { engine: RouteEngine } & HandlerOptions;
+  return createHandler(engine, rest);
+}
+
 function headerValue(value: string | string[] | undefined): string | null {
   if (value === undefined) return null;
   return Array.isArray(value) ? value.join(', ') : value;
-}
-
-/** Builds the plugin options from an engine (convenience for `app.register(cartwrightFastify, fastifyOptions(...))`). */
-export function fastifyOptions(engine: RouteEngine, options: HandlerOptions): CartwrightFastifyOptions {
-  return { engine, ...options };
 }

@@ -11,7 +11,9 @@ export type NodeRequest = IncomingMessage & { body?: unknown; _body?: boolean };
  * A `node:http` listener for the handler: `http.createServer(toNodeListener(handler))`.
  * Uses the handler's light path, so no `Request`/`Response` objects are built per request.
  */
-export function toNodeListener(handler: CartwrightHandler): (req: IncomingMessage, res: ServerResponse) => void {
+export function toNodeListener(
+  handler: CartwrightHandler,
+): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     void handleNodeRequest(handler, req, res);
   };
@@ -49,7 +51,10 @@ export function toRawRequest(req: NodeRequest, url: string = req.url ?? '/'): Ra
 }
 
 export function writeNodeResponse(res: ServerResponse, response: RawResponse): void {
-  res.writeHead(response.status, { ...response.headers, 'Content-Length': String(Buffer.byteLength(response.body)) });
+  res.writeHead(response.status, {
+    ...response.headers,
+    'Content-Length': String(Buffer.byteLength(response.body)),
+  });
   res.end(response.body);
 }
 
@@ -121,7 +126,8 @@ export function readNodeStream(req: IncomingMessage, limit: number): Promise<Bod
       reject(error);
     };
     const onClose = () => {
-      if (!req.readableEnded) onError(new Error('The client closed the connection before the body was complete'));
+      if (!req.readableEnded)
+        onError(new Error('The client closed the connection before the body was complete'));
     };
     req.on('data', onData);
     req.on('end', onEnd);

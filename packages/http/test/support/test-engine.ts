@@ -1,5 +1,12 @@
 import { CommerceError } from '@cartwright/core';
-import type { AuthContext, CustomerContext, HttpEngine, IdempotencyRunner, StoreScope } from '../../src/engine-port';
+import type {
+  AuthContext,
+  CustomerContext,
+  HttpEngine,
+  IdempotencyRunner,
+  RouteEngine,
+  StoreScope,
+} from '../../src/engine-port';
 
 /**
  * A test-only engine: API keys and customer tokens resolved from in-memory maps (an auth fixture,
@@ -29,8 +36,12 @@ const tokenTable = new Map<string, StoreScope & CustomerContext>([
   [TOKENS.live, { store_id: 'store_1', mode: 'live', customer_id: 'cus_live', status: 'active' }],
 ]);
 
-export function createTestEngine(extra: { idempotency?: IdempotencyRunner } = {}): HttpEngine {
-  return {
+/**
+ * Only the auth slice (and optionally the idempotency hook) exists; the test routes use nothing
+ * else, so it is typed as the registered engine for `createHandler`.
+ */
+export function createTestEngine(extra: { idempotency?: IdempotencyRunner } = {}): RouteEngine {
+  const engine: HttpEngine = {
     auth: {
       async authenticateApiKey(rawKey) {
         const auth = keyTable.get(rawKey);
@@ -42,10 +53,12 @@ export function createTestEngine(extra: { idempotency?: IdempotencyRunner } = {}
         if (found === undefined || found.store_id !== scope.store_id || found.mode !== scope.mode) {
           throw new CommerceError('invalid_customer_token', 'Invalid or expired customer token.');
         }
-        if (found.status === 'disabled') throw new CommerceError('customer_disabled', 'This customer is disabled.');
+        if (found.status === 'disabled')
+          throw new CommerceError('customer_disabled', 'This customer is disabled.');
         return { customer_id: found.customer_id, status: found.status };
       },
     },
     ...(extra.idempotency === undefined ? {} : { idempotency: extra.idempotency }),
   };
+  return engine as RouteEngine;
 }

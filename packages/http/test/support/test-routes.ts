@@ -26,7 +26,9 @@ export const CreateThingBody = z
   })
   .meta({ id: 'CreateThingBody' });
 
-const CustomerView = z.object({ customer_id: z.string().nullable(), status: z.string().nullable() }).meta({ id: 'CustomerView' });
+const CustomerView = z
+  .object({ customer_id: z.string().nullable(), status: z.string().nullable() })
+  .meta({ id: 'CustomerView' });
 
 /** Errors a route throws on purpose, for the status-map round trip. */
 export const throwableCodes: readonly ErrorCode[] = ERROR_CODES;
@@ -65,7 +67,8 @@ export const testRoutes: readonly AnyRoute[] = [
     summary: 'Get a thing',
     tags: ['Things'],
     handler: async (ctx) => {
-      if (ctx.params.id === 'thing_missing') throw new CommerceError('not_found', `No such thing: '${ctx.params.id}'`);
+      if (ctx.params.id === 'thing_missing')
+        throw new CommerceError('not_found', `No such thing: '${ctx.params.id}'`);
       return { id: ctx.params.id, name: 'First', quantity: 1 };
     },
   }),
@@ -112,7 +115,11 @@ export const testRoutes: readonly AnyRoute[] = [
     response: z.object({ body: z.unknown(), request_id: z.string(), idempotency_key: z.string().nullable() }),
     summary: 'Echo the request',
     tags: ['Test'],
-    handler: async (ctx) => ({ body: ctx.body, request_id: ctx.requestId, idempotency_key: ctx.idempotencyKey }),
+    handler: async (ctx) => ({
+      body: ctx.body,
+      request_id: ctx.requestId,
+      idempotency_key: ctx.idempotencyKey,
+    }),
   }),
   defineRoute({
     method: 'POST',
@@ -170,7 +177,10 @@ export const testRoutes: readonly AnyRoute[] = [
     response: CustomerView,
     summary: 'Products (customer optional)',
     tags: ['Products'],
-    handler: async (ctx) => ({ customer_id: ctx.customer?.customer_id ?? null, status: ctx.customer?.status ?? null }),
+    handler: async (ctx) => ({
+      customer_id: ctx.customer?.customer_id ?? null,
+      status: ctx.customer?.status ?? null,
+    }),
   }),
   defineRoute({
     method: 'POST',
@@ -193,7 +203,11 @@ export const testRoutes: readonly AnyRoute[] = [
     response: z.object({ token: z.string(), customer_id: z.string(), expires_in: z.number().int() }),
     summary: 'Issue a customer token',
     tags: ['Customers'],
-    handler: async (ctx) => ({ token: 'ct_new', customer_id: ctx.params.id, expires_in: ctx.body.expires_in }),
+    handler: async (ctx) => ({
+      token: 'ct_new',
+      customer_id: ctx.params.id,
+      expires_in: ctx.body.expires_in,
+    }),
   }),
   defineRoute({
     method: 'GET',

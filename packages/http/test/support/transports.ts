@@ -33,7 +33,8 @@ async function toTestResponse(response: Response): Promise<TestResponse> {
 export async function fetchTransport(handler: CartwrightHandler): Promise<Transport> {
   return {
     name: 'fetch handler',
-    request: async (path, init) => toTestResponse(await handler(new Request(`http://shop.test${path}`, init))),
+    request: async (path, init) =>
+      toTestResponse(await handler(new Request(`http://shop.test${path}`, init))),
     close: async () => undefined,
   };
 }

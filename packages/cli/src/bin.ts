@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+import { ConfigError, readConfig } from './config';
+import { describeDatabase, openStorage } from './open-storage';
+import { createConfiguredEngine, startServer } from './server';
+
+const HELP: Record<string, string> = {
+  main: `Usage: cartwright <command> [options]
+
+Commands:
+  serve        Serve the /v1 API (the root \`pnpm start\`)
+  migrate      Bring the database schema up to date
+  keys create  Create an API key and print it
+
+Run \`cartwright <command> --help\` for a command's options.
+Configuration comes from the environment: PORT, HOST, DATABASE_URL, COMMERCE_API_KEYS,
+COMMERCE_WEBHOOK_RETRY_DELAYS, COMMERCE_ALLOW_PRIVATE_WEBHOOKS, COMMERCE_SEED, STRIPE_SECRET_KEY,
+STRIPE_API_BASE (see docs/getting-started.md).`,
+  serve: `Usage: cartwright serve
+
+Migrates the database, creates the store on first start, registers COMMERCE_API_KEYS (or, on a
+first start without them, generates and prints one sk_test_ and one pk_test_ key), and serves the
+/v1 API on HOST:PORT (default 127.0.0.1:3000). Prints "listening on http://HOST:PORT" once it
+accepts requests and one JSON log line per request. SIGTERM/SIGINT drain in-flight requests and
+exit 0.`,
+  migrate: `Usage: cartwright migrate
+
+Brings the schema of DATABASE_URL (default ./.data/commerce.db) up to date and exits.`,
+  keys: `Usage: cartwright keys create [--type secret|publishable] [--mode test|live] [--name NAME]
+
+Creates an API key for the store of DATABASE_URL and prints it (shown once; only its hash is kept).
+Defaults: --type secret --mode test.`,
+};
+
+function flag(args: string[], name: string): string | undefined {
+  const index = args.indexOf(`--${name}`);
+  if (index === -1) return undefined;
+  return args[index + 1];
+}
+
+async function serve(): Promise<void> {
+  const config = readConfig();
+  const running = await startServer(config);
+  if (running.generatedKeys.length > 0) {
+    console.log('Generated API keys for test mode (shown once; only their hashes are stored):');
+    for (const key of running.generatedKeys) console.log(`  ${key}`);
+  }
+  console.log(`database: ${describeDatabase(config.databaseUrl)}`);
+  console.log(`listening on ${running.url}`);
+  const stop = async (signal: string) => {
+    console.log(`${signal} received, draining…`);
+    await running.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+async function migrate(): Promise<void> {
+  const config = readConfig();
+  const storage = await openStorage(config.databaseUrl);
+  await storage.migrate();
+  await storage.close();
+  console.log(`migrated ${describeDatabase(config.databaseUrl)}`);
+}
+
+async function keysCreate(args: string[]): Promise<void> {
+  const type = flag(args, 'type') ?? 'secret';
+  const mode = flag(args, 'mode') ?? 'test';
+  if (type !== 'secret' && type !== 'publishable')
+    throw new ConfigError('--type must be secret or publishable');
+  if (mode !== 'test' && mode !== 'live') throw new ConfigError('--mode must be test or live');
+  const { engine } = await createConfiguredEngine(readConfig(), { skipKeys: true });
+  const scope = await engine.scopeFor(mode);
+  const key = engine.apiKeys.generateKey(type, mode);
+  await engine.apiKeys.register(scope.store_id, key, flag(args, 'name') ?? null);
+  console.log(key);
+  await engine.close();
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    console.log(HELP.main);
+    return;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(HELP[command] ?? HELP.main);
+    return;
+  }
+  switch (command) {
+    case 'serve':
+      return serve();
+    case 'migrate':
+      return migrate();
+    case 'keys':
+      if (rest[0] !== 'create')
+        throw new ConfigError(`Unknown keys command '${rest[0] ?? ''}'. ${HELP.keys}`);
+      return keysCreate(rest.slice(1));
+    default:
+      throw new ConfigError(`Unknown command '${command}'.\n\n${HELP.main}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(2);
+  }
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,46 @@
+/** The server's configuration, read from the environment exactly as decisions §1 says. */
+export interface ServerConfig {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  apiKeys: string[];
+  webhookRetryDelays: number[];
+  allowPrivateWebhooks: boolean;
+  seed: 'demo' | null;
+  stripeSecretKey: string | null;
+  stripeApiBase: string | null;
+}
+
+export class ConfigError extends Error {}
+
+const DEFAULT_RETRY_DELAYS = [0, 300, 1800, 7200, 86400];
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const port = env.PORT === undefined || env.PORT === '' ? 3000 : Number(env.PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`PORT must be a port number, got '${env.PORT}'`);
+  const delays = env.COMMERCE_WEBHOOK_RETRY_DELAYS
+    ? env.COMMERCE_WEBHOOK_RETRY_DELAYS.split(',').map((part) => Number(part.trim()))
+    : DEFAULT_RETRY_DELAYS;
+  if (delays.length !== 5 || delays.some((d) => !Number.isFinite(d) || d < 0)) {
+    throw new ConfigError(
+      'COMMERCE_WEBHOOK_RETRY_DELAYS must be five comma-separated non-negative numbers of seconds',
+    );
+  }
+  const seed = env.COMMERCE_SEED ? env.COMMERCE_SEED.trim() : '';
+  if (seed !== '' && seed !== 'demo') throw new ConfigError(`COMMERCE_SEED must be 'demo', got '${seed}'`);
+  return {
+    port,
+    host: env.HOST || '127.0.0.1',
+    databaseUrl: env.DATABASE_URL || './.data/commerce.db',
+    apiKeys: (env.COMMERCE_API_KEYS ?? '')
+      .split(',')
+      .map((key) => key.trim())
+      .filter((key) => key.length > 0),
+    webhookRetryDelays: delays,
+    allowPrivateWebhooks: env.COMMERCE_ALLOW_PRIVATE_WEBHOOKS === '1',
+    seed: seed === 'demo' ? 'demo' : null,
+    stripeSecretKey: env.STRIPE_SECRET_KEY || null,
+    stripeApiBase: env.STRIPE_API_BASE || null,
+  };
+}

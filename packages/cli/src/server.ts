@@ -1,0 +1,125 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createEngine, type Engine, type EngineOptions, type PaymentProvider } from '@cartwright/core';
+import { createApiHandler } from '@cartwright/http';
+import { toNodeListener } from '@cartwright/http/node';
+import pino, { type Logger } from 'pino';
+import type { ServerConfig } from './config';
+import { nodeCrypto } from './node-crypto';
+import { openStorage } from './open-storage';
+
+export interface RunningServer {
+  engine: Engine;
+  server: Server;
+  /** `http://HOST:PORT` */
+  url: string;
+  /** Keys generated on this start (first start without COMMERCE_API_KEYS), else empty. */
+  generatedKeys: string[];
+  /** Stop accepting, finish in-flight requests, close the engine. */
+  close(): Promise<void>;
+}
+
+export interface StartServerOptions {
+  logger?: Logger;
+  /** Skip registering/generating keys (commands that only need the engine). */
+  skipKeys?: boolean;
+  payments?: PaymentProvider[];
+  engine?: Partial<Omit<EngineOptions, 'storage'>>;
+}
+
+/**
+ * Builds the engine for a configuration: storage from DATABASE_URL (migrated), the store, the
+ * keys of COMMERCE_API_KEYS (idempotent) or, on a first start without them, one generated
+ * `sk_test_` and one `pk_test_` key.
+ */
+export async function createConfiguredEngine(
+  config: ServerConfig,
+  options: StartServerOptions = {},
+): Promise<{ engine: Engine; generatedKeys: string[] }> {
+  const storage = await openStorage(config.databaseUrl);
+  const engine = await createEngine({
+    crypto: nodeCrypto,
+    ...options.engine,
+    storage,
+    payments: options.payments ?? [],
+    config: {
+      webhook_retry_delays: config.webhookRetryDelays,
+      allow_private_webhooks: config.allowPrivateWebhooks,
+      ...options.engine?.config,
+    },
+  });
+  const scope = await engine.scopeFor('test');
+  const generatedKeys: string[] = [];
+  if (options.skipKeys) return { engine, generatedKeys };
+  if (config.apiKeys.length > 0) {
+    for (const key of config.apiKeys) await engine.apiKeys.register(scope.store_id, key);
+  } else {
+    const existing = await engine.apiKeys.list(scope, { limit: 1, sort: 'created_at', order: 'desc' });
+    if (existing.total_count === 0) {
+      for (const type of ['secret', 'publishable'] as const) {
+        const key = engine.apiKeys.generateKey(type, 'test');
+        await engine.apiKeys.register(scope.store_id, key, `generated ${type} key`);
+        generatedKeys.push(key);
+      }
+    }
+  }
+  return { engine, generatedKeys };
+}
+
+/** Starts the HTTP server; resolves once it accepts connections. */
+export async function startServer(
+  config: ServerConfig,
+  options: StartServerOptions = {},
+): Promise<RunningServer> {
+  const logger = options.logger ?? pino({ base: null, timestamp: pino.stdTimeFunctions.isoTime });
+  const { engine, generatedKeys } = await createConfiguredEngine(config, options);
+  const listener = toNodeListener(
+    createApiHandler(engine, {
+      onError: (error, info) => logger.error({ err: error, request_id: info.requestId }, 'unexpected error'),
+    }),
+  );
+  const inFlight = new Set<ServerResponse>();
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const started = process.hrtime.bigint();
+    inFlight.add(res);
+    res.on('close', () => {
+      inFlight.delete(res);
+      logger.info({
+        request_id: res.getHeader('request-id'),
+        method: req.method,
+        path: req.url,
+        status: res.statusCode,
+        duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+      });
+    });
+    listener(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+
+  let closing: Promise<void> | null = null;
+  return {
+    engine,
+    server,
+    url,
+    generatedKeys,
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+          // In-flight requests finish; anything still open after 10 s is cut.
+          setTimeout(() => server.closeAllConnections(), 10_000).unref();
+        });
+        await engine.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+
+const CLI_DIR = resolve(import.meta.dirname, '..');
+
+/** Starts `cartwright serve` as a child process and collects its output. */
+function startServe(env: Record<string, string>): {
+  child: ChildProcess;
+  output: () => string;
+  waitFor: (pattern: RegExp, timeoutMs?: number) => Promise<RegExpMatchArray>;
+} {
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@cartwright/source', '--import', 'tsx', 'src/bin.ts', 'serve'],
+    {
+      cwd: CLI_DIR,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  return {
+    child,
+    output: () => out,
+    waitFor(pattern, timeoutMs = 20_000) {
+      return new Promise((resolvePromise, reject) => {
+        const started = Date.now();
+        const tick = () => {
+          const match = out.match(pattern);
+          if (match) return resolvePromise(match);
+          if (child.exitCode !== null) return reject(new Error(`serve exited early:\n${out}`));
+          if (Date.now() - started > timeoutMs)
+            return reject(new Error(`timed out waiting for ${pattern}:\n${out}`));
+          setTimeout(tick, 25);
+        };
+        tick();
+      });
+    },
+  };
+}
+
+describe('cartwright serve', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cartwright-cli-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('first start on a fresh database prints generated keys and the listening line, serves /v1, logs requests, exits 0 on SIGTERM', async () => {
+    const serve = startServe({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: join(dir, 'shop.db'),
+      COMMERCE_API_KEYS: '',
+    });
+    const [, url] = await serve.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    const publishable = serve.output().match(/pk_test_[A-Za-z0-9_-]+/)?.[0];
+    const secret = serve.output().match(/sk_test_[A-Za-z0-9_-]+/)?.[0];
+    expect(publishable).toBeDefined();
+    expect(secret).toBeDefined();
+
+    const store = await fetch(`${url}/v1/admin/store`, { headers: { authorization: `Bearer ${secret}` } });
+    expect(store.status).toBe(200);
+    expect((await store.json()).currency).toBe('USD');
+
+    const forbidden = await fetch(`${url}/v1/admin/store`, {
+      headers: { authorization: `Bearer ${publishable}` },
+    });
+    expect(forbidden.status).toBe(403);
+
+    const unauthenticated = await fetch(`${url}/v1/admin/store`);
+    expect(unauthenticated.status).toBe(401);
+    const requestId = unauthenticated.headers.get('request-id');
+    expect(requestId).toMatch(/^req_/);
+    // one structured log line per request, carrying its request id, status and duration
+    await serve.waitFor(new RegExp(`"request_id":"${requestId}"[^\\n]*"status":401[^\\n]*"duration_ms"`));
+
+    serve.child.kill('SIGTERM');
+    const code = await new Promise<number | null>((r) => serve.child.once('exit', (c) => r(c)));
+    expect(code).toBe(0);
+  }, 60_000);
+
+  test('COMMERCE_API_KEYS are registered idempotently and nothing is generated', async () => {
+    const db = join(dir, 'keys.db');
+    const key = 'sk_test_configuredKey0000000000000000001';
+    for (let run = 0; run < 2; run++) {
+      const serve = startServe({
+        PORT: '0',
+        DATABASE_URL: db,
+        COMMERCE_API_KEYS: `${key},pk_test_configuredKey00000000000000001`,
+      });
+      const [, url] = await serve.waitFor(/listening on (http:\/\/[^\s]+)/);
+      expect(serve.output()).not.toMatch(/Generated API keys/);
+      const res = await fetch(`${url}/v1/admin/store`, { headers: { authorization: `Bearer ${key}` } });
+      expect(res.status).toBe(200);
+      serve.child.kill('SIGTERM');
+      expect(await new Promise((r) => serve.child.once('exit', r))).toBe(0);
+    }
+  }, 60_000);
+
+  test('a bad PORT is a configuration error with exit code 2', async () => {
+    const serve = startServe({ PORT: 'abc', DATABASE_URL: ':memory:' });
+    const code = await new Promise<number | null>((r) => serve.child.once('exit', (c) => r(c)));
+    expect(code).toBe(2);
+    expect(serve.output()).toMatch(/PORT must be a port number/);
+  }, 30_000);
+});

@@ -1,0 +1,119 @@
+import { type Clock, systemClock } from './ports/clock';
+import { type CryptoPort, webCrypto } from './ports/crypto';
+import type { IdGenerator } from './ports/id-generator';
+import type { PaymentProvider } from './ports/payment-provider';
+import { createRandomIdGenerator } from './ports/random-id-generator';
+import type { Mode, Scope, Storage } from './ports/storage';
+import type { WebhookTransport } from './ports/webhook-transport';
+import { createApiKeyService } from './services/api-key-service';
+import { createAuthService } from './services/auth-service';
+import { createCartService } from './services/carts/cart-service';
+import { createDiscountService } from './services/carts/discount-service';
+import { createProductService } from './services/catalog/product-service';
+import { createShippingMethodService } from './services/catalog/shipping-method-service';
+import type { EngineConfig, ServiceContext } from './services/context';
+import { createCustomerService } from './services/customers/customer-service';
+import { createInventoryService } from './services/customers/inventory-service';
+import { createEventBus } from './services/event-bus';
+import { createIdempotencyService } from './services/idempotency-service';
+import { createCheckoutService } from './services/orders/checkout-service';
+import { createOrderService } from './services/orders/order-service';
+import { createStoreService } from './services/store-service';
+import { createWebhookService } from './services/webhooks/webhook-service';
+
+export interface EngineOptions {
+  storage: Storage;
+  /** Payment providers by name; `manual` is always available unless replaced. */
+  payments?: PaymentProvider[];
+  clock?: Clock;
+  ids?: IdGenerator;
+  crypto?: CryptoPort;
+  webhookTransport?: WebhookTransport;
+  config?: Partial<EngineConfig>;
+  /** Run migrations on start (default true). */
+  migrate?: boolean;
+  /** Called when an in-process event listener throws. */
+  onListenerError?: (error: unknown) => void;
+}
+
+export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
+  default_currency: 'USD',
+  default_store_name: 'My Store',
+  default_timezone: 'UTC',
+  webhook_retry_delays: [0, 300, 1800, 7200, 86400],
+  webhook_timeout_ms: 10_000,
+  allow_private_webhooks: false,
+  idempotency_ttl_ms: 24 * 60 * 60 * 1000,
+  idempotency_lock_ms: 30_000,
+};
+
+/** The manual provider (decisions §12): records a pending payment, completed later by the admin. */
+export const manualPaymentProvider: PaymentProvider = {
+  name: 'manual',
+  requiresPaymentMethod: false,
+  async createPayment() {
+    return { status: 'pending', provider_id: null };
+  },
+  async refundPayment() {
+    return { status: 'succeeded', provider_refund_id: null };
+  },
+};
+
+/**
+ * Creates the engine: every use case of the API as plain async functions over the storage port,
+ * with the same validation and errors as over HTTP. Services are built once here.
+ */
+export async function createEngine(options: EngineOptions) {
+  const events = createEventBus(options.onListenerError);
+  const clock = options.clock ?? systemClock;
+  const payments = new Map<string, PaymentProvider>([['manual', manualPaymentProvider]]);
+  for (const provider of options.payments ?? []) payments.set(provider.name, provider);
+  const ctx: ServiceContext = {
+    storage: options.storage,
+    clock,
+    ids: options.ids ?? createRandomIdGenerator(() => clock.now()),
+    crypto: options.crypto ?? webCrypto,
+    payments,
+    events: events.sink,
+    webhookTransport: options.webhookTransport ?? null,
+    config: { ...DEFAULT_ENGINE_CONFIG, ...options.config },
+  };
+  if (options.migrate !== false) await options.storage.migrate();
+
+  const services = {
+    auth: createAuthService(ctx),
+    idempotency: createIdempotencyService(ctx),
+    store: createStoreService(ctx),
+    apiKeys: createApiKeyService(ctx),
+    products: createProductService(ctx),
+    shippingMethods: createShippingMethodService(ctx),
+    inventory: createInventoryService(ctx),
+    customers: createCustomerService(ctx),
+    discounts: createDiscountService(ctx),
+    carts: createCartService(ctx),
+    checkout: createCheckoutService(ctx),
+    orders: createOrderService(ctx),
+    webhooks: createWebhookService(ctx),
+  };
+
+  return {
+    ...services,
+    context: ctx,
+    storage: options.storage,
+    /** In-process subscribers, called after commit. */
+    events: { on: events.on },
+    /**
+     * The scope of the (single) store for a mode, as an API key of that mode would have;
+     * creates the organization and store on first use.
+     */
+    async scopeFor(mode: Mode = 'test'): Promise<Scope> {
+      const { store } = await services.store.ensureStore();
+      return { store_id: store.id, mode };
+    },
+    async close(): Promise<void> {
+      await options.storage.close();
+    },
+  };
+}
+
+export type Engine = Awaited<ReturnType<typeof createEngine>>;

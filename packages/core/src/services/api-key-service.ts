@@ -1,0 +1,135 @@
+import { CommerceError } from '../errors';
+import type { ApiKeyRecord, KeyType, Mode, PageRequest, Scope } from '../ports/storage';
+import { isWellFormedKey, keyPrefixOf, keyTypeOf, modeOf } from './auth-service';
+import type { ServiceContext } from './context';
+import { read, write } from './unit-of-work';
+import { iso, isoOrNull } from './wire/format';
+
+export interface ApiKeyCreateInput {
+  name?: string | null | undefined;
+  key_type: KeyType;
+  mode: Mode;
+  /** Epoch ms (the schema parses ISO input). */
+  expires_at?: number | null | undefined;
+}
+
+export function apiKeyToWire(record: ApiKeyRecord) {
+  return {
+    id: record.id,
+    name: record.name,
+    key_type: record.key_type,
+    mode: record.mode,
+    key_prefix: record.key_prefix,
+    last_used_at: isoOrNull(record.last_used_at),
+    expires_at: isoOrNull(record.expires_at),
+    created_at: iso(record.created_at),
+  };
+}
+
+/**
+ * API keys (decisions §2, §8): stored as SHA-256 hashes, shown in full only once (create and
+ * rotate), scoped to one store and one mode.
+ */
+export function createApiKeyService(ctx: ServiceContext) {
+  /** `sk_test_` + 32 URL-safe random characters (192 bits). */
+  function generateKey(keyType: KeyType, mode: Mode): string {
+    return `${keyType === 'secret' ? 'sk' : 'pk'}_${mode}_${ctx.crypto.randomToken(24)}`;
+  }
+
+  async function recordFor(
+    rawKey: string,
+    store_id: string,
+    name: string | null,
+    expires_at: number | null,
+    now: number,
+  ): Promise<ApiKeyRecord> {
+    return {
+      id: ctx.ids.next('key'),
+      store_id,
+      mode: modeOf(rawKey),
+      name,
+      key_type: keyTypeOf(rawKey),
+      key_hash: await ctx.crypto.sha256Hex(rawKey),
+      key_prefix: keyPrefixOf(rawKey),
+      last_used_at: null,
+      expires_at,
+      revoked_at: null,
+      created_at: now,
+    };
+  }
+
+  return {
+    generateKey,
+
+    /** A key may only create keys of its own mode (403 otherwise). */
+    async create(scope: Scope, input: ApiKeyCreateInput) {
+      if (input.mode !== scope.mode) {
+        throw new CommerceError('forbidden', `A ${scope.mode} key cannot create ${input.mode} keys`, {
+          param: 'mode',
+        });
+      }
+      const key = generateKey(input.key_type, input.mode);
+      const expiresAt = input.expires_at ?? null;
+      const now = ctx.clock.now();
+      if (expiresAt !== null && expiresAt <= now) {
+        throw new CommerceError('parameter_invalid', 'expires_at must be in the future', {
+          param: 'expires_at',
+        });
+      }
+      const record = await recordFor(key, scope.store_id, input.name ?? null, expiresAt, now);
+      await write(ctx, ({ tx }) => tx.apiKeys.insert(record));
+      return { ...apiKeyToWire(record), key };
+    },
+
+    /**
+     * Registers a key given in full (`COMMERCE_API_KEYS`, decisions §1). Idempotent: a key that is
+     * already registered is left as it is. Returns whether it was new.
+     */
+    async register(store_id: string, rawKey: string, name: string | null = null): Promise<boolean> {
+      if (!isWellFormedKey(rawKey)) {
+        throw new CommerceError('parameter_invalid', `Not an API key: '${rawKey.slice(0, 8)}…'`, {
+          param: 'key',
+        });
+      }
+      const hash = await ctx.crypto.sha256Hex(rawKey);
+      return write(ctx, async ({ tx, now }) => {
+        if (await tx.apiKeys.findByHash(hash)) return false;
+        await tx.apiKeys.insert(await recordFor(rawKey, store_id, name, null, now));
+        return true;
+      });
+    },
+
+    async list(scope: Scope, page: PageRequest<'created_at'>) {
+      const result = await read(ctx, (tx) => tx.apiKeys.list(scope, page));
+      return { ...result, data: result.data.map(apiKeyToWire) };
+    },
+
+    async get(scope: Scope, id: string) {
+      const record = await read(ctx, (tx) => tx.apiKeys.get(scope, id));
+      if (!record) throw new CommerceError('not_found', `No such API key: '${id}'`);
+      return apiKeyToWire(record);
+    },
+
+    /** Revokes at once. */
+    async delete(scope: Scope, id: string) {
+      const ok = await write(ctx, ({ tx, now }) => tx.apiKeys.revoke(scope, id, now));
+      if (!ok) throw new CommerceError('not_found', `No such API key: '${id}'`);
+      return { id, deleted: true as const };
+    },
+
+    /** A new key of the same kind replaces the old one, which stops working at once. */
+    async rotate(scope: Scope, id: string) {
+      return write(ctx, async ({ tx, now }) => {
+        const old = await tx.apiKeys.get(scope, id);
+        if (!old || old.revoked_at !== null) throw new CommerceError('not_found', `No such API key: '${id}'`);
+        const key = generateKey(old.key_type, old.mode);
+        const record = await recordFor(key, old.store_id, old.name, old.expires_at, now);
+        await tx.apiKeys.revoke(scope, id, now);
+        await tx.apiKeys.insert(record);
+        return { ...apiKeyToWire(record), key };
+      });
+    },
+  };
+}
+
+export type ApiKeyService = ReturnType<typeof createApiKeyService>;

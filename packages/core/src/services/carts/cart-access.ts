@@ -1,0 +1,47 @@
+import { CommerceError } from '../../errors';
+import type { CartRecord } from '../../ports/storage';
+
+/**
+ * Who acts on a cart: the kind of API key, and the customer of the `X-Customer-Token` header when
+ * one was sent (null otherwise).
+ */
+export interface CartActor {
+  key_type: 'secret' | 'publishable';
+  customer_id: string | null;
+}
+
+/**
+ * Decisions §3: a secret key may act on any cart; a publishable key may act on a guest cart (no
+ * `customer_id`) by its id, and on a customer's cart only with that customer's token.
+ */
+export function canActOnCart(cart: Pick<CartRecord, 'customer_id'>, actor: CartActor): boolean {
+  return actor.key_type === 'secret' || cart.customer_id === null || cart.customer_id === actor.customer_id;
+}
+
+/** 404 `not_found` for a cart the actor may not see, so cart ids are not probeable (decisions §3). */
+export function cartNotFound(id: string): CommerceError {
+  return new CommerceError('not_found', `No such cart: '${id}'`);
+}
+
+/** 409 `cart_not_active` (decisions §12): completed and abandoned carts cannot change. */
+export function assertCartActive(cart: Pick<CartRecord, 'id' | 'status'>): void {
+  if (cart.status !== 'active') {
+    throw new CommerceError('cart_not_active', `Cart '${cart.id}' is ${cart.status} and cannot be changed`, {
+      data: { status: cart.status },
+    });
+  }
+}
+
+/**
+ * Decisions §12: setting `customer_id` with a publishable key needs that customer's token
+ * (403 `forbidden`, param `customer_id`); a secret key may set any customer of the scope.
+ */
+export function assertMaySetCustomer(customer_id: string, actor: CartActor): void {
+  if (actor.key_type !== 'secret' && actor.customer_id !== customer_id) {
+    throw new CommerceError(
+      'forbidden',
+      "Setting customer_id with a publishable key requires that customer's X-Customer-Token",
+      { param: 'customer_id' },
+    );
+  }
+}

@@ -1,0 +1,268 @@
+import { CommerceError } from '../../errors';
+import { checkAvailability, insufficientInventoryError } from '../../inventory';
+import type {
+  CartAggregate,
+  DiscountRecord,
+  PurchasableVariant,
+  Repositories,
+  Scope,
+  ShippingMethodRecord,
+  StoreRecord,
+} from '../../ports/storage';
+import { type PricingLineInput, type PricingResult, priceCart } from '../../pricing';
+
+/** One line to price: a cart item or an admin order line. `key` names it in the result. */
+export interface PriceableItem {
+  key: string;
+  variant_id: string;
+  quantity: number;
+}
+
+/** What {@link loadAndPrice} returns: the priced cart plus everything it loaded to price it. */
+export interface PricedCart {
+  /** From core's `priceCart`. Lines whose variant is unknown or deleted are left out. */
+  pricing: PricingResult;
+  /** By variant id (one `getPurchasable` query). Unknown or deleted variants are absent. */
+  variants: Map<string, PurchasableVariant>;
+  /** The chosen shipping method when it exists and is active, else null. */
+  shipping_method: ShippingMethodRecord | null;
+  /** Every discount that saved something (automatic and codes), in application order. */
+  discounts: DiscountRecord[];
+  /** The cart's codes that exist, in the order they were added, whether or not they qualify. */
+  code_discounts: DiscountRecord[];
+}
+
+/** Input of {@link loadAndPrice}. */
+export interface LoadAndPriceInput {
+  scope: Scope;
+  store: StoreRecord;
+  items: PriceableItem[];
+  shipping_method_id: string | null;
+  discount_codes: string[];
+  customer: { id: string | null; email: string | null; tags: string[] };
+  /** Epoch ms, for discount windows. */
+  now: number;
+}
+
+/**
+ * Loads what pricing needs and prices with `priceCart` — the one path through which carts,
+ * checkout and admin orders are priced, so a cart and the order made from it never disagree.
+ *
+ * A fixed number of queries whatever the cart size: purchasable variants (1), shipping method
+ * (0–1), automatic discounts (1), code discounts (0–1), the customer's prior uses of discounts with
+ * a `per_customer_limit` (0–1; keyed by customer id, else lower-cased e-mail, as checkout counts).
+ *
+ * Decisions:
+ * - Items whose variant is unknown or deleted are not priced (they would have no price); the cart
+ *   wire leaves them out and {@link assertPurchasable} refuses them.
+ * - Items of inactive variants or non-active products are still priced (the cart shows them), and
+ *   refused by {@link assertPurchasable}.
+ * - An unknown or inactive shipping method prices as no method (`shipping_method: null`); setting
+ *   one on a cart is refused earlier with `shipping_method_unavailable` ({@link requireShippingMethod}).
+ * - Codes are looked up case-insensitively; unknown codes are skipped.
+ */
+export async function loadAndPrice(tx: Repositories, input: LoadAndPriceInput): Promise<PricedCart> {
+  const { scope, store } = input;
+  const variantIds = [...new Set(input.items.map((item) => item.variant_id))];
+  const codes = [...new Set(input.discount_codes)];
+  const [purchasable, method, automatic, byCode] = await Promise.all([
+    variantIds.length > 0 ? tx.products.getPurchasable(scope, variantIds) : Promise.resolve([]),
+    input.shipping_method_id !== null
+      ? tx.shippingMethods.get(scope, input.shipping_method_id)
+      : Promise.resolve(null),
+    tx.discounts.listAutomatic(scope),
+    codes.length > 0 ? tx.discounts.getByCodes(scope, codes) : Promise.resolve([]),
+  ]);
+
+  const variants = new Map(purchasable.map((entry) => [entry.variant.id, entry]));
+  const shipping_method = method?.is_active ? method : null;
+  const code_discounts = orderByCodes(input.discount_codes, byCode);
+
+  const customerKey = input.customer.id ?? input.customer.email?.toLowerCase() ?? null;
+  const limited = [...automatic, ...code_discounts]
+    .filter((discount) => discount.per_customer_limit !== null)
+    .map((discount) => discount.id);
+  const per_customer =
+    customerKey !== null && limited.length > 0
+      ? await tx.discounts.countUsesByCustomer(scope, [...new Set(limited)], customerKey)
+      : {};
+  const usage = Object.fromEntries(limited.map((id) => [id, per_customer[id] ?? 0]));
+
+  const lines: PricingLineInput[] = [];
+  for (const item of input.items) {
+    const entry = variants.get(item.variant_id);
+    if (!entry) continue;
+    lines.push({
+      key: item.key,
+      variant_id: entry.variant.id,
+      product_id: entry.product.id,
+      product_tags: entry.product.tags,
+      unit_price: entry.variant.price,
+      quantity: item.quantity,
+    });
+  }
+
+  const pricing = priceCart({
+    currency: store.currency,
+    lines,
+    shipping: shipping_method
+      ? { price: shipping_method.price, free_shipping_threshold: shipping_method.free_shipping_threshold }
+      : null,
+    tax: { rate: store.tax_rate, prices_include_tax: store.prices_include_tax },
+    customer: input.customer,
+    automatic_discounts: automatic,
+    code_discounts,
+    usage: customerKey !== null ? { per_customer: usage } : undefined,
+    now: input.now,
+  });
+
+  const byId = new Map([...automatic, ...code_discounts].map((discount) => [discount.id, discount]));
+  const discounts = pricing.applied_discounts
+    .map((applied) => byId.get(applied.discount_id))
+    .filter((discount): discount is DiscountRecord => discount !== undefined);
+
+  return { pricing, variants, shipping_method, discounts, code_discounts };
+}
+
+/** The discounts of `codes` in the order of `codes` (case-insensitive match), unknown ones skipped. */
+function orderByCodes(codes: readonly string[], found: readonly DiscountRecord[]): DiscountRecord[] {
+  const byCode = new Map(found.map((discount) => [discount.code?.toLowerCase(), discount]));
+  const ordered: DiscountRecord[] = [];
+  const seen = new Set<string>();
+  for (const code of codes) {
+    const discount = byCode.get(code.toLowerCase());
+    if (discount && !seen.has(discount.id)) {
+      seen.add(discount.id);
+      ordered.push(discount);
+    }
+  }
+  return ordered;
+}
+
+/** Options of {@link assertPurchasable}. */
+export interface AssertPurchasableOptions {
+  /**
+   * The wire name of an item's field, for `param` (default `items[i].variant_id` /
+   * `items[i].quantity`; admin orders pass `lines[i].…`, a single cart item `variant_id` / `quantity`).
+   */
+  param?: (index: number, field: 'variant_id' | 'quantity') => string;
+  /**
+   * What an unknown or deleted variant is: `not_found` (404, the default: an id in the request
+   * names nothing) or `product_unavailable` (422: a cart line whose variant was deleted since).
+   */
+  missing?: 'not_found' | 'product_unavailable';
+}
+
+/**
+ * Throws when an item cannot be bought (decisions §9, §10):
+ * - unknown or deleted variant → `not_found` (or `product_unavailable`, see options);
+ * - product not `active`, product deleted, or variant inactive → 422 `product_unavailable`;
+ * - stock short → 422 `insufficient_inventory` (`checkAvailability` against the TOTAL quantity of
+ *   the variant over all items; untracked and backorderable variants always pass), carrying
+ *   `data: { variant_id, requested, available }`.
+ * Reserves nothing: checkout and pending admin orders reserve atomically afterwards.
+ */
+export function assertPurchasable(
+  priced: Pick<PricedCart, 'variants'>,
+  items: readonly PriceableItem[],
+  options: AssertPurchasableOptions = {},
+): void {
+  const param = options.param ?? ((index, field) => `items[${index}].${field}`);
+  const totals = new Map<string, number>();
+  for (const item of items) totals.set(item.variant_id, (totals.get(item.variant_id) ?? 0) + item.quantity);
+
+  const checked = new Set<string>();
+  items.forEach((item, index) => {
+    const entry = priced.variants.get(item.variant_id);
+    if (!entry) {
+      if (options.missing === 'product_unavailable') {
+        throw unavailable(item.variant_id, param(index, 'variant_id'));
+      }
+      throw new CommerceError('not_found', `No such variant: '${item.variant_id}'`, {
+        param: param(index, 'variant_id'),
+      });
+    }
+    if (!isBuyable(entry)) throw unavailable(item.variant_id, param(index, 'variant_id'));
+    if (checked.has(item.variant_id)) return;
+    checked.add(item.variant_id);
+    const requested = totals.get(item.variant_id) ?? item.quantity;
+    const verdict = checkAvailability(entry.inventory, requested);
+    if (!verdict.ok) {
+      throw insufficientInventoryError(
+        item.variant_id,
+        requested,
+        verdict.available,
+        param(index, 'quantity'),
+      );
+    }
+  });
+}
+
+/** Whether a variant may be sold: active variant of an active, not deleted product. */
+export function isBuyable(entry: PurchasableVariant): boolean {
+  return entry.variant.is_active && entry.product.status === 'active' && !entry.product.deleted;
+}
+
+function unavailable(variant_id: string, param: string): CommerceError {
+  return new CommerceError('product_unavailable', `Variant '${variant_id}' is not available for purchase`, {
+    param,
+    data: { variant_id },
+  });
+}
+
+/**
+ * The shipping method a cart or order may use: it must exist in the scope and be active, else
+ * 422 `shipping_method_unavailable` (param `shipping_method_id`). Decision: 422 rather than 404,
+ * since the request itself was found and only one field of it is unusable.
+ */
+export async function requireShippingMethod(
+  tx: Repositories,
+  scope: Scope,
+  id: string,
+  param = 'shipping_method_id',
+): Promise<ShippingMethodRecord> {
+  const method = await tx.shippingMethods.get(scope, id);
+  if (!method || !method.is_active) {
+    throw new CommerceError('shipping_method_unavailable', `Shipping method '${id}' is not available`, {
+      param,
+    });
+  }
+  return method;
+}
+
+/** A cart's items as lines to price (keyed by item id). */
+export function cartPriceableItems(cart: Pick<CartAggregate, 'items'>): PriceableItem[] {
+  return cart.items.map((item) => ({ key: item.id, variant_id: item.variant_id, quantity: item.quantity }));
+}
+
+/**
+ * Prices a stored cart: loads its customer (for `customer` / `customer_tag` conditions and
+ * per-customer limits; one query when the cart has a customer) and calls {@link loadAndPrice}.
+ * `email` overrides the buyer's e-mail (checkout passes the e-mail it will use).
+ */
+export async function priceStoredCart(
+  tx: Repositories,
+  input: {
+    scope: Scope;
+    store: StoreRecord;
+    cart: CartAggregate;
+    now: number;
+    email?: string | null | undefined;
+  },
+): Promise<PricedCart> {
+  const { cart, scope } = input;
+  const customer = cart.customer_id !== null ? await tx.customers.get(scope, cart.customer_id) : null;
+  return loadAndPrice(tx, {
+    scope,
+    store: input.store,
+    items: cartPriceableItems(cart),
+    shipping_method_id: cart.shipping_method_id,
+    discount_codes: cart.discount_codes,
+    customer: {
+      id: customer?.id ?? null,
+      email: input.email ?? customer?.email ?? cart.email ?? null,
+      tags: customer?.tags ?? [],
+    },
+    now: input.now,
+  });
+}

@@ -1,0 +1,437 @@
+import { CommerceError } from '../../errors';
+import type {
+  CartAggregate,
+  CartItemRecord,
+  CustomerRecord,
+  Repositories,
+  Scope,
+  StoreRecord,
+} from '../../ports/storage';
+import type { DiscountRejectionCode } from '../../pricing';
+import type { CartCreate, CartItemAdd, CartItemUpdate, CartUpdate } from '../../schemas/carts';
+import type { ServiceContext } from '../context';
+import { read, write } from '../unit-of-work';
+import { addressFromInput, cartToWire } from '../wire/carts';
+import { assertCartActive, assertMaySetCustomer, type CartActor, canActOnCart, cartNotFound } from './cart-access';
+import { planMerge } from './cart-merge';
+import { assertPurchasable, type PricedCart, priceStoredCart, requireShippingMethod } from './cart-pricing';
+
+export type { CartActor } from './cart-access';
+
+/**
+ * Storefront carts (spec "Cart", decisions §3, §8, §10, §11, §12). Every method returns the cart
+ * priced fresh through `loadAndPrice` (the path checkout and admin orders use too).
+ *
+ * Access: a secret key acts on any cart; a publishable key on guest carts, and on a customer's
+ * cart only with that customer's token — otherwise 404. Changes to a non-active cart → 409
+ * `cart_not_active`. Nothing here reserves inventory, and no events are emitted (the spec lists
+ * none for carts).
+ *
+ * Decisions:
+ * - A cart holds one item per variant: adding a variant already in the cart (at create or later)
+ *   adds to that item's quantity; a `metadata` sent with it replaces the item's metadata.
+ * - Stock and buyability are checked when quantities grow (create, add, a larger PATCH quantity),
+ *   against the cart's whole quantity of the variant; lowering a quantity or removing an item
+ *   always works, so a customer can fix a cart whose stock fell.
+ * - An unknown variant id in a request → 404 `not_found` (param names the field).
+ * - Discount codes are stored in the discount's own spelling; applying a code already on the cart
+ *   re-checks it and changes nothing. Removing a code that is not on the cart → 404 `not_found`.
+ * - Merge of a cart that is already the caller's own → returned as is; of another customer's cart
+ *   with a secret key and a token → 403 `forbidden`. The customer's cart also takes the guest
+ *   cart's addresses and shipping method where it has none.
+ */
+export function createCartService(ctx: ServiceContext) {
+  async function requireStore(tx: Repositories, scope: Scope): Promise<StoreRecord> {
+    const store = await tx.stores.get(scope.store_id);
+    if (!store) throw new CommerceError('not_found', 'No such store');
+    return store;
+  }
+
+  async function loadCart(
+    tx: Repositories,
+    scope: Scope,
+    actor: CartActor,
+    id: string,
+    forUpdate: boolean,
+  ): Promise<CartAggregate> {
+    const cart = await tx.carts.get(scope, id, forUpdate ? { forUpdate: true } : undefined);
+    if (!cart || !canActOnCart(cart, actor)) throw cartNotFound(id);
+    return cart;
+  }
+
+  /** A customer id set by a secret key must name a customer of the scope (404 otherwise). */
+  async function requireCustomer(tx: Repositories, scope: Scope, id: string): Promise<CustomerRecord> {
+    const customer = await tx.customers.get(scope, id);
+    if (!customer) throw new CommerceError('not_found', `No such customer: '${id}'`, { param: 'customer_id' });
+    return customer;
+  }
+
+  async function priced(tx: Repositories, scope: Scope, cart: CartAggregate, now: number) {
+    const store = await requireStore(tx, scope);
+    const result = await priceStoredCart(tx, { scope, store, cart, now });
+    return { store, result };
+  }
+
+  function newItem(cart_id: string, variant_id: string, quantity: number, metadata: CartItemRecord['metadata'], now: number): CartItemRecord {
+    return { id: ctx.ids.next('item'), cart_id, variant_id, quantity, metadata, created_at: now, updated_at: now };
+  }
+
+  /** Reads a cart and prices it (for GET). */
+  async function view(scope: Scope, find: (tx: Repositories) => Promise<CartAggregate | null>, id: string, actor: CartActor) {
+    const now = ctx.clock.now();
+    return read(ctx, async (tx) => {
+      const cart = await find(tx);
+      if (!cart || !canActOnCart(cart, actor)) throw cartNotFound(id);
+      const { result } = await priced(tx, scope, cart, now);
+      return cartToWire(cart, result);
+    });
+  }
+
+  return {
+    /**
+     * `POST /v1/storefront/carts`. With a customer token the cart belongs to that customer;
+     * `customer_id` with a publishable key must be the token's customer (403 `forbidden`).
+     */
+    async create(scope: Scope, actor: CartActor, input: CartCreate) {
+      return write(ctx, async ({ tx, now }) => {
+        let customer_id = actor.customer_id;
+        if (input.customer_id !== undefined) {
+          assertMaySetCustomer(input.customer_id, actor);
+          if (input.customer_id !== actor.customer_id) await requireCustomer(tx, scope, input.customer_id);
+          customer_id = input.customer_id;
+        }
+        const store = await requireStore(tx, scope);
+        const id = ctx.ids.next('cart');
+        const items: CartItemRecord[] = [];
+        const byVariant = new Map<string, CartItemRecord>();
+        for (const line of input.items) {
+          const existing = byVariant.get(line.variant_id);
+          if (existing) {
+            existing.quantity += line.quantity;
+            if (line.metadata !== undefined) existing.metadata = line.metadata;
+          } else {
+            const item = newItem(id, line.variant_id, line.quantity, line.metadata ?? {}, now);
+            byVariant.set(line.variant_id, item);
+            items.push(item);
+          }
+        }
+        const cart: CartAggregate = {
+          id,
+          store_id: scope.store_id,
+          mode: scope.mode,
+          status: 'active',
+          session_id: input.session_id ?? null,
+          customer_id,
+          email: null,
+          shipping_address: addressFromInput(input.shipping_address ?? null),
+          billing_address: addressFromInput(input.billing_address ?? null),
+          shipping_method_id: null,
+          discount_codes: [],
+          currency: store.currency,
+          metadata: input.metadata,
+          created_at: now,
+          updated_at: now,
+          completed_at: null,
+          items,
+        };
+        const result = await priceStoredCart(tx, { scope, store, cart, now });
+        assertPurchasable(
+          result,
+          input.items.map((line, index) => ({ key: String(index), variant_id: line.variant_id, quantity: line.quantity })),
+        );
+        await tx.carts.insert(cart);
+        return cartToWire(cart, result);
+      });
+    },
+
+    /** `GET /v1/storefront/carts/{id}` (any status). */
+    async get(scope: Scope, actor: CartActor, id: string) {
+      return view(scope, (tx) => tx.carts.get(scope, id), id, actor);
+    },
+
+    /** `GET /v1/storefront/carts/by-session/{session_id}`: the session's newest active cart, else 404. */
+    async getBySession(scope: Scope, actor: CartActor, session_id: string) {
+      return view(scope, (tx) => tx.carts.getActiveBySession(scope, session_id), session_id, actor);
+    },
+
+    /**
+     * `PATCH /v1/storefront/carts/{id}`: customer, addresses (`null` clears), shipping method
+     * (unknown or inactive → 422 `shipping_method_unavailable`), metadata (replaced as a whole).
+     */
+    async update(scope: Scope, actor: CartActor, id: string, input: CartUpdate) {
+      return write(ctx, async ({ tx, now }) => {
+        const cart = await loadCart(tx, scope, actor, id, true);
+        assertCartActive(cart);
+        if (input.customer_id != null) {
+          assertMaySetCustomer(input.customer_id, actor);
+          if (input.customer_id !== actor.customer_id) await requireCustomer(tx, scope, input.customer_id);
+        }
+        if (input.shipping_method_id != null) await requireShippingMethod(tx, scope, input.shipping_method_id);
+        const updated = await tx.carts.update(scope, id, {
+          updated_at: now,
+          ...(input.customer_id !== undefined && { customer_id: input.customer_id }),
+          ...(input.shipping_address !== undefined && { shipping_address: addressFromInput(input.shipping_address) }),
+          ...(input.billing_address !== undefined && { billing_address: addressFromInput(input.billing_address) }),
+          ...(input.shipping_method_id !== undefined && { shipping_method_id: input.shipping_method_id }),
+          ...(input.metadata !== undefined && { metadata: input.metadata }),
+        });
+        if (!updated) throw cartNotFound(id);
+        const next: CartAggregate = { ...updated, items: cart.items };
+        const { result } = await priced(tx, scope, next, now);
+        return cartToWire(next, result);
+      });
+    },
+
+    /** `POST /v1/storefront/carts/{id}/items`: the same variant again adds to its quantity. */
+    async addItem(scope: Scope, actor: CartActor, id: string, input: CartItemAdd) {
+      return write(ctx, async ({ tx, now }) => {
+        const cart = await loadCart(tx, scope, actor, id, true);
+        assertCartActive(cart);
+        const existing = cart.items.find((item) => item.variant_id === input.variant_id);
+        const item: CartItemRecord = existing
+          ? {
+              ...existing,
+              quantity: existing.quantity + input.quantity,
+              metadata: input.metadata ?? existing.metadata,
+              updated_at: now,
+            }
+          : newItem(cart.id, input.variant_id, input.quantity, input.metadata ?? {}, now);
+        const items = existing ? cart.items.map((i) => (i.id === item.id ? item : i)) : [...cart.items, item];
+        const next = await touch(tx, scope, cart, items, now);
+        const { result } = await priced(tx, scope, next, now);
+        assertGrowth(result, items, item.variant_id);
+        if (existing) {
+          await tx.carts.updateItem(scope, cart.id, item.id, {
+            quantity: item.quantity,
+            metadata: item.metadata,
+            updated_at: now,
+          });
+        } else {
+          await tx.carts.insertItem(scope, item);
+        }
+        return cartToWire(next, result);
+      });
+    },
+
+    /** `PATCH /v1/storefront/carts/{id}/items/{item_id}`: sets the quantity (≥ 1) and optionally the metadata. */
+    async updateItem(scope: Scope, actor: CartActor, id: string, item_id: string, input: CartItemUpdate) {
+      return write(ctx, async ({ tx, now }) => {
+        const cart = await loadCart(tx, scope, actor, id, true);
+        assertCartActive(cart);
+        const existing = cart.items.find((item) => item.id === item_id);
+        if (!existing) throw itemNotFound(item_id);
+        const item: CartItemRecord = {
+          ...existing,
+          quantity: input.quantity,
+          metadata: input.metadata ?? existing.metadata,
+          updated_at: now,
+        };
+        const items = cart.items.map((i) => (i.id === item.id ? item : i));
+        const next = await touch(tx, scope, cart, items, now);
+        const { result } = await priced(tx, scope, next, now);
+        if (item.quantity > existing.quantity) assertGrowth(result, items, item.variant_id);
+        await tx.carts.updateItem(scope, cart.id, item.id, {
+          quantity: item.quantity,
+          metadata: item.metadata,
+          updated_at: now,
+        });
+        return cartToWire(next, result);
+      });
+    },
+
+    /** `DELETE /v1/storefront/carts/{id}/items/{item_id}` → the updated cart. */
+    async removeItem(scope: Scope, actor: CartActor, id: string, item_id: string) {
+      return write(ctx, async ({ tx, now }) => {
+        const cart = await loadCart(tx, scope, actor, id, true);
+        assertCartActive(cart);
+        if (!cart.items.some((item) => item.id === item_id)) throw itemNotFound(item_id);
+        await tx.carts.deleteItem(scope, cart.id, item_id);
+        const next = await touch(
+          tx,
+          scope,
+          cart,
+          cart.items.filter((item) => item.id !== item_id),
+          now,
+        );
+        const { result } = await priced(tx, scope, next, now);
+        return cartToWire(next, result);
+      });
+    },
+
+    /**
+     * `POST /v1/storefront/carts/{id}/discounts`: unknown code → 422 `discount_not_found`;
+     * inactive or outside its window → `discount_expired`; limit used up →
+     * `discount_usage_limit_reached`; conditions unmet → `discount_not_applicable` (param `code`).
+     */
+    async applyDiscount(scope: Scope, actor: CartActor, id: string, code: string) {
+      return write(ctx, async ({ tx, now }) => {
+        const cart = await loadCart(tx, scope, actor, id, true);
+        assertCartActive(cart);
+        const discount = await tx.discounts.getByCode(scope, code);
+        if (!discount || discount.type !== 'code' || discount.code === null) {
+          throw new CommerceError('discount_not_found', `No discount with code '${code}'`, { param: 'code' });
+        }
+        const canonical = discount.code;
+        const already = cart.discount_codes.some((c) => c.toLowerCase() === canonical.toLowerCase());
+        const codes = already ? cart.discount_codes : [...cart.discount_codes, canonical];
+        const candidate: CartAggregate = { ...cart, discount_codes: codes };
+        const { result } = await priced(tx, scope, candidate, now);
+        const rejected = result.pricing.rejected_codes.find((r) => r.discount_id === discount.id);
+        if (rejected) throw rejection(rejected.reason, canonical);
+        if (already) return cartToWire(cart, result);
+        const updated = await tx.carts.update(scope, cart.id, { discount_codes: codes, updated_at: now });
+        if (!updated) throw cartNotFound(id);
+        return cartToWire({ ...updated, items: cart.items }, result);
+      });
+    },
+
+    /** `DELETE /v1/storefront/carts/{id}/discounts/{code}` (case-insensitive) → the updated cart. */
+    async removeDiscount(scope: Scope, actor: CartActor, id: string, code: string) {
+      return write(ctx, async ({ tx, now }) => {
+        const cart = await loadCart(tx, scope, actor, id, true);
+        assertCartActive(cart);
+        const codes = cart.discount_codes.filter((c) => c.toLowerCase() !== code.toLowerCase());
+        if (codes.length === cart.discount_codes.length) {
+          throw new CommerceError('not_found', `Code '${code}' is not on this cart`, { param: 'code' });
+        }
+        const updated = await tx.carts.update(scope, cart.id, { discount_codes: codes, updated_at: now });
+        if (!updated) throw cartNotFound(id);
+        const next: CartAggregate = { ...updated, items: cart.items };
+        const { result } = await priced(tx, scope, next, now);
+        return cartToWire(next, result);
+      });
+    },
+
+    /**
+     * `POST /v1/storefront/carts/{id}/merge` (decisions §12), for the token's customer: when the
+     * customer has another active cart, the guest cart's items are added into it (see
+     * `planMerge` for the availability caps), its codes that exist and qualify on the merged cart
+     * are carried over, the guest cart becomes `abandoned`, and the customer's cart is returned;
+     * otherwise the guest cart is given to the customer and returned.
+     */
+    async merge(scope: Scope, actor: CartActor & { customer_id: string }, id: string) {
+      return write(ctx, async ({ tx, now }) => {
+        const customer_id = actor.customer_id;
+        const guest = await loadCart(tx, scope, actor, id, true);
+        if (guest.customer_id !== null && guest.customer_id !== customer_id) {
+          throw new CommerceError('forbidden', 'This cart belongs to another customer');
+        }
+        assertCartActive(guest);
+        if (guest.customer_id === customer_id) {
+          const { result } = await priced(tx, scope, guest, now);
+          return cartToWire(guest, result);
+        }
+        const found = await tx.carts.getActiveByCustomer(scope, customer_id, guest.id);
+        const target = found ? await tx.carts.get(scope, found.id, { forUpdate: true }) : null;
+        if (!target || target.status !== 'active') {
+          const updated = await tx.carts.update(scope, guest.id, { customer_id, updated_at: now });
+          if (!updated) throw cartNotFound(id);
+          const next: CartAggregate = { ...updated, items: guest.items };
+          const { result } = await priced(tx, scope, next, now);
+          return cartToWire(next, result);
+        }
+        return mergeInto(tx, scope, guest, target, now);
+      });
+    },
+  };
+
+  /** The cart with new items and `updated_at` (written now, so the response shows it). */
+  async function touch(
+    tx: Repositories,
+    scope: Scope,
+    cart: CartAggregate,
+    items: CartItemRecord[],
+    now: number,
+  ): Promise<CartAggregate> {
+    const updated = await tx.carts.update(scope, cart.id, { updated_at: now });
+    if (!updated) throw cartNotFound(cart.id);
+    return { ...updated, items };
+  }
+
+  async function mergeInto(tx: Repositories, scope: Scope, guest: CartAggregate, target: CartAggregate, now: number) {
+    const variantIds = [...new Set([...target.items, ...guest.items].map((item) => item.variant_id))];
+    const variants = new Map(
+      (variantIds.length > 0 ? await tx.products.getPurchasable(scope, variantIds) : []).map((entry) => [
+        entry.variant.id,
+        entry,
+      ]),
+    );
+    const plan = planMerge(target.items, guest.items, variants);
+    const increased = new Map(plan.increased.map((change) => [change.item.id, change.quantity]));
+    const added = plan.added.map((line) => newItem(target.id, line.variant_id, line.quantity, line.metadata, now));
+    const items = [
+      ...target.items.map((item) => {
+        const quantity = increased.get(item.id);
+        return quantity === undefined ? item : { ...item, quantity, updated_at: now };
+      }),
+      ...added,
+    ];
+
+    const held = new Set(target.discount_codes.map((code) => code.toLowerCase()));
+    const candidates = guest.discount_codes.filter((code) => !held.has(code.toLowerCase()));
+    const merged: CartAggregate = {
+      ...target,
+      items,
+      discount_codes: [...target.discount_codes, ...candidates],
+      shipping_address: target.shipping_address ?? guest.shipping_address,
+      billing_address: target.billing_address ?? guest.billing_address,
+      shipping_method_id: target.shipping_method_id ?? guest.shipping_method_id,
+    };
+    const { result } = await priced(tx, scope, merged, now);
+    const carried = carriedCodes(result, candidates);
+    const discount_codes = [...target.discount_codes, ...carried];
+
+    for (const [item_id, quantity] of increased) {
+      await tx.carts.updateItem(scope, target.id, item_id, { quantity, updated_at: now });
+    }
+    for (const item of added) await tx.carts.insertItem(scope, item);
+    const updated = await tx.carts.update(scope, target.id, {
+      discount_codes,
+      shipping_address: merged.shipping_address,
+      billing_address: merged.billing_address,
+      shipping_method_id: merged.shipping_method_id,
+      updated_at: now,
+    });
+    if (!updated) throw cartNotFound(target.id);
+    if (!(await tx.carts.transition(scope, guest.id, 'active', 'abandoned', now))) {
+      throw new CommerceError('cart_not_active', `Cart '${guest.id}' is no longer active`);
+    }
+    const final: CartAggregate = { ...updated, items };
+    return cartToWire(final, result);
+  }
+}
+
+export type CartService = ReturnType<typeof createCartService>;
+
+/** Candidate codes that exist and qualify on the priced cart (rejected and unknown ones are dropped). */
+function carriedCodes(priced: PricedCart, candidates: readonly string[]): string[] {
+  const rejected = new Set(priced.pricing.rejected_codes.map((r) => r.discount_id));
+  const valid = new Set(
+    priced.code_discounts
+      .filter((discount) => !rejected.has(discount.id) && discount.code !== null)
+      .map((discount) => discount.code?.toLowerCase()),
+  );
+  return candidates.filter((code) => valid.has(code.toLowerCase()));
+}
+
+/** Buyability and stock of one variant against the cart's whole quantity of it. */
+function assertGrowth(priced: PricedCart, items: readonly CartItemRecord[], variant_id: string): void {
+  const quantity = items
+    .filter((item) => item.variant_id === variant_id)
+    .reduce((sum, item) => sum + item.quantity, 0);
+  assertPurchasable(priced, [{ key: variant_id, variant_id, quantity }], { param: (_index, field) => field });
+}
+
+function itemNotFound(item_id: string): CommerceError {
+  return new CommerceError('not_found', `No such cart item: '${item_id}'`);
+}
+
+const REJECTION_MESSAGES: Record<DiscountRejectionCode, string> = {
+  discount_expired: 'is not active or outside its validity window',
+  discount_usage_limit_reached: 'has reached its usage limit',
+  discount_not_applicable: 'does not apply to this cart',
+};
+
+function rejection(reason: DiscountRejectionCode, code: string): CommerceError {
+  return new CommerceError(reason, `Discount code '${code}' ${REJECTION_MESSAGES[reason]}`, { param: 'code' });
+}

@@ -1,0 +1,89 @@
+import { errors } from '../../errors';
+import type { PageRequest, ProductAggregate, ProductListFilter, Scope } from '../../ports/storage';
+import type { AdminProductListQuery, PRODUCT_SORTS, StorefrontProductListQuery } from '../../schemas/catalog';
+import type { ServiceContext } from '../context';
+import { read } from '../unit-of-work';
+import { type ProductWire, productToWire } from '../wire/catalog';
+import { productPageToWire } from './product-support';
+
+type ProductSort = (typeof PRODUCT_SORTS)[number];
+
+function pageOf(query: {
+  limit: number;
+  starting_after?: string | undefined;
+  sort: ProductSort;
+  order: 'asc' | 'desc';
+}): PageRequest<ProductSort> {
+  return { limit: query.limit, starting_after: query.starting_after, sort: query.sort, order: query.order };
+}
+
+/** `q` and `tag` of both lists; an empty `q=` or `tag=` filters nothing. */
+function searchOf(query: { q?: string | undefined; tag?: string[] | undefined }): ProductListFilter {
+  const q = query.q?.trim();
+  return {
+    ...(q !== undefined && q !== '' && { q }),
+    ...(query.tag !== undefined && query.tag.length > 0 && { tags: query.tag }),
+  };
+}
+
+/** Whether the storefront may show a product (decisions §9): only `active` ones. */
+function visible(product: ProductAggregate | null): product is ProductAggregate {
+  return product !== null && product.status === 'active';
+}
+
+/**
+ * Reading products: the admin view (every status, cost prices, full inventory) and the
+ * storefront view (active products only, inactive variants hidden, no cost or stock counts).
+ * Lists come from one storage call that returns whole aggregates (no N+1).
+ */
+export function createProductQueries(ctx: ServiceContext) {
+  return {
+    /** `GET /v1/admin/products`: filters `status`, `type`, `q`, `tag` (AND); sorts created_at | name | price. */
+    async list(scope: Scope, query: AdminProductListQuery) {
+      const filter: ProductListFilter = {
+        ...searchOf(query),
+        ...(query.status !== undefined && { status: query.status }),
+        ...(query.type !== undefined && { type: query.type }),
+      };
+      const page = await read(ctx, (tx) => tx.products.list(scope, filter, pageOf(query)));
+      return productPageToWire(page, 'admin');
+    },
+
+    /** `GET /v1/admin/products/{id}`, any status. */
+    async get(scope: Scope, id: string): Promise<ProductWire> {
+      const product = await read(ctx, (tx) => tx.products.get(scope, id));
+      if (!product) throw errors.notFound('product', id);
+      return productToWire(product, 'admin');
+    },
+
+    /**
+     * `GET /v1/storefront/products`: active products only; `q`, `tag` (comma-separated, AND),
+     * `price_min`/`price_max` (inclusive, on the representative price; products without an
+     * active variant have no price and never match a bound).
+     */
+    async listStorefront(scope: Scope, query: StorefrontProductListQuery) {
+      const filter: ProductListFilter = {
+        ...searchOf(query),
+        status: 'active',
+        ...(query.price_min !== undefined && { price_min: query.price_min }),
+        ...(query.price_max !== undefined && { price_max: query.price_max }),
+      };
+      const page = await read(ctx, (tx) => tx.products.list(scope, filter, pageOf(query)));
+      return productPageToWire(page, 'storefront');
+    },
+
+    /** `GET /v1/storefront/products/{id}`: 404 unless the product is active. */
+    async getStorefront(scope: Scope, id: string): Promise<ProductWire> {
+      const product = await read(ctx, (tx) => tx.products.get(scope, id));
+      if (!visible(product)) throw errors.notFound('product', id);
+      return productToWire(product, 'storefront');
+    },
+
+    /** `GET /v1/storefront/products/by-slug/{slug}`: 404 unless an active product has that slug. */
+    async getStorefrontBySlug(scope: Scope, slug: string): Promise<ProductWire> {
+      const product = await read(ctx, (tx) => tx.products.getBySlug(scope, slug));
+      if (!visible(product)) throw errors.notFound('product', slug);
+      return productToWire(product, 'storefront');
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { CommerceError, errors } from '../../errors';
+import type { Page, ProductAggregate, Repositories, Scope } from '../../ports/storage';
+import type { Work } from '../unit-of-work';
+import { type ProductWire, productToWire } from '../wire/catalog';
+
+/** Shared steps of the catalog use cases. */
+
+/** The product aggregate, or 404 `not_found` (unknown, deleted, or of another store/mode). */
+export async function requireProduct(tx: Repositories, scope: Scope, id: string): Promise<ProductAggregate> {
+  const product = await tx.products.get(scope, id);
+  if (!product) throw errors.notFound('product', id);
+  return product;
+}
+
+/** The store's currency: every catalog amount is in it (decisions §6). */
+export async function storeCurrency(tx: Repositories, scope: Scope): Promise<string> {
+  const store = await tx.stores.get(scope.store_id);
+  if (!store) throw new CommerceError('not_found', 'No such store');
+  return store.currency;
+}
+
+/**
+ * After a change to a product's parts (variants, images, options): bumps the product's
+ * `updated_at`, reloads the aggregate (the storage has recomputed `price`) and emits
+ * `product.updated` with the admin wire object. Returns the reloaded aggregate.
+ */
+export async function productChanged(work: Work, scope: Scope, productId: string): Promise<ProductAggregate> {
+  await work.tx.products.update(scope, productId, { updated_at: work.now });
+  const product = await requireProduct(work.tx, scope, productId);
+  work.emit(scope, 'product.updated', productToWire(product, 'admin'));
+  return product;
+}
+
+/** A storage page of products as the list envelope of the spec. */
+export function productPageToWire(page: Page<ProductAggregate>, view: 'admin' | 'storefront') {
+  return {
+    data: page.data.map((product): ProductWire => productToWire(product, view)),
+    total_count: page.total_count,
+    has_more: page.has_more,
+    next_cursor: page.next_cursor,
+  };
+}

@@ -1,0 +1,149 @@
+import { errors } from '../../errors';
+import type {
+  OptionRecord,
+  OptionValueRecord,
+  PageRequest,
+  ProductAggregate,
+  Repositories,
+  Scope,
+} from '../../ports/storage';
+import type { VariantCreate, VariantUpdate } from '../../schemas/catalog';
+import type { ServiceContext } from '../context';
+import { read, write } from '../unit-of-work';
+import { type VariantWire, variantContextOf, variantToWire } from '../wire/catalog';
+import { storeAmount, storeAmountOrNull } from './money-input';
+import { buildVariant } from './product-records';
+import { productChanged, requireProduct, storeCurrency } from './product-support';
+import { assertUniqueCombination, resolveVariantOptions } from './variant-options';
+import { pageOfVariants, type VariantSort } from './variant-page';
+
+/** The variant `id` of a reloaded product in its admin wire form. */
+function variantWireOf(product: ProductAggregate, id: string): VariantWire {
+  const variant = product.variants.find((candidate) => candidate.id === id);
+  if (!variant) throw errors.notFound('variant', id);
+  return variantToWire(variant, variantContextOf(product), 'admin');
+}
+
+/** Stores option values that a variant introduced, grouped under their (existing) options. */
+async function insertNewValues(
+  tx: Repositories,
+  scope: Scope,
+  product: ProductAggregate,
+  values: readonly OptionValueRecord[],
+): Promise<void> {
+  if (values.length === 0) return;
+  const options: OptionRecord[] = product.options.flatMap((option) => {
+    const added = values.filter((value) => value.option_id === option.id);
+    return added.length === 0 ? [] : [{ ...option, values: added }];
+  });
+  await tx.products.insertOptions(scope, options);
+}
+
+/**
+ * A product's variants (decisions §8, §9): list, add, change, remove. Every change bumps the
+ * product's `updated_at`, lets the storage recompute its representative `price`, and emits
+ * `product.updated`.
+ *
+ * Decision: a variant added later may name a value its product's option does not have yet
+ * (`{ "Size": "XL" }` when Size has S, M, L); the value is appended to that option, as
+ * Shopify does, since there is no separate option endpoint. An unknown option name or option
+ * value id is still a 400 `parameter_invalid`, and a combination another variant already has is
+ * a 400 `parameter_invalid` on `options`.
+ */
+export function createVariantCommands(ctx: ServiceContext) {
+  return {
+    /** `GET /v1/admin/products/{id}/variants`: every variant, active or not (admin view). */
+    async listVariants(scope: Scope, productId: string, page: PageRequest<VariantSort>) {
+      const product = await read(ctx, (tx) => requireProduct(tx, scope, productId));
+      const result = pageOfVariants(product.variants, page);
+      const context = variantContextOf(product);
+      return { ...result, data: result.data.map((variant) => variantToWire(variant, context, 'admin')) };
+    },
+
+    /** `POST /v1/admin/products/{id}/variants`: appended after the product's variants. */
+    async createVariant(scope: Scope, productId: string, input: VariantCreate): Promise<VariantWire> {
+      return write(ctx, async (work) => {
+        const { tx, now } = work;
+        const product = await requireProduct(tx, scope, productId);
+        const currency = await storeCurrency(tx, scope);
+        const resolved = resolveVariantOptions(product.options, input, {
+          at: [],
+          newValueId: () => ctx.ids.next('optval'),
+        });
+        assertUniqueCombination(product.variants, resolved.option_value_ids, null, 'options');
+        const variant = buildVariant({
+          scope,
+          productId,
+          currency,
+          input,
+          optionValueIds: resolved.option_value_ids,
+          position: product.variants.reduce((max, other) => Math.max(max, other.position + 1), 0),
+          at: [],
+          now,
+          ids: ctx.ids,
+        });
+        await insertNewValues(tx, scope, product, resolved.new_values);
+        const { inventory, ...record } = variant;
+        await tx.products.insertVariant(record, inventory);
+        return variantWireOf(await productChanged(work, scope, productId), variant.id);
+      });
+    },
+
+    /**
+     * `PATCH /v1/admin/variants/{id}`: the fields given replace the stored ones (`null` clears
+     * nullable ones, `metadata` as a whole). Option values follow the same rules as on creation.
+     * Stock is changed through the inventory endpoints.
+     */
+    async updateVariant(scope: Scope, id: string, input: VariantUpdate): Promise<VariantWire> {
+      return write(ctx, async (work) => {
+        const { tx, now } = work;
+        const existing = await tx.products.getVariant(scope, id);
+        if (!existing) throw errors.notFound('variant', id);
+        const product = await requireProduct(tx, scope, existing.product_id);
+        const currency = await storeCurrency(tx, scope);
+        let optionValueIds: string[] | undefined;
+        if (input.options !== undefined || input.option_value_ids !== undefined) {
+          const resolved = resolveVariantOptions(product.options, input, {
+            at: [],
+            newValueId: () => ctx.ids.next('optval'),
+          });
+          const param = input.options !== undefined ? 'options' : 'option_value_ids';
+          assertUniqueCombination(product.variants, resolved.option_value_ids, id, param);
+          await insertNewValues(tx, scope, product, resolved.new_values);
+          optionValueIds = resolved.option_value_ids;
+        }
+        const compareAt = storeAmountOrNull(input.compare_at_price, currency, 'compare_at_price');
+        const cost = storeAmountOrNull(input.cost_price, currency, 'cost_price');
+        const updated = await tx.products.updateVariant(scope, id, {
+          updated_at: now,
+          ...(input.sku !== undefined && { sku: input.sku }),
+          ...(input.barcode !== undefined && { barcode: input.barcode }),
+          ...(input.price !== undefined && { price: storeAmount(input.price, currency, 'price') }),
+          ...(compareAt !== undefined && { compare_at_price: compareAt }),
+          ...(cost !== undefined && { cost_price: cost }),
+          ...(input.weight !== undefined && { weight: input.weight }),
+          ...(input.is_active !== undefined && { is_active: input.is_active }),
+          ...(optionValueIds !== undefined && { option_value_ids: optionValueIds }),
+          ...(input.metadata !== undefined && { metadata: input.metadata }),
+        });
+        if (!updated) throw errors.notFound('variant', id);
+        return variantWireOf(await productChanged(work, scope, existing.product_id), id);
+      });
+    },
+
+    /**
+     * `DELETE /v1/admin/variants/{id}`: a soft delete (order lines keep their snapshots; its
+     * inventory is no longer listed by the storage). Its option values stay on the product.
+     */
+    async deleteVariant(scope: Scope, id: string): Promise<{ id: string; deleted: true }> {
+      return write(ctx, async (work) => {
+        const { tx, now } = work;
+        const existing = await tx.products.getVariant(scope, id);
+        if (!existing || !(await tx.products.deleteVariant(scope, id, now)))
+          throw errors.notFound('variant', id);
+        await productChanged(work, scope, existing.product_id);
+        return { id, deleted: true as const };
+      });
+    },
+  };
+}

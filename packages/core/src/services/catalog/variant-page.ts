@@ -1,0 +1,56 @@
+import { CommerceError } from '../../errors';
+import type { Page, PageRequest } from '../../ports/storage';
+
+/** Sorts of a product's variant list. */
+export type VariantSort = 'created_at' | 'position';
+
+interface Sortable {
+  id: string;
+  created_at: number;
+  position: number;
+}
+
+function compareBy(sort: VariantSort): (a: Sortable, b: Sortable) => number {
+  const [first, second] =
+    sort === 'created_at' ? (['created_at', 'position'] as const) : (['position', 'created_at'] as const);
+  return (a, b) => a[first] - b[first] || a[second] - b[second] || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/**
+ * One page of a product's variants, which the product aggregate already holds (one load, no
+ * extra query). Keyset semantics as in the storage (decisions §7): `starting_after` is the id of
+ * the previous page's last variant, and the page continues after it in the requested order.
+ * Ties of the sort value are broken by the other field and then by id, so variants created
+ * together (same `created_at`) keep their request order. An unknown `starting_after` → 400
+ * `parameter_invalid`.
+ */
+export function pageOfVariants<T extends Sortable>(
+  variants: readonly T[],
+  page: PageRequest<VariantSort>,
+): Page<T> {
+  const compare = compareBy(page.sort);
+  const sorted = [...variants].sort(page.order === 'asc' ? compare : (a, b) => compare(b, a));
+  let start = 0;
+  if (page.starting_after !== undefined) {
+    const index = sorted.findIndex((variant) => variant.id === page.starting_after);
+    if (index < 0) {
+      throw new CommerceError(
+        'parameter_invalid',
+        `starting_after '${page.starting_after}' is not a variant of this product`,
+        {
+          param: 'starting_after',
+        },
+      );
+    }
+    start = index + 1;
+  }
+  const data = sorted.slice(start, start + page.limit);
+  const hasMore = start + page.limit < sorted.length;
+  const last = data[data.length - 1];
+  return {
+    data,
+    total_count: sorted.length,
+    has_more: hasMore,
+    next_cursor: hasMore && last !== undefined ? last.id : null,
+  };
+}

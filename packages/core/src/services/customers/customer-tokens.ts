@@ -1,0 +1,42 @@
+import type { CustomerTokenRecord, Scope } from '../../ports/storage';
+import { CUSTOMER_TOKEN_DEFAULT_EXPIRES_IN } from '../../schemas/customers';
+import type { ServiceContext } from '../context';
+import { write } from '../unit-of-work';
+import { iso } from '../wire/format';
+import { requireCustomer } from './customer-views';
+
+/** Random bytes per token: 256 bits, well over the ≥ 128 bits of decisions §3. */
+const TOKEN_BYTES = 32;
+
+/**
+ * Issues a customer token (`POST /v1/admin/customers/{id}/token`, decisions §3): `ct_` followed
+ * by 256 random bits (URL-safe base64), stored only as its SHA-256 hash, scoped to the store and
+ * mode of the caller. The token is shown once, in this response.
+ *
+ * Decisions: a token may be issued for a disabled customer (it is then refused with 403
+ * `customer_disabled` until the customer is re-activated); issuing a token does not revoke the
+ * customer's earlier tokens (several devices may be signed in). Deleting the customer revokes them all.
+ */
+export async function issueCustomerToken(
+  ctx: ServiceContext,
+  scope: Scope,
+  customer_id: string,
+  expires_in: number = CUSTOMER_TOKEN_DEFAULT_EXPIRES_IN,
+) {
+  const token = `ct_${ctx.crypto.randomToken(TOKEN_BYTES)}`;
+  const token_hash = await ctx.crypto.sha256Hex(token);
+  return write(ctx, async ({ tx, now }) => {
+    await requireCustomer(tx, scope, customer_id);
+    const record: CustomerTokenRecord = {
+      id: ctx.ids.next('ct'),
+      store_id: scope.store_id,
+      mode: scope.mode,
+      customer_id,
+      token_hash,
+      expires_at: now + expires_in * 1000,
+      created_at: now,
+    };
+    await tx.customerTokens.insert(record);
+    return { token, customer_id, expires_at: iso(record.expires_at) };
+  });
+}

@@ -1,0 +1,90 @@
+import { CommerceError, errors } from '../../errors';
+import type { InventoryChange, PageRequest, Scope } from '../../ports/storage';
+import type { InventoryAdjust, InventoryUpdate } from '../../schemas/inventory';
+import type { ServiceContext } from '../context';
+import { emitInventoryCrossings } from '../inventory-events';
+import { read, write } from '../unit-of-work';
+import { inventoryToWire } from '../wire/inventory';
+
+/** Filters of `GET /v1/admin/inventory` (decisions §7). */
+export interface InventoryListFilter {
+  /** `true`: only records with available (on_hand − reserved) ≤ safety_stock. */
+  low_stock?: boolean | undefined;
+}
+
+const belowReserved = (param: 'on_hand' | 'quantity') =>
+  new CommerceError('insufficient_inventory', 'on_hand cannot go below the reserved quantity', { param });
+
+/** The change of a guarded storage update, or the domain error for its refusal / absence. */
+function changeOrThrow(
+  result: InventoryChange | { refused: 'below_reserved' } | null,
+  id: string,
+  param: 'on_hand' | 'quantity',
+): InventoryChange {
+  if (result === null) throw errors.notFound('inventory item', id);
+  if ('refused' in result) throw belowReserved(param);
+  return result;
+}
+
+/**
+ * Inventory administration (decisions §8, §10): the admin view of every variant's stock record.
+ * Stock movements are guarded in storage (the WHERE clause is the guard), so `on_hand` never
+ * goes below `reserved` even under concurrent checkouts (422 `insufficient_inventory`). Every
+ * change emits `inventory.low` / `inventory.out_of_stock` when it crosses a threshold, in its
+ * own transaction.
+ */
+export function createInventoryService(ctx: ServiceContext) {
+  return {
+    /** `GET /v1/admin/inventory`, newest first; `low_stock=true` keeps available ≤ safety_stock. */
+    async list(scope: Scope, filter: InventoryListFilter, page: PageRequest<'created_at'>) {
+      const result = await read(ctx, (tx) => tx.inventory.list(scope, filter, page));
+      return { ...result, data: result.data.map((record) => inventoryToWire(record, 'admin')) };
+    },
+
+    /** `GET /v1/admin/inventory/{id}`. */
+    async get(scope: Scope, id: string) {
+      const record = await read(ctx, (tx) => tx.inventory.get(scope, id));
+      if (!record) throw errors.notFound('inventory item', id);
+      return inventoryToWire(record, 'admin');
+    },
+
+    /**
+     * `PATCH /v1/admin/inventory/{id}`: settings and an absolute `on_hand`. An `on_hand` below
+     * `reserved` → 422 `insufficient_inventory` (param `on_hand`), nothing changed.
+     */
+    async update(scope: Scope, id: string, input: InventoryUpdate) {
+      return write(ctx, async (work) => {
+        const result = await work.tx.inventory.update(scope, id, {
+          updated_at: work.now,
+          ...(input.track_inventory !== undefined && { track_inventory: input.track_inventory }),
+          ...(input.allow_backorder !== undefined && { allow_backorder: input.allow_backorder }),
+          ...(input.safety_stock !== undefined && { safety_stock: input.safety_stock }),
+          ...(input.on_hand !== undefined && { on_hand: input.on_hand }),
+          ...(input.metadata !== undefined && { metadata: input.metadata }),
+        });
+        const change = changeOrThrow(result, id, 'on_hand');
+        emitInventoryCrossings(work, scope, [change]);
+        return inventoryToWire(change.after, 'admin');
+      });
+    },
+
+    /**
+     * `POST /v1/admin/inventory/{id}/adjust`: `on_hand += quantity` (a signed delta) in one
+     * guarded update, so concurrent adjustments never lose one another. Going below `reserved`
+     * → 422 `insufficient_inventory` (param `quantity`), nothing changed.
+     *
+     * Decision: `reason` is accepted and validated but not stored — the storage port keeps no
+     * movement log yet; it is the natural field of one when it comes.
+     */
+    async adjust(scope: Scope, id: string, input: InventoryAdjust) {
+      return write(ctx, async (work) => {
+        const result = await work.tx.inventory.adjust(scope, id, input.quantity, work.now);
+        const change = changeOrThrow(result, id, 'quantity');
+        emitInventoryCrossings(work, scope, [change]);
+        return inventoryToWire(change.after, 'admin');
+      });
+    },
+  };
+}
+
+export type InventoryService = ReturnType<typeof createInventoryService>;

@@ -1,0 +1,17 @@
+import { detectThresholdCrossings } from '../inventory/thresholds';
+import type { InventoryChange, Scope } from '../ports/storage';
+import type { Work } from './unit-of-work';
+import { inventoryToWire } from './wire/inventory';
+
+/**
+ * Emits `inventory.low` / `inventory.out_of_stock` for every change that crosses a threshold
+ * (decisions §10), in the transaction of the change. Every use case that moves stock calls this.
+ */
+export function emitInventoryCrossings(work: Work, scope: Scope, changes: readonly InventoryChange[]): void {
+  for (const { before, after } of changes) {
+    if (!after.track_inventory) continue;
+    for (const type of detectThresholdCrossings(before, after)) {
+      work.emit(scope, type, inventoryToWire(after));
+    }
+  }
+}

@@ -1,0 +1,106 @@
+import { CommerceError } from '../../errors';
+import type { OrderAggregate, OrderListFilter, Page, PageRequest, Scope } from '../../ports/storage';
+import type { AdminOrderListQuery, StorefrontOrderListQuery } from '../../schemas/orders';
+import type { ServiceContext } from '../context';
+import { read } from '../unit-of-work';
+import { orderToWire, refundToWire } from '../wire/orders';
+
+type OrderSort = 'created_at' | 'number' | 'total';
+
+function pageOf(query: {
+  limit: number;
+  starting_after?: string | undefined;
+  sort: OrderSort;
+  order: 'asc' | 'desc';
+}): PageRequest<OrderSort> {
+  return { limit: query.limit, starting_after: query.starting_after, sort: query.sort, order: query.order };
+}
+
+function pageToWire(page: Page<OrderAggregate>) {
+  return { ...page, data: page.data.map(orderToWire) };
+}
+
+/** An order the storefront may show: not a draft (drafts are the merchant's work in progress). */
+function visibleToStorefront(order: OrderAggregate | null): order is OrderAggregate {
+  return order !== null && order.status !== 'draft';
+}
+
+/**
+ * Order reads for the admin and the storefront (decisions §7, §8). One list query loads the page
+ * with every order's lines, payments, fulfillments and refunds (no N+1).
+ */
+export function createOrderQueries(ctx: ServiceContext) {
+  return {
+    /** `GET /v1/admin/orders`: filters `status`, `payment_status`, `fulfillment_status`, `customer_id`, `email`, `q`, dates. */
+    async list(scope: Scope, query: AdminOrderListQuery) {
+      const filter: OrderListFilter = {
+        status: query.status,
+        payment_status: query.payment_status,
+        fulfillment_status: query.fulfillment_status,
+        customer_id: query.customer_id,
+        email: query.email,
+        q: query.q,
+        created_after: query.created_after,
+        created_before: query.created_before,
+      };
+      return pageToWire(await read(ctx, (tx) => tx.orders.list(scope, filter, pageOf(query))));
+    },
+
+    /** `GET /v1/admin/orders/{id}`. */
+    async get(scope: Scope, id: string) {
+      const order = await read(ctx, (tx) => tx.orders.get(scope, id));
+      if (!order) throw new CommerceError('not_found', `No such order: '${id}'`);
+      return orderToWire(order);
+    },
+
+    /** `GET /v1/admin/orders/{id}/refunds`: the order's refunds, oldest first, in a list envelope. */
+    async listRefunds(scope: Scope, orderId: string) {
+      const refunds = await read(ctx, async (tx) => {
+        const order = await tx.orders.get(scope, orderId);
+        if (!order) throw new CommerceError('not_found', `No such order: '${orderId}'`);
+        return order.refunds;
+      });
+      const data = [...refunds]
+        .sort((a, b) => a.created_at - b.created_at || a.id.localeCompare(b.id))
+        .map(refundToWire);
+      return { data, total_count: data.length, has_more: false, next_cursor: null };
+    },
+
+    /**
+     * `GET /v1/storefront/orders` (CT): the signed-in customer's orders, never drafts, filtered by
+     * `status`, `created_after`, `created_before`.
+     */
+    async listForCustomer(scope: Scope, customerId: string, query: StorefrontOrderListQuery) {
+      const filter: OrderListFilter = {
+        customer_id: customerId,
+        exclude_drafts: true,
+        status: query.status,
+        created_after: query.created_after,
+        created_before: query.created_before,
+      };
+      return pageToWire(await read(ctx, (tx) => tx.orders.list(scope, filter, pageOf(query))));
+    },
+
+    /** `GET /v1/storefront/orders/{id}` (CT): another customer's order, or a draft, is 404. */
+    async getForCustomer(scope: Scope, customerId: string, id: string) {
+      const order = await read(ctx, (tx) => tx.orders.get(scope, id));
+      if (!visibleToStorefront(order) || order.customer_id !== customerId) {
+        throw new CommerceError('not_found', `No such order: '${id}'`);
+      }
+      return orderToWire(order);
+    },
+
+    /**
+     * `GET /v1/storefront/orders/lookup?number=&email=` (no token): the order with that number
+     * whose e-mail matches case-insensitively; 404 unless both match (the same answer whichever
+     * is wrong, so numbers cannot be probed).
+     */
+    async lookup(scope: Scope, number: number, email: string) {
+      const order = await read(ctx, (tx) => tx.orders.getByNumber(scope, number));
+      if (!visibleToStorefront(order) || order.email.trim().toLowerCase() !== email.trim().toLowerCase()) {
+        throw new CommerceError('not_found', 'No order matches this number and e-mail');
+      }
+      return orderToWire(order);
+    },
+  };
+}

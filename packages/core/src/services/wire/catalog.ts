@@ -1,0 +1,135 @@
+import type {
+  ImageRecord,
+  OptionRecord,
+  OptionValueRecord,
+  ProductAggregate,
+  VariantWithInventory,
+} from '../../ports/storage';
+import { iso, money, moneyOrNull } from './format';
+import { inventoryToWire } from './inventory';
+
+/**
+ * Who looks at the catalog. The storefront never sees `cost_price` (null) nor inventory
+ * `on_hand`/`reserved`/`safety_stock` (null), and inactive variants are left out (decisions §9).
+ * Product and variant `metadata` are shown on both (merchants put display data there); only the
+ * inventory's metadata is admin-only (see `inventoryToWire`).
+ */
+export type CatalogView = 'admin' | 'storefront';
+
+const byPosition = <T extends { position: number }>(a: T, b: T) => a.position - b.position;
+
+export function imageToWire(image: ImageRecord) {
+  return {
+    id: image.id,
+    url: image.url,
+    alt_text: image.alt_text,
+    position: image.position,
+    width: image.width,
+    height: image.height,
+  };
+}
+
+export type ImageWire = ReturnType<typeof imageToWire>;
+
+export function optionValueToWire(value: OptionValueRecord) {
+  return { id: value.id, value: value.value, position: value.position };
+}
+
+export type OptionValueWire = ReturnType<typeof optionValueToWire>;
+
+export function optionToWire(option: OptionRecord) {
+  return {
+    id: option.id,
+    name: option.name,
+    position: option.position,
+    values: [...option.values].sort(byPosition).map(optionValueToWire),
+  };
+}
+
+/**
+ * What a variant's wire form needs of its product, built once per product: option values by id
+ * and the product's images (already ordered), so serialising N variants stays linear.
+ */
+export interface VariantWireContext {
+  /** Option value id → its wire form and its option's position. */
+  optionValues: ReadonlyMap<string, { wire: OptionValueWire; optionPosition: number }>;
+  images: readonly ImageRecord[];
+}
+
+/** The {@link VariantWireContext} of a product. */
+export function variantContextOf(product: Pick<ProductAggregate, 'options' | 'images'>): VariantWireContext {
+  const optionValues = new Map<string, { wire: OptionValueWire; optionPosition: number }>();
+  for (const option of product.options) {
+    for (const value of option.values) {
+      optionValues.set(value.id, { wire: optionValueToWire(value), optionPosition: option.position });
+    }
+  }
+  return { optionValues, images: [...product.images].sort(byPosition) };
+}
+
+/**
+ * The Variant resource. `option_values` follow the product's option order (so `variant_name`
+ * reads them left to right); `images` are the
+ * product images attached to this variant.
+ */
+export function variantToWire(
+  variant: VariantWithInventory,
+  context: VariantWireContext,
+  view: CatalogView = 'admin',
+) {
+  const found: { wire: OptionValueWire; optionPosition: number }[] = [];
+  for (const id of variant.option_value_ids) {
+    const value = context.optionValues.get(id);
+    if (value !== undefined) found.push(value);
+  }
+  const optionValues = found.sort((a, b) => a.optionPosition - b.optionPosition).map((value) => value.wire);
+  return {
+    id: variant.id,
+    product_id: variant.product_id,
+    sku: variant.sku,
+    barcode: variant.barcode,
+    price: money(variant.price, variant.currency),
+    compare_at_price: moneyOrNull(variant.compare_at_price, variant.currency),
+    cost_price: view === 'admin' ? moneyOrNull(variant.cost_price, variant.currency) : null,
+    weight: variant.weight,
+    is_active: variant.is_active,
+    option_values: optionValues,
+    images: context.images.filter((image) => image.variant_ids.includes(variant.id)).map(imageToWire),
+    inventory: inventoryToWire(variant.inventory, view),
+    metadata: variant.metadata,
+    created_at: iso(variant.created_at),
+    updated_at: iso(variant.updated_at),
+  };
+}
+
+export type VariantWire = ReturnType<typeof variantToWire>;
+
+/**
+ * The Product resource, plus `price`: the representative (cheapest active) variant's price or
+ * null (decisions §7), maintained by the storage. Variants are in position order; the storefront
+ * view leaves out inactive ones.
+ */
+export function productToWire(product: ProductAggregate, view: CatalogView = 'admin') {
+  const context = variantContextOf(product);
+  const variants = [...product.variants].sort(byPosition);
+  const visible = view === 'admin' ? variants : variants.filter((variant) => variant.is_active);
+  return {
+    id: product.id,
+    name: product.name,
+    slug: product.slug,
+    description: product.description,
+    type: product.type,
+    status: product.status,
+    tags: product.tags,
+    attributes: product.attributes,
+    images: context.images.map(imageToWire),
+    options: [...product.options].sort(byPosition).map(optionToWire),
+    variants: visible.map((variant) => variantToWire(variant, context, view)),
+    price: moneyOrNull(product.price, product.currency),
+    metadata: product.metadata,
+    created_at: iso(product.created_at),
+    updated_at: iso(product.updated_at),
+  };
+}
+
+export type ProductWire = ReturnType<typeof productToWire>;

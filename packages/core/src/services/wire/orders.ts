@@ -1,0 +1,136 @@
+import type {
+  AppliedDiscountValue,
+  FulfillmentRecord,
+  OrderAggregate,
+  OrderLineRecord,
+  PaymentRecord,
+  RefundRecord,
+} from '../../ports/storage';
+import type { DiscountValueType } from '../../schemas/discounts';
+import type { Fulfillment, Order, OrderLine, Payment, Refund } from '../../schemas/orders';
+import { addressToWire } from './carts';
+import { iso, isoOrNull, money } from './format';
+
+/**
+ * Serializers of the order area (spec "Order", "OrderLine", "Payment", "Fulfillment", "Refund").
+ * Orders look the same to the admin and the storefront (no field is admin-only), so there is one
+ * view. Every function is pure and allocation-light: it maps records already loaded in a fixed
+ * number of queries.
+ */
+
+/** One order line: its snapshot and unit counts. */
+export function orderLineToWire(line: OrderLineRecord, currency: string): OrderLine {
+  return {
+    id: line.id,
+    variant_id: line.variant_id,
+    product_id: line.product_id,
+    product_name: line.product_name,
+    variant_name: line.variant_name,
+    sku: line.sku,
+    image_url: line.image_url,
+    quantity: line.quantity,
+    fulfilled_quantity: line.fulfilled_quantity,
+    refunded_quantity: line.refunded_quantity,
+    unit_price: money(line.unit_price, currency),
+    line_discount: money(line.line_discount, currency),
+    line_total: money(line.line_total, currency),
+    tax_amount: money(line.tax_amount, currency),
+  };
+}
+
+/**
+ * A payment. `order_id` is the empty string only for a failed checkout attempt that never became
+ * an order (such payments appear in `payment.failed` events, never in an order).
+ */
+export function paymentToWire(payment: PaymentRecord): Payment {
+  return {
+    id: payment.id,
+    order_id: payment.order_id ?? '',
+    provider: payment.provider,
+    provider_id: payment.provider_id,
+    amount: money(payment.amount, payment.currency),
+    status: payment.status,
+    note: payment.note,
+    metadata: payment.metadata,
+    created_at: iso(payment.created_at),
+  };
+}
+
+/** A fulfillment with its lines. */
+export function fulfillmentToWire(fulfillment: FulfillmentRecord): Fulfillment {
+  return {
+    id: fulfillment.id,
+    order_id: fulfillment.order_id,
+    status: fulfillment.status,
+    tracking_number: fulfillment.tracking_number,
+    tracking_url: fulfillment.tracking_url,
+    carrier: fulfillment.carrier,
+    lines: fulfillment.lines.map((l) => ({ order_line_id: l.order_line_id, quantity: l.quantity })),
+    metadata: fulfillment.metadata,
+    created_at: iso(fulfillment.created_at),
+    shipped_at: isoOrNull(fulfillment.shipped_at),
+    delivered_at: isoOrNull(fulfillment.delivered_at),
+  };
+}
+
+/** A refund with its lines (its internal restock record is not shown). */
+export function refundToWire(refund: RefundRecord): Refund {
+  return {
+    id: refund.id,
+    order_id: refund.order_id,
+    amount: money(refund.amount, refund.currency),
+    reason: refund.reason,
+    restock: refund.restock,
+    status: refund.status,
+    lines: refund.lines.map((l) => ({ order_line_id: l.order_line_id, quantity: l.quantity })),
+    created_at: iso(refund.created_at),
+  };
+}
+
+/** An applied discount as orders and carts show it. */
+export function orderDiscountToWire(discount: AppliedDiscountValue, currency: string) {
+  return {
+    discount_id: discount.discount_id,
+    code: discount.code,
+    name: discount.name,
+    value_type: discount.value_type as DiscountValueType,
+    value: discount.value,
+    saved: money(discount.saved, currency),
+  };
+}
+
+const byCreation = <T extends { created_at: number; id: string }>(a: T, b: T) =>
+  a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** The Order resource: lines in their order, payments, fulfillments and refunds oldest first. */
+export function orderToWire(order: OrderAggregate): Order {
+  const c = order.currency;
+  return {
+    id: order.id,
+    number: order.number,
+    status: order.status,
+    payment_status: order.payment_status,
+    fulfillment_status: order.fulfillment_status,
+    customer_id: order.customer_id,
+    email: order.email,
+    shipping_address: addressToWire(order.shipping_address),
+    billing_address: addressToWire(order.billing_address),
+    lines: [...order.lines].sort((a, b) => a.position - b.position).map((line) => orderLineToWire(line, c)),
+    subtotal: money(order.subtotal, c),
+    discount_total: money(order.discount_total, c),
+    shipping_total: money(order.shipping_total, c),
+    tax_total: money(order.tax_total, c),
+    total: money(order.total, c),
+    refunded_total: money(order.refunded_total, c),
+    applied_discounts: order.applied_discounts.map((d) => orderDiscountToWire(d, c)),
+    shipping_method_name: order.shipping_method_name,
+    note: order.note,
+    payments: [...order.payments].sort(byCreation).map(paymentToWire),
+    fulfillments: [...order.fulfillments].sort(byCreation).map(fulfillmentToWire),
+    refunds: [...order.refunds].sort(byCreation).map(refundToWire),
+    metadata: order.metadata,
+    created_at: iso(order.created_at),
+    cancelled_at: isoOrNull(order.cancelled_at),
+    completed_at: isoOrNull(order.completed_at),
+  };
+}

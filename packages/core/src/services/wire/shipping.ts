@@ -1,0 +1,20 @@
+import type { ShippingMethodRecord } from '../../ports/storage';
+import { iso, money, moneyOrNull } from './format';
+
+/** The ShippingMethod resource (decisions §8). */
+export function shippingMethodToWire(record: ShippingMethodRecord) {
+  return {
+    id: record.id,
+    name: record.name,
+    description: record.description,
+    price: money(record.price, record.currency),
+    free_shipping_threshold: moneyOrNull(record.free_shipping_threshold, record.currency),
+    is_active: record.is_active,
+    position: record.position,
+    metadata: record.metadata,
+    created_at: iso(record.created_at),
+    updated_at: iso(record.updated_at),
+  };
+}
+
+export type ShippingMethodWire = ReturnType<typeof shippingMethodToWire>;

@@ -1,0 +1,24 @@
+import { type Engine, parseInput } from '@cartwright/core';
+import { type CartwrightHandler, createHandler, type HandlerOptions } from './create-handler';
+import { apiRoutes } from './routes';
+import type { ParseInput } from './validate';
+
+export type ApiHandlerOptions = Omit<HandlerOptions, 'routes'>;
+
+/**
+ * The whole `/v1` API of an engine as a fetch handler (plus the light Node path), validating
+ * inputs with the core's `parseInput`:
+ *
+ * ```ts
+ * const handler = createApiHandler(engine);
+ * http.createServer(toNodeListener(handler)).listen(3000);
+ * ```
+ */
+export function createApiHandler(engine: Engine, options: ApiHandlerOptions = {}): CartwrightHandler {
+  const handlerOptions: HandlerOptions = {
+    parseInput: parseInput as ParseInput,
+    ...options,
+    routes: apiRoutes,
+  };
+  return createHandler(engine, handlerOptions);
+}

@@ -1,0 +1,206 @@
+import {
+  AdminCustomerListQuerySchema,
+  CustomerAddressCreateSchema,
+  CustomerAddressListSchema,
+  CustomerAddressSchema,
+  CustomerAddressUpdateSchema,
+  CustomerCreateSchema,
+  CustomerListSchema,
+  CustomerSchema,
+  CustomerTokenCreateSchema,
+  CustomerTokenSchema,
+  CustomerUpdateSchema,
+  DeletedResponseSchema,
+  IdPathSchema,
+  IdSchema,
+  StorefrontCustomerUpdateSchema,
+} from '@cartwright/core';
+import { z } from 'zod';
+import { type AnyRoute, defineRoute } from '../route';
+import { pageOf, scopeOf } from './scope';
+
+const AddressPathSchema = z.object({ address_id: IdSchema });
+
+const ADMIN_TAGS = ['Customers'] as const;
+const STOREFRONT_TAGS = ['Storefront customers'] as const;
+
+/** Admin customers (decisions §8): secret key only. */
+const adminRoutes: AnyRoute[] = [
+  defineRoute({
+    method: 'POST',
+    path: '/v1/admin/customers',
+    auth: 'secret',
+    customerToken: 'none',
+    body: CustomerCreateSchema,
+    response: CustomerSchema,
+    summary: 'Create a customer',
+    description:
+      'The e-mail is unique per store and mode, compared case-insensitively. Emits `customer.created`.',
+    tags: ADMIN_TAGS,
+    operationId: 'createCustomer',
+    errors: ['duplicate_email'],
+    handler: async (ctx) => ctx.engine.customers.create(scopeOf(ctx.auth), ctx.body),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/admin/customers',
+    auth: 'secret',
+    customerToken: 'none',
+    query: AdminCustomerListQuerySchema,
+    response: CustomerListSchema,
+    summary: 'List customers',
+    description: 'Newest first. Filters: `q` (partial name or e-mail), `status`, `tag`.',
+    tags: ADMIN_TAGS,
+    operationId: 'listCustomers',
+    handler: async (ctx) => {
+      const { q, status, tag } = ctx.query;
+      return ctx.engine.customers.list(scopeOf(ctx.auth), { q, status, tag }, pageOf(ctx.query));
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/admin/customers/:id',
+    auth: 'secret',
+    customerToken: 'none',
+    params: IdPathSchema,
+    response: CustomerSchema,
+    summary: 'Retrieve a customer',
+    tags: ADMIN_TAGS,
+    operationId: 'getCustomer',
+    handler: async (ctx) => ctx.engine.customers.get(scopeOf(ctx.auth), ctx.params.id),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/v1/admin/customers/:id',
+    auth: 'secret',
+    customerToken: 'none',
+    params: IdPathSchema,
+    body: CustomerUpdateSchema,
+    response: CustomerSchema,
+    summary: 'Update a customer',
+    description: 'Any field, `status` included. Emits `customer.updated` when something changes.',
+    tags: ADMIN_TAGS,
+    operationId: 'updateCustomer',
+    errors: ['duplicate_email'],
+    handler: async (ctx) => ctx.engine.customers.update(scopeOf(ctx.auth), ctx.params.id, ctx.body),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/v1/admin/customers/:id',
+    auth: 'secret',
+    customerToken: 'none',
+    params: IdPathSchema,
+    response: DeletedResponseSchema,
+    summary: 'Delete a customer',
+    description: "The customer's tokens stop working at once.",
+    tags: ADMIN_TAGS,
+    operationId: 'deleteCustomer',
+    handler: async (ctx) => ctx.engine.customers.delete(scopeOf(ctx.auth), ctx.params.id),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v1/admin/customers/:id/token',
+    aliases: ['/admin/customers/:id/token'],
+    auth: 'secret',
+    customerToken: 'none',
+    params: IdPathSchema,
+    body: CustomerTokenCreateSchema,
+    response: CustomerTokenSchema,
+    summary: 'Issue a customer token',
+    description:
+      'A token for `X-Customer-Token`, shown once. Body optional: `expires_in` seconds (default 86400, at most 2592000). Also served as `/admin/customers/{id}/token`.',
+    tags: ADMIN_TAGS,
+    operationId: 'createCustomerToken',
+    handler: async (ctx) => ctx.engine.customers.issueToken(scopeOf(ctx.auth), ctx.params.id, ctx.body),
+  }),
+];
+
+/** The signed-in customer (decisions §3): any key plus `X-Customer-Token`. */
+const storefrontRoutes: AnyRoute[] = [
+  defineRoute({
+    method: 'GET',
+    path: '/v1/storefront/customers/me',
+    auth: 'any',
+    customerToken: 'required',
+    response: CustomerSchema,
+    summary: 'Retrieve the signed-in customer',
+    tags: STOREFRONT_TAGS,
+    operationId: 'getMyProfile',
+    handler: async (ctx) => ctx.engine.customers.getProfile(scopeOf(ctx.auth), ctx.customer.customer_id),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/v1/storefront/customers/me',
+    auth: 'any',
+    customerToken: 'required',
+    body: StorefrontCustomerUpdateSchema,
+    response: CustomerSchema,
+    summary: 'Update the signed-in customer',
+    description: '`status` is accepted but never applied: only the admin API changes it.',
+    tags: STOREFRONT_TAGS,
+    operationId: 'updateMyProfile',
+    handler: async (ctx) =>
+      ctx.engine.customers.updateProfile(scopeOf(ctx.auth), ctx.customer.customer_id, ctx.body),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/storefront/customers/me/addresses',
+    auth: 'any',
+    customerToken: 'required',
+    response: CustomerAddressListSchema,
+    summary: "List the signed-in customer's addresses",
+    tags: STOREFRONT_TAGS,
+    operationId: 'listMyAddresses',
+    handler: async (ctx) => ctx.engine.customers.listAddresses(scopeOf(ctx.auth), ctx.customer.customer_id),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v1/storefront/customers/me/addresses',
+    auth: 'any',
+    customerToken: 'required',
+    body: CustomerAddressCreateSchema,
+    response: CustomerAddressSchema,
+    summary: 'Add an address',
+    description: '`is_default: true` clears the default flag of the other addresses.',
+    tags: STOREFRONT_TAGS,
+    operationId: 'createMyAddress',
+    handler: async (ctx) =>
+      ctx.engine.customers.createAddress(scopeOf(ctx.auth), ctx.customer.customer_id, ctx.body),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/v1/storefront/customers/me/addresses/:address_id',
+    auth: 'any',
+    customerToken: 'required',
+    params: AddressPathSchema,
+    body: CustomerAddressUpdateSchema,
+    response: CustomerAddressSchema,
+    summary: 'Update an address',
+    description: "Takes the whole address (the spec's address update body) and replaces it.",
+    tags: STOREFRONT_TAGS,
+    operationId: 'updateMyAddress',
+    handler: async (ctx) =>
+      ctx.engine.customers.updateAddress(
+        scopeOf(ctx.auth),
+        ctx.customer.customer_id,
+        ctx.params.address_id,
+        ctx.body,
+      ),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/v1/storefront/customers/me/addresses/:address_id',
+    auth: 'any',
+    customerToken: 'required',
+    params: AddressPathSchema,
+    response: DeletedResponseSchema,
+    summary: 'Delete an address',
+    tags: STOREFRONT_TAGS,
+    operationId: 'deleteMyAddress',
+    handler: async (ctx) =>
+      ctx.engine.customers.deleteAddress(scopeOf(ctx.auth), ctx.customer.customer_id, ctx.params.address_id),
+  }),
+];
+
+/** Customers: admin management, customer tokens, and the signed-in customer's profile and addresses. */
+export const customersRoutes: AnyRoute[] = [...adminRoutes, ...storefrontRoutes];

@@ -1,0 +1,4 @@
+import type { AnyRoute } from '../route';
+
+/** Placeholder: filled in by its area's implementation. */
+export const ordersRoutes: AnyRoute[] = [];

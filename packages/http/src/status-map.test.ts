@@ -1,0 +1,93 @@
+import { ERROR_CODES, ERROR_TYPES, type ErrorCode } from '@cartwright/core';
+import { describe, expect, it } from 'vitest';
+import { errorTypeForStatus, STATUS_BY_CODE, statusForCode } from './status-map';
+
+/** The status families of decisions §4, written out independently of the table under test. */
+const DECISIONS_STATUS: Partial<Record<ErrorCode, number>> = {
+  invalid_json: 400,
+  parameter_invalid: 400,
+  parameter_missing: 400,
+  parameter_unknown: 400,
+  unauthenticated: 401,
+  invalid_api_key: 401,
+  invalid_customer_token: 401,
+  customer_token_required: 401,
+  payment_failed: 402,
+  forbidden: 403,
+  customer_disabled: 403,
+  not_found: 404,
+  route_not_found: 404,
+  method_not_allowed: 405,
+  invalid_state_transition: 409,
+  cart_not_active: 409,
+  duplicate_slug: 409,
+  duplicate_sku: 409,
+  duplicate_email: 409,
+  idempotency_key_reused: 409,
+  body_too_large: 413,
+  unsupported_media_type: 415,
+  insufficient_inventory: 422,
+  discount_not_found: 422,
+  discount_not_applicable: 422,
+  discount_expired: 422,
+  discount_usage_limit_reached: 422,
+  cart_empty: 422,
+  shipping_address_required: 422,
+  currency_mismatch: 422,
+  refund_exceeds_refundable: 422,
+  quantity_exceeds_refundable: 422,
+  url_not_allowed: 422,
+  product_unavailable: 422,
+  internal_error: 500,
+};
+
+describe('STATUS_BY_CODE', () => {
+  it('has a status for every ErrorCode and nothing else', () => {
+    expect(Object.keys(STATUS_BY_CODE).sort()).toEqual([...ERROR_CODES].sort());
+    for (const code of ERROR_CODES) {
+      expect(Number.isInteger(STATUS_BY_CODE[code]), code).toBe(true);
+      expect(STATUS_BY_CODE[code], code).toBeGreaterThanOrEqual(400);
+      expect(STATUS_BY_CODE[code], code).toBeLessThan(600);
+    }
+  });
+
+  it('matches the statuses decisions §4 names (e.g. cart_not_active → 409, cart_empty → 422)', () => {
+    for (const [code, status] of Object.entries(DECISIONS_STATUS)) {
+      expect(STATUS_BY_CODE[code as ErrorCode], code).toBe(status);
+    }
+  });
+
+  it("core's error type of every code is the type its status implies (§4: type follows the status)", () => {
+    for (const code of ERROR_CODES) {
+      expect(errorTypeForStatus(STATUS_BY_CODE[code]), code).toBe(ERROR_TYPES[code]);
+    }
+  });
+});
+
+describe('errorTypeForStatus', () => {
+  it.each([
+    [400, 'invalid_request_error'],
+    [405, 'invalid_request_error'],
+    [413, 'invalid_request_error'],
+    [415, 'invalid_request_error'],
+    [422, 'invalid_request_error'],
+    [401, 'authentication_error'],
+    [402, 'payment_error'],
+    [403, 'permission_error'],
+    [404, 'not_found_error'],
+    [409, 'conflict_error'],
+    [429, 'rate_limit_error'],
+    [500, 'api_error'],
+    [502, 'api_error'],
+    [503, 'api_error'],
+  ])('%i → %s', (status, type) => {
+    expect(errorTypeForStatus(status)).toBe(type);
+  });
+});
+
+describe('statusForCode', () => {
+  it('falls back to 500 for a code missing from the table (a newer core)', () => {
+    expect(statusForCode('brand_new_code')).toBe(500);
+    expect(statusForCode('cart_empty')).toBe(422);
+  });
+});

@@ -1,0 +1,180 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createEngine, type Engine, type EngineOptions, type Scope } from '@cartwright/core';
+import { afterAll, beforeAll, describe, inject } from 'vitest';
+import { toNodeListener } from '../../../src/adapters/node';
+import { createApiHandler } from '../../../src/api';
+
+/**
+ * The HTTP API test harness: a real engine on real storage (SQLite in memory, and PostgreSQL in a
+ * fresh database of the throwaway cluster), served by node:http on a loopback port, called with
+ * real HTTP requests. `describeApi` runs a block once per target; `CARTWRIGHT_API_TARGETS`
+ * (default `sqlite,postgres`) chooses the targets.
+ */
+export type Target = 'sqlite' | 'postgres';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface RequestOptions {
+  /** API key; default the test-mode secret key. `null` sends no Authorization header. */
+  key?: string | null;
+  body?: unknown;
+  /** Raw body text (sent as is). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  customerToken?: string;
+  idempotencyKey?: string;
+}
+
+export interface Keys {
+  secret: string;
+  publishable: string;
+  liveSecret: string;
+  livePublishable: string;
+}
+
+export interface TestApi {
+  target: Target;
+  engine: Engine;
+  /** Scope of the test-mode keys. */
+  scope: Scope;
+  liveScope: Scope;
+  keys: Keys;
+  baseUrl: string;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  get<T = any>(path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  post<T = any>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>;
+  patch<T = any>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>;
+  delete<T = any>(path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  /** Same as the others with the test-mode publishable key. */
+  storefront: {
+    get<T = any>(path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+    post<T = any>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>;
+    patch<T = any>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>;
+    delete<T = any>(path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  };
+}
+
+export const API_TARGETS: Target[] = (process.env.CARTWRIGHT_API_TARGETS ?? 'sqlite,postgres')
+  .split(',')
+  .map((t) => t.trim())
+  .filter((t): t is Target => t === 'sqlite' || t === 'postgres');
+
+const KEYS: Keys = {
+  secret: 'sk_test_harnessSecretKey0000000000000001',
+  publishable: 'pk_test_harnessPublishableKey000000000001',
+  liveSecret: 'sk_live_harnessSecretKey0000000000000001',
+  livePublishable: 'pk_live_harnessPublishableKey000000000001',
+};
+
+async function createStorage(target: Target) {
+  if (target === 'sqlite') {
+    const { sqliteStorage } = await import('@cartwright/storage-kysely/sqlite');
+    return sqliteStorage({ filename: ':memory:' });
+  }
+  const { postgresStorage } = await import('@cartwright/storage-kysely/postgres');
+  const { createTestDatabase } = await import('@cartwright/storage-conformance/postgres-server');
+  const url = await createTestDatabase(inject('pgUrl' as never) as string);
+  return postgresStorage({ connectionString: url, max: 20 });
+}
+
+/** Starts a full API for one target. Call `close()` when done. */
+export async function startApi(
+  target: Target,
+  engineOptions: Partial<Omit<EngineOptions, 'storage'>> = {},
+): Promise<TestApi & { close(): Promise<void> }> {
+  const storage = await createStorage(target);
+  const engine = await createEngine({ ...engineOptions, storage });
+  const scope = await engine.scopeFor('test');
+  const liveScope = await engine.scopeFor('live');
+  for (const key of Object.values(KEYS)) await engine.apiKeys.register(scope.store_id, key);
+  const handler = createApiHandler(engine, { validateResponses: true });
+  const server: Server = createServer(toNodeListener(handler));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  async function request<T>(
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    const key = options.key === undefined ? KEYS.secret : options.key;
+    if (key !== null) headers.authorization = `Bearer ${key}`;
+    if (options.customerToken) headers['x-customer-token'] = options.customerToken;
+    if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+    let body: string | undefined;
+    if (options.rawBody !== undefined) body = options.rawBody;
+    else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(baseUrl + path, { method, headers, ...(body !== undefined && { body }) });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text.length ? JSON.parse(text) : null;
+    } catch {
+      // leave as text
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+
+  const withKey = (keyName: keyof Keys) => ({
+    get: <T>(path: string, o: RequestOptions = {}) => request<T>('GET', path, { key: KEYS[keyName], ...o }),
+    post: <T>(path: string, body?: unknown, o: RequestOptions = {}) =>
+      request<T>('POST', path, { key: KEYS[keyName], body, ...o }),
+    patch: <T>(path: string, body?: unknown, o: RequestOptions = {}) =>
+      request<T>('PATCH', path, { key: KEYS[keyName], body, ...o }),
+    delete: <T>(path: string, o: RequestOptions = {}) =>
+      request<T>('DELETE', path, { key: KEYS[keyName], ...o }),
+  });
+  const admin = withKey('secret');
+
+  return {
+    target,
+    engine,
+    scope,
+    liveScope,
+    keys: KEYS,
+    baseUrl,
+    request,
+    ...admin,
+    storefront: withKey('publishable'),
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections?.();
+      await engine.close();
+    },
+  };
+}
+
+/**
+ * Runs `body` once per target with a fresh API (fresh database) per target. Inside, read the API
+ * through the getter: `describeApi('carts', (api) => { test('…', async () => { await api().post(…) }) })`.
+ */
+export function describeApi(
+  name: string,
+  body: (api: () => TestApi) => void,
+  engineOptions: Partial<Omit<EngineOptions, 'storage'>> = {},
+): void {
+  for (const target of API_TARGETS) {
+    describe(`${name} [${target}]`, () => {
+      let current: (TestApi & { close(): Promise<void> }) | undefined;
+      beforeAll(async () => {
+        current = await startApi(target, engineOptions);
+      }, 60_000);
+      afterAll(async () => {
+        await current?.close();
+      });
+      body(() => {
+        if (!current) throw new Error('API not started');
+        return current;
+      });
+    });
+  }
+}
