@@ -91,7 +91,7 @@ export function createProductCommands(ctx: ServiceContext) {
         const variants: VariantWithInventory[] = [];
         input.variants.forEach((variant, index) => {
           const at = ['variants', index] as const;
-          const { option_value_ids } = resolveVariantOptions(options, variant, { at });
+          const option_value_ids = resolveVariantOptions(options, variant, { at });
           assertUniqueCombination(variants, option_value_ids, null, formatParam([...at, 'options']));
           variants.push(
             buildVariant({

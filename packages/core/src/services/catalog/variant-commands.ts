@@ -1,12 +1,5 @@
 import { errors } from '../../errors';
-import type {
-  OptionRecord,
-  OptionValueRecord,
-  PageRequest,
-  ProductAggregate,
-  Repositories,
-  Scope,
-} from '../../ports/storage';
+import type { PageRequest, ProductAggregate, Scope } from '../../ports/storage';
 import type { VariantCreate, VariantUpdate } from '../../schemas/catalog';
 import type { ServiceContext } from '../context';
 import { read, write } from '../unit-of-work';
@@ -24,31 +17,14 @@ function variantWireOf(product: ProductAggregate, id: string): VariantWire {
   return variantToWire(variant, variantContextOf(product), 'admin');
 }
 
-/** Stores option values that a variant introduced, grouped under their (existing) options. */
-async function insertNewValues(
-  tx: Repositories,
-  scope: Scope,
-  product: ProductAggregate,
-  values: readonly OptionValueRecord[],
-): Promise<void> {
-  if (values.length === 0) return;
-  const options: OptionRecord[] = product.options.flatMap((option) => {
-    const added = values.filter((value) => value.option_id === option.id);
-    return added.length === 0 ? [] : [{ ...option, values: added }];
-  });
-  await tx.products.insertOptions(scope, options);
-}
-
 /**
  * A product's variants (decisions §8, §9): list, add, change, remove. Every change bumps the
  * product's `updated_at`, lets the storage recompute its representative `price`, and emits
  * `product.updated`.
  *
- * Decision: a variant added later may name a value its product's option does not have yet
- * (`{ "Size": "XL" }` when Size has S, M, L); the value is appended to that option, as
- * Shopify does, since there is no separate option endpoint. An unknown option name or option
- * value id is still a 400 `parameter_invalid`, and a combination another variant already has is
- * a 400 `parameter_invalid` on `options`.
+ * Option references follow `resolveVariantOptions`: unknown option names, values or value ids →
+ * 400 `parameter_invalid`; a combination another variant already has → 400 `parameter_invalid`
+ * on `options` (or `option_value_ids`).
  */
 export function createVariantCommands(ctx: ServiceContext) {
   return {
@@ -66,23 +42,20 @@ export function createVariantCommands(ctx: ServiceContext) {
         const { tx, now } = work;
         const product = await requireProduct(tx, scope, productId);
         const currency = await storeCurrency(tx, scope);
-        const resolved = resolveVariantOptions(product.options, input, {
-          at: [],
-          newValueId: () => ctx.ids.next('optval'),
-        });
-        assertUniqueCombination(product.variants, resolved.option_value_ids, null, 'options');
+        const optionValueIds = resolveVariantOptions(product.options, input, { at: [] });
+        const param = input.option_value_ids !== undefined ? 'option_value_ids' : 'options';
+        assertUniqueCombination(product.variants, optionValueIds, null, param);
         const variant = buildVariant({
           scope,
           productId,
           currency,
           input,
-          optionValueIds: resolved.option_value_ids,
+          optionValueIds,
           position: product.variants.reduce((max, other) => Math.max(max, other.position + 1), 0),
           at: [],
           now,
           ids: ctx.ids,
         });
-        await insertNewValues(tx, scope, product, resolved.new_values);
         const { inventory, ...record } = variant;
         await tx.products.insertVariant(record, inventory);
         return variantWireOf(await productChanged(work, scope, productId), variant.id);
@@ -103,14 +76,9 @@ export function createVariantCommands(ctx: ServiceContext) {
         const currency = await storeCurrency(tx, scope);
         let optionValueIds: string[] | undefined;
         if (input.options !== undefined || input.option_value_ids !== undefined) {
-          const resolved = resolveVariantOptions(product.options, input, {
-            at: [],
-            newValueId: () => ctx.ids.next('optval'),
-          });
+          optionValueIds = resolveVariantOptions(product.options, input, { at: [] });
           const param = input.options !== undefined ? 'options' : 'option_value_ids';
-          assertUniqueCombination(product.variants, resolved.option_value_ids, id, param);
-          await insertNewValues(tx, scope, product, resolved.new_values);
-          optionValueIds = resolved.option_value_ids;
+          assertUniqueCombination(product.variants, optionValueIds, id, param);
         }
         const compareAt = storeAmountOrNull(input.compare_at_price, currency, 'compare_at_price');
         const cost = storeAmountOrNull(input.cost_price, currency, 'cost_price');

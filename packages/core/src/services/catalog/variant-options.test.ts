@@ -36,12 +36,12 @@ function errorOf(fn: () => unknown): CommerceError {
 describe('resolveVariantOptions by names', () => {
   test('{ Size: M, Colour: Red } → [val_red, val_m] (option position order)', () => {
     const result = resolveVariantOptions(options, { options: { Size: 'M', Colour: 'Red' } }, { at: [] });
-    expect(result).toEqual({ option_value_ids: ['val_red', 'val_m'], new_values: [] });
+    expect(result).toEqual(['val_red', 'val_m']);
   });
 
   test('a product without options takes no options: {} → []', () => {
-    expect(resolveVariantOptions([], { options: {} }, { at: [] }).option_value_ids).toEqual([]);
-    expect(resolveVariantOptions([], {}, { at: [] }).option_value_ids).toEqual([]);
+    expect(resolveVariantOptions([], { options: {} }, { at: [] })).toEqual([]);
+    expect(resolveVariantOptions([], {}, { at: [] })).toEqual([]);
   });
 
   test('unknown option name → parameter_invalid on variants[2].options.Material', () => {
@@ -68,7 +68,7 @@ describe('resolveVariantOptions by names', () => {
     expect(error.param).toBe('options');
   });
 
-  test('unknown value without newValueId → parameter_invalid listing the allowed values', () => {
+  test("unknown value { Size: 'XL' } → parameter_invalid on options.Size listing S, M", () => {
     const error = errorOf(() =>
       resolveVariantOptions(options, { options: { Size: 'XL', Colour: 'Red' } }, { at: [] }),
     );
@@ -76,22 +76,12 @@ describe('resolveVariantOptions by names', () => {
     expect(error.param).toBe('options.Size');
     expect(error.message).toContain('S, M');
   });
-
-  test('unknown value with newValueId → appended value XL at position 2 of Size', () => {
-    const result = resolveVariantOptions(
-      options,
-      { options: { Size: 'XL', Colour: 'Red' } },
-      { at: [], newValueId: () => 'val_xl' },
-    );
-    expect(result.option_value_ids).toEqual(['val_red', 'val_xl']);
-    expect(result.new_values).toEqual([{ id: 'val_xl', option_id: 'opt_size', value: 'XL', position: 2 }]);
-  });
 });
 
 describe('resolveVariantOptions by value ids', () => {
   test('[val_m, val_red] → [val_red, val_m]', () => {
     const result = resolveVariantOptions(options, { option_value_ids: ['val_m', 'val_red'] }, { at: [] });
-    expect(result.option_value_ids).toEqual(['val_red', 'val_m']);
+    expect(result).toEqual(['val_red', 'val_m']);
   });
 
   test('unknown id → parameter_invalid on option_value_ids[1]', () => {

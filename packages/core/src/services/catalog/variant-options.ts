@@ -1,5 +1,5 @@
 import { CommerceError } from '../../errors';
-import type { OptionRecord, OptionValueRecord } from '../../ports/storage';
+import type { OptionRecord } from '../../ports/storage';
 import { formatParam } from '../../schemas/parse';
 
 /** How a variant names its option values in a request (decisions §9): by name, or by value id. */
@@ -13,19 +13,6 @@ export interface VariantOptionReference {
 export interface ResolveOptionsSettings {
   /** Where the variant sits in the request, for `param` (`['variants', 0]`; `[]` for a top-level variant). */
   at: readonly (string | number)[];
-  /**
-   * Makes a value that names a new value of an existing option (`{ Size: 'XL' }` when Size has
-   * S, M, L) into a new option value with this id, appended after the option's values. When
-   * absent, such a value is refused (400 `parameter_invalid`).
-   */
-  newValueId?: (() => string) | undefined;
-}
-
-/** The variant's option values, in the order of the product's options, plus values to create. */
-export interface ResolvedVariantOptions {
-  option_value_ids: string[];
-  /** New values of existing options (to insert with `insertOptions`). */
-  new_values: OptionValueRecord[];
 }
 
 const byPosition = <T extends { position: number }>(a: T, b: T) => a.position - b.position;
@@ -37,18 +24,22 @@ const byPosition = <T extends { position: number }>(a: T, b: T) => a.position - 
  * - a product without options takes no option values (`options` must be empty or absent);
  * - a product with options needs exactly one value per option: a missing one →
  *   `parameter_missing` (`options.Size`), an unknown option name or value id →
- *   `parameter_invalid` (`options.Colour`, `option_value_ids[1]`), two values of one option →
- *   `parameter_invalid`;
- * - a value name that the option does not have is refused, unless `newValueId` is given (the
- *   variants endpoint), in which case it becomes a new value of that option.
+ *   `parameter_invalid` (`options.Colour`, `option_value_ids[1]`), a value the option does not
+ *   have → `parameter_invalid` (`options.Size`, listing the allowed values), two values of one
+ *   option → `parameter_invalid`.
  *
- * Option names and values are compared exactly (after the schemas' trimming).
+ * Decision: a variant added later cannot introduce a new value of an option (`{ Size: 'XL' }`
+ * when Size has S, M, L): the storage's `insertOptions` inserts whole options, not values of
+ * existing ones, so such a value is a 400 like any other unknown reference.
+ *
+ * Option names and values are compared exactly (after the schemas' trimming). Returns the value
+ * ids in the order of the product's options.
  */
 export function resolveVariantOptions(
   productOptions: readonly OptionRecord[],
   reference: VariantOptionReference,
   settings: ResolveOptionsSettings,
-): ResolvedVariantOptions {
+): string[] {
   const options = [...productOptions].sort(byPosition);
   const param = (...path: (string | number)[]) => formatParam([...settings.at, ...path]);
   if (reference.options !== undefined && reference.option_value_ids !== undefined) {
@@ -61,14 +52,14 @@ export function resolveVariantOptions(
     );
   }
   if (reference.option_value_ids !== undefined) return byValueIds(options, reference.option_value_ids, param);
-  return byNames(options, reference.options, settings.newValueId, param);
+  return byNames(options, reference.options, param);
 }
 
 function byValueIds(
   options: readonly OptionRecord[],
   ids: readonly string[],
   param: (...path: (string | number)[]) => string,
-): ResolvedVariantOptions {
+): string[] {
   const owner = new Map<string, OptionRecord>();
   for (const option of options) for (const value of option.values) owner.set(value.id, option);
   const chosen = new Map<string, string>();
@@ -106,15 +97,14 @@ function byValueIds(
     }
     result.push(id);
   }
-  return { option_value_ids: result, new_values: [] };
+  return result;
 }
 
 function byNames(
   options: readonly OptionRecord[],
   names: Readonly<Record<string, string>> | undefined,
-  newValueId: (() => string) | undefined,
   param: (...path: (string | number)[]) => string,
-): ResolvedVariantOptions {
+): string[] {
   const given = names ?? {};
   const known = new Set(options.map((option) => option.name));
   for (const name of Object.keys(given)) {
@@ -134,39 +124,29 @@ function byNames(
     });
   }
   const ids: string[] = [];
-  const newValues: OptionValueRecord[] = [];
   for (const option of options) {
     const wanted = given[option.name];
     if (wanted === undefined) {
       throw new CommerceError(
         'parameter_missing',
         `${param('options', option.name)} is required: every variant names a value for each option`,
+        { param: param('options', option.name) },
+      );
+    }
+    const existing = option.values.find((value) => value.value === wanted);
+    if (existing === undefined) {
+      const allowed = [...option.values].sort(byPosition).map((value) => value.value);
+      throw new CommerceError(
+        'parameter_invalid',
+        `${param('options', option.name)} must be one of: ${allowed.join(', ')}`,
         {
           param: param('options', option.name),
         },
       );
     }
-    const existing = option.values.find((value) => value.value === wanted);
-    if (existing !== undefined) {
-      ids.push(existing.id);
-      continue;
-    }
-    if (newValueId === undefined) {
-      throw new CommerceError(
-        'parameter_invalid',
-        `${param('options', option.name)} must be one of: ${[...option.values]
-          .sort(byPosition)
-          .map((v) => v.value)
-          .join(', ')}`,
-        { param: param('options', option.name) },
-      );
-    }
-    const position = option.values.reduce((max, value) => Math.max(max, value.position + 1), 0);
-    const created: OptionValueRecord = { id: newValueId(), option_id: option.id, value: wanted, position };
-    newValues.push(created);
-    ids.push(created.id);
+    ids.push(existing.id);
   }
-  return { option_value_ids: ids, new_values: newValues };
+  return ids;
 }
 
 /**

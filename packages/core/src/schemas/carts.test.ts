@@ -1,0 +1,135 @@
+import { describe, expect, test } from 'vitest';
+import {
+  CartCreateSchema,
+  CartDiscountApplySchema,
+  CartItemAddSchema,
+  CartItemUpdateSchema,
+  CartUpdateSchema,
+  CheckoutSchema,
+} from './carts';
+import { parseInput } from './parse';
+import { expectRejected } from './test-helpers';
+
+const address = { name: 'Ada', line1: '1 Main', city: 'Austin', postal_code: '78701', country: 'US' };
+
+describe('CartCreate', () => {
+  test('everything optional; items default to quantity 1', () => {
+    expect(parseInput(CartCreateSchema, {})).toEqual({ items: [], metadata: {} });
+    expect(parseInput(CartCreateSchema, { session_id: 'sess_1', items: [{ variant_id: 'var_1' }] })).toEqual({
+      session_id: 'sess_1',
+      items: [{ variant_id: 'var_1', quantity: 1 }],
+      metadata: {},
+    });
+  });
+
+  test('an item with quantity 0 → items[0].quantity', () => {
+    expectRejected(
+      CartCreateSchema,
+      { items: [{ variant_id: 'v', quantity: 0 }] },
+      'parameter_invalid',
+      'items[0].quantity',
+    );
+  });
+});
+
+describe('CartUpdate (spec)', () => {
+  test('customer_id, addresses, shipping_method_id, metadata; null clears', () => {
+    const body = {
+      customer_id: 'cus_1',
+      shipping_address: address,
+      billing_address: null,
+      shipping_method_id: 'ship_1',
+      metadata: { gift: true },
+    };
+    expect(parseInput(CartUpdateSchema, body)).toEqual(body);
+  });
+
+  test('a bad country in the shipping address → shipping_address.country', () => {
+    expectRejected(
+      CartUpdateSchema,
+      { shipping_address: { ...address, country: 'ZZ' } },
+      'parameter_invalid',
+      'shipping_address.country',
+    );
+  });
+
+  test('items are not patched here', () => {
+    expectRejected(CartUpdateSchema, { items: [] }, 'parameter_unknown', 'items');
+  });
+});
+
+describe('cart items', () => {
+  test('add: variant_id required, quantity default 1 and ≥ 1', () => {
+    expect(
+      parseInput(CartItemAddSchema, { variant_id: 'var_1', quantity: 3, metadata: { engraving: 'A' } }),
+    ).toEqual({
+      variant_id: 'var_1',
+      quantity: 3,
+      metadata: { engraving: 'A' },
+    });
+    expectRejected(CartItemAddSchema, { quantity: 1 }, 'parameter_missing', 'variant_id');
+    expectRejected(CartItemAddSchema, { variant_id: 'v', quantity: -2 }, 'parameter_invalid', 'quantity');
+  });
+
+  test('update: quantity required and ≥ 1', () => {
+    expect(parseInput(CartItemUpdateSchema, { quantity: 2 })).toEqual({ quantity: 2 });
+    expectRejected(CartItemUpdateSchema, {}, 'parameter_missing', 'quantity');
+    const error = expectRejected(CartItemUpdateSchema, { quantity: 0 }, 'parameter_invalid', 'quantity');
+    expect(error.message).toBe('quantity must be at least 1');
+  });
+
+  test('discount apply: code required, non-blank', () => {
+    expect(parseInput(CartDiscountApplySchema, { code: 'SAVE10' })).toEqual({ code: 'SAVE10' });
+    expectRejected(CartDiscountApplySchema, {}, 'parameter_missing', 'code');
+    expectRejected(CartDiscountApplySchema, { code: '' }, 'parameter_invalid', 'code');
+  });
+});
+
+describe('Checkout (decisions §12)', () => {
+  test('empty body → manual provider (e-mail checked later, guests only)', () => {
+    expect(parseInput(CheckoutSchema, {})).toEqual({ payment_provider: 'manual' });
+  });
+
+  test('payment_method is accepted as the older name and comes out as payment_provider', () => {
+    expect(
+      parseInput(CheckoutSchema, { payment_method: 'stripe', payment_method_id: 'pm_card_visa' }),
+    ).toEqual({
+      payment_provider: 'stripe',
+      payment_method_id: 'pm_card_visa',
+    });
+  });
+
+  test('both names with different values are refused', () => {
+    expectRejected(
+      CheckoutSchema,
+      { payment_provider: 'manual', payment_method: 'stripe', payment_method_id: 'pm_1' },
+      'parameter_invalid',
+      'payment_method',
+    );
+  });
+
+  test('stripe without payment_method_id → parameter_missing', () => {
+    expectRejected(CheckoutSchema, { payment_provider: 'stripe' }, 'parameter_missing', 'payment_method_id');
+  });
+
+  test("unknown providers ('paypal') are refused on the field that named them", () => {
+    expectRejected(CheckoutSchema, { payment_provider: 'paypal' }, 'parameter_invalid', 'payment_provider');
+    expectRejected(CheckoutSchema, { payment_method: 'paypal' }, 'parameter_invalid', 'payment_method');
+  });
+
+  test('email format; addresses, note and metadata accepted', () => {
+    expectRejected(CheckoutSchema, { email: 'not-an-email' }, 'parameter_invalid', 'email');
+    const body = {
+      email: 'a@b.co',
+      shipping_address: address,
+      billing_address: address,
+      note: 'Leave at door',
+      metadata: { x: 1 },
+    };
+    expect(parseInput(CheckoutSchema, body)).toEqual({ ...body, payment_provider: 'manual' });
+  });
+
+  test('unknown fields are refused', () => {
+    expectRejected(CheckoutSchema, { coupon: 'X' }, 'parameter_unknown', 'coupon');
+  });
+});

@@ -1,0 +1,200 @@
+import { z } from 'zod';
+import type { CartStatus } from '../ports';
+import {
+  AddressInputSchema,
+  AddressSchema,
+  DateTimeSchema,
+  EmailSchema,
+  IdSchema,
+  MetadataSchema,
+  MoneySchema,
+  OptionalTextSchema,
+  PositiveIntegerSchema,
+  RequiredTextSchema,
+} from './common';
+import { AppliedDiscountSchema } from './discounts';
+
+/** Re-exported from the storage records, so that both paths name the same type. */
+export type { CartStatus };
+
+export const CART_STATUSES = ['active', 'completed', 'abandoned'] as const satisfies readonly CartStatus[];
+export const CartStatusSchema = z.enum(CART_STATUSES);
+
+/** Checkout's payment providers (decisions §12); `stripe` works only when configured. */
+export const PAYMENT_PROVIDERS = ['manual', 'stripe'] as const;
+export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
+export const PaymentProviderNameSchema = z.enum(PAYMENT_PROVIDERS);
+
+// ---------------------------------------------------------------- responses
+
+/** A cart line (spec "CartItem"); `sku` and `image_url` are null when the variant has none. */
+export const CartItemSchema = z
+  .object({
+    id: z.string(),
+    variant_id: z.string(),
+    product_id: z.string(),
+    product_name: z.string(),
+    variant_name: z.string(),
+    sku: z.string().nullable(),
+    image_url: z.string().nullable(),
+    quantity: z.int(),
+    unit_price: MoneySchema,
+    line_discount: MoneySchema,
+    line_total: MoneySchema,
+    metadata: MetadataSchema,
+  })
+  .meta({ id: 'CartItem' });
+export type CartItem = z.infer<typeof CartItemSchema>;
+
+/** The priced totals of a cart (spec "CartSummary", decisions §11). */
+export const CartSummarySchema = z
+  .object({
+    subtotal: MoneySchema,
+    discount_total: MoneySchema,
+    shipping_total: MoneySchema,
+    tax_total: MoneySchema,
+    total: MoneySchema,
+    item_count: z.int(),
+    total_quantity: z.int(),
+  })
+  .meta({ id: 'CartSummary' });
+export type CartSummary = z.infer<typeof CartSummarySchema>;
+
+/** A cart (spec "Cart"); addresses are null until set. */
+export const CartSchema = z
+  .object({
+    id: z.string(),
+    status: CartStatusSchema,
+    session_id: z.string().nullable(),
+    customer_id: z.string().nullable(),
+    items: z.array(CartItemSchema),
+    shipping_address: AddressSchema.nullable(),
+    billing_address: AddressSchema.nullable(),
+    shipping_method_id: z.string().nullable(),
+    discount_codes: z.array(z.string()),
+    summary: CartSummarySchema,
+    applied_discounts: z.array(AppliedDiscountSchema),
+    metadata: MetadataSchema,
+    created_at: DateTimeSchema,
+    updated_at: DateTimeSchema,
+  })
+  .meta({ id: 'Cart' });
+export type Cart = z.infer<typeof CartSchema>;
+
+// ---------------------------------------------------------------- requests
+
+/**
+ * `POST /v1/storefront/carts/{id}/items` (decisions §8): `quantity` defaults to 1; the same variant
+ * again adds to the existing item's quantity.
+ */
+export const CartItemAddSchema = z
+  .strictObject({
+    variant_id: IdSchema,
+    quantity: PositiveIntegerSchema.default(1),
+    metadata: MetadataSchema.optional(),
+  })
+  .meta({ id: 'CartItemAdd' });
+export type CartItemAdd = z.infer<typeof CartItemAddSchema>;
+
+/**
+ * `POST /v1/storefront/carts` (decisions §8): all optional. With a customer token the cart
+ * belongs to that customer; `customer_id` with a publishable key needs that customer's token
+ * (a service rule, decisions §12).
+ */
+export const CartCreateSchema = z
+  .strictObject({
+    session_id: RequiredTextSchema.optional(),
+    customer_id: IdSchema.optional(),
+    items: z.array(CartItemAddSchema).default([]),
+    shipping_address: AddressInputSchema.optional(),
+    billing_address: AddressInputSchema.optional(),
+    metadata: MetadataSchema.default({}),
+  })
+  .meta({ id: 'CartCreate' });
+export type CartCreate = z.infer<typeof CartCreateSchema>;
+
+/** `PATCH /v1/storefront/carts/{id}` (spec): all optional; `null` clears a field. */
+export const CartUpdateSchema = z
+  .strictObject({
+    customer_id: IdSchema.nullable().optional(),
+    shipping_address: AddressInputSchema.nullable().optional(),
+    billing_address: AddressInputSchema.nullable().optional(),
+    shipping_method_id: IdSchema.nullable().optional(),
+    metadata: MetadataSchema.optional(),
+  })
+  .meta({ id: 'CartUpdate' });
+export type CartUpdate = z.infer<typeof CartUpdateSchema>;
+
+/** `PATCH /v1/storefront/carts/{id}/items/{item_id}` (spec): `quantity` required, ≥ 1. */
+export const CartItemUpdateSchema = z
+  .strictObject({
+    quantity: PositiveIntegerSchema,
+    metadata: MetadataSchema.optional(),
+  })
+  .meta({ id: 'CartItemUpdate' });
+export type CartItemUpdate = z.infer<typeof CartItemUpdateSchema>;
+
+/** `POST /v1/storefront/carts/{id}/discounts` (spec): `code` required. */
+export const CartDiscountApplySchema = z
+  .strictObject({ code: RequiredTextSchema })
+  .meta({ id: 'CartDiscountApply' });
+export type CartDiscountApply = z.infer<typeof CartDiscountApplySchema>;
+
+const CHECKOUT_SHAPE = {
+  email: EmailSchema.optional(),
+  payment_provider: PaymentProviderNameSchema.optional(),
+  /** The older name of `payment_provider` (decisions §12). */
+  payment_method: PaymentProviderNameSchema.optional().meta({
+    deprecated: true,
+    description: 'The older name of payment_provider.',
+  }),
+  payment_method_id: RequiredTextSchema.optional(),
+  shipping_address: AddressInputSchema.optional(),
+  billing_address: AddressInputSchema.optional(),
+  note: OptionalTextSchema,
+  metadata: MetadataSchema.optional(),
+};
+
+type CheckoutSchemaType = z.ZodObject<typeof CHECKOUT_SHAPE, z.core.$strict> & {
+  _zod: { output: { payment_provider: PaymentProviderName; payment_method?: never } };
+};
+
+/**
+ * `POST /v1/storefront/carts/{id}/checkout` (spec, decisions §12). The output always has
+ * `payment_provider` — taken from `payment_provider`, else from the older `payment_method`,
+ * else `manual` — and never `payment_method`. Both names with different values are an error.
+ * `stripe` requires `payment_method_id` (`parameter_missing`). The e-mail is required for guest
+ * carts only, which the service knows (400 `parameter_missing`, param `email`); addresses, note
+ * and metadata are applied to the cart before checkout.
+ */
+export const CheckoutSchema = z
+  .strictObject(CHECKOUT_SHAPE)
+  .superRefine((body, ctx) => {
+    if (
+      body.payment_provider !== undefined &&
+      body.payment_method !== undefined &&
+      body.payment_provider !== body.payment_method
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['payment_method'],
+        message: 'is the older name of payment_provider and must not differ from it',
+      });
+    }
+    const provider = body.payment_provider ?? body.payment_method;
+    if (provider === 'stripe' && body.payment_method_id === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['payment_method_id'],
+        message: 'is required when payment_provider is stripe',
+        params: { code: 'parameter_missing' },
+      });
+    }
+  })
+  .overwrite((body) => {
+    body.payment_provider = body.payment_provider ?? body.payment_method ?? 'manual';
+    delete body.payment_method;
+    return body;
+  })
+  .meta({ id: 'Checkout' }) as CheckoutSchemaType;
+export type Checkout = z.infer<typeof CheckoutSchema>;

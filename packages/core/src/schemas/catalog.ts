@@ -1,0 +1,400 @@
+import { z } from 'zod';
+import type { ProductStatus, ProductType } from '../ports';
+import {
+  DateTimeSchema,
+  HttpUrlSchema,
+  IdSchema,
+  listOf,
+  listQuery,
+  MetadataSchema,
+  MoneySchema,
+  moneyInput,
+  NonNegativeIntegerSchema,
+  OptionalTextSchema,
+  PositiveIntegerSchema,
+  QueryListSchema,
+  queryInt,
+  RequiredTextSchema,
+} from './common';
+import { InventoryInputSchema, InventorySchema } from './inventory';
+
+/** Re-exported from the storage records, so that both paths name the same type. */
+export type { ProductStatus, ProductType };
+
+export const PRODUCT_TYPES = [
+  'physical',
+  'digital',
+  'service',
+  'bundle',
+] as const satisfies readonly ProductType[];
+export const ProductTypeSchema = z.enum(PRODUCT_TYPES);
+
+export const PRODUCT_STATUSES = ['draft', 'active', 'archived'] as const satisfies readonly ProductStatus[];
+export const ProductStatusSchema = z.enum(PRODUCT_STATUSES);
+
+/** Sorts offered by both product lists (decisions §7); `price` is the representative variant's. */
+export const PRODUCT_SORTS = ['created_at', 'name', 'price'] as const;
+
+// ---------------------------------------------------------------- responses
+
+export const ImageSchema = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    alt_text: z.string().nullable(),
+    position: z.int(),
+    width: z.int().nullable(),
+    height: z.int().nullable(),
+  })
+  .meta({ id: 'Image' });
+export type Image = z.infer<typeof ImageSchema>;
+
+export const OptionValueSchema = z
+  .object({
+    id: z.string(),
+    value: z.string(),
+    position: z.int(),
+  })
+  .meta({ id: 'OptionValue' });
+export type OptionValue = z.infer<typeof OptionValueSchema>;
+
+export const OptionSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    position: z.int(),
+    values: z.array(OptionValueSchema),
+  })
+  .meta({ id: 'Option' });
+export type Option = z.infer<typeof OptionSchema>;
+
+/**
+ * A variant (spec "Variant"). `cost_price` is `null` on the storefront (and when unset);
+ * `compare_at_price` is `null` when unset; `weight` is grams or `null` (decisions §6, §9).
+ */
+export const VariantSchema = z
+  .object({
+    id: z.string(),
+    product_id: z.string(),
+    sku: z.string().nullable(),
+    barcode: z.string().nullable(),
+    price: MoneySchema,
+    compare_at_price: MoneySchema.nullable(),
+    cost_price: MoneySchema.nullable(),
+    weight: z.number().nullable(),
+    is_active: z.boolean(),
+    option_values: z.array(OptionValueSchema),
+    images: z.array(ImageSchema),
+    inventory: InventorySchema,
+    metadata: MetadataSchema,
+    created_at: DateTimeSchema,
+    updated_at: DateTimeSchema,
+  })
+  .meta({ id: 'Variant' });
+export type Variant = z.infer<typeof VariantSchema>;
+
+/**
+ * A product (spec "Product"), plus `price`: the price of its representative variant (the
+ * cheapest active one) or `null` (decisions §7).
+ */
+export const ProductSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    description: z.string().nullable(),
+    type: ProductTypeSchema,
+    status: ProductStatusSchema,
+    tags: z.array(z.string()),
+    attributes: MetadataSchema,
+    images: z.array(ImageSchema),
+    options: z.array(OptionSchema),
+    variants: z.array(VariantSchema),
+    price: MoneySchema.nullable(),
+    metadata: MetadataSchema,
+    created_at: DateTimeSchema,
+    updated_at: DateTimeSchema,
+  })
+  .meta({ id: 'Product' });
+export type Product = z.infer<typeof ProductSchema>;
+
+export const ProductListSchema = listOf(ProductSchema);
+export type ProductList = z.infer<typeof ProductListSchema>;
+
+export const VariantListSchema = listOf(VariantSchema);
+export type VariantList = z.infer<typeof VariantListSchema>;
+
+// ---------------------------------------------------------------- request building blocks
+
+/** URL slugs: lowercase letters and digits in hyphen-separated words (`blue-t-shirt`). */
+export const SlugSchema = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, {
+  error: 'must contain only lowercase letters, digits and single hyphens (e.g. blue-t-shirt)',
+});
+
+/** A tag: non-blank, trimmed. */
+export const TagSchema = RequiredTextSchema;
+
+const IMAGE_INPUT_SHAPE = {
+  url: HttpUrlSchema,
+  alt_text: OptionalTextSchema,
+  width: PositiveIntegerSchema.nullable().optional(),
+  height: PositiveIntegerSchema.nullable().optional(),
+  position: NonNegativeIntegerSchema.optional(),
+};
+
+/** An image in product creation (decisions §9). */
+export const ImageInputSchema = z.strictObject(IMAGE_INPUT_SHAPE).meta({ id: 'ImageInput' });
+export type ImageInput = z.infer<typeof ImageInputSchema>;
+
+/**
+ * `POST /v1/admin/products/{id}/images`. `variant_ids` (optional) attaches the image to variants
+ * of the product, which then list it in `Variant.images`.
+ */
+export const ImageCreateSchema = z
+  .strictObject({ ...IMAGE_INPUT_SHAPE, variant_ids: z.array(IdSchema).optional() })
+  .meta({ id: 'ImageCreate' });
+export type ImageCreate = z.infer<typeof ImageCreateSchema>;
+
+/** An option in product creation: `{ name, values: [string] }`, names and values unique. */
+export const OptionInputSchema = z
+  .strictObject({
+    name: RequiredTextSchema,
+    values: z.array(RequiredTextSchema).min(1),
+  })
+  .superRefine((option, ctx) => {
+    const seen = new Set<string>();
+    option.values.forEach((value, index) => {
+      if (seen.has(value)) {
+        ctx.addIssue({ code: 'custom', path: ['values', index], message: `duplicates the value '${value}'` });
+      }
+      seen.add(value);
+    });
+  })
+  .meta({ id: 'OptionInput' });
+export type OptionInput = z.infer<typeof OptionInputSchema>;
+
+const VARIANT_FIELDS = {
+  sku: RequiredTextSchema.nullable().optional(),
+  barcode: OptionalTextSchema,
+  price: moneyInput,
+  compare_at_price: moneyInput.nullable().optional(),
+  cost_price: moneyInput.nullable().optional(),
+  weight: z.number().min(0).nullable().optional(),
+  /** `{ "<option name>": "<value>" }`: the variant's value for each of the product's options. */
+  options: z.record(z.string(), RequiredTextSchema).optional(),
+  /** Existing option value ids, as an alternative to `options` (variants endpoint only). */
+  option_value_ids: z.array(IdSchema).optional(),
+};
+
+/** Rejects a variant that names its option values both ways. */
+function oneOptionForm(
+  variant: { options?: Record<string, string> | undefined; option_value_ids?: string[] | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  if (variant.options !== undefined && variant.option_value_ids !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['option_value_ids'],
+      message: 'cannot be combined with options; give one or the other',
+    });
+  }
+}
+
+const VARIANT_CREATE_SHAPE = {
+  ...VARIANT_FIELDS,
+  is_active: z.boolean().default(true),
+  inventory: InventoryInputSchema.optional(),
+  metadata: MetadataSchema.default({}),
+};
+
+/**
+ * `POST /v1/admin/products/{id}/variants`, and each entry of a product's `variants` (decisions §9).
+ * `sku` is unique per store and mode (409 `duplicate_sku`, checked by the storage).
+ */
+export const VariantCreateSchema = z
+  .strictObject(VARIANT_CREATE_SHAPE)
+  .superRefine(oneOptionForm)
+  .meta({ id: 'VariantCreate' });
+export type VariantCreate = z.infer<typeof VariantCreateSchema>;
+
+/** `PATCH /v1/admin/variants/{id}`: the variant fields, all optional; `null` clears nullable ones. */
+export const VariantUpdateSchema = z
+  .strictObject({
+    ...VARIANT_FIELDS,
+    price: moneyInput.optional(),
+    is_active: z.boolean().optional(),
+    metadata: MetadataSchema.optional(),
+  })
+  .superRefine(oneOptionForm)
+  .meta({ id: 'VariantUpdate' });
+export type VariantUpdate = z.infer<typeof VariantUpdateSchema>;
+
+/**
+ * Checks a product's variants against its options, which the request defines itself:
+ * every variant of a product with options names one known value for each option, no two
+ * variants share the same combination, and `option_value_ids` (ids that do not exist yet) is
+ * refused.
+ */
+function checkVariantOptions(
+  product: { options: OptionInput[]; variants: VariantCreate[] },
+  ctx: z.RefinementCtx,
+): void {
+  const options = new Map<string, ReadonlySet<string>>();
+  product.options.forEach((option, index) => {
+    if (options.has(option.name)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['options', index, 'name'],
+        message: `duplicates the option '${option.name}'`,
+      });
+    } else {
+      options.set(option.name, new Set(option.values));
+    }
+  });
+
+  const combinations = new Map<string, number>();
+  product.variants.forEach((variant, index) => {
+    const at = ['variants', index];
+    if (variant.option_value_ids !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [...at, 'option_value_ids'],
+        message: 'cannot be used when creating a product (its option values have no ids yet); use options',
+      });
+      return;
+    }
+    const chosen = variant.options;
+    if (options.size === 0) {
+      if (chosen !== undefined && Object.keys(chosen).length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [...at, 'options'],
+          message: 'must be empty: the product has no options',
+        });
+      }
+      return;
+    }
+    if (chosen === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [...at, 'options'],
+        message: 'is required: the product has options',
+        params: { code: 'parameter_missing' },
+      });
+      return;
+    }
+    let complete = true;
+    for (const [name, value] of Object.entries(chosen)) {
+      const values = options.get(name);
+      if (values === undefined) {
+        complete = false;
+        ctx.addIssue({
+          code: 'custom',
+          path: [...at, 'options', name],
+          message: 'is not an option of this product',
+        });
+      } else if (!values.has(value)) {
+        complete = false;
+        ctx.addIssue({
+          code: 'custom',
+          path: [...at, 'options', name],
+          message: `must be one of: ${[...values].join(', ')}`,
+        });
+      }
+    }
+    for (const name of options.keys()) {
+      if (!Object.hasOwn(chosen, name)) {
+        complete = false;
+        ctx.addIssue({
+          code: 'custom',
+          path: [...at, 'options', name],
+          message: 'is required: every variant names a value for each option',
+          params: { code: 'parameter_missing' },
+        });
+      }
+    }
+    if (!complete) return;
+    const key = JSON.stringify([...options.keys()].map((name) => chosen[name]));
+    const first = combinations.get(key);
+    if (first !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [...at, 'options'],
+        message: `duplicates the options of variants[${first}]`,
+      });
+    } else {
+      combinations.set(key, index);
+    }
+  });
+}
+
+// ---------------------------------------------------------------- product requests
+
+/**
+ * `POST /v1/admin/products` (decisions §9): `slug` is derived from the name when left out;
+ * `type` defaults to physical, `status` to draft. Every variant gets an Inventory record.
+ */
+export const ProductCreateSchema = z
+  .strictObject({
+    name: RequiredTextSchema,
+    slug: SlugSchema.optional(),
+    description: OptionalTextSchema,
+    type: ProductTypeSchema.default('physical'),
+    status: ProductStatusSchema.default('draft'),
+    tags: z.array(TagSchema).default([]),
+    attributes: MetadataSchema.default({}),
+    metadata: MetadataSchema.default({}),
+    images: z.array(ImageInputSchema).default([]),
+    options: z.array(OptionInputSchema).default([]),
+    variants: z.array(VariantCreateSchema).default([]),
+  })
+  .superRefine(checkVariantOptions)
+  .meta({ id: 'ProductCreate' });
+export type ProductCreate = z.infer<typeof ProductCreateSchema>;
+
+/**
+ * `PATCH /v1/admin/products/{id}`: the spec's fields (name, status, description, tags, attributes,
+ * metadata) plus `slug` and `type`. Images, options and variants have their own endpoints.
+ */
+export const ProductUpdateSchema = z
+  .strictObject({
+    name: RequiredTextSchema.optional(),
+    slug: SlugSchema.optional(),
+    description: OptionalTextSchema,
+    type: ProductTypeSchema.optional(),
+    status: ProductStatusSchema.optional(),
+    tags: z.array(TagSchema).optional(),
+    attributes: MetadataSchema.optional(),
+    metadata: MetadataSchema.optional(),
+  })
+  .meta({ id: 'ProductUpdate' });
+export type ProductUpdate = z.infer<typeof ProductUpdateSchema>;
+
+// ---------------------------------------------------------------- list queries
+
+const PRODUCT_SEARCH_SHAPE = {
+  /** Case-insensitive partial name match. */
+  q: z.string().optional(),
+  /** Comma-separated tags, all required (AND). Output: the list of tags. */
+  tag: QueryListSchema.optional(),
+};
+
+/**
+ * `GET /v1/storefront/products` (spec, decisions §7): `q`, `tag`, `price_min`/`price_max`
+ * (inclusive, minor units, against the representative variant), sort created_at | name | price.
+ * Only active products are listed (a service rule, not a parameter).
+ */
+export const StorefrontProductListQuerySchema = listQuery(PRODUCT_SORTS, {
+  ...PRODUCT_SEARCH_SHAPE,
+  price_min: queryInt(NonNegativeIntegerSchema).optional(),
+  price_max: queryInt(NonNegativeIntegerSchema).optional(),
+});
+export type StorefrontProductListQuery = z.infer<typeof StorefrontProductListQuerySchema>;
+
+/** `GET /v1/admin/products`: `status`, `type`, `q`, `tag` (decisions §7). */
+export const AdminProductListQuerySchema = listQuery(PRODUCT_SORTS, {
+  ...PRODUCT_SEARCH_SHAPE,
+  status: ProductStatusSchema.optional(),
+  type: ProductTypeSchema.optional(),
+});
+export type AdminProductListQuery = z.infer<typeof AdminProductListQuerySchema>;

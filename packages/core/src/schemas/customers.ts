@@ -1,0 +1,182 @@
+import { z } from 'zod';
+import {
+  ADDRESS_INPUT_SHAPE,
+  AddressSchema,
+  DateTimeSchema,
+  EmailSchema,
+  IntegerSchema,
+  listOf,
+  listQuery,
+  MetadataSchema,
+  MoneySchema,
+  OptionalTextSchema,
+  RequiredTextSchema,
+} from './common';
+
+export const CUSTOMER_STATUSES = ['active', 'disabled'] as const;
+export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
+export const CustomerStatusSchema = z.enum(CUSTOMER_STATUSES);
+
+export const ADDRESS_TYPES = ['shipping', 'billing', 'both'] as const;
+export type AddressType = (typeof ADDRESS_TYPES)[number];
+export const AddressTypeSchema = z.enum(ADDRESS_TYPES);
+
+/** Longest customer token lifetime, in seconds (30 days, decisions §3). */
+export const CUSTOMER_TOKEN_MAX_EXPIRES_IN = 2_592_000;
+/** Default customer token lifetime, in seconds (24 hours, decisions §3). */
+export const CUSTOMER_TOKEN_DEFAULT_EXPIRES_IN = 86_400;
+
+// ---------------------------------------------------------------- responses
+
+/**
+ * A customer (spec "Customer"). `addresses` are the saved addresses without id, type or default
+ * flag; `total_orders` counts non-draft, non-cancelled orders; `total_spent` is paid minus
+ * refunded (decisions §13). Optional names and ids are `null` when unset.
+ */
+export const CustomerSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
+    phone: z.string().nullable(),
+    external_id: z.string().nullable(),
+    status: CustomerStatusSchema,
+    total_orders: z.int(),
+    total_spent: MoneySchema,
+    tags: z.array(z.string()),
+    addresses: z.array(AddressSchema),
+    metadata: MetadataSchema,
+    created_at: DateTimeSchema,
+  })
+  .meta({ id: 'Customer' });
+export type Customer = z.infer<typeof CustomerSchema>;
+
+export const CustomerListSchema = listOf(CustomerSchema);
+export type CustomerList = z.infer<typeof CustomerListSchema>;
+
+/** A saved address of the signed-in customer (spec "CustomerAddress"). */
+export const CustomerAddressSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    company: z.string().nullable(),
+    line1: z.string(),
+    line2: z.string().nullable(),
+    city: z.string(),
+    state: z.string().nullable(),
+    postal_code: z.string(),
+    country: z.string(),
+    phone: z.string().nullable(),
+    type: AddressTypeSchema,
+    is_default: z.boolean(),
+    created_at: DateTimeSchema,
+  })
+  .meta({ id: 'CustomerAddress' });
+export type CustomerAddress = z.infer<typeof CustomerAddressSchema>;
+
+/** `GET /v1/storefront/customers/me/addresses`: only `data`, no paging (spec). */
+export const CustomerAddressListSchema = z
+  .object({ data: z.array(CustomerAddressSchema) })
+  .meta({ id: 'CustomerAddressList' });
+export type CustomerAddressList = z.infer<typeof CustomerAddressListSchema>;
+
+/** `POST /v1/admin/customers/{id}/token` response (decisions §3). */
+export const CustomerTokenSchema = z
+  .object({
+    token: z.string(),
+    customer_id: z.string(),
+    expires_at: DateTimeSchema,
+  })
+  .meta({ id: 'CustomerToken' });
+export type CustomerToken = z.infer<typeof CustomerTokenSchema>;
+
+// ---------------------------------------------------------------- requests
+
+const PROFILE_FIELDS = {
+  first_name: OptionalTextSchema,
+  last_name: OptionalTextSchema,
+  phone: OptionalTextSchema,
+};
+
+/** `POST /v1/admin/customers`. The e-mail is unique per store and mode (409 `duplicate_email`). */
+export const CustomerCreateSchema = z
+  .strictObject({
+    email: EmailSchema,
+    ...PROFILE_FIELDS,
+    external_id: OptionalTextSchema,
+    status: CustomerStatusSchema.default('active'),
+    tags: z.array(RequiredTextSchema).default([]),
+    metadata: MetadataSchema.default({}),
+  })
+  .meta({ id: 'CustomerCreate' });
+export type CustomerCreate = z.infer<typeof CustomerCreateSchema>;
+
+/** `PATCH /v1/admin/customers/{id}`: any field, `status` included (decisions §8). */
+export const CustomerUpdateSchema = z
+  .strictObject({
+    email: EmailSchema.optional(),
+    ...PROFILE_FIELDS,
+    external_id: OptionalTextSchema,
+    status: CustomerStatusSchema.optional(),
+    tags: z.array(RequiredTextSchema).optional(),
+    metadata: MetadataSchema.optional(),
+  })
+  .meta({ id: 'CustomerUpdate' });
+export type CustomerUpdate = z.infer<typeof CustomerUpdateSchema>;
+
+/**
+ * `PATCH /v1/storefront/customers/me` (spec): `status` is accepted and validated, because the spec
+ * lists it, but the service never applies it (decisions §3: 200, status unchanged).
+ */
+export const StorefrontCustomerUpdateSchema = z
+  .strictObject({
+    ...PROFILE_FIELDS,
+    status: CustomerStatusSchema.optional(),
+    tags: z.array(RequiredTextSchema).optional(),
+    metadata: MetadataSchema.optional(),
+  })
+  .meta({ id: 'StorefrontCustomerUpdate' });
+export type StorefrontCustomerUpdate = z.infer<typeof StorefrontCustomerUpdateSchema>;
+
+const CUSTOMER_ADDRESS_INPUT_SHAPE = {
+  ...ADDRESS_INPUT_SHAPE,
+  type: AddressTypeSchema.default('both'),
+  is_default: z.boolean().default(false),
+};
+
+/** `POST /v1/storefront/customers/me/addresses`: the spec's address body. */
+export const CustomerAddressCreateSchema = z
+  .strictObject(CUSTOMER_ADDRESS_INPUT_SHAPE)
+  .meta({ id: 'CustomerAddressCreate' });
+export type CustomerAddressCreate = z.infer<typeof CustomerAddressCreateSchema>;
+
+/**
+ * `PATCH /v1/storefront/customers/me/addresses/{address_id}`, exactly the spec's "Address update
+ * body": name, line1, city, postal_code and country required, `type` defaulting to both and
+ * `is_default` to false — so an update replaces the address as a whole.
+ */
+export const CustomerAddressUpdateSchema = z
+  .strictObject(CUSTOMER_ADDRESS_INPUT_SHAPE)
+  .meta({ id: 'CustomerAddressUpdate' });
+export type CustomerAddressUpdate = z.infer<typeof CustomerAddressUpdateSchema>;
+
+/** `POST /v1/admin/customers/{id}/token` body, optional: `expires_in` seconds, 1..2592000, default 86400. */
+export const CustomerTokenCreateSchema = z
+  .strictObject({
+    expires_in: IntegerSchema.min(1)
+      .max(CUSTOMER_TOKEN_MAX_EXPIRES_IN)
+      .default(CUSTOMER_TOKEN_DEFAULT_EXPIRES_IN),
+  })
+  .meta({ id: 'CustomerTokenCreate' });
+export type CustomerTokenCreate = z.infer<typeof CustomerTokenCreateSchema>;
+
+// ---------------------------------------------------------------- list queries
+
+/** `GET /v1/admin/customers`: `q` (name or e-mail, partial), `status`, `tag` (one tag). */
+export const AdminCustomerListQuerySchema = listQuery(['created_at'], {
+  q: z.string().optional(),
+  status: CustomerStatusSchema.optional(),
+  tag: z.string().min(1).optional(),
+});
+export type AdminCustomerListQuery = z.infer<typeof AdminCustomerListQuerySchema>;

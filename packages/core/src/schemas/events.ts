@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { DateTimeSchema, MetadataSchema } from './common';
+
+/** The 16 event types of the spec ("Events / Event types"). */
+export const SPEC_EVENT_TYPES = [
+  'product.created',
+  'product.updated',
+  'product.deleted',
+  'order.created',
+  'order.confirmed',
+  'order.completed',
+  'order.cancelled',
+  'payment.completed',
+  'payment.failed',
+  'payment.refunded',
+  'fulfillment.created',
+  'fulfillment.shipped',
+  'fulfillment.delivered',
+  'inventory.low',
+  'inventory.out_of_stock',
+  'customer.created',
+] as const;
+
+/**
+ * Every event type the engine emits: the spec's 16 plus `payment.created` (a payment record was
+ * created) and `customer.updated` (any change to a customer), decisions §14.
+ */
+export const EVENT_TYPES = [...SPEC_EVENT_TYPES, 'payment.created', 'customer.updated'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+export const EventTypeSchema = z.enum(EVENT_TYPES);
+
+/** The wildcard subscription: `events: ["*"]` means every event type (stored and echoed as `["*"]`). */
+export const WILDCARD_EVENT = '*';
+
+/** What a webhook's `events` may contain: any event type, or the wildcard alone. */
+export const WEBHOOK_EVENT_TYPES = [...EVENT_TYPES, WILDCARD_EVENT] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
+
+/**
+ * The event payload (spec "Events / Payload"): the body of every webhook delivery. `data` is the
+ * affected resource as the wire shows it.
+ */
+export const EventPayloadSchema = z
+  .object({
+    id: z.string(),
+    type: EventTypeSchema,
+    created_at: DateTimeSchema,
+    data: MetadataSchema,
+    store_id: z.string(),
+  })
+  .meta({ id: 'Event' });
+/** Named `…Wire` because the event bus's `EventPayload` (with `type: string`) is already exported. */
+export type EventPayloadWire = z.infer<typeof EventPayloadSchema>;

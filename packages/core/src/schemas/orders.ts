@@ -1,0 +1,371 @@
+import { z } from 'zod';
+import type { FulfillmentRecordStatus, OrderStatus, PaymentRecordStatus, RefundRecordStatus } from '../ports';
+import { ORDER_FULFILLMENT_STATUSES, ORDER_PAYMENT_STATUSES } from '../state';
+import {
+  AddressInputSchema,
+  AddressSchema,
+  DateTimeSchema,
+  EmailSchema,
+  HttpUrlSchema,
+  IdSchema,
+  IntegerSchema,
+  listOf,
+  listQuery,
+  MetadataSchema,
+  MoneySchema,
+  OptionalTextSchema,
+  PositiveIntegerSchema,
+  positiveMoneyInput,
+  QueryTimestampSchema,
+  queryInt,
+  RequiredTextSchema,
+} from './common';
+import { AppliedDiscountSchema } from './discounts';
+
+/** Order `status` (spec); moves are decided by the state machine (decisions §13). */
+export const ORDER_STATUSES = [
+  'draft',
+  'pending',
+  'confirmed',
+  'processing',
+  'completed',
+  'cancelled',
+] as const satisfies readonly OrderStatus[];
+export const OrderStatusSchema = z.enum(ORDER_STATUSES);
+
+/** The statuses a storefront order list can filter on (the spec's list: no drafts). */
+export const STOREFRONT_ORDER_STATUSES = [
+  'pending',
+  'confirmed',
+  'processing',
+  'completed',
+  'cancelled',
+] as const satisfies readonly OrderStatus[];
+
+/** Re-exported from the state module, where `payment_status` is derived. */
+export { ORDER_FULFILLMENT_STATUSES, ORDER_PAYMENT_STATUSES };
+
+export const OrderPaymentStatusSchema = z.enum(ORDER_PAYMENT_STATUSES);
+export const OrderFulfillmentStatusSchema = z.enum(ORDER_FULFILLMENT_STATUSES);
+
+/** Payment `status` (decisions §13). */
+export const PAYMENT_STATUSES = [
+  'pending',
+  'completed',
+  'failed',
+  'cancelled',
+  'refunded',
+] as const satisfies readonly PaymentRecordStatus[];
+export const PaymentStatusSchema = z.enum(PAYMENT_STATUSES);
+
+/** Fulfillment `status` (decisions §13). */
+export const FULFILLMENT_STATUSES = [
+  'pending',
+  'shipped',
+  'delivered',
+  'cancelled',
+] as const satisfies readonly FulfillmentRecordStatus[];
+export const FulfillmentStatusSchema = z.enum(FULFILLMENT_STATUSES);
+
+/** Refund `status` (decisions §13). */
+export const REFUND_STATUSES = [
+  'pending',
+  'completed',
+  'failed',
+] as const satisfies readonly RefundRecordStatus[];
+export const RefundStatusSchema = z.enum(REFUND_STATUSES);
+
+/** Sorts offered by order lists. */
+export const ORDER_SORTS = ['created_at', 'number', 'total'] as const;
+
+// ---------------------------------------------------------------- responses
+
+/** An order line: a snapshot of names, SKU and prices at order time (spec "OrderLine"). */
+export const OrderLineSchema = z
+  .object({
+    id: z.string(),
+    variant_id: z.string(),
+    product_id: z.string(),
+    product_name: z.string(),
+    variant_name: z.string(),
+    sku: z.string().nullable(),
+    image_url: z.string().nullable(),
+    quantity: z.int(),
+    fulfilled_quantity: z.int(),
+    refunded_quantity: z.int(),
+    unit_price: MoneySchema,
+    line_discount: MoneySchema,
+    line_total: MoneySchema,
+    tax_amount: MoneySchema,
+  })
+  .meta({ id: 'OrderLine' });
+export type OrderLine = z.infer<typeof OrderLineSchema>;
+
+/**
+ * A payment (spec "Payment"). `provider_id` is null for payments without a provider reference
+ * (manual, admin-recorded); `note` and `metadata` are what `POST …/payments` recorded.
+ */
+export const PaymentSchema = z
+  .object({
+    id: z.string(),
+    order_id: z.string(),
+    provider: z.string(),
+    provider_id: z.string().nullable(),
+    amount: MoneySchema,
+    status: PaymentStatusSchema,
+    note: z.string().nullable(),
+    metadata: MetadataSchema,
+    created_at: DateTimeSchema,
+  })
+  .meta({ id: 'Payment' });
+export type Payment = z.infer<typeof PaymentSchema>;
+
+/** Units of one order line, in fulfillments and refunds. */
+export const OrderLineQuantitySchema = z
+  .object({ order_line_id: z.string(), quantity: z.int() })
+  .meta({ id: 'OrderLineQuantity' });
+export type OrderLineQuantity = z.infer<typeof OrderLineQuantitySchema>;
+
+/** A fulfillment (spec "Fulfillment"); tracking fields and the ship/deliver times are null until set. */
+export const FulfillmentSchema = z
+  .object({
+    id: z.string(),
+    order_id: z.string(),
+    status: FulfillmentStatusSchema,
+    tracking_number: z.string().nullable(),
+    tracking_url: z.string().nullable(),
+    carrier: z.string().nullable(),
+    lines: z.array(OrderLineQuantitySchema),
+    metadata: MetadataSchema,
+    created_at: DateTimeSchema,
+    shipped_at: DateTimeSchema.nullable(),
+    delivered_at: DateTimeSchema.nullable(),
+  })
+  .meta({ id: 'Fulfillment' });
+export type Fulfillment = z.infer<typeof FulfillmentSchema>;
+
+/** A refund (spec "Refund"); `reason` is null when none was given. */
+export const RefundSchema = z
+  .object({
+    id: z.string(),
+    order_id: z.string(),
+    amount: MoneySchema,
+    reason: z.string().nullable(),
+    restock: z.boolean(),
+    status: RefundStatusSchema,
+    lines: z.array(OrderLineQuantitySchema),
+    created_at: DateTimeSchema,
+  })
+  .meta({ id: 'Refund' });
+export type Refund = z.infer<typeof RefundSchema>;
+
+export const RefundListSchema = listOf(RefundSchema);
+export type RefundList = z.infer<typeof RefundListSchema>;
+
+/** An order (spec "Order"). Addresses, shipping method name and note are null when absent. */
+export const OrderSchema = z
+  .object({
+    id: z.string(),
+    number: z.int(),
+    status: OrderStatusSchema,
+    payment_status: OrderPaymentStatusSchema,
+    fulfillment_status: OrderFulfillmentStatusSchema,
+    customer_id: z.string().nullable(),
+    email: z.string(),
+    shipping_address: AddressSchema.nullable(),
+    billing_address: AddressSchema.nullable(),
+    lines: z.array(OrderLineSchema),
+    subtotal: MoneySchema,
+    discount_total: MoneySchema,
+    shipping_total: MoneySchema,
+    tax_total: MoneySchema,
+    total: MoneySchema,
+    refunded_total: MoneySchema,
+    applied_discounts: z.array(AppliedDiscountSchema),
+    shipping_method_name: z.string().nullable(),
+    note: z.string().nullable(),
+    payments: z.array(PaymentSchema),
+    fulfillments: z.array(FulfillmentSchema),
+    refunds: z.array(RefundSchema),
+    metadata: MetadataSchema,
+    created_at: DateTimeSchema,
+    cancelled_at: DateTimeSchema.nullable(),
+    completed_at: DateTimeSchema.nullable(),
+  })
+  .meta({ id: 'Order' });
+export type Order = z.infer<typeof OrderSchema>;
+
+export const OrderListSchema = listOf(OrderSchema);
+export type OrderList = z.infer<typeof OrderListSchema>;
+
+// ---------------------------------------------------------------- requests
+
+/** `{ order_line_id, quantity ≥ 1 }` in fulfillment and refund requests. */
+export const OrderLineQuantityInputSchema = z
+  .strictObject({ order_line_id: IdSchema, quantity: PositiveIntegerSchema })
+  .meta({ id: 'OrderLineQuantityInput' });
+export type OrderLineQuantityInput = z.infer<typeof OrderLineQuantityInputSchema>;
+
+/** A line of an admin order: the price comes from the catalog, never from the request. */
+export const AdminOrderLineInputSchema = z
+  .strictObject({ variant_id: IdSchema, quantity: PositiveIntegerSchema.default(1) })
+  .meta({ id: 'AdminOrderLineInput' });
+export type AdminOrderLineInput = z.infer<typeof AdminOrderLineInputSchema>;
+
+/**
+ * `POST /v1/admin/orders` (spec, decisions §13): `lines` required and non-empty, `email` or
+ * `customer_id` required (the customer's e-mail is used when only `customer_id` is given),
+ * `status` `draft` (default, reserves nothing) or `pending` (reserves inventory).
+ */
+export const AdminOrderCreateSchema = z
+  .strictObject({
+    lines: z.array(AdminOrderLineInputSchema).min(1),
+    email: EmailSchema.optional(),
+    customer_id: IdSchema.optional(),
+    status: z.enum(['draft', 'pending']).default('draft'),
+    shipping_address: AddressInputSchema.optional(),
+    billing_address: AddressInputSchema.optional(),
+    shipping_method_id: IdSchema.optional(),
+    note: OptionalTextSchema,
+    metadata: MetadataSchema.default({}),
+  })
+  .superRefine((order, ctx) => {
+    if (order.email === undefined && order.customer_id === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['email'],
+        message: 'is required when customer_id is not given',
+        params: { code: 'parameter_missing' },
+      });
+    }
+  })
+  .meta({ id: 'AdminOrderCreate' });
+export type AdminOrderCreate = z.infer<typeof AdminOrderCreateSchema>;
+
+/**
+ * `PATCH /v1/admin/orders/{id}` (decisions §8, §13): addresses, note, metadata, and `status`
+ * only as `pending`, which finalises a draft (other moves have their own endpoints).
+ */
+export const AdminOrderUpdateSchema = z
+  .strictObject({
+    shipping_address: AddressInputSchema.nullable().optional(),
+    billing_address: AddressInputSchema.nullable().optional(),
+    note: OptionalTextSchema,
+    metadata: MetadataSchema.optional(),
+    status: z
+      .literal('pending', {
+        error:
+          "can only be 'pending' (to finalise a draft); use the confirm, process, complete and cancel endpoints for other moves",
+      })
+      .optional(),
+  })
+  .meta({ id: 'AdminOrderUpdate' });
+export type AdminOrderUpdate = z.infer<typeof AdminOrderUpdateSchema>;
+
+/** `POST /v1/admin/orders/{id}/cancel`: an optional reason. */
+export const OrderCancelSchema = z.strictObject({ reason: OptionalTextSchema }).meta({ id: 'OrderCancel' });
+export type OrderCancel = z.infer<typeof OrderCancelSchema>;
+
+/**
+ * `POST /v1/admin/orders/{id}/payments` (decisions §8): a completed payment taken outside the
+ * engine. `provider` is a free label (`cash`, `bank_transfer`); `amount` ≥ 1.
+ */
+export const AdminPaymentCreateSchema = z
+  .strictObject({
+    amount: positiveMoneyInput,
+    provider: RequiredTextSchema,
+    note: OptionalTextSchema,
+    metadata: MetadataSchema.default({}),
+  })
+  .meta({ id: 'AdminPaymentCreate' });
+export type AdminPaymentCreate = z.infer<typeof AdminPaymentCreateSchema>;
+
+/** `POST /v1/admin/orders/{id}/fulfillments` (decisions §8): `lines` required, non-empty. */
+export const FulfillmentCreateSchema = z
+  .strictObject({
+    lines: z.array(OrderLineQuantityInputSchema).min(1),
+    tracking_number: OptionalTextSchema,
+    tracking_url: HttpUrlSchema.nullable().optional(),
+    carrier: OptionalTextSchema,
+    metadata: MetadataSchema.default({}),
+  })
+  .meta({ id: 'FulfillmentCreate' });
+export type FulfillmentCreate = z.infer<typeof FulfillmentCreateSchema>;
+
+/** `PATCH /v1/admin/fulfillments/{id}`: tracking details and metadata; `null` clears. */
+export const FulfillmentUpdateSchema = z
+  .strictObject({
+    tracking_number: OptionalTextSchema,
+    tracking_url: HttpUrlSchema.nullable().optional(),
+    carrier: OptionalTextSchema,
+    metadata: MetadataSchema.optional(),
+  })
+  .meta({ id: 'FulfillmentUpdate' });
+export type FulfillmentUpdate = z.infer<typeof FulfillmentUpdateSchema>;
+
+/**
+ * `POST /v1/admin/orders/{id}/refunds` (spec, decisions §13). `amount` (≥ 1) defaults, in the
+ * service, to what was paid for the given lines' units; `restock` defaults to false. Limits
+ * against what is refundable are business rules (422).
+ */
+export const RefundCreateSchema = z
+  .strictObject({
+    reason: OptionalTextSchema,
+    amount: positiveMoneyInput.optional(),
+    restock: z.boolean().default(false),
+    lines: z.array(OrderLineQuantityInputSchema).optional(),
+  })
+  .superRefine((refund, ctx) => {
+    const seen = new Map<string, number>();
+    refund.lines?.forEach((line, index) => {
+      const first = seen.get(line.order_line_id);
+      if (first !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['lines', index, 'order_line_id'],
+          message: `repeats lines[${first}].order_line_id; give each line once`,
+        });
+      } else {
+        seen.set(line.order_line_id, index);
+      }
+    });
+  })
+  .meta({ id: 'RefundCreate' });
+export type RefundCreate = z.infer<typeof RefundCreateSchema>;
+
+// ---------------------------------------------------------------- list queries
+
+/**
+ * `GET /v1/storefront/orders` (spec, decisions §7): the signed-in customer's orders, filtered by
+ * `status` (no drafts), `created_after`, `created_before` (inclusive, epoch ms on output).
+ */
+export const StorefrontOrderListQuerySchema = listQuery(ORDER_SORTS, {
+  status: z.enum(STOREFRONT_ORDER_STATUSES).optional(),
+  created_after: QueryTimestampSchema.optional(),
+  created_before: QueryTimestampSchema.optional(),
+});
+export type StorefrontOrderListQuery = z.infer<typeof StorefrontOrderListQuerySchema>;
+
+/** `GET /v1/admin/orders` (decisions §7). */
+export const AdminOrderListQuerySchema = listQuery(ORDER_SORTS, {
+  status: OrderStatusSchema.optional(),
+  payment_status: OrderPaymentStatusSchema.optional(),
+  fulfillment_status: OrderFulfillmentStatusSchema.optional(),
+  customer_id: IdSchema.optional(),
+  email: z.string().min(1).optional(),
+  /** Order number (exact) or e-mail (partial). */
+  q: z.string().optional(),
+  created_after: QueryTimestampSchema.optional(),
+  created_before: QueryTimestampSchema.optional(),
+});
+export type AdminOrderListQuery = z.infer<typeof AdminOrderListQuerySchema>;
+
+/**
+ * `GET /v1/storefront/orders/lookup?number=&email=` (decisions §8): both required (400 when either
+ * is missing); the e-mail is compared case-insensitively by the service.
+ */
+export const OrderLookupQuerySchema = z.object({
+  number: queryInt(IntegerSchema.min(1)),
+  email: z.string().min(1),
+});
+export type OrderLookupQuery = z.infer<typeof OrderLookupQuerySchema>;

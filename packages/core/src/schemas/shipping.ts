@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import {
+  DateTimeSchema,
+  listOf,
+  listQuery,
+  MetadataSchema,
+  MoneySchema,
+  moneyInput,
+  NonNegativeIntegerSchema,
+  OptionalTextSchema,
+  QueryBooleanSchema,
+  RequiredTextSchema,
+} from './common';
+
+/** Sorts offered by shipping method lists. */
+export const SHIPPING_METHOD_SORTS = ['created_at', 'position'] as const;
+
+// ---------------------------------------------------------------- responses
+
+/**
+ * A shipping method (decisions §8). Its price is charged unless the discounted subtotal reaches
+ * `free_shipping_threshold` (null: never free), decisions §11.
+ */
+export const ShippingMethodSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    price: MoneySchema,
+    free_shipping_threshold: MoneySchema.nullable(),
+    is_active: z.boolean(),
+    position: z.int(),
+    metadata: MetadataSchema,
+    created_at: DateTimeSchema,
+    updated_at: DateTimeSchema,
+  })
+  .meta({ id: 'ShippingMethod' });
+export type ShippingMethod = z.infer<typeof ShippingMethodSchema>;
+
+export const ShippingMethodListSchema = listOf(ShippingMethodSchema);
+export type ShippingMethodList = z.infer<typeof ShippingMethodListSchema>;
+
+// ---------------------------------------------------------------- requests
+
+/** `POST /v1/admin/shipping-methods` (decisions §8). */
+export const ShippingMethodCreateSchema = z
+  .strictObject({
+    name: RequiredTextSchema,
+    description: OptionalTextSchema,
+    price: moneyInput,
+    free_shipping_threshold: moneyInput.nullable().optional(),
+    is_active: z.boolean().default(true),
+    position: NonNegativeIntegerSchema.default(0),
+    metadata: MetadataSchema.default({}),
+  })
+  .meta({ id: 'ShippingMethodCreate' });
+export type ShippingMethodCreate = z.infer<typeof ShippingMethodCreateSchema>;
+
+/** `PATCH /v1/admin/shipping-methods/{id}`: any field; `null` clears the threshold. */
+export const ShippingMethodUpdateSchema = z
+  .strictObject({
+    name: RequiredTextSchema.optional(),
+    description: OptionalTextSchema,
+    price: moneyInput.optional(),
+    free_shipping_threshold: moneyInput.nullable().optional(),
+    is_active: z.boolean().optional(),
+    position: NonNegativeIntegerSchema.optional(),
+    metadata: MetadataSchema.optional(),
+  })
+  .meta({ id: 'ShippingMethodUpdate' });
+export type ShippingMethodUpdate = z.infer<typeof ShippingMethodUpdateSchema>;
+
+// ---------------------------------------------------------------- list queries
+
+/** `GET /v1/admin/shipping-methods`: optional `is_active`, sort created_at | position. */
+export const AdminShippingMethodListQuerySchema = listQuery(SHIPPING_METHOD_SORTS, {
+  is_active: QueryBooleanSchema.optional(),
+});
+export type AdminShippingMethodListQuery = z.infer<typeof AdminShippingMethodListQuerySchema>;
+
+/** `GET /v1/storefront/shipping-methods`: active methods only (a service rule). */
+export const StorefrontShippingMethodListQuerySchema = listQuery(SHIPPING_METHOD_SORTS, {});
+export type StorefrontShippingMethodListQuery = z.infer<typeof StorefrontShippingMethodListQuerySchema>;

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import {
+  CurrencyCodeSchema,
+  DateTimeSchema,
+  EmailSchema,
+  MetadataSchema,
+  RateSchema,
+  RequiredTextSchema,
+} from './common';
+
+// ---------------------------------------------------------------- responses
+
+/**
+ * Store settings (spec "Store"), shared by both modes (decisions §9). `tax_rate` is a percentage:
+ * `20` is 20 %, `8.875` allowed (decisions §6).
+ */
+export const StoreSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    currency: z.string(),
+    timezone: z.string(),
+    prices_include_tax: z.boolean(),
+    tax_rate: z.number(),
+    metadata: MetadataSchema,
+  })
+  .meta({ id: 'Store' });
+export type Store = z.infer<typeof StoreSchema>;
+
+/** The organization record (spec "Organization", decisions §8). */
+export const OrganizationSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    plan: z.string(),
+    billing_email: z.string().nullable(),
+    metadata: MetadataSchema,
+    created_at: DateTimeSchema,
+    updated_at: DateTimeSchema,
+  })
+  .meta({ id: 'Organization' });
+export type Organization = z.infer<typeof OrganizationSchema>;
+
+// ---------------------------------------------------------------- requests
+
+/** Whether `zone` is an IANA time zone the runtime knows (`Europe/Paris`, `UTC`). */
+export function isTimeZone(zone: string): boolean {
+  if (zone === '') return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `PATCH /v1/admin/store` (decisions §8). `currency` is an ISO 4217 code (upper-cased); changing
+ * it once products or orders exist is a 409 (service rule). `tax_rate` is a percentage 0..100
+ * with at most 6 decimal places; `timezone` an IANA zone name.
+ */
+export const StoreUpdateSchema = z
+  .strictObject({
+    name: RequiredTextSchema.optional(),
+    currency: CurrencyCodeSchema.optional(),
+    timezone: z
+      .string()
+      .refine(isTimeZone, { error: 'must be an IANA time zone name (e.g. Europe/Paris)' })
+      .optional(),
+    prices_include_tax: z.boolean().optional(),
+    tax_rate: RateSchema.min(0).max(100).optional(),
+    metadata: MetadataSchema.optional(),
+  })
+  .meta({ id: 'StoreUpdate' });
+export type StoreUpdate = z.infer<typeof StoreUpdateSchema>;
+
+/** `PATCH /v1/admin/organization` (spec: `name`; decisions §8: also `billing_email`, `metadata`). */
+export const OrganizationUpdateSchema = z
+  .strictObject({
+    name: RequiredTextSchema.optional(),
+    billing_email: EmailSchema.nullable().optional(),
+    metadata: MetadataSchema.optional(),
+  })
+  .meta({ id: 'OrganizationUpdate' });
+export type OrganizationUpdate = z.infer<typeof OrganizationUpdateSchema>;

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import type { WebhookDeliveryStatus } from '../ports';
+import { DateTimeSchema, HttpUrlSchema, listOf, MetadataSchema } from './common';
+import { EVENT_TYPES, WEBHOOK_EVENT_TYPES, WILDCARD_EVENT } from './events';
+
+/** Re-exported for convenience: what a webhook's `events` may contain. */
+export type { WebhookEventType } from './events';
+
+/** Delivery statuses: `cancelled` when the webhook was deactivated or deleted before delivery. */
+export const WEBHOOK_DELIVERY_STATUSES = [
+  'pending',
+  'succeeded',
+  'failed',
+  'cancelled',
+] as const satisfies readonly WebhookDeliveryStatus[];
+export const WebhookDeliveryStatusSchema = z.enum(WEBHOOK_DELIVERY_STATUSES);
+
+/** Dashboard notification types (decisions §14). */
+export const NOTIFICATION_TYPES = ['webhook.deactivated'] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+// ---------------------------------------------------------------- responses
+
+/**
+ * A webhook (decisions §14). `secret` (`whsec_…`) is shown in the create response only and is
+ * `null` everywhere else. `events` is a list of event types, or `["*"]`.
+ */
+export const WebhookSchema = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+    is_active: z.boolean(),
+    consecutive_failures: z.int(),
+    metadata: MetadataSchema,
+    secret: z.string().nullable(),
+    created_at: DateTimeSchema,
+    updated_at: DateTimeSchema,
+  })
+  .meta({ id: 'Webhook' });
+export type Webhook = z.infer<typeof WebhookSchema>;
+
+export const WebhookListSchema = listOf(WebhookSchema);
+export type WebhookList = z.infer<typeof WebhookListSchema>;
+
+/**
+ * One delivery of one event to one webhook, with its latest attempt: `attempt` (attempts made,
+ * at most 5), `status_code` (null when no response arrived), `duration_ms`, `error`, and
+ * `next_retry_at` (null when no retry is scheduled).
+ */
+export const WebhookDeliverySchema = z
+  .object({
+    id: z.string(),
+    webhook_id: z.string(),
+    event_id: z.string(),
+    event_type: z.string(),
+    status: WebhookDeliveryStatusSchema,
+    attempt: z.int(),
+    status_code: z.int().nullable(),
+    duration_ms: z.int().nullable(),
+    error: z.string().nullable(),
+    next_retry_at: DateTimeSchema.nullable(),
+    created_at: DateTimeSchema,
+    updated_at: DateTimeSchema,
+  })
+  .meta({ id: 'WebhookDelivery' });
+export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
+
+export const WebhookDeliveryListSchema = listOf(WebhookDeliverySchema);
+export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryListSchema>;
+
+/** A dashboard notification (`GET /v1/admin/notifications`), e.g. `webhook.deactivated`. */
+export const NotificationSchema = z
+  .object({
+    id: z.string(),
+    type: z.string(),
+    message: z.string(),
+    data: MetadataSchema,
+    created_at: DateTimeSchema,
+  })
+  .meta({ id: 'Notification' });
+export type Notification = z.infer<typeof NotificationSchema>;
+
+export const NotificationListSchema = listOf(NotificationSchema);
+export type NotificationList = z.infer<typeof NotificationListSchema>;
+
+/**
+ * `POST /v1/admin/webhooks/{id}/test` response (spec): `status_code` is the target's response
+ * code, null when no response arrived (refused, timeout).
+ */
+export const WebhookTestResultSchema = z
+  .object({
+    success: z.boolean(),
+    status_code: z.int().nullable(),
+    response_time_ms: z.int(),
+  })
+  .meta({ id: 'WebhookTestResult' });
+export type WebhookTestResult = z.infer<typeof WebhookTestResultSchema>;
+
+// ---------------------------------------------------------------- requests
+
+/**
+ * A webhook's `events` (decisions §14): at least one known event type, or `["*"]` alone.
+ * Repeated types are kept once.
+ */
+export const WebhookEventsInputSchema = z
+  .array(
+    z.enum(WEBHOOK_EVENT_TYPES, {
+      error: `must be a known event type, or '${WILDCARD_EVENT}' for all`,
+    }),
+  )
+  .min(1)
+  .superRefine((events, ctx) => {
+    if (events.length > 1 && events.includes(WILDCARD_EVENT)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [events.indexOf(WILDCARD_EVENT)],
+        message: `must be alone: ['${WILDCARD_EVENT}'] subscribes to every event type`,
+      });
+    }
+  })
+  .overwrite((events) => [...new Set(events)]);
+
+/**
+ * `POST /v1/admin/webhooks` (spec, decisions §14). `url` must be an absolute http(s) URL (400);
+ * whether it resolves to a private address is checked by the service (422 `url_not_allowed`).
+ */
+export const WebhookCreateSchema = z
+  .strictObject({
+    url: HttpUrlSchema,
+    events: WebhookEventsInputSchema,
+    metadata: MetadataSchema.default({}),
+  })
+  .meta({ id: 'WebhookCreate' });
+export type WebhookCreate = z.infer<typeof WebhookCreateSchema>;
+
+/** `PATCH /v1/admin/webhooks/{id}`: re-activating (`is_active: true`) resets the failure count. */
+export const WebhookUpdateSchema = z
+  .strictObject({
+    url: HttpUrlSchema.optional(),
+    events: WebhookEventsInputSchema.optional(),
+    is_active: z.boolean().optional(),
+    metadata: MetadataSchema.optional(),
+  })
+  .meta({ id: 'WebhookUpdate' });
+export type WebhookUpdate = z.infer<typeof WebhookUpdateSchema>;
+
+/** `POST /v1/admin/webhooks/{id}/test`: `event_type` required, one of the known event types. */
+export const WebhookTestSchema = z
+  .strictObject({
+    event_type: z.enum(EVENT_TYPES, { error: 'must be a known event type' }),
+  })
+  .meta({ id: 'WebhookTest' });
+export type WebhookTest = z.infer<typeof WebhookTestSchema>;
