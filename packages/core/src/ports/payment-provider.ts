@@ -11,13 +11,32 @@ export interface PaymentProvider {
   /** Create and confirm a payment for the order total. */
   createPayment(input: CreatePaymentInput): Promise<PaymentResult>;
   /** Capture a previously authorised payment, where the provider separates the steps. */
-  capturePayment?(input: { provider_id: string; amount: number; currency: string; idempotency_key: string }): Promise<PaymentResult>;
+  capturePayment?(input: {
+    provider_id: string;
+    amount: number;
+    currency: string;
+    idempotency_key: string;
+  }): Promise<PaymentResult>;
   /** Cancel/void an uncaptured payment. */
   cancelPayment?(input: { provider_id: string; idempotency_key: string }): Promise<PaymentResult>;
   /** Refund all or part of a completed payment. */
   refundPayment(input: RefundPaymentInput): Promise<RefundResult>;
-  /** The provider's view of a payment, for reconciliation. `null` when the provider never saw it. */
-  lookupPayment?(input: { provider_id?: string | null; idempotency_key: string }): Promise<PaymentResult | null>;
+  /**
+   * The provider's view of a payment, for reconciliation. `null` when the provider never saw it.
+   * When `provider_id` is unknown (the process died before storing it), pass the attempt's
+   * `original` createPayment input: a provider whose only reliable lookup is to replay the
+   * creation under the same idempotency key (Stripe) needs the identical parameters; such a
+   * provider completes a creation it never received, exactly once, instead of returning `null`.
+   */
+  lookupPayment?(input: LookupPaymentInput): Promise<PaymentResult | null>;
+}
+
+/** What `lookupPayment` needs to find a payment. */
+export interface LookupPaymentInput {
+  provider_id?: string | null;
+  idempotency_key: string;
+  /** The createPayment input of the attempt (same idempotency key), for providers that replay it. */
+  original?: CreatePaymentInput | undefined;
 }
 
 export interface CreatePaymentInput {
@@ -26,8 +45,16 @@ export interface CreatePaymentInput {
   idempotency_key: string;
   payment_method_id?: string | undefined;
   /** Our ids, for the provider's metadata and reconciliation. */
-  reference: { payment_id: string; cart_id?: string | null; order_id?: string | null; store_id: string; mode: 'test' | 'live' };
+  reference: {
+    payment_id: string;
+    cart_id?: string | null;
+    order_id?: string | null;
+    store_id: string;
+    mode: 'test' | 'live';
+  };
   email?: string | null;
+  /** Where a redirect-based authentication (3-D Secure) returns the customer, if the storefront has one. */
+  return_url?: string | null;
 }
 
 /**

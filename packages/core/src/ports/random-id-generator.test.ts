@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { createRandomIdGenerator, createSequentialIdGenerator } from './random-id-generator';
 
 describe('random id generator', () => {
-  test('ids carry the prefix, a 10-char time part and 26 random chars (130 bits)', () => {
+  test('ids carry the prefix, a 10-char time part and 26 random chars (129 bits)', () => {
     const id = createRandomIdGenerator(() => 1_700_000_000_000).next('prod');
     expect(id).toMatch(/^prod_[0-9A-HJKMNP-TV-Z]{36}$/);
   });
@@ -16,8 +16,7 @@ describe('random id generator', () => {
       ids.push(gen.next('ord'));
     }
     expect(new Set(ids).size).toBe(ids.length);
-    const timeParts = ids.map((id) => id.slice(4, 14));
-    expect([...timeParts].sort()).toEqual(timeParts);
+    expect([...ids].sort()).toEqual(ids);
   });
 
   test('a clock that goes backwards does not make time parts go backwards', () => {

@@ -238,11 +238,6 @@ const DISCOUNT_CREATE_SHAPE = {
   metadata: MetadataSchema.default({}),
 };
 
-/** The create schema, typed with what `.overwrite` guarantees: `value` and `target` always set. */
-type DiscountCreateSchemaType = z.ZodObject<typeof DISCOUNT_CREATE_SHAPE, z.core.$strict> & {
-  _zod: { output: { value: number; target: DiscountTarget } };
-};
-
 /**
  * `POST /v1/admin/discounts` (decisions §11). `type` defaults to `code`, and `code` is required
  * iff the type is `code`. `value` is required for fixed and percentage discounts (always 0
@@ -257,8 +252,12 @@ export const DiscountCreateSchema = z
     if (discount.value_type === 'free_shipping' || discount.value === undefined) discount.value = 0;
     return discount;
   })
-  .meta({ id: 'DiscountCreate' }) as DiscountCreateSchemaType;
-export type DiscountCreate = z.infer<typeof DiscountCreateSchema>;
+  .meta({ id: 'DiscountCreate' });
+/** The parsed create body, typed with what `.overwrite` guarantees: `value` and `target` always set. */
+export type DiscountCreate = Omit<z.infer<typeof DiscountCreateSchema>, 'value' | 'target'> & {
+  value: number;
+  target: DiscountTarget;
+};
 
 /**
  * `PATCH /v1/admin/discounts/{id}`: any field. Rules between fields are checked here when both

@@ -1,4 +1,377 @@
-import type { AnyRoute } from '../route';
+import {
+  AdminOrderCreateSchema,
+  AdminOrderListQuerySchema,
+  AdminOrderUpdateSchema,
+  AdminPaymentCreateSchema,
+  CheckoutSchema,
+  FulfillmentCreateSchema,
+  FulfillmentSchema,
+  FulfillmentUpdateSchema,
+  IdPathSchema,
+  OrderCancelSchema,
+  OrderListSchema,
+  OrderLookupQuerySchema,
+  OrderSchema,
+  PaymentSchema,
+  RefundCreateSchema,
+  RefundListSchema,
+  RefundSchema,
+  StorefrontOrderListQuerySchema,
+} from '@cartwright/core';
+import { type AnyRoute, defineRoute } from '../route';
+import { scopeOf } from './scope';
 
-/** Placeholder: filled in by its area's implementation. */
-export const ordersRoutes: AnyRoute[] = [];
+const checkoutTags = ['Checkout'] as const;
+const storefrontTags = ['Storefront orders'] as const;
+const orderTags = ['Orders'] as const;
+const paymentTags = ['Payments'] as const;
+const fulfillmentTags = ['Fulfillments'] as const;
+const refundTags = ['Refunds'] as const;
+
+/** The admin moves that share one shape: `POST /v1/admin/orders/{id}/<action>` → Order. */
+const moves = [
+  {
+    action: 'confirm',
+    summary: 'Confirm an order',
+    description: 'pending → confirmed (even unpaid). Event `order.confirmed`.',
+  },
+  { action: 'process', summary: 'Start processing an order', description: 'confirmed → processing.' },
+  {
+    action: 'complete',
+    summary: 'Complete an order',
+    description: 'processing → completed; sets `completed_at`. Event `order.completed`.',
+  },
+] as const;
+
+/**
+ * Checkout, storefront orders (list, detail, guest lookup) and the admin order life cycle with
+ * payments, fulfillments and refunds (spec; decisions §5, §8, §10–§13).
+ */
+export const ordersRoutes: AnyRoute[] = [
+  // ---------------------------------------------------------------- checkout
+  defineRoute({
+    method: 'POST',
+    path: '/v1/storefront/carts/:id/checkout',
+    auth: 'any',
+    customerToken: 'optional',
+    params: IdPathSchema,
+    body: CheckoutSchema,
+    response: OrderSchema,
+    status: 201,
+    summary: 'Check out a cart',
+    description:
+      'Turns the cart into an order and takes payment in one transaction: re-prices the cart, reserves ' +
+      'inventory, counts discount usage, writes the order and its payment and marks the cart `completed`. ' +
+      '`manual`: order `pending`, payment `pending`. `email` is required for guest carts. ' +
+      '`payment_method` is accepted as the older name of `payment_provider`.',
+    tags: checkoutTags,
+    operationId: 'checkoutCart',
+    errors: [
+      'not_found',
+      'cart_not_active',
+      'cart_empty',
+      'shipping_address_required',
+      'product_unavailable',
+      'insufficient_inventory',
+      'discount_usage_limit_reached',
+      'payment_failed',
+    ],
+    handler: (ctx) =>
+      ctx.engine.checkout.checkout(scopeOf(ctx.auth), ctx.params.id, ctx.body, {
+        key_type: ctx.auth.key_type,
+        customer_id: ctx.customer?.customer_id ?? null,
+      }),
+  }),
+
+  // ---------------------------------------------------------------- storefront orders
+  defineRoute({
+    method: 'GET',
+    path: '/v1/storefront/orders',
+    auth: 'any',
+    customerToken: 'required',
+    query: StorefrontOrderListQuerySchema,
+    response: OrderListSchema,
+    summary: "List the signed-in customer's orders",
+    description:
+      'Newest first; never drafts. Filters: `status`, `created_after`, `created_before` (inclusive).',
+    tags: storefrontTags,
+    operationId: 'listMyOrders',
+    handler: (ctx) =>
+      ctx.engine.orders.listForCustomer(scopeOf(ctx.auth), ctx.customer.customer_id, ctx.query),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/storefront/orders/lookup',
+    auth: 'any',
+    customerToken: 'none',
+    query: OrderLookupQuerySchema,
+    response: OrderSchema,
+    summary: 'Look up a guest order by number and e-mail',
+    description:
+      'No customer token needed. The e-mail is compared case-insensitively; 404 unless both the number and ' +
+      'the e-mail match.',
+    tags: storefrontTags,
+    operationId: 'lookupOrder',
+    errors: ['not_found'],
+    handler: (ctx) => ctx.engine.orders.lookup(scopeOf(ctx.auth), ctx.query.number, ctx.query.email),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/storefront/orders/:id',
+    auth: 'any',
+    customerToken: 'required',
+    params: IdPathSchema,
+    response: OrderSchema,
+    summary: "Retrieve one of the signed-in customer's orders",
+    description: "Another customer's order, or a draft, is 404.",
+    tags: storefrontTags,
+    operationId: 'getMyOrder',
+    errors: ['not_found'],
+    handler: (ctx) =>
+      ctx.engine.orders.getForCustomer(scopeOf(ctx.auth), ctx.customer.customer_id, ctx.params.id),
+  }),
+
+  // ---------------------------------------------------------------- admin orders
+  defineRoute({
+    method: 'POST',
+    path: '/v1/admin/orders',
+    auth: 'secret',
+    customerToken: 'none',
+    body: AdminOrderCreateSchema,
+    response: OrderSchema,
+    status: 201,
+    summary: 'Create an order',
+    description:
+      'Prices come from the catalog, never from the request. `status` `draft` (default) reserves nothing; ' +
+      '`pending` reserves inventory (422 `insufficient_inventory` when short). `email` or `customer_id` is required.',
+    tags: orderTags,
+    operationId: 'createOrder',
+    errors: [
+      'not_found',
+      'product_unavailable',
+      'insufficient_inventory',
+      'shipping_method_unavailable',
+      'discount_usage_limit_reached',
+    ],
+    handler: (ctx) => ctx.engine.orders.create(scopeOf(ctx.auth), ctx.body),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/admin/orders',
+    auth: 'secret',
+    customerToken: 'none',
+    query: AdminOrderListQuerySchema,
+    response: OrderListSchema,
+    summary: 'List orders',
+    description:
+      'Newest first. Filters: `status`, `payment_status`, `fulfillment_status`, `customer_id`, `email`, `q` ' +
+      '(order number, or part of the e-mail), `created_after`, `created_before`. Sort: `created_at`, `number`, `total`.',
+    tags: orderTags,
+    operationId: 'listOrders',
+    handler: (ctx) => ctx.engine.orders.list(scopeOf(ctx.auth), ctx.query),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/admin/orders/:id',
+    auth: 'secret',
+    customerToken: 'none',
+    params: IdPathSchema,
+    response: OrderSchema,
+    summary: 'Retrieve an order',
+    tags: orderTags,
+    operationId: 'getOrder',
+    errors: ['not_found'],
+    handler: (ctx) => ctx.engine.orders.get(scopeOf(ctx.auth), ctx.params.id),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/v1/admin/orders/:id',
+    auth: 'secret',
+    customerToken: 'none',
+    params: IdPathSchema,
+    body: AdminOrderUpdateSchema,
+    response: OrderSchema,
+    summary: 'Update an order',
+    description:
+      'Addresses, note and metadata. `status: "pending"` finalises a draft and reserves its inventory ' +
+      '(409 `invalid_state_transition` unless the order is a draft; 422 `insufficient_inventory`).',
+    tags: orderTags,
+    operationId: 'updateOrder',
+    errors: [
+      'not_found',
+      'invalid_state_transition',
+      'insufficient_inventory',
+      'discount_usage_limit_reached',
+    ],
+    handler: (ctx) => ctx.engine.orders.update(scopeOf(ctx.auth), ctx.params.id, ctx.body),
+  }),
+  ...moves.map(({ action, summary, description }) =>
+    defineRoute({
+      method: 'POST',
+      path: `/v1/admin/orders/:id/${action}`,
+      auth: 'secret',
+      customerToken: 'none',
+      params: IdPathSchema,
+      response: OrderSchema,
+      summary,
+      description,
+      tags: orderTags,
+      operationId: `${action}Order`,
+      errors: ['not_found', 'invalid_state_transition'],
+      handler: (ctx) => ctx.engine.orders[action](scopeOf(ctx.auth), ctx.params.id),
+    }),
+  ),
+  defineRoute({
+    method: 'POST',
+    path: '/v1/admin/orders/:id/cancel',
+    auth: 'secret',
+    customerToken: 'none',
+    params: IdPathSchema,
+    body: OrderCancelSchema,
+    response: OrderSchema,
+    summary: 'Cancel an order',
+    description:
+      'From draft, pending, confirmed, and processing while nothing has shipped. Releases the reservations ' +
+      'of unshipped units. Event `order.cancelled`.',
+    tags: orderTags,
+    operationId: 'cancelOrder',
+    errors: ['not_found', 'invalid_state_transition'],
+    handler: (ctx) => ctx.engine.orders.cancel(scopeOf(ctx.auth), ctx.params.id, ctx.body),
+  }),
+
+  // ---------------------------------------------------------------- payments
+  defineRoute({
+    method: 'POST',
+    path: '/v1/admin/orders/:id/payments',
+    auth: 'secret',
+    customerToken: 'none',
+    params: IdPathSchema,
+    body: AdminPaymentCreateSchema,
+    response: PaymentSchema,
+    summary: 'Record a payment taken outside the engine',
+    description:
+      'Records a `completed` payment; `provider` is a free label such as `cash` or `bank_transfer`. ' +
+      'Payment in full moves a pending order to confirmed.',
+    tags: paymentTags,
+    operationId: 'createOrderPayment',
+    errors: ['not_found', 'invalid_state_transition', 'currency_mismatch'],
+    handler: (ctx) => ctx.engine.orders.payments.create(scopeOf(ctx.auth), ctx.params.id, ctx.body),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v1/admin/payments/:id/complete',
+    auth: 'secret',
+    customerToken: 'none',
+    params: IdPathSchema,
+    response: PaymentSchema,
+    summary: 'Complete a pending payment',
+    description: "Marks a pending payment (such as a manual checkout's) completed.",
+    tags: paymentTags,
+    operationId: 'completePayment',
+    errors: ['not_found', 'invalid_state_transition'],
+    handler: (ctx) => ctx.engine.orders.payments.complete(scopeOf(ctx.auth), ctx.params.id),
+  }),
+
+  // ---------------------------------------------------------------- fulfillments
+  defineRoute({
+    method: 'POST',
+    path: '/v1/admin/orders/:id/fulfillments',
+    auth: 'secret',
+    customerToken: 'none',
+    params: IdPathSchema,
+    body: FulfillmentCreateSchema,
+    response: FulfillmentSchema,
+    summary: 'Create a fulfillment',
+    description:
+      'For pending, confirmed or processing orders; at most the unfulfilled units of each line ' +
+      '(422 `fulfillment_exceeds_unfulfilled`). The first fulfillment of a confirmed order moves it to processing.',
+    tags: fulfillmentTags,
+    operationId: 'createFulfillment',
+    errors: ['not_found', 'invalid_state_transition', 'fulfillment_exceeds_unfulfilled'],
+    handler: (ctx) => ctx.engine.orders.fulfillments.create(scopeOf(ctx.auth), ctx.params.id, ctx.body),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/v1/admin/fulfillments/:id',
+    auth: 'secret',
+    customerToken: 'none',
+    params: IdPathSchema,
+    body: FulfillmentUpdateSchema,
+    response: FulfillmentSchema,
+    summary: 'Update a fulfillment',
+    description: 'Tracking number, URL and carrier (`null` clears), metadata (replaced whole).',
+    tags: fulfillmentTags,
+    operationId: 'updateFulfillment',
+    errors: ['not_found'],
+    handler: (ctx) => ctx.engine.orders.fulfillments.update(scopeOf(ctx.auth), ctx.params.id, ctx.body),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v1/admin/fulfillments/:id/ship',
+    auth: 'secret',
+    customerToken: 'none',
+    params: IdPathSchema,
+    response: FulfillmentSchema,
+    summary: 'Ship a fulfillment',
+    description:
+      'pending → shipped; its units leave stock (`on_hand` and `reserved` decrease). Event `fulfillment.shipped`.',
+    tags: fulfillmentTags,
+    operationId: 'shipFulfillment',
+    errors: ['not_found', 'invalid_state_transition'],
+    handler: (ctx) => ctx.engine.orders.fulfillments.ship(scopeOf(ctx.auth), ctx.params.id),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v1/admin/fulfillments/:id/deliver',
+    auth: 'secret',
+    customerToken: 'none',
+    params: IdPathSchema,
+    response: FulfillmentSchema,
+    summary: 'Mark a fulfillment delivered',
+    description: 'shipped → delivered. Event `fulfillment.delivered`.',
+    tags: fulfillmentTags,
+    operationId: 'deliverFulfillment',
+    errors: ['not_found', 'invalid_state_transition'],
+    handler: (ctx) => ctx.engine.orders.fulfillments.deliver(scopeOf(ctx.auth), ctx.params.id),
+  }),
+
+  // ---------------------------------------------------------------- refunds
+  defineRoute({
+    method: 'POST',
+    path: '/v1/admin/orders/:id/refunds',
+    auth: 'secret',
+    customerToken: 'none',
+    params: IdPathSchema,
+    body: RefundCreateSchema,
+    response: RefundSchema,
+    summary: 'Refund an order',
+    description:
+      "`amount` defaults to what was paid for the given lines' units (discounted total, plus tax when prices " +
+      'exclude it). With `restock: true` the units return to stock. Never more than paid minus refunded ' +
+      '(422 `refund_exceeds_refundable`) nor more units than a line has left (422 `quantity_exceeds_refundable`).',
+    tags: refundTags,
+    operationId: 'createRefund',
+    errors: [
+      'not_found',
+      'refund_exceeds_refundable',
+      'quantity_exceeds_refundable',
+      'currency_mismatch',
+      'payment_failed',
+    ],
+    handler: (ctx) => ctx.engine.orders.refunds.create(scopeOf(ctx.auth), ctx.params.id, ctx.body),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/admin/orders/:id/refunds',
+    auth: 'secret',
+    customerToken: 'none',
+    params: IdPathSchema,
+    response: RefundListSchema,
+    summary: "List an order's refunds",
+    description: 'Oldest first, all on one page.',
+    tags: refundTags,
+    operationId: 'listRefunds',
+    errors: ['not_found'],
+    handler: (ctx) => ctx.engine.orders.listRefunds(scopeOf(ctx.auth), ctx.params.id),
+  }),
+];

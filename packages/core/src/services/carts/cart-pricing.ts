@@ -222,7 +222,7 @@ export async function requireShippingMethod(
   param = 'shipping_method_id',
 ): Promise<ShippingMethodRecord> {
   const method = await tx.shippingMethods.get(scope, id);
-  if (!method || !method.is_active) {
+  if (!method?.is_active) {
     throw new CommerceError('shipping_method_unavailable', `Shipping method '${id}' is not available`, {
       param,
     });

@@ -12,7 +12,13 @@ import type { CartCreate, CartItemAdd, CartItemUpdate, CartUpdate } from '../../
 import type { ServiceContext } from '../context';
 import { read, write } from '../unit-of-work';
 import { addressFromInput, cartToWire } from '../wire/carts';
-import { assertCartActive, assertMaySetCustomer, type CartActor, canActOnCart, cartNotFound } from './cart-access';
+import {
+  assertCartActive,
+  assertMaySetCustomer,
+  type CartActor,
+  canActOnCart,
+  cartNotFound,
+} from './cart-access';
 import { planMerge } from './cart-merge';
 import { assertPurchasable, type PricedCart, priceStoredCart, requireShippingMethod } from './cart-pricing';
 
@@ -62,7 +68,8 @@ export function createCartService(ctx: ServiceContext) {
   /** A customer id set by a secret key must name a customer of the scope (404 otherwise). */
   async function requireCustomer(tx: Repositories, scope: Scope, id: string): Promise<CustomerRecord> {
     const customer = await tx.customers.get(scope, id);
-    if (!customer) throw new CommerceError('not_found', `No such customer: '${id}'`, { param: 'customer_id' });
+    if (!customer)
+      throw new CommerceError('not_found', `No such customer: '${id}'`, { param: 'customer_id' });
     return customer;
   }
 
@@ -72,12 +79,38 @@ export function createCartService(ctx: ServiceContext) {
     return { store, result };
   }
 
-  function newItem(cart_id: string, variant_id: string, quantity: number, metadata: CartItemRecord['metadata'], now: number): CartItemRecord {
-    return { id: ctx.ids.next('item'), cart_id, variant_id, quantity, metadata, created_at: now, updated_at: now };
+  /**
+   * A new cart item. Items list in the order they were added, by `created_at` then id; `order`
+   * (the item's place among those added by one request) is added to `created_at` in ms so that
+   * several items added at once keep their request order whatever the ids (item `created_at` is
+   * not on the wire).
+   */
+  function newItem(
+    cart_id: string,
+    variant_id: string,
+    quantity: number,
+    metadata: CartItemRecord['metadata'],
+    now: number,
+    order = 0,
+  ): CartItemRecord {
+    return {
+      id: ctx.ids.next('item'),
+      cart_id,
+      variant_id,
+      quantity,
+      metadata,
+      created_at: now + order,
+      updated_at: now,
+    };
   }
 
   /** Reads a cart and prices it (for GET). */
-  async function view(scope: Scope, find: (tx: Repositories) => Promise<CartAggregate | null>, id: string, actor: CartActor) {
+  async function view(
+    scope: Scope,
+    find: (tx: Repositories) => Promise<CartAggregate | null>,
+    id: string,
+    actor: CartActor,
+  ) {
     const now = ctx.clock.now();
     return read(ctx, async (tx) => {
       const cart = await find(tx);
@@ -110,7 +143,7 @@ export function createCartService(ctx: ServiceContext) {
             existing.quantity += line.quantity;
             if (line.metadata !== undefined) existing.metadata = line.metadata;
           } else {
-            const item = newItem(id, line.variant_id, line.quantity, line.metadata ?? {}, now);
+            const item = newItem(id, line.variant_id, line.quantity, line.metadata ?? {}, now, items.length);
             byVariant.set(line.variant_id, item);
             items.push(item);
           }
@@ -137,7 +170,11 @@ export function createCartService(ctx: ServiceContext) {
         const result = await priceStoredCart(tx, { scope, store, cart, now });
         assertPurchasable(
           result,
-          input.items.map((line, index) => ({ key: String(index), variant_id: line.variant_id, quantity: line.quantity })),
+          input.items.map((line, index) => ({
+            key: String(index),
+            variant_id: line.variant_id,
+            quantity: line.quantity,
+          })),
         );
         await tx.carts.insert(cart);
         return cartToWire(cart, result);
@@ -166,12 +203,17 @@ export function createCartService(ctx: ServiceContext) {
           assertMaySetCustomer(input.customer_id, actor);
           if (input.customer_id !== actor.customer_id) await requireCustomer(tx, scope, input.customer_id);
         }
-        if (input.shipping_method_id != null) await requireShippingMethod(tx, scope, input.shipping_method_id);
+        if (input.shipping_method_id != null)
+          await requireShippingMethod(tx, scope, input.shipping_method_id);
         const updated = await tx.carts.update(scope, id, {
           updated_at: now,
           ...(input.customer_id !== undefined && { customer_id: input.customer_id }),
-          ...(input.shipping_address !== undefined && { shipping_address: addressFromInput(input.shipping_address) }),
-          ...(input.billing_address !== undefined && { billing_address: addressFromInput(input.billing_address) }),
+          ...(input.shipping_address !== undefined && {
+            shipping_address: addressFromInput(input.shipping_address),
+          }),
+          ...(input.billing_address !== undefined && {
+            billing_address: addressFromInput(input.billing_address),
+          }),
           ...(input.shipping_method_id !== undefined && { shipping_method_id: input.shipping_method_id }),
           ...(input.metadata !== undefined && { metadata: input.metadata }),
         });
@@ -268,7 +310,7 @@ export function createCartService(ctx: ServiceContext) {
         const cart = await loadCart(tx, scope, actor, id, true);
         assertCartActive(cart);
         const discount = await tx.discounts.getByCode(scope, code);
-        if (!discount || discount.type !== 'code' || discount.code === null) {
+        if (discount?.type !== 'code' || discount.code === null) {
           throw new CommerceError('discount_not_found', `No discount with code '${code}'`, { param: 'code' });
         }
         const canonical = discount.code;
@@ -323,7 +365,7 @@ export function createCartService(ctx: ServiceContext) {
         }
         const found = await tx.carts.getActiveByCustomer(scope, customer_id, guest.id);
         const target = found ? await tx.carts.get(scope, found.id, { forUpdate: true }) : null;
-        if (!target || target.status !== 'active') {
+        if (target?.status !== 'active') {
           const updated = await tx.carts.update(scope, guest.id, { customer_id, updated_at: now });
           if (!updated) throw cartNotFound(id);
           const next: CartAggregate = { ...updated, items: guest.items };
@@ -348,7 +390,13 @@ export function createCartService(ctx: ServiceContext) {
     return { ...updated, items };
   }
 
-  async function mergeInto(tx: Repositories, scope: Scope, guest: CartAggregate, target: CartAggregate, now: number) {
+  async function mergeInto(
+    tx: Repositories,
+    scope: Scope,
+    guest: CartAggregate,
+    target: CartAggregate,
+    now: number,
+  ) {
     const variantIds = [...new Set([...target.items, ...guest.items].map((item) => item.variant_id))];
     const variants = new Map(
       (variantIds.length > 0 ? await tx.products.getPurchasable(scope, variantIds) : []).map((entry) => [
@@ -358,7 +406,9 @@ export function createCartService(ctx: ServiceContext) {
     );
     const plan = planMerge(target.items, guest.items, variants);
     const increased = new Map(plan.increased.map((change) => [change.item.id, change.quantity]));
-    const added = plan.added.map((line) => newItem(target.id, line.variant_id, line.quantity, line.metadata, now));
+    const added = plan.added.map((line, index) =>
+      newItem(target.id, line.variant_id, line.quantity, line.metadata, now, index),
+    );
     const items = [
       ...target.items.map((item) => {
         const quantity = increased.get(item.id);
@@ -433,5 +483,7 @@ const REJECTION_MESSAGES: Record<DiscountRejectionCode, string> = {
 };
 
 function rejection(reason: DiscountRejectionCode, code: string): CommerceError {
-  return new CommerceError(reason, `Discount code '${code}' ${REJECTION_MESSAGES[reason]}`, { param: 'code' });
+  return new CommerceError(reason, `Discount code '${code}' ${REJECTION_MESSAGES[reason]}`, {
+    param: 'code',
+  });
 }

@@ -103,9 +103,9 @@ export function createCustomerService(ctx: ServiceContext) {
      */
     async delete(scope: Scope, id: string) {
       return write(ctx, async ({ tx, now }) => {
-        await requireCustomer(tx, scope, id);
         await tx.customerTokens.deleteForCustomer(scope, id);
-        await tx.customers.delete(scope, id, now);
+        // Unknown id: the 404 rolls the token deletion back (there was nothing to delete anyway).
+        if (!(await tx.customers.delete(scope, id, now))) throw errors.notFound('customer', id);
         return { id, deleted: true as const };
       });
     },

@@ -1,7 +1,7 @@
 import { CommerceError } from '../../errors';
 import type { CartAggregate, PaymentRecord, Repositories, Scope } from '../../ports/storage';
 import type { Checkout } from '../../schemas/carts';
-import { assertCartActive } from '../../state';
+import { assertCartActive, type CartActor, canActOnCart, cartNotFound } from '../carts/cart-access';
 import { assertPurchasable, cartPriceableItems, loadAndPrice } from '../carts/cart-pricing';
 import type { ServiceContext } from '../context';
 import { emitInventoryCrossings } from '../inventory-events';
@@ -16,11 +16,7 @@ import { settleOrder, statusEvent } from './order-progress';
 import { attemptPayment, resolveProvider } from './payment-attempt';
 
 /** Who is checking out: the key kind and the signed-in customer, if any (decisions §3). */
-export interface CheckoutCaller {
-  key_type: 'secret' | 'publishable';
-  /** The customer of the `X-Customer-Token`, or null. */
-  customer_id: string | null;
-}
+export type CheckoutCaller = CartActor;
 
 /** Thrown inside the checkout transaction when the provider declines, so it rolls back. */
 class PaymentDeclined extends Error {
@@ -33,9 +29,9 @@ class PaymentDeclined extends Error {
 }
 
 /**
- * Loads a cart for checkout, locked until the transaction ends. Access rule (decisions §3): with
- * a publishable key, a cart that has a customer is found only with that customer's token
- * (otherwise 404, so cart ids are not probeable); a secret key may check out any cart.
+ * Loads a cart for checkout, locked until the transaction ends, with the carts area's access rule
+ * (decisions §3: a publishable key reaches a customer's cart only with that customer's token,
+ * otherwise 404).
  */
 async function loadCartForCheckout(
   tx: Repositories,
@@ -44,12 +40,8 @@ async function loadCartForCheckout(
   caller: CheckoutCaller,
 ): Promise<CartAggregate> {
   const cart = await tx.carts.get(scope, id, { forUpdate: true });
-  const hidden =
-    cart !== null &&
-    caller.key_type === 'publishable' &&
-    cart.customer_id !== null &&
-    cart.customer_id !== caller.customer_id;
-  if (!cart || hidden) throw new CommerceError('not_found', `No such cart: '${id}'`);
+  if (!cart || !canActOnCart(cart, caller)) throw cartNotFound(id);
+  assertCartActive(cart);
   return cart;
 }
 
@@ -88,7 +80,6 @@ export function createCheckoutService(ctx: ServiceContext) {
         return await write(ctx, async (work) => {
           const { tx, now } = work;
           let cart = await loadCartForCheckout(tx, scope, cartId, caller);
-          assertCartActive(cart.status);
 
           if (
             input.shipping_address !== undefined ||

@@ -1,8 +1,29 @@
 import type { ServiceContext } from '../context';
+import { createOrderFulfillments } from './order-fulfillments';
+import { createOrderLifecycle } from './order-lifecycle';
+import { createOrderPayments } from './order-payments';
+import { createOrderQueries } from './order-queries';
+import { createOrderRefunds } from './order-refunds';
 
-/** Placeholder: filled in by its area's implementation. */
-export function createOrderService(_ctx: ServiceContext) {
-  return {};
+/**
+ * Orders (decisions §8, §10–§13): reads for the admin and the storefront, the admin life cycle,
+ * payments, fulfillments and refunds. Each use case is one transaction; methods return wire
+ * objects (spec "Order", "Payment", "Fulfillment", "Refund").
+ *
+ * - `list`, `get`, `listRefunds`, `listForCustomer`, `getForCustomer`, `lookup` — see `order-queries.ts`;
+ * - `create`, `update`, `confirm`, `process`, `complete`, `cancel` — see `order-lifecycle.ts`;
+ * - `payments.create`, `payments.complete` — see `order-payments.ts`;
+ * - `fulfillments.create`, `.update`, `.ship`, `.deliver` — see `order-fulfillments.ts`;
+ * - `refunds.create` — see `order-refunds.ts`.
+ */
+export function createOrderService(ctx: ServiceContext) {
+  return {
+    ...createOrderQueries(ctx),
+    ...createOrderLifecycle(ctx),
+    payments: createOrderPayments(ctx),
+    fulfillments: createOrderFulfillments(ctx),
+    refunds: createOrderRefunds(ctx),
+  };
 }
 
 export type OrderService = ReturnType<typeof createOrderService>;

@@ -1,8 +1,185 @@
+import { CommerceError, errors } from '../../errors';
+import type { PageRequest, Patch, Scope, WebhookRecord } from '../../ports/storage';
+import type { EventPayloadWire } from '../../schemas/events';
+import type { WebhookCreate, WebhookTest, WebhookTestResult, WebhookUpdate } from '../../schemas/webhooks';
 import type { ServiceContext } from '../context';
+import { read, write } from '../unit-of-work';
+import { iso } from '../wire/format';
+import { notificationToWire, webhookDeliveryToWire, webhookToWire } from '../wire/webhooks';
+import { sampleEventData } from './sample-payloads';
+import { createWebhookDispatcher, type DeliverDueOptions } from './webhook-dispatcher';
+import { requireTransport, sendSigned } from './webhook-sender';
+import { startWebhookWorker, type WebhookWorkerOptions } from './webhook-worker';
 
-/** Placeholder: filled in by its area's implementation. */
-export function createWebhookService(_ctx: ServiceContext) {
-  return {};
+/** `whsec_` + 43 URL-safe characters (256 random bits). */
+function generateSecret(ctx: ServiceContext): string {
+  return `whsec_${ctx.crypto.randomToken(32)}`;
+}
+
+/**
+ * Webhooks (spec "Events", decisions §14), per store and mode: CRUD with the secret shown once,
+ * delivery history, test deliveries, dashboard notifications, and the sender (`deliverDue` for
+ * cron/serverless hosts, `startWorker` for a long-running process).
+ *
+ * URL safety: unless `allow_private_webhooks`, a URL is checked on create and on every URL change
+ * by the transport's `checkUrl` (422 `url_not_allowed`), and again by the transport at every
+ * delivery. Without a transport nothing can be delivered, so only the URL syntax is checked then.
+ */
+export function createWebhookService(ctx: ServiceContext) {
+  const dispatcher = createWebhookDispatcher(ctx);
+
+  async function assertUrlAllowed(url: string): Promise<void> {
+    if (ctx.config.allow_private_webhooks) return;
+    const check = await ctx.webhookTransport?.checkUrl?.(url);
+    if (check && !check.allowed) {
+      throw new CommerceError(
+        'url_not_allowed',
+        `url must not target loopback, private, link-local or metadata addresses: ${check.reason}`,
+        { param: 'url' },
+      );
+    }
+  }
+
+  const notFound = (id: string) => errors.notFound('webhook', id);
+
+  return {
+    /** Registers a webhook; the response is the only one that shows its `secret`. */
+    async create(scope: Scope, input: WebhookCreate) {
+      await assertUrlAllowed(input.url);
+      const secret = generateSecret(ctx);
+      return write(ctx, async ({ tx, now }) => {
+        const record: WebhookRecord = {
+          id: ctx.ids.next('wh'),
+          store_id: scope.store_id,
+          mode: scope.mode,
+          url: input.url,
+          events: [...input.events],
+          secret,
+          is_active: true,
+          consecutive_failures: 0,
+          metadata: input.metadata,
+          created_at: now,
+          updated_at: now,
+        };
+        await tx.webhooks.insert(record);
+        return webhookToWire(record, secret);
+      });
+    },
+
+    async list(scope: Scope, page: PageRequest<'created_at'>) {
+      const result = await read(ctx, (tx) => tx.webhooks.list(scope, page));
+      return { ...result, data: result.data.map((record) => webhookToWire(record)) };
+    },
+
+    async get(scope: Scope, id: string) {
+      const record = await read(ctx, (tx) => tx.webhooks.get(scope, id));
+      if (!record) throw notFound(id);
+      return webhookToWire(record);
+    },
+
+    /**
+     * Changes `url`, `events`, `is_active`, `metadata` (replaced whole). Re-activating an inactive
+     * webhook resets `consecutive_failures` to 0; deactivating it cancels its pending deliveries
+     * (events raised while it is inactive are not delivered to it later).
+     */
+    async update(scope: Scope, id: string, input: WebhookUpdate) {
+      if (input.url !== undefined) await assertUrlAllowed(input.url);
+      return write(ctx, async ({ tx, now }) => {
+        const current = await tx.webhooks.get(scope, id);
+        if (!current) throw notFound(id);
+        const patch: Patch<WebhookRecord, 'url' | 'events' | 'is_active' | 'consecutive_failures' | 'metadata'> = {
+          updated_at: now,
+        };
+        if (input.url !== undefined) patch.url = input.url;
+        if (input.events !== undefined) patch.events = [...input.events];
+        if (input.metadata !== undefined) patch.metadata = input.metadata;
+        if (input.is_active !== undefined) {
+          patch.is_active = input.is_active;
+          if (input.is_active && !current.is_active) patch.consecutive_failures = 0;
+        }
+        const updated = await tx.webhooks.update(scope, id, patch);
+        if (!updated) throw notFound(id);
+        if (input.is_active === false && current.is_active) {
+          await tx.webhooks.cancelPendingDeliveries(scope, id, now);
+        }
+        return webhookToWire(updated);
+      });
+    },
+
+    /** Deletes the webhook; its pending deliveries are cancelled. */
+    async delete(scope: Scope, id: string) {
+      return write(ctx, async ({ tx, now }) => {
+        if (!(await tx.webhooks.get(scope, id))) throw notFound(id);
+        await tx.webhooks.cancelPendingDeliveries(scope, id, now);
+        if (!(await tx.webhooks.delete(scope, id, now))) throw notFound(id);
+        return { id, deleted: true as const };
+      });
+    },
+
+    /** The webhook's deliveries, newest first, each with its attempts. */
+    async listDeliveries(scope: Scope, id: string, page: PageRequest<'created_at'>) {
+      const result = await read(ctx, async (tx) => {
+        if (!(await tx.webhooks.get(scope, id))) throw notFound(id);
+        return tx.webhooks.listDeliveries(scope, id, page);
+      });
+      return { ...result, data: result.data.map(webhookDeliveryToWire) };
+    },
+
+    /**
+     * Sends one signed sample event of `event_type` to the webhook's URL now (active or not) and
+     * reports the outcome. Nothing is recorded: it neither counts toward failures nor resets them.
+     */
+    async test(scope: Scope, id: string, input: WebhookTest): Promise<WebhookTestResult> {
+      const transport = requireTransport(ctx);
+      const { webhook, store } = await read(ctx, async (tx) => ({
+        webhook: await tx.webhooks.get(scope, id),
+        store: await tx.stores.get(scope.store_id),
+      }));
+      if (!webhook) throw notFound(id);
+      const now = ctx.clock.now();
+      const event: EventPayloadWire = {
+        id: ctx.ids.next('evt'),
+        type: input.event_type,
+        created_at: iso(now),
+        data: sampleEventData(input.event_type, {
+          currency: store?.currency ?? ctx.config.default_currency,
+          now,
+          ids: ctx.ids,
+        }) as EventPayloadWire['data'],
+        store_id: scope.store_id,
+      };
+      const outcome = await sendSigned(ctx, transport, {
+        url: webhook.url,
+        secret: webhook.secret,
+        payload: JSON.stringify(event),
+        event_id: event.id,
+        at: now,
+      });
+      return { success: outcome.succeeded, status_code: outcome.status_code, response_time_ms: outcome.duration_ms };
+    },
+
+    /** Dashboard notifications of this store and mode (e.g. `webhook.deactivated`), newest first. */
+    async listNotifications(scope: Scope, page: PageRequest<'created_at'>) {
+      const result = await read(ctx, (tx) => tx.notifications.list(scope, page));
+      return { ...result, data: result.data.map(notificationToWire) };
+    },
+
+    /**
+     * One round of delivery, for cron jobs and serverless hosts: fans out committed events, then
+     * claims, sends and records due deliveries (see `createWebhookDispatcher`).
+     */
+    deliverDue(options: DeliverDueOptions = {}) {
+      return dispatcher.deliverDue(options);
+    },
+
+    /** Starts the in-process delivery loop; `stop()` finishes or releases what is in flight. */
+    startWorker(options: WebhookWorkerOptions = {}) {
+      requireTransport(ctx);
+      return startWebhookWorker((o) => dispatcher.deliverDue(o), options);
+    },
+  };
 }
 
 export type WebhookService = ReturnType<typeof createWebhookService>;
+export type { DeliverDueOptions, DeliverDueResult } from './webhook-dispatcher';
+export type { WebhookWorker, WebhookWorkerOptions } from './webhook-worker';

@@ -1,0 +1,205 @@
+import { CommerceError } from '../../errors';
+import type { FulfillmentRecord, FulfillmentRecordStatus, OrderLineRecord, Scope } from '../../ports/storage';
+import type { FulfillmentCreate, FulfillmentUpdate } from '../../schemas/orders';
+import { assertOrderFulfillable, assertTransition, fulfillmentMachine } from '../../state';
+import type { ServiceContext } from '../context';
+import { emitInventoryCrossings } from '../inventory-events';
+import { type Work, write } from '../unit-of-work';
+import { fulfillmentToWire } from '../wire/orders';
+import { movementsByVariant } from './order-inventory';
+import { requireOrder } from './order-loading';
+import { saveOrderProgress } from './order-progress';
+
+/**
+ * The units of a line that may still be fulfilled: ordered, minus fulfilled, minus refunded
+ * units that had not been fulfilled (refunds take unfulfilled units first, as restocking does,
+ * decisions §10), i.e. `max(0, quantity − fulfilled − refunded)`. Refunded units are never sent.
+ *
+ * @example unfulfilledUnits({ quantity: 3, fulfilled_quantity: 1, refunded_quantity: 1 }) // 1
+ */
+export function unfulfilledUnits(
+  line: Pick<OrderLineRecord, 'quantity' | 'fulfilled_quantity' | 'refunded_quantity'>,
+): number {
+  return Math.max(0, line.quantity - line.fulfilled_quantity - line.refunded_quantity);
+}
+
+async function requireFulfillment(work: Work, scope: Scope, id: string): Promise<FulfillmentRecord> {
+  const fulfillment = await work.tx.orders.getFulfillment(scope, id);
+  if (!fulfillment) throw new CommerceError('not_found', `No such fulfillment: '${id}'`);
+  return fulfillment;
+}
+
+/**
+ * Fulfillments (decisions §8, §10, §13): created `pending` (their units count as fulfilled from
+ * then on), shipped (inventory leaves: `on_hand −= q`, `reserved −= q`), delivered. Moves follow
+ * `fulfillmentMachine` (409 `invalid_state_transition` otherwise). Events `fulfillment.created`,
+ * `fulfillment.shipped`, `fulfillment.delivered` carry the Fulfillment.
+ */
+export function createOrderFulfillments(ctx: ServiceContext) {
+  /** Moves a fulfillment along its machine with a compare-and-set on the status it was read in. */
+  async function advance(
+    work: Work,
+    scope: Scope,
+    current: FulfillmentRecord,
+    to: Extract<FulfillmentRecordStatus, 'shipped' | 'delivered'>,
+  ): Promise<FulfillmentRecord> {
+    assertTransition(fulfillmentMachine, current.status, to);
+    const updated = await work.tx.orders.updateFulfillment(
+      scope,
+      current.id,
+      {
+        status: to,
+        updated_at: work.now,
+        ...(to === 'shipped' ? { shipped_at: work.now } : { delivered_at: work.now }),
+      },
+      { expect_status: current.status },
+    );
+    if (!updated) {
+      throw new CommerceError('invalid_state_transition', `The fulfillment is no longer ${current.status}`, {
+        data: { from: current.status, to },
+      });
+    }
+    return updated;
+  }
+
+  return {
+    /**
+     * `POST /v1/admin/orders/{id}/fulfillments`. The order must be pending, confirmed or
+     * processing (409 otherwise). Each line must name a line of the order once (400
+     * `parameter_invalid`, `lines[i].order_line_id`) and ask for at most its unfulfilled units
+     * (422 `fulfillment_exceeds_unfulfilled`, `lines[i].quantity`, `data: { order_line_id,
+     * requested, unfulfilled }`). The first fulfillment of a confirmed order moves it to
+     * `processing` (and a fully fulfilled, paid order on to `completed`).
+     */
+    async create(scope: Scope, orderId: string, input: FulfillmentCreate) {
+      return write(ctx, async (work) => {
+        const { tx, now } = work;
+        const order = await requireOrder(tx, scope, orderId, { forUpdate: true });
+        assertOrderFulfillable(order.status);
+        const byId = new Map(order.lines.map((line) => [line.id, line]));
+        const seen = new Set<string>();
+        input.lines.forEach((requested, i) => {
+          const line = byId.get(requested.order_line_id);
+          if (!line || seen.has(line.id)) {
+            throw new CommerceError(
+              'parameter_invalid',
+              line
+                ? `Order line '${line.id}' appears more than once`
+                : `No such order line: '${requested.order_line_id}'`,
+              { param: `lines[${i}].order_line_id` },
+            );
+          }
+          seen.add(line.id);
+          const unfulfilled = unfulfilledUnits(line);
+          if (requested.quantity > unfulfilled) {
+            throw new CommerceError(
+              'fulfillment_exceeds_unfulfilled',
+              `Only ${unfulfilled} unit(s) of order line '${line.id}' are unfulfilled; ${requested.quantity} requested`,
+              {
+                param: `lines[${i}].quantity`,
+                data: { order_line_id: line.id, requested: requested.quantity, unfulfilled },
+              },
+            );
+          }
+        });
+
+        const fulfillment: FulfillmentRecord = {
+          id: ctx.ids.next('ful'),
+          store_id: scope.store_id,
+          mode: scope.mode,
+          order_id: order.id,
+          status: 'pending',
+          tracking_number: input.tracking_number ?? null,
+          tracking_url: input.tracking_url ?? null,
+          carrier: input.carrier ?? null,
+          lines: input.lines.map((l) => ({ order_line_id: l.order_line_id, quantity: l.quantity })),
+          metadata: input.metadata,
+          created_at: now,
+          updated_at: now,
+          shipped_at: null,
+          delivered_at: null,
+        };
+        await tx.orders.insertFulfillment(fulfillment);
+        const added = new Map(input.lines.map((l) => [l.order_line_id, l.quantity]));
+        const lines = order.lines.map((line) => {
+          const q = added.get(line.id);
+          return q === undefined ? line : { ...line, fulfilled_quantity: line.fulfilled_quantity + q };
+        });
+        await tx.orders.updateLines(
+          scope,
+          order.id,
+          lines
+            .filter((l) => added.has(l.id))
+            .map((l) => ({ id: l.id, fulfilled_quantity: l.fulfilled_quantity })),
+        );
+        const wire = fulfillmentToWire(fulfillment);
+        work.emit(scope, 'fulfillment.created', wire);
+        await saveOrderProgress(work, scope, order, {
+          ...order,
+          lines,
+          fulfillments: [...order.fulfillments, fulfillment],
+        });
+        return wire;
+      });
+    },
+
+    /** `PATCH /v1/admin/fulfillments/{id}`: tracking number, URL, carrier (`null` clears), metadata (replaced). */
+    async update(scope: Scope, id: string, input: FulfillmentUpdate) {
+      return write(ctx, async (work) => {
+        await requireFulfillment(work, scope, id);
+        const updated = await work.tx.orders.updateFulfillment(scope, id, {
+          updated_at: work.now,
+          ...(input.tracking_number !== undefined && { tracking_number: input.tracking_number }),
+          ...(input.tracking_url !== undefined && { tracking_url: input.tracking_url }),
+          ...(input.carrier !== undefined && { carrier: input.carrier }),
+          ...(input.metadata !== undefined && { metadata: input.metadata }),
+        });
+        if (!updated) throw new CommerceError('not_found', `No such fulfillment: '${id}'`);
+        return fulfillmentToWire(updated);
+      });
+    },
+
+    /**
+     * `POST /v1/admin/fulfillments/{id}/ship`: pending → shipped, `shipped_at` set; its units leave
+     * stock (`on_hand −= q`, `reserved −= q` for tracked variants) and count as shipped on their
+     * lines. Event `fulfillment.shipped` (and inventory threshold events).
+     */
+    async ship(scope: Scope, id: string) {
+      return write(ctx, async (work) => {
+        const { tx } = work;
+        const found = await requireFulfillment(work, scope, id);
+        const order = await requireOrder(tx, scope, found.order_id, { forUpdate: true });
+        const current = order.fulfillments.find((f) => f.id === id) ?? found;
+        const shipped = await advance(work, scope, current, 'shipped');
+        const units = new Map(shipped.lines.map((l) => [l.order_line_id, l.quantity]));
+        const lines = order.lines.filter((line) => units.has(line.id));
+        await tx.orders.updateLines(
+          scope,
+          order.id,
+          lines.map((line) => ({
+            id: line.id,
+            shipped_quantity: line.shipped_quantity + (units.get(line.id) ?? 0),
+          })),
+        );
+        const movements = movementsByVariant(
+          lines.map((line) => ({ variant_id: line.variant_id, quantity: units.get(line.id) ?? 0 })),
+        );
+        const changes = movements.length > 0 ? await tx.inventory.ship(scope, movements, work.now) : [];
+        work.emit(scope, 'fulfillment.shipped', fulfillmentToWire(shipped));
+        emitInventoryCrossings(work, scope, changes);
+        return fulfillmentToWire(shipped);
+      });
+    },
+
+    /** `POST /v1/admin/fulfillments/{id}/deliver`: shipped → delivered, `delivered_at` set. Event `fulfillment.delivered`. */
+    async deliver(scope: Scope, id: string) {
+      return write(ctx, async (work) => {
+        const current = await requireFulfillment(work, scope, id);
+        const delivered = await advance(work, scope, current, 'delivered');
+        const wire = fulfillmentToWire(delivered);
+        work.emit(scope, 'fulfillment.delivered', wire);
+        return wire;
+      });
+    },
+  };
+}

@@ -1,0 +1,298 @@
+import { CommerceError } from '../../errors';
+import type { CustomerRecord, InventoryChange, OrderAggregate, Scope } from '../../ports/storage';
+import type { AdminOrderCreate, AdminOrderUpdate, OrderCancel } from '../../schemas/orders';
+import { assertOrderAction, type OrderAdminAction } from '../../state';
+import {
+  assertPurchasable,
+  loadAndPrice,
+  type PriceableItem,
+  type PricedCart,
+  requireShippingMethod,
+} from '../carts/cart-pricing';
+import type { ServiceContext } from '../context';
+import { emitInventoryCrossings } from '../inventory-events';
+import { type Work, write } from '../unit-of-work';
+import { addressFromInput } from '../wire/carts';
+import { orderToWire } from '../wire/orders';
+import { customerKeyOf, recordDiscountUsage } from './discount-usage';
+import { buildOrder } from './order-builder';
+import { releaseOrderReservations, reserveLines } from './order-inventory';
+import { requireOrder, requireStoreIn } from './order-loading';
+import { saveOrderProgress, settleOrder, statusEvent } from './order-progress';
+
+const lineParam = (index: number, field: 'variant_id' | 'quantity') => `lines[${index}].${field}`;
+
+/**
+ * A draft reserves nothing, so only whether each variant may be sold is checked, not its stock:
+ * the same rules as `assertPurchasable` with inventory treated as untracked.
+ */
+function assertSellable(priced: PricedCart, items: readonly PriceableItem[]): void {
+  const untracked = new Map(
+    [...priced.variants].map(([id, entry]) => [
+      id,
+      { ...entry, inventory: { ...entry.inventory, track_inventory: false } },
+    ]),
+  );
+  assertPurchasable({ variants: untracked }, items, { param: lineParam });
+}
+
+/** Whether any unit of the order has left the warehouse (a fulfillment shipped or delivered). */
+function hasShippedUnits(order: OrderAggregate): boolean {
+  return order.fulfillments.some((f) => f.status === 'shipped' || f.status === 'delivered');
+}
+
+/**
+ * The admin order life cycle (decisions §13): creation as `draft` or `pending`, PATCH (addresses,
+ * note, metadata, and `status: "pending"` to finalise a draft), and the moves `confirm`,
+ * `process`, `complete`, `cancel`. Every use case locks the order row (`forUpdate`) and writes the
+ * status with a compare-and-set, so concurrent admin actions on one order serialise; any move
+ * the state machine refuses is 409 `invalid_state_transition`. After a move, the automatic moves
+ * of `settleOrder` apply as after any other change (e.g. confirming an order that was already
+ * fulfilled moves it on to `processing`).
+ */
+export function createOrderLifecycle(ctx: ServiceContext) {
+  async function move(
+    scope: Scope,
+    id: string,
+    action: Exclude<OrderAdminAction, 'finalize'>,
+    reason?: string | null,
+  ) {
+    return write(ctx, async (work) => {
+      const { tx, now } = work;
+      const order = await requireOrder(tx, scope, id, { forUpdate: true });
+      const to = assertOrderAction(action, order.status, { has_shipped_units: hasShippedUnits(order) });
+      let changed: OrderAggregate = { ...order, status: to };
+      if (to === 'completed') changed.completed_at = now;
+      if (to === 'cancelled') changed = await cancelParts(work, scope, changed, reason ?? null);
+      const event = statusEvent(to);
+      const saved = await saveOrderProgress(work, scope, order, changed, event ? [event] : []);
+      return orderToWire(saved);
+    });
+  }
+
+  /**
+   * What cancelling does besides the status: releases the reservations the order still holds,
+   * cancels its pending (unshipped) fulfillments — their units no longer count as fulfilled — and
+   * its pending payments. Shipped units stay shipped (a processing order with shipped units cannot
+   * be cancelled at all); money already taken is returned with a refund.
+   */
+  async function cancelParts(
+    work: Work,
+    scope: Scope,
+    order: OrderAggregate,
+    reason: string | null,
+  ): Promise<OrderAggregate> {
+    const { tx, now } = work;
+    await releaseOrderReservations(work, scope, order);
+
+    const unfulfilled = new Map<string, number>();
+    const fulfillments = await Promise.all(
+      order.fulfillments.map(async (f) => {
+        if (f.status !== 'pending') return f;
+        for (const l of f.lines)
+          unfulfilled.set(l.order_line_id, (unfulfilled.get(l.order_line_id) ?? 0) + l.quantity);
+        const updated = await tx.orders.updateFulfillment(
+          scope,
+          f.id,
+          { status: 'cancelled', updated_at: now },
+          { expect_status: 'pending' },
+        );
+        return updated ?? { ...f, status: 'cancelled' as const, updated_at: now };
+      }),
+    );
+    const lines = order.lines.map((line) => {
+      const less = unfulfilled.get(line.id) ?? 0;
+      return less > 0 ? { ...line, fulfilled_quantity: Math.max(0, line.fulfilled_quantity - less) } : line;
+    });
+    if (unfulfilled.size > 0) {
+      await tx.orders.updateLines(
+        scope,
+        order.id,
+        lines
+          .filter((l) => unfulfilled.has(l.id))
+          .map((l) => ({ id: l.id, fulfilled_quantity: l.fulfilled_quantity })),
+      );
+    }
+    const payments = await Promise.all(
+      order.payments.map(async (p) => {
+        if (p.status !== 'pending') return p;
+        const updated = await tx.orders.updatePayment(
+          scope,
+          p.id,
+          { status: 'cancelled', updated_at: now },
+          { expect_status: 'pending' },
+        );
+        return updated ?? { ...p, status: 'cancelled' as const, updated_at: now };
+      }),
+    );
+    return {
+      ...order,
+      lines,
+      fulfillments,
+      payments,
+      inventory_reserved: false,
+      cancelled_at: now,
+      cancel_reason: reason,
+    };
+  }
+
+  return {
+    /**
+     * `POST /v1/admin/orders` (201). Prices come from the catalog through the same pricing as
+     * carts (automatic discounts included), never from the request. `customer_id` must name a
+     * customer of the scope (404, param `customer_id`); without `email` the customer's is used.
+     * A `shipping_method_id` must be active (422 `shipping_method_unavailable`).
+     * - `draft` (default): reserves nothing and counts no discount use; variants must still be
+     *   sellable (404 / 422 `product_unavailable`, param `lines[i].variant_id`).
+     * - `pending`: checked and reserved like a checkout (422 `insufficient_inventory`, param
+     *   `lines[i].quantity`), discount uses counted (422 `discount_usage_limit_reached`).
+     * Both take the next order number. Event: `order.created`.
+     */
+    async create(scope: Scope, input: AdminOrderCreate) {
+      return write(ctx, async (work) => {
+        const { tx, now } = work;
+        const [store, customer] = await Promise.all([
+          requireStoreIn(tx, scope),
+          input.customer_id !== undefined
+            ? tx.customers.get(scope, input.customer_id)
+            : Promise.resolve(null),
+        ]);
+        if (input.customer_id !== undefined && !customer) {
+          throw new CommerceError('not_found', `No such customer: '${input.customer_id}'`, {
+            param: 'customer_id',
+          });
+        }
+        const email = input.email ?? (customer as CustomerRecord | null)?.email;
+        if (email === undefined)
+          throw new CommerceError('parameter_missing', 'email is required', { param: 'email' });
+        if (input.shipping_method_id !== undefined)
+          await requireShippingMethod(tx, scope, input.shipping_method_id);
+
+        const items: PriceableItem[] = input.lines.map((line, index) => ({
+          key: String(index),
+          variant_id: line.variant_id,
+          quantity: line.quantity,
+        }));
+        const priced = await loadAndPrice(tx, {
+          scope,
+          store,
+          items,
+          shipping_method_id: input.shipping_method_id ?? null,
+          discount_codes: [],
+          customer: { id: customer?.id ?? null, email, tags: customer?.tags ?? [] },
+          now,
+        });
+        const pending = input.status === 'pending';
+        if (pending) assertPurchasable(priced, items, { param: lineParam });
+        else assertSellable(priced, items);
+
+        const id = ctx.ids.next('ord');
+        const draft = buildOrder(
+          ctx,
+          {
+            id,
+            number: 0,
+            scope,
+            store,
+            status: input.status,
+            customer_id: customer?.id ?? null,
+            email,
+            shipping_address: addressFromInput(input.shipping_address ?? null),
+            billing_address: addressFromInput(input.billing_address ?? null),
+            note: input.note ?? null,
+            metadata: input.metadata,
+            cart_id: null,
+            inventory_reserved: pending,
+            now,
+          },
+          priced,
+          items,
+        );
+        let reservations: InventoryChange[] = [];
+        if (pending) {
+          reservations = await reserveLines(work, scope, items, (i) => lineParam(i, 'quantity'));
+          await recordDiscountUsage(ctx, work, scope, {
+            order_id: id,
+            customer_key: customerKeyOf(draft.customer_id, email),
+            discounts: draft.applied_discounts,
+          });
+        }
+        draft.number = await tx.orders.nextNumber(scope);
+        const { order, path } = settleOrder(draft, now);
+        await tx.orders.insert(order);
+        const wire = orderToWire(order);
+        work.emit(scope, 'order.created', wire);
+        for (const status of path) {
+          const type = statusEvent(status);
+          if (type) work.emit(scope, type, wire);
+        }
+        emitInventoryCrossings(work, scope, reservations);
+        return wire;
+      });
+    },
+
+    /**
+     * `PATCH /v1/admin/orders/{id}`: addresses (`null` clears), note, metadata (replaced whole), in
+     * any status. `status: "pending"` finalises a draft (409 `invalid_state_transition` from any
+     * other status): its inventory is reserved (422 `insufficient_inventory` when short) and its
+     * discounts' uses are counted; prices stay those the draft was created with.
+     */
+    async update(scope: Scope, id: string, input: AdminOrderUpdate) {
+      return write(ctx, async (work) => {
+        const { tx, now } = work;
+        const order = await requireOrder(tx, scope, id, { forUpdate: true });
+        const finalize = input.status === 'pending';
+        let reservations: InventoryChange[] = [];
+        if (finalize) {
+          assertOrderAction('finalize', order.status);
+          reservations = await reserveLines(work, scope, order.lines);
+          await recordDiscountUsage(ctx, work, scope, {
+            order_id: order.id,
+            customer_key: customerKeyOf(order.customer_id, order.email),
+            discounts: order.applied_discounts,
+          });
+        }
+        const updated = await tx.orders.update(
+          scope,
+          order.id,
+          {
+            updated_at: now,
+            ...(input.shipping_address !== undefined && {
+              shipping_address: addressFromInput(input.shipping_address),
+            }),
+            ...(input.billing_address !== undefined && {
+              billing_address: addressFromInput(input.billing_address),
+            }),
+            ...(input.note !== undefined && { note: input.note }),
+            ...(input.metadata !== undefined && { metadata: input.metadata }),
+            ...(finalize && { status: 'pending' as const, inventory_reserved: true }),
+          },
+          { expect_status: order.status },
+        );
+        if (!updated) throw new CommerceError('not_found', `No such order: '${id}'`);
+        let result: OrderAggregate = { ...order, ...updated };
+        if (finalize) result = await saveOrderProgress(work, scope, result, result);
+        emitInventoryCrossings(work, scope, reservations);
+        return orderToWire(result);
+      });
+    },
+
+    /** `POST …/confirm`: pending → confirmed (even unpaid: the merchant's call). Event `order.confirmed`. */
+    confirm: (scope: Scope, id: string) => move(scope, id, 'confirm'),
+
+    /** `POST …/process`: confirmed → processing. */
+    process: (scope: Scope, id: string) => move(scope, id, 'process'),
+
+    /** `POST …/complete`: processing → completed, sets `completed_at`. Event `order.completed`. */
+    complete: (scope: Scope, id: string) => move(scope, id, 'complete'),
+
+    /**
+     * `POST …/cancel` (`{ reason? }`): from draft, pending, confirmed, and processing while nothing
+     * has shipped. Releases reservations of unshipped units, cancels pending fulfillments and
+     * payments, sets `cancelled_at`. Event `order.cancelled`. Discount uses stay counted (the order
+     * used the discount).
+     */
+    cancel: (scope: Scope, id: string, input: OrderCancel = {}) =>
+      move(scope, id, 'cancel', input.reason ?? null),
+  };
+}

@@ -1,0 +1,129 @@
+import { describe, expect, test } from 'vitest';
+import type { OrderAggregate, OrderLineRecord, PaymentRecord, RefundRecord } from '../../ports/storage';
+import { heldReservations } from './order-inventory';
+import { deriveProgress, settleOrder } from './order-progress';
+import { restockMetadata } from './refund-ledger';
+
+function line(id: string, overrides: Partial<OrderLineRecord> = {}): OrderLineRecord {
+  return {
+    id,
+    order_id: 'ord_1',
+    variant_id: `var_${id}`,
+    product_id: 'prod_1',
+    product_name: 'Mug',
+    variant_name: 'Mug',
+    sku: null,
+    image_url: null,
+    quantity: 3,
+    fulfilled_quantity: 0,
+    shipped_quantity: 0,
+    refunded_quantity: 0,
+    restocked_quantity: 0,
+    unit_price: 1000,
+    line_discount: 0,
+    line_total: 3000,
+    tax_amount: 0,
+    position: 0,
+    ...overrides,
+  };
+}
+
+function pay(amount: number, status: PaymentRecord['status']): PaymentRecord {
+  return { amount, status } as PaymentRecord;
+}
+
+function refund(
+  amount: number,
+  status: RefundRecord['status'],
+  metadata: RefundRecord['metadata'] = {},
+): RefundRecord {
+  return { amount, status, metadata } as RefundRecord;
+}
+
+function order(overrides: Partial<OrderAggregate>): OrderAggregate {
+  return {
+    status: 'pending',
+    total: 3000,
+    lines: [line('l1')],
+    payments: [],
+    refunds: [],
+    fulfillments: [],
+    completed_at: null,
+    ...overrides,
+  } as OrderAggregate;
+}
+
+describe('deriveProgress', () => {
+  test('paid counts completed and refunded payments; refunded counts completed refunds only', () => {
+    const progress = deriveProgress(
+      order({
+        payments: [pay(2000, 'completed'), pay(1000, 'refunded'), pay(500, 'pending'), pay(700, 'failed')],
+        refunds: [refund(1000, 'completed'), refund(400, 'pending'), refund(300, 'failed')],
+      }),
+    );
+    expect(progress).toMatchObject({
+      paid_total: 3000,
+      refunded_total: 1000,
+      payment_status: 'partially_refunded',
+    });
+  });
+
+  test('returned: every fulfilled unit came back through restocking refunds (from the refunds’ ledger)', () => {
+    const lines = [line('l1', { fulfilled_quantity: 2, shipped_quantity: 2, refunded_quantity: 3 })];
+    const restocked = refund(
+      3000,
+      'completed',
+      restockMetadata([{ order_line_id: 'l1', from_reserved: 1, to_on_hand: 2, returned_quantity: 2 }]),
+    );
+    expect(deriveProgress(order({ lines, refunds: [restocked] })).fulfillment_status).toBe('returned');
+    // The same units refunded without restock were not returned.
+    expect(deriveProgress(order({ lines, refunds: [refund(3000, 'completed')] })).fulfillment_status).toBe(
+      'partially_fulfilled',
+    );
+  });
+});
+
+describe('settleOrder', () => {
+  test('pending, fulfilled, then paid in full: pending → confirmed → processing → completed, completed_at set', () => {
+    const { order: settled, path } = settleOrder(
+      order({ lines: [line('l1', { fulfilled_quantity: 3 })], payments: [pay(3000, 'completed')] }),
+      42,
+    );
+    expect(path).toEqual(['confirmed', 'processing', 'completed']);
+    expect(settled).toMatchObject({ status: 'completed', completed_at: 42, payment_status: 'paid' });
+  });
+
+  test('drafts and cancelled orders never move by themselves', () => {
+    const paid = { payments: [pay(3000, 'completed')] };
+    expect(settleOrder(order({ ...paid, status: 'draft' }), 1).path).toEqual([]);
+    expect(settleOrder(order({ ...paid, status: 'cancelled' }), 1).path).toEqual([]);
+  });
+});
+
+describe('heldReservations', () => {
+  test('3 ordered, 1 shipped, 1 released by a restocking refund → 1 still reserved', () => {
+    const held = heldReservations({
+      lines: [line('l1', { shipped_quantity: 1 })],
+      refunds: [
+        refund(
+          1000,
+          'completed',
+          restockMetadata([{ order_line_id: 'l1', from_reserved: 1, to_on_hand: 0, returned_quantity: 0 }]),
+        ),
+      ],
+    });
+    expect(held).toEqual([{ variant_id: 'var_l1', quantity: 1 }]);
+  });
+
+  test('lines of one variant are summed; fully shipped lines hold nothing', () => {
+    const held = heldReservations({
+      lines: [
+        line('a', { variant_id: 'var_x', quantity: 2 }),
+        line('b', { variant_id: 'var_x', quantity: 1 }),
+        line('c', { quantity: 2, shipped_quantity: 2 }),
+      ],
+      refunds: [],
+    });
+    expect(held).toEqual([{ variant_id: 'var_x', quantity: 3 }]);
+  });
+});

@@ -1,0 +1,223 @@
+import type {
+  ClaimedDelivery,
+  EventRecord,
+  Repositories,
+  Scope,
+  WebhookDeliveryRecord,
+  WebhookRecord,
+} from '../../ports/storage';
+import type { ServiceContext } from '../context';
+import { eventToPayload } from '../event-bus';
+import { afterAttempt, DEACTIVATION_THRESHOLD, firstAttemptAt } from './retry-schedule';
+import { requireTransport, sendSigned } from './webhook-sender';
+
+export interface DeliverDueOptions {
+  /** The time to act at (epoch ms); default the engine clock. */
+  now?: number;
+  /** Deliveries claimed and sent at once (in parallel); default 25. Also the fan-out batch size. */
+  limit?: number;
+  /** Who holds the leases; default one id per engine. Give each worker process its own. */
+  workerId?: string;
+  /** How long a claim lasts; default max(60 s, 2 × timeout + 10 s). */
+  leaseMs?: number;
+  /** Set `aborted` to stop early: claimed deliveries not yet sent are given back. */
+  signal?: { readonly aborted: boolean };
+}
+
+export interface DeliverDueResult {
+  /** Events fanned out to deliveries. */
+  dispatched: number;
+  /** Deliveries claimed by this call. */
+  claimed: number;
+  succeeded: number;
+  failed: number;
+  /** Attempts whose lease had expired and been taken over before they were recorded. */
+  lost: number;
+  /** Claims given back untouched (stop requested). */
+  released: number;
+  /** Ids of webhooks deactivated by this call (5 consecutive failures). */
+  deactivated: string[];
+}
+
+/** Fan-out rounds per call, so that a flood of events cannot starve sending. */
+const MAX_FANOUT_ROUNDS = 20;
+
+/**
+ * The webhook sender (decisions §14), for cron jobs, serverless hosts and the worker loop:
+ * 1. fan-out: committed, undispatched outbox events become one pending delivery per subscribed
+ *    active webhook of their store and mode, carrying the payload serialised once — every attempt
+ *    sends those exact bytes;
+ * 2. claim due deliveries under a lease (no two workers hold the same delivery; Postgres
+ *    `FOR UPDATE SKIP LOCKED`), send them in parallel, and record each attempt under the lease
+ *    guard. A worker that dies mid-delivery loses nothing: its lease expires and another worker
+ *    sends again (at-least-once; the event id is the receiver's de-duplication key).
+ * Every failed attempt adds to the webhook's consecutive failures and every success resets them;
+ * the 5th consecutive failure deactivates the webhook, cancels its pending deliveries and writes a
+ * `webhook.deactivated` notification — in the transaction that records the attempt.
+ */
+export function createWebhookDispatcher(ctx: ServiceContext) {
+  const engineWorkerId = `wrk_${ctx.crypto.randomToken(12)}`;
+  const delays = ctx.config.webhook_retry_delays;
+
+  function makeDelivery(now: number, payloads: Map<string, string>) {
+    return (event: EventRecord, webhook: WebhookRecord): WebhookDeliveryRecord => {
+      let payload = payloads.get(event.id);
+      if (payload === undefined) {
+        payload = JSON.stringify(eventToPayload(event));
+        payloads.set(event.id, payload);
+      }
+      return {
+        id: ctx.ids.next('whd'),
+        store_id: event.store_id,
+        mode: event.mode,
+        webhook_id: webhook.id,
+        event_id: event.id,
+        event_type: event.type,
+        payload,
+        status: 'pending',
+        attempt_count: 0,
+        next_attempt_at: firstAttemptAt(now, delays),
+        lease_until: null,
+        leased_by: null,
+        last_status_code: null,
+        last_error: null,
+        last_duration_ms: null,
+        created_at: now,
+        updated_at: now,
+      };
+    };
+  }
+
+  /** Fans out committed events in batches; returns how many were handled. */
+  async function fanOut(now: number, batch: number, signal?: { readonly aborted: boolean }): Promise<number> {
+    let total = 0;
+    for (let round = 0; round < MAX_FANOUT_ROUNDS && !signal?.aborted; round++) {
+      const payloads = new Map<string, string>();
+      const handled = await ctx.storage.transaction((tx) =>
+        tx.events.dispatch(batch, now, makeDelivery(now, payloads)),
+      );
+      total += handled;
+      if (handled < batch) break;
+    }
+    return total;
+  }
+
+  async function deactivate(tx: Repositories, scope: Scope, webhook: WebhookRecord, at: number): Promise<void> {
+    await tx.webhooks.update(scope, webhook.id, { is_active: false, updated_at: at });
+    await tx.webhooks.cancelPendingDeliveries(scope, webhook.id, at);
+    await tx.notifications.insert({
+      id: ctx.ids.next('ntf'),
+      store_id: scope.store_id,
+      mode: scope.mode,
+      type: 'webhook.deactivated',
+      message:
+        `Webhook ${webhook.url} was deactivated after ${webhook.consecutive_failures} consecutive failed ` +
+        'delivery attempts. Fix the endpoint, then re-activate it with PATCH { "is_active": true }.',
+      data: { webhook_id: webhook.id, url: webhook.url, consecutive_failures: webhook.consecutive_failures },
+      created_at: at,
+    });
+  }
+
+  /** Sends one claimed delivery and records the attempt. */
+  async function deliverOne(
+    claimed: ClaimedDelivery,
+    workerId: string,
+    fixedNow: number | undefined,
+  ): Promise<{ outcome: 'succeeded' | 'failed' | 'lost'; deactivated: string | null }> {
+    const { delivery } = claimed;
+    const transport = requireTransport(ctx);
+    const at = fixedNow ?? ctx.clock.now();
+    const attempt = delivery.attempt_count + 1;
+    const sent = await sendSigned(ctx, transport, {
+      url: claimed.url,
+      secret: claimed.secret,
+      payload: delivery.payload,
+      event_id: delivery.event_id,
+      at,
+    });
+    const next = afterAttempt(attempt, sent.succeeded, at, delays);
+    const recordedAt = fixedNow ?? ctx.clock.now();
+    const scope: Scope = { store_id: delivery.store_id, mode: delivery.mode };
+    return ctx.storage.transaction(async (tx) => {
+      const recorded = await tx.webhooks.recordAttempt({
+        delivery_id: delivery.id,
+        worker_id: workerId,
+        attempt: {
+          id: ctx.ids.next('att'),
+          delivery_id: delivery.id,
+          attempt,
+          status_code: sent.status_code,
+          duration_ms: sent.duration_ms,
+          error: sent.error,
+          succeeded: sent.succeeded,
+          created_at: at,
+        },
+        status: next.status,
+        next_attempt_at: next.next_attempt_at,
+        at: recordedAt,
+      });
+      if (!recorded) return { outcome: 'lost', deactivated: null };
+      const webhook = await tx.webhooks.recordOutcome(scope, delivery.webhook_id, sent.succeeded, recordedAt);
+      let deactivated: string | null = null;
+      if (
+        webhook &&
+        !sent.succeeded &&
+        webhook.is_active &&
+        webhook.consecutive_failures >= DEACTIVATION_THRESHOLD
+      ) {
+        await deactivate(tx, scope, webhook, recordedAt);
+        deactivated = webhook.id;
+      }
+      return { outcome: sent.succeeded ? 'succeeded' : 'failed', deactivated };
+    });
+  }
+
+  return {
+    /**
+     * Fans out committed events, then claims and sends due deliveries once. Returns what it did.
+     * Throws when no transport is configured, and (after every claimed delivery has settled) when
+     * recording attempts failed.
+     */
+    async deliverDue(options: DeliverDueOptions = {}): Promise<DeliverDueResult> {
+      requireTransport(ctx);
+      const limit = Math.max(1, Math.floor(options.limit ?? 25));
+      const workerId = options.workerId ?? engineWorkerId;
+      const now = options.now ?? ctx.clock.now();
+      const leaseMs = options.leaseMs ?? Math.max(60_000, 2 * ctx.config.webhook_timeout_ms + 10_000);
+      const result: DeliverDueResult = {
+        dispatched: await fanOut(now, Math.max(limit, 100), options.signal),
+        claimed: 0,
+        succeeded: 0,
+        failed: 0,
+        lost: 0,
+        released: 0,
+        deactivated: [],
+      };
+      if (options.signal?.aborted) return result;
+
+      const claimed = await ctx.storage.transaction((tx) =>
+        tx.webhooks.claimDue({ now, limit, lease_ms: leaseMs, worker_id: workerId }),
+      );
+      result.claimed = claimed.length;
+      const settled = await Promise.allSettled(
+        claimed.map(async (item) => {
+          if (options.signal?.aborted) {
+            await ctx.storage.transaction((tx) => tx.webhooks.releaseLease(item.delivery.id, workerId));
+            result.released += 1;
+            return;
+          }
+          const { outcome, deactivated } = await deliverOne(item, workerId, options.now);
+          result[outcome] += 1;
+          if (deactivated) result.deactivated.push(deactivated);
+        }),
+      );
+      const errors = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
+      if (errors.length > 0) {
+        throw new AggregateError(errors, `${errors.length} webhook deliveries could not be recorded`);
+      }
+      return result;
+    },
+  };
+}
+
+export type WebhookDispatcher = ReturnType<typeof createWebhookDispatcher>;

@@ -1,0 +1,78 @@
+import type { DeliverDueOptions, DeliverDueResult } from './webhook-dispatcher';
+
+export interface WebhookWorkerOptions {
+  /** Pause between polls when there was nothing (more) to do; default 1000 ms. */
+  intervalMs?: number;
+  /** Lease holder id; give each process its own (default: one per engine). */
+  workerId?: string;
+  /** Deliveries per batch (see `deliverDue`); default 25. */
+  limit?: number;
+  /** Called when a batch fails (e.g. the database is unreachable); the loop keeps going. */
+  onError?: (error: unknown) => void;
+}
+
+export interface WebhookWorker {
+  readonly workerId: string | undefined;
+  /**
+   * Stops polling and resolves once the batch in flight is done: attempts already sent are
+   * recorded, claimed deliveries not yet sent are released for other workers.
+   */
+  stop(): Promise<void>;
+}
+
+/**
+ * The in-process delivery loop (`cartwright serve` and `cartwright worker`): calls `deliverDue`,
+ * again at once while batches come back full, else after `intervalMs`. One batch at a time per
+ * worker; run several workers (processes) for more throughput — leases keep them apart. The
+ * timer is not `unref`'d: a worker keeps its process alive until `stop()`.
+ */
+export function startWebhookWorker(
+  deliverDue: (options: DeliverDueOptions) => Promise<DeliverDueResult>,
+  options: WebhookWorkerOptions = {},
+): WebhookWorker {
+  const intervalMs = Math.max(1, options.intervalMs ?? 1000);
+  const limit = options.limit ?? 25;
+  const onError = options.onError ?? ((error: unknown) => console.error('[cartwright] webhook worker:', error));
+  const signal = { aborted: false };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running: Promise<void> | undefined;
+
+  async function tick(): Promise<void> {
+    let busy = false;
+    try {
+      const result = await deliverDue({
+        limit,
+        signal,
+        ...(options.workerId !== undefined && { workerId: options.workerId }),
+      });
+      busy = result.claimed >= limit;
+    } catch (error) {
+      try {
+        onError(error);
+      } catch {
+        // A failing error hook must not stop the loop.
+      }
+    }
+    if (!signal.aborted) schedule(busy ? 0 : intervalMs);
+  }
+
+  function schedule(delay: number): void {
+    timer = setTimeout(() => {
+      timer = undefined;
+      running = tick().finally(() => {
+        running = undefined;
+      });
+    }, delay);
+  }
+
+  schedule(0);
+  return {
+    workerId: options.workerId,
+    async stop() {
+      signal.aborted = true;
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}

@@ -1,0 +1,148 @@
+import { expect, test } from 'vitest';
+import type { ApiResponse } from './support/harness';
+import { describeApi } from './support/harness';
+import {
+  adminOrder,
+  checkout,
+  createCart,
+  createProduct,
+  expectError,
+  expectStatus,
+  inventoryOf,
+  payOrder,
+  placeOrder,
+  unique,
+} from './support/order-fixtures';
+
+/** `{ 201: 5, 422: 35 }`-style tally of response statuses. */
+function tally(responses: ApiResponse[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const r of responses) counts[r.status] = (counts[r.status] ?? 0) + 1;
+  return counts;
+}
+
+/**
+ * Concurrency over HTTP against one server: requests are fired together and the engine's
+ * atomic guards (conditional updates, compare-and-set, row locks, the order-number counter) must
+ * hold. The first test relies on this block's fresh database for its order numbers.
+ */
+describeApi('concurrency', (api) => {
+  test('40 concurrent checkouts for 5 units: exactly 5 × 201 and 35 × 422 insufficient_inventory; numbers 1001–1005', async () => {
+    const a = api();
+    const item = await createProduct(a, { price: 999, on_hand: 5 });
+    const carts = await Promise.all(
+      Array.from({ length: 40 }, () => createCart(a, [{ variant_id: item.variant_id }])),
+    );
+    const responses = await Promise.all(carts.map((cart) => checkout(a, cart.id)));
+
+    expect(tally(responses)).toEqual({ 201: 5, 422: 35 });
+    for (const r of responses) if (r.status === 422) expectError(r, 422, 'insufficient_inventory');
+    const numbers = responses.filter((r) => r.status === 201).map((r) => r.body.number as number);
+    expect(numbers.sort((x, y) => x - y)).toEqual([1001, 1002, 1003, 1004, 1005]);
+    expect(await inventoryOf(a, item.inventory_id)).toMatchObject({ on_hand: 5, reserved: 5, available: 0 });
+    // Losers left their carts active and nothing else behind.
+    const losers = carts.filter((_, i) => responses[i]?.status === 422);
+    const states = await Promise.all(
+      losers.map((cart) => a.storefront.get(`/v1/storefront/carts/${cart.id}`)),
+    );
+    expect(new Set(states.map((s) => s.body.status))).toEqual(new Set(['active']));
+    expect(expectStatus(await a.get('/v1/admin/orders?limit=1'), 200).body.total_count).toBe(5);
+  }, 60_000);
+
+  test('a discount with usage_limit 3 under 20 concurrent checkouts is used exactly 3 times', async () => {
+    const a = api();
+    const item = await createProduct(a, { price: 2000, on_hand: 1000 });
+    const code = unique('LIMIT').toUpperCase();
+    const discount = expectStatus(
+      await a.post('/v1/admin/discounts', {
+        name: 'Three only',
+        code,
+        type: 'code',
+        value_type: 'fixed',
+        value: 500,
+        usage_limit: 3,
+      }),
+      200,
+    ).body;
+    const carts = await Promise.all(
+      Array.from({ length: 20 }, () => createCart(a, [{ variant_id: item.variant_id }])),
+    );
+    for (const cart of carts) {
+      expectStatus(await a.storefront.post(`/v1/storefront/carts/${cart.id}/discounts`, { code }), 200);
+    }
+    const responses = await Promise.all(carts.map((cart) => checkout(a, cart.id)));
+
+    expect(tally(responses)).toEqual({ 201: 3, 422: 17 });
+    for (const r of responses) if (r.status === 422) expectError(r, 422, 'discount_usage_limit_reached');
+    for (const r of responses) if (r.status === 201) expect(r.body.discount_total.amount).toBe(500);
+    expect(expectStatus(await a.get(`/v1/admin/discounts/${discount.id}`), 200).body.usage_count).toBe(3);
+    // Refused checkouts reserved nothing.
+    expect(await inventoryOf(a, item.inventory_id)).toMatchObject({ reserved: 3 });
+  }, 60_000);
+
+  test('10 concurrent checkouts of one cart make one order; the others get 409 cart_not_active', async () => {
+    const a = api();
+    const item = await createProduct(a, { on_hand: 50 });
+    const cart = await createCart(a, [{ variant_id: item.variant_id, quantity: 2 }]);
+    const responses = await Promise.all(Array.from({ length: 10 }, () => checkout(a, cart.id)));
+    expect(tally(responses)).toEqual({ 201: 1, 409: 9 });
+    for (const r of responses) if (r.status === 409) expectError(r, 409, 'cart_not_active');
+    expect(await inventoryOf(a, item.inventory_id)).toMatchObject({ reserved: 2 });
+  }, 60_000);
+
+  test('concurrent admin actions on one order: one confirm wins, the rest 409; payment completes once', async () => {
+    const a = api();
+    const item = await createProduct(a, { price: 500 });
+    const pending = expectStatus(
+      await adminOrder(a, [{ variant_id: item.variant_id }], { status: 'pending' }),
+      201,
+    ).body;
+    const confirms = await Promise.all(
+      Array.from({ length: 10 }, () => a.post(`/v1/admin/orders/${pending.id}/confirm`)),
+    );
+    expect(tally(confirms)).toEqual({ 200: 1, 409: 9 });
+
+    const order = await placeOrder(a, [{ variant_id: item.variant_id }]);
+    const completes = await Promise.all(
+      Array.from({ length: 10 }, () => a.post(`/v1/admin/payments/${order.payments[0].id}/complete`)),
+    );
+    expect(tally(completes)).toEqual({ 200: 1, 409: 9 });
+    expect(expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body).toMatchObject({
+      status: 'confirmed',
+      payment_status: 'paid',
+    });
+  }, 60_000);
+
+  test('concurrent fulfillments never exceed the ordered units; concurrent refunds never exceed what was paid', async () => {
+    const a = api();
+    const item = await createProduct(a, { price: 1000, on_hand: 100 });
+    // Unpaid, so that the fully fulfilled order stays open and the surplus requests meet the unit limit.
+    const order = await placeOrder(a, [{ variant_id: item.variant_id, quantity: 5 }]);
+    const lineId = order.lines[0].id;
+    const fulfillments = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
+          lines: [{ order_line_id: lineId, quantity: 1 }],
+        }),
+      ),
+    );
+    expect(tally(fulfillments)).toEqual({ 200: 5, 422: 5 });
+    expect(
+      expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body.lines[0].fulfilled_quantity,
+    ).toBe(5);
+    for (const r of fulfillments)
+      if (r.status === 422) expectError(r, 422, 'fulfillment_exceeds_unfulfilled');
+    expect((await payOrder(a, order)).status).toBe('completed');
+
+    // Total 5000: ten refunds of 1250 → exactly four succeed.
+    const refunds = await Promise.all(
+      Array.from({ length: 10 }, () => a.post(`/v1/admin/orders/${order.id}/refunds`, { amount: 1250 })),
+    );
+    expect(tally(refunds)).toEqual({ 200: 4, 422: 6 });
+    for (const r of refunds) if (r.status === 422) expectError(r, 422, 'refund_exceeds_refundable');
+    expect(expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body).toMatchObject({
+      payment_status: 'refunded',
+      refunded_total: { amount: 5000 },
+    });
+  }, 60_000);
+});
