@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { ConfigError, readConfig } from './config';
+import { seedDemo } from './demo-seed';
 import { describeDatabase, openStorage } from './open-storage';
 import { createConfiguredEngine, startServer } from './server';
 
@@ -10,6 +11,7 @@ Commands:
   serve        Serve the /v1 API (the root \`pnpm start\`)
   migrate      Bring the database schema up to date
   keys create  Create an API key and print it
+  seed --demo  Load the demo catalog into an empty store
 
 Run \`cartwright <command> --help\` for a command's options.
 Configuration comes from the environment: PORT, HOST, DATABASE_URL, COMMERCE_API_KEYS,
@@ -25,6 +27,11 @@ exit 0.`,
   migrate: `Usage: cartwright migrate
 
 Brings the schema of DATABASE_URL (default ./.data/commerce.db) up to date and exits.`,
+  seed: `Usage: cartwright seed --demo
+
+Loads a small demo catalog (products with options, variants, images and stock; two shipping
+methods; an automatic and a code discount) into the test mode of the store of DATABASE_URL, if
+it has no products yet. COMMERCE_SEED=demo does the same on \`serve\`.`,
   keys: `Usage: cartwright keys create [--type secret|publishable] [--mode test|live] [--name NAME]
 
 Creates an API key for the store of DATABASE_URL and prints it (shown once; only its hash is kept).
@@ -77,6 +84,14 @@ async function keysCreate(args: string[]): Promise<void> {
   await engine.close();
 }
 
+async function seed(args: string[]): Promise<void> {
+  if (!args.includes('--demo')) throw new ConfigError(HELP.seed);
+  const { engine } = await createConfiguredEngine({ ...readConfig(), seed: null }, { skipKeys: true });
+  const loaded = await seedDemo(engine, await engine.scopeFor('test'));
+  console.log(loaded ? 'demo catalog loaded' : 'the store already has products; nothing changed');
+  await engine.close();
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') {
@@ -92,6 +107,8 @@ async function main(argv: string[]): Promise<void> {
       return serve();
     case 'migrate':
       return migrate();
+    case 'seed':
+      return seed(rest);
     case 'keys':
       if (rest[0] !== 'create')
         throw new ConfigError(`Unknown keys command '${rest[0] ?? ''}'. ${HELP.keys}`);

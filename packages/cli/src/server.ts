@@ -3,8 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { createEngine, type Engine, type EngineOptions, type PaymentProvider } from '@cartwright/core';
 import { createApiHandler } from '@cartwright/http';
 import { toNodeListener } from '@cartwright/http/node';
+import { stripeProvider } from '@cartwright/payments-stripe';
 import pino, { type Logger } from 'pino';
 import type { ServerConfig } from './config';
+import { seedDemo } from './demo-seed';
 import { nodeCrypto } from './node-crypto';
 import { openStorage } from './open-storage';
 
@@ -37,11 +39,20 @@ export async function createConfiguredEngine(
   options: StartServerOptions = {},
 ): Promise<{ engine: Engine; generatedKeys: string[] }> {
   const storage = await openStorage(config.databaseUrl);
+  const payments = [...(options.payments ?? [])];
+  if (config.stripeSecretKey && !payments.some((provider) => provider.name === 'stripe')) {
+    payments.push(
+      stripeProvider({
+        secretKey: config.stripeSecretKey,
+        ...(config.stripeApiBase && { apiBase: config.stripeApiBase }),
+      }),
+    );
+  }
   const engine = await createEngine({
     crypto: nodeCrypto,
     ...options.engine,
     storage,
-    payments: options.payments ?? [],
+    payments,
     config: {
       webhook_retry_delays: config.webhookRetryDelays,
       allow_private_webhooks: config.allowPrivateWebhooks,
@@ -49,6 +60,7 @@ export async function createConfiguredEngine(
     },
   });
   const scope = await engine.scopeFor('test');
+  if (config.seed === 'demo') await seedDemo(engine, scope);
   const generatedKeys: string[] = [];
   if (options.skipKeys) return { engine, generatedKeys };
   if (config.apiKeys.length > 0) {

@@ -67,7 +67,7 @@ describe('cartwright serve', () => {
 
     const store = await fetch(`${url}/v1/admin/store`, { headers: { authorization: `Bearer ${secret}` } });
     expect(store.status).toBe(200);
-    expect((await store.json()).currency).toBe('USD');
+    expect(((await store.json()) as { currency: string }).currency).toBe('USD');
 
     const forbidden = await fetch(`${url}/v1/admin/store`, {
       headers: { authorization: `Bearer ${publishable}` },

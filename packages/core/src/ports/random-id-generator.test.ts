@@ -2,9 +2,9 @@ import { describe, expect, test } from 'vitest';
 import { createRandomIdGenerator, createSequentialIdGenerator } from './random-id-generator';
 
 describe('random id generator', () => {
-  test('ids carry the prefix, a 10-char time part and 26 random chars (129 bits)', () => {
+  test('ids carry the prefix, a 10-char time part, a 6-char counter and 26 random chars (130 bits)', () => {
     const id = createRandomIdGenerator(() => 1_700_000_000_000).next('prod');
-    expect(id).toMatch(/^prod_[0-9A-HJKMNP-TV-Z]{36}$/);
+    expect(id).toMatch(/^prod_[0-9A-HJKMNP-TV-Z]{42}$/);
   });
 
   test('ids sort by creation time and never repeat over 10,000 draws', () => {
@@ -17,6 +17,16 @@ describe('random id generator', () => {
     }
     expect(new Set(ids).size).toBe(ids.length);
     expect([...ids].sort()).toEqual(ids);
+  });
+
+  test('ids of one millisecond differ in their random tail, not only by one (unguessable)', () => {
+    const gen = createRandomIdGenerator(() => 5_000);
+    const a = gen.next('cart');
+    const b = gen.next('cart');
+    expect(a < b).toBe(true);
+    let differing = 0;
+    for (let i = 21; i < a.length; i++) if (a[i] !== b[i]) differing++;
+    expect(differing).toBeGreaterThan(10);
   });
 
   test('a clock that goes backwards does not make time parts go backwards', () => {

@@ -3,43 +3,44 @@ import type { IdGenerator, IdPrefix } from './id-generator';
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /**
- * The default id generator: `<prefix>_` + 10 characters of millisecond timestamp (ULID-style,
- * so ids sort by creation time) + 26 characters carrying 129 bits of randomness from the
- * web-standard `crypto.getRandomValues` (no `node:*` import). Within one millisecond, ids from one
- * generator stay ordered: the random part is incremented (monotonic ULID), and the time part never
- * goes backwards.
+ * The default id generator: `<prefix>_` + 10 characters of millisecond timestamp + 6 characters
+ * of a per-millisecond counter + 26 characters (130 bits) of fresh randomness from the
+ * web-standard `crypto.getRandomValues` (no `node:*` import). Ids sort by creation time; within
+ * one millisecond the counter (starting at a random value each millisecond) keeps them in
+ * creation order, and the random tail is drawn fresh for every id so that no id can be guessed
+ * from another (decisions §6: unguessable, time-sortable, ≥ 128 bits of entropy).
  */
 export function createRandomIdGenerator(now: () => number = Date.now): IdGenerator {
   let lastTime = -1;
+  let counter = 0;
   const random = new Uint8Array(26);
-  const digits = new Uint8Array(26);
+  const seed = new Uint32Array(1);
   return {
     next(prefix: IdPrefix): string {
       let time = now();
       if (time <= lastTime) {
-        // Same (or an earlier) millisecond: keep the time part and increment the random part by
-        // one (monotonic ULID), so ids of one generator always sort in creation order.
         time = lastTime;
-        let i = digits.length - 1;
-        while (i >= 0 && digits[i] === 31) {
-          digits[i] = 0;
-          i--;
-        }
-        if (i >= 0) digits[i] = (digits[i] ?? 0) + 1;
+        counter += 1;
       } else {
         lastTime = time;
-        globalThis.crypto.getRandomValues(random);
-        // The first digit keeps its top bit clear so that increments never overflow in practice.
-        for (let i = 0; i < digits.length; i++) digits[i] = (random[i] ?? 0) & (i === 0 ? 15 : 31);
+        globalThis.crypto.getRandomValues(seed);
+        // 29 random bits leave room for 2^29 more ids in one millisecond before the 30-bit field fills.
+        counter = (seed[0] ?? 0) >>> 3;
       }
       let timePart = '';
-      for (let i = 9; i >= 0; i--) {
-        timePart = CROCKFORD[time % 32] + timePart;
-        time = Math.floor(time / 32);
+      for (let i = 9, t = time; i >= 0; i--) {
+        timePart = CROCKFORD[t % 32] + timePart;
+        t = Math.floor(t / 32);
       }
+      let counterPart = '';
+      for (let i = 5, c = counter; i >= 0; i--) {
+        counterPart = CROCKFORD[c % 32] + counterPart;
+        c = Math.floor(c / 32);
+      }
+      globalThis.crypto.getRandomValues(random);
       let randomPart = '';
-      for (const digit of digits) randomPart += CROCKFORD[digit];
-      return `${prefix}_${timePart}${randomPart}`;
+      for (const byte of random) randomPart += CROCKFORD[byte & 31];
+      return `${prefix}_${timePart}${counterPart}${randomPart}`;
     },
   };
 }

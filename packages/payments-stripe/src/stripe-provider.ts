@@ -1,0 +1,289 @@
+import {
+  CommerceError,
+  type CreatePaymentInput,
+  type LookupPaymentInput,
+  type PaymentProvider,
+  type PaymentResult,
+  type RefundPaymentInput,
+  type RefundResult,
+} from '@cartwright/core';
+import Stripe from 'stripe';
+import { paymentIntentToResult } from './payment-intent-result';
+import { failureCode, isStripeError, toCommerceError } from './stripe-errors';
+
+/** Options of `stripeProvider`. */
+export interface StripeProviderOptions {
+  /** The Stripe secret key (`sk_test_…` / `sk_live_…`). Ignored when `client` is given. */
+  secretKey: string;
+  /**
+   * Where the client sends requests, e.g. `http://127.0.0.1:12111` for stripe-mock or the fake
+   * server (`STRIPE_API_BASE`). Default: Stripe's own API.
+   */
+  apiBase?: string | undefined;
+  /** A ready Stripe client to use instead of building one (its own settings then apply). */
+  client?: Stripe | undefined;
+  /**
+   * Automatic network retries of the client. Default **1**: every POST the provider sends
+   * carries our idempotency key, so a retry can never charge twice; one retry absorbs a
+   * transient failure (reset connection, 409 lock, 5xx) while keeping the checkout request
+   * short; anything beyond is left to reconciliation (`lookupPayment`). Note that stripe-node
+   * retries a reset connection once even at 0.
+   */
+  maxNetworkRetries?: number | undefined;
+  /** Request timeout in ms. Default 30 000 (stripe-node's own default, 80 s, is long for a checkout). */
+  timeout?: number | undefined;
+  /**
+   * `automatic` (default): confirming takes the money. `manual`: confirming only authorises it
+   * (`createPayment` reports `pending`) and the caller captures with `capturePayment` or
+   * releases with `cancelPayment`.
+   */
+  captureMethod?: 'automatic' | 'manual' | undefined;
+  /** Default `return_url` for redirect-based 3-D Secure, when the payment input has none. */
+  returnUrl?: string | undefined;
+}
+
+/** The provider's name, the value of checkout's `payment_provider`. */
+export const STRIPE_PROVIDER_NAME = 'stripe';
+
+const STRIPE_REFUND_REASONS = new Set(['duplicate', 'fraudulent', 'requested_by_customer']);
+
+/**
+ * The Stripe payment provider, built on the official `stripe` client and PaymentIntents.
+ *
+ * - `createPayment` creates and confirms a card PaymentIntent in one call, with the caller's
+ *   idempotency key, the amount and currency the server computed (never the client's), and our
+ *   ids in `metadata` (`payment_id`, `cart_id`, `order_id`, `store_id`, `mode`). Declines come back
+ *   as `failed` results; an unknown `payment_method_id` throws 400 `parameter_invalid`; when
+ *   Stripe cannot be reached it throws `payment_provider_unavailable` (the payment may or may
+ *   not exist: reconcile with `lookupPayment`). A zero amount succeeds without calling Stripe
+ *   (Stripe cannot charge nothing), with `provider_id: null`.
+ * - `lookupPayment` retrieves by `provider_id`; without one it replays the creation with the
+ *   same idempotency key and the `original` input, which Stripe answers with the original
+ *   outcome (for 24 hours), then retrieves the intent's current state. If Stripe never received
+ *   the original, this replay performs it, once: the attempt's intended payment completes.
+ *   If Stripe rejects the replay as invalid, nothing was ever created, and lookup returns `null`.
+ */
+export function stripeProvider(options: StripeProviderOptions): PaymentProvider {
+  const stripe = options.client ?? createStripeClient(options);
+  const captureMethod = options.captureMethod ?? 'automatic';
+
+  const createParams = (input: CreatePaymentInput): Stripe.PaymentIntentCreateParams => {
+    const metadata: Record<string, string> = {
+      payment_id: input.reference.payment_id,
+      store_id: input.reference.store_id,
+      mode: input.reference.mode,
+    };
+    if (input.reference.cart_id) metadata.cart_id = input.reference.cart_id;
+    if (input.reference.order_id) metadata.order_id = input.reference.order_id;
+    const params: Stripe.PaymentIntentCreateParams = {
+      amount: input.amount,
+      currency: input.currency.toLowerCase(),
+      payment_method: input.payment_method_id!,
+      confirm: true,
+      allowed_payment_method_types: ['card'],
+      capture_method: captureMethod,
+      metadata,
+    };
+    if (input.email) params.receipt_email = input.email;
+    const returnUrl = input.return_url ?? options.returnUrl;
+    if (returnUrl) params.return_url = returnUrl;
+    return params;
+  };
+
+  const create = async (input: CreatePaymentInput): Promise<Stripe.PaymentIntent> =>
+    stripe.paymentIntents.create(createParams(input), { idempotencyKey: input.idempotency_key });
+
+  return {
+    name: STRIPE_PROVIDER_NAME,
+    requiresPaymentMethod: true,
+
+    async createPayment(input) {
+      assertAmount(input.amount, 'amount');
+      if (!input.payment_method_id) {
+        throw new CommerceError('parameter_missing', 'payment_method_id is required for stripe', {
+          param: 'payment_method_id',
+        });
+      }
+      if (input.amount === 0) return { status: 'succeeded', provider_id: null, amount: 0 };
+      try {
+        return paymentIntentToResult(await create(input));
+      } catch (error) {
+        if (isStripeError(error, 'StripeCardError')) {
+          return {
+            status: 'failed',
+            provider_id: error.payment_intent?.id ?? null,
+            amount: input.amount,
+            failure_code: failureCode(error.code, error.decline_code),
+            failure_message: error.message,
+          };
+        }
+        if (isStripeError(error, 'StripeInvalidRequestError') && error.param === 'payment_method') {
+          throw new CommerceError('parameter_invalid', `payment_method_id is not usable: ${error.message}`, {
+            param: 'payment_method_id',
+            data: { provider: STRIPE_PROVIDER_NAME, code: error.code ?? null },
+          });
+        }
+        throw toCommerceError(error, 'create the payment');
+      }
+    },
+
+    async capturePayment(input) {
+      assertAmount(input.amount, 'amount');
+      try {
+        const intent = await stripe.paymentIntents.capture(
+          input.provider_id,
+          { amount_to_capture: input.amount },
+          { idempotencyKey: input.idempotency_key },
+        );
+        return paymentIntentToResult(intent);
+      } catch (error) {
+        throw (
+          stateError(error, input.provider_id, 'capture') ?? toCommerceError(error, 'capture the payment')
+        );
+      }
+    },
+
+    async cancelPayment(input) {
+      try {
+        const intent = await stripe.paymentIntents.cancel(
+          input.provider_id,
+          {},
+          { idempotencyKey: input.idempotency_key },
+        );
+        return paymentIntentToResult(intent);
+      } catch (error) {
+        throw stateError(error, input.provider_id, 'cancel') ?? toCommerceError(error, 'cancel the payment');
+      }
+    },
+
+    async refundPayment(input: RefundPaymentInput): Promise<RefundResult> {
+      assertAmount(input.amount, 'amount');
+      if (input.provider_id === null) {
+        return {
+          status: 'failed',
+          provider_refund_id: null,
+          failure_message: 'The payment has no Stripe PaymentIntent to refund',
+        };
+      }
+      const params: Stripe.RefundCreateParams = { payment_intent: input.provider_id, amount: input.amount };
+      if (input.reason) {
+        if (STRIPE_REFUND_REASONS.has(input.reason)) {
+          params.reason = input.reason as Stripe.RefundCreateParams.Reason;
+        }
+        params.metadata = { reason: input.reason.slice(0, 500) };
+      }
+      try {
+        const refund = await stripe.refunds.create(params, { idempotencyKey: input.idempotency_key });
+        return refundToResult(refund);
+      } catch (error) {
+        if (isStripeError(error, 'StripeInvalidRequestError')) {
+          return { status: 'failed', provider_refund_id: null, failure_message: error.message };
+        }
+        throw toCommerceError(error, 'refund the payment');
+      }
+    },
+
+    async lookupPayment(input: LookupPaymentInput): Promise<PaymentResult | null> {
+      if (input.provider_id) return retrieve(stripe, input.provider_id);
+      const original = input.original;
+      if (!original) {
+        throw new CommerceError(
+          'internal_error',
+          'stripe lookupPayment needs the provider_id or the original createPayment input',
+        );
+      }
+      if (original.amount === 0) return { status: 'succeeded', provider_id: null, amount: 0 };
+      let intentId: string | null;
+      try {
+        intentId = (await create({ ...original, idempotency_key: input.idempotency_key })).id;
+      } catch (error) {
+        if (isStripeError(error, 'StripeCardError')) {
+          intentId = error.payment_intent?.id ?? null;
+          if (intentId === null) {
+            return {
+              status: 'failed',
+              provider_id: null,
+              failure_code: failureCode(error.code, error.decline_code),
+              failure_message: error.message,
+            };
+          }
+        } else if (isStripeError(error, 'StripeInvalidRequestError')) {
+          return null;
+        } else {
+          throw toCommerceError(error, 'look the payment up');
+        }
+      }
+      return retrieve(stripe, intentId);
+    },
+  };
+}
+
+/** Builds the client: `apiBase` gives protocol, host and port; see the options for retries and timeout. */
+export function createStripeClient(options: StripeProviderOptions): Stripe {
+  const config: Stripe.StripeConfig = {
+    maxNetworkRetries: options.maxNetworkRetries ?? 1,
+    timeout: options.timeout ?? 30_000,
+    telemetry: false,
+    appInfo: { name: 'Cartwright', url: 'https://github.com/cartwright' },
+  };
+  if (options.apiBase) {
+    const base = new URL(options.apiBase);
+    if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+      throw new CommerceError('parameter_invalid', `STRIPE_API_BASE must be an http(s) URL`, {
+        param: 'apiBase',
+      });
+    }
+    config.protocol = base.protocol === 'http:' ? 'http' : 'https';
+    config.host = base.hostname;
+    config.port = base.port || (base.protocol === 'http:' ? 80 : 443);
+  }
+  return new Stripe(options.secretKey, config);
+}
+
+async function retrieve(stripe: Stripe, id: string): Promise<PaymentResult | null> {
+  try {
+    return paymentIntentToResult(await stripe.paymentIntents.retrieve(id));
+  } catch (error) {
+    if (isStripeError(error, 'StripeInvalidRequestError') && error.code === 'resource_missing') return null;
+    throw toCommerceError(error, 'look the payment up');
+  }
+}
+
+/** Refund statuses: `succeeded` → succeeded; `pending`, `requires_action` → pending; `failed`, `canceled` → failed. */
+function refundToResult(refund: Stripe.Refund): RefundResult {
+  switch (refund.status) {
+    case 'succeeded':
+      return { status: 'succeeded', provider_refund_id: refund.id };
+    case 'failed':
+    case 'canceled':
+      return {
+        status: 'failed',
+        provider_refund_id: refund.id,
+        failure_message:
+          refund.failure_reason ?? `The refund ${refund.status === 'failed' ? 'failed' : 'was canceled'}`,
+      };
+    default:
+      return { status: 'pending', provider_refund_id: refund.id };
+  }
+}
+
+/** Capture/cancel of an intent in the wrong state → 409 `invalid_state_transition`; unknown id → 404. */
+function stateError(error: unknown, id: string, action: string): CommerceError | null {
+  if (!isStripeError(error, 'StripeInvalidRequestError')) return null;
+  if (error.code === 'payment_intent_unexpected_state') {
+    return new CommerceError('invalid_state_transition', `Stripe cannot ${action} ${id}: ${error.message}`, {
+      data: { provider: STRIPE_PROVIDER_NAME },
+    });
+  }
+  if (error.code === 'resource_missing')
+    return new CommerceError('not_found', `No such Stripe payment: '${id}'`);
+  return null;
+}
+
+function assertAmount(amount: number, param: string): void {
+  if (!Number.isSafeInteger(amount) || amount < 0) {
+    throw new CommerceError('parameter_invalid', `${param} must be a non-negative integer in minor units`, {
+      param,
+    });
+  }
+}
