@@ -1,1 +1,5 @@
-export {};
+export {
+  PostgresStorage,
+  type PostgresStorageOptions,
+  postgresStorage,
+} from './dialects/postgres/postgres-storage';

@@ -1,1 +1,1 @@
-export {};
+export { SqliteStorage, type SqliteStorageOptions, sqliteStorage } from './dialects/sqlite/sqlite-storage';

@@ -78,7 +78,9 @@ async function createStorage(target: Target) {
   }
   const { postgresStorage } = await import('@cartwright/storage-kysely/postgres');
   const { createTestDatabase } = await import('@cartwright/storage-conformance/postgres-server');
-  const url = await createTestDatabase(inject('pgUrl' as never) as string);
+  const serverUrl = inject('cartwrightPgUrl');
+  if (!serverUrl) throw new Error(`PostgreSQL is not available: ${inject('cartwrightPgError')}`);
+  const url = await createTestDatabase(serverUrl);
   return postgresStorage({ connectionString: url, max: 20 });
 }
 

@@ -1,0 +1,38 @@
+import { describe } from 'vitest';
+import type { StorageConformanceOptions } from './options';
+import { createSuiteContext } from './suite-context';
+import { accountsSuite } from './suites/accounts';
+import { cartsSuite } from './suites/carts';
+import { catalogSuite } from './suites/catalog';
+import { concurrencySuite } from './suites/concurrency';
+import { customersSuite } from './suites/customers';
+import { discountsSuite } from './suites/discounts';
+import { eventsWebhooksSuite } from './suites/events-webhooks';
+import { idempotencySuite } from './suites/idempotency';
+import { inventorySuite } from './suites/inventory';
+import { ordersSuite } from './suites/orders';
+import { paginationSuite } from './suites/pagination';
+import { transactionsSuite } from './suites/transactions';
+
+/**
+ * Defines the whole conformance suite (vitest describe/it blocks) for one storage target.
+ * Call it at the top level of a test file: `runStorageConformance({ name, createStorage })`.
+ * Every test works in its own fresh scope (store id), so the tests share one database.
+ */
+export function runStorageConformance(options: StorageConformanceOptions): void {
+  describe(`storage conformance: ${options.name}`, () => {
+    const ctx = createSuiteContext(options);
+    transactionsSuite(ctx);
+    accountsSuite(ctx);
+    catalogSuite(ctx);
+    inventorySuite(ctx);
+    discountsSuite(ctx);
+    customersSuite(ctx);
+    cartsSuite(ctx);
+    ordersSuite(ctx);
+    idempotencySuite(ctx);
+    eventsWebhooksSuite(ctx);
+    paginationSuite(ctx);
+    concurrencySuite(ctx);
+  });
+}

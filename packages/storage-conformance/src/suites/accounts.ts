@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import {
+  makeApiKey,
+  makeCustomer,
+  makeOrder,
+  makeProduct,
+  newId,
+  newScope,
+  otherMode,
+  RICH_METADATA,
+} from '../fixtures';
+import type { SuiteContext } from '../suite-context';
+
+/** Organizations, stores, API keys and customer tokens. */
+export function accountsSuite(ctx: SuiteContext): void {
+  describe('organizations and stores', () => {
+    it('inserts, reads (getFirst = oldest), updates an organization; unknown id → null', async () => {
+      const first = {
+        id: newId('org'),
+        name: 'Acme',
+        plan: 'free',
+        billing_email: null,
+        metadata: RICH_METADATA,
+      };
+      await ctx.tx(async (tx) => {
+        await tx.organizations.insert({ ...first, created_at: 1, updated_at: 1 });
+        await tx.organizations.insert({
+          ...first,
+          id: newId('org'),
+          name: 'Later',
+          created_at: 2,
+          updated_at: 2,
+        });
+      });
+      const read = await ctx.read((r) => r.organizations.get(first.id));
+      expect(read).toEqual({ ...first, created_at: 1, updated_at: 1 });
+      expect((await ctx.read((r) => r.organizations.getFirst()))?.id).toBe(first.id);
+      const updated = await ctx.tx((tx) =>
+        tx.organizations.update(first.id, {
+          name: 'Acme Inc',
+          billing_email: 'bill@acme.test',
+          metadata: {},
+          updated_at: 5,
+        }),
+      );
+      expect(updated).toMatchObject({
+        name: 'Acme Inc',
+        billing_email: 'bill@acme.test',
+        metadata: {},
+        plan: 'free',
+        updated_at: 5,
+      });
+      expect(
+        await ctx.tx((tx) => tx.organizations.update('org_missing', { name: 'x', updated_at: 6 })),
+      ).toBeNull();
+      expect(await ctx.read((r) => r.organizations.get('org_missing'))).toBeNull();
+    });
+
+    it('round-trips a store with tax_rate 8.875 and prices_include_tax; update replaces metadata', async () => {
+      const store = {
+        id: newId('store'),
+        organization_id: newId('org'),
+        name: 'Main',
+        currency: 'USD',
+        timezone: 'America/New_York',
+        prices_include_tax: true,
+        tax_rate: 8.875,
+        metadata: { nested: { a: [1, 2] } },
+        created_at: 10,
+        updated_at: 10,
+      };
+      await ctx.tx((tx) => tx.stores.insert(store));
+      expect(await ctx.read((r) => r.stores.get(store.id))).toEqual(store);
+      expect(await ctx.read((r) => r.stores.getFirst())).not.toBeNull();
+      const updated = await ctx.tx((tx) =>
+        tx.stores.update(store.id, {
+          tax_rate: 0.1 + 0.2,
+          prices_include_tax: false,
+          metadata: { only: 1 },
+          updated_at: 11,
+        }),
+      );
+      expect(updated).toMatchObject({
+        tax_rate: 0.1 + 0.2,
+        prices_include_tax: false,
+        metadata: { only: 1 },
+      });
+      expect(
+        await ctx.tx((tx) => tx.stores.update('store_missing', { name: 'x', updated_at: 1 })),
+      ).toBeNull();
+    });
+
+    it('hasCatalogOrOrders: false for an empty store, true once a product exists in either mode or an order exists', async () => {
+      const a = newScope('test');
+      expect(await ctx.read((r) => r.stores.hasCatalogOrOrders(a.store_id))).toBe(false);
+      await ctx.tx((tx) => tx.products.insert(makeProduct(otherMode(a))));
+      expect(await ctx.read((r) => r.stores.hasCatalogOrOrders(a.store_id))).toBe(true);
+      const b = newScope('live');
+      await ctx.tx((tx) => tx.orders.insert(makeOrder(b, 1001)));
+      expect(await ctx.read((r) => r.stores.hasCatalogOrOrders(b.store_id))).toBe(true);
+      const c = newScope();
+      const product = makeProduct(c);
+      await ctx.tx((tx) => tx.products.insert(product));
+      await ctx.tx((tx) => tx.products.delete(c, product.id, 5));
+      expect(await ctx.read((r) => r.stores.hasCatalogOrOrders(c.store_id))).toBe(false);
+    });
+  });
+
+  describe('api keys', () => {
+    it('finds a key globally by hash (revoked included), reads it only in its scope, lists, revokes once, touches', async () => {
+      const scope = newScope();
+      const key = makeApiKey(scope, { name: 'Server', expires_at: 99 });
+      await ctx.tx((tx) => tx.apiKeys.insert(key));
+      expect(await ctx.read((r) => r.apiKeys.findByHash(key.key_hash))).toEqual(key);
+      expect(await ctx.read((r) => r.apiKeys.findByHash('0'.repeat(64)))).toBeNull();
+      expect(await ctx.read((r) => r.apiKeys.get(scope, key.id))).toEqual(key);
+      expect(await ctx.read((r) => r.apiKeys.get(otherMode(scope), key.id))).toBeNull();
+      const page = await ctx.read((r) =>
+        r.apiKeys.list(scope, { limit: 10, sort: 'created_at', order: 'desc' }),
+      );
+      expect(page).toEqual({ data: [key], total_count: 1, has_more: false, next_cursor: null });
+      expect(await ctx.tx((tx) => tx.apiKeys.revoke(otherMode(scope), key.id, 50))).toBe(false);
+      expect(await ctx.tx((tx) => tx.apiKeys.revoke(scope, key.id, 50))).toBe(true);
+      expect(await ctx.tx((tx) => tx.apiKeys.revoke(scope, key.id, 51))).toBe(false);
+      await ctx.tx((tx) => tx.apiKeys.touch(key.id, 77));
+      expect(await ctx.read((r) => r.apiKeys.findByHash(key.key_hash))).toMatchObject({
+        revoked_at: 50,
+        last_used_at: 77,
+      });
+    });
+  });
+
+  describe('customer tokens', () => {
+    it('finds tokens by hash within their scope only, returns expired ones, deletes all of a customer', async () => {
+      const scope = newScope();
+      const customer = makeCustomer(scope);
+      await ctx.tx((tx) => tx.customers.insert(customer));
+      const token = {
+        id: newId('ctok'),
+        store_id: scope.store_id,
+        mode: scope.mode,
+        customer_id: customer.id,
+        token_hash: newId('hash'),
+        expires_at: 1,
+        created_at: 0,
+      };
+      const second = { ...token, id: newId('ctok'), token_hash: newId('hash'), expires_at: 2 };
+      await ctx.tx(async (tx) => {
+        await tx.customerTokens.insert(token);
+        await tx.customerTokens.insert(second);
+      });
+      expect(await ctx.read((r) => r.customerTokens.findByHash(scope, token.token_hash))).toEqual(token);
+      expect(
+        await ctx.read((r) => r.customerTokens.findByHash(otherMode(scope), token.token_hash)),
+      ).toBeNull();
+      await ctx.tx((tx) => tx.customerTokens.deleteForCustomer(scope, customer.id));
+      expect(await ctx.read((r) => r.customerTokens.findByHash(scope, token.token_hash))).toBeNull();
+      expect(await ctx.read((r) => r.customerTokens.findByHash(scope, second.token_hash))).toBeNull();
+    });
+  });
+}

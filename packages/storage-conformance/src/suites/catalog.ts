@@ -1,0 +1,405 @@
+import type { ProductAggregate, ProductListFilter } from '@cartwright/core';
+import { describe, expect, it } from 'vitest';
+import { expectCommerceError } from '../expect-error';
+import {
+  makeInventory,
+  makeProduct,
+  makeShippingMethod,
+  newId,
+  newScope,
+  otherMode,
+  RICH_METADATA,
+} from '../fixtures';
+import type { SuiteContext } from '../suite-context';
+
+/** What `get` returns for a freshly inserted aggregate: the storage computes `price`. */
+function expected(product: ProductAggregate, price: number | null): ProductAggregate {
+  return { ...product, price };
+}
+
+/** Products (options, variants, inventory, images, representative price) and shipping methods. */
+export function catalogSuite(ctx: SuiteContext): void {
+  describe('products', () => {
+    it('round-trips an aggregate exactly (options in order, variants with inventory, images, nested unicode metadata)', async () => {
+      const scope = newScope();
+      const product = makeProduct(scope, {
+        prices: [2500, 1500, 900],
+        inactive: [2],
+        images: 2,
+        metadata: RICH_METADATA,
+      });
+      product.images[1]!.variant_ids = [product.variants[1]!.id];
+      product.variants[0]!.metadata = { color: 'red', rank: 1.5 };
+      product.variants[0]!.inventory.allow_backorder = true;
+      product.variants[1]!.inventory.track_inventory = false;
+      await ctx.tx((tx) => tx.products.insert(product));
+      // price = cheapest ACTIVE variant (the 900 one is inactive).
+      const read = await ctx.read((r) => r.products.get(scope, product.id));
+      expect(read).toEqual(expected(product, 1500));
+      expect(read?.metadata).toStrictEqual(RICH_METADATA);
+      expect(read?.options[0]?.values.map((v) => v.value)).toEqual(['V0', 'V1', 'V2']);
+    });
+
+    it('reads by slug and many ids (in the requested order); another scope or mode sees nothing', async () => {
+      const scope = newScope();
+      const a = makeProduct(scope);
+      const b = makeProduct(scope);
+      await ctx.tx(async (tx) => {
+        await tx.products.insert(a);
+        await tx.products.insert(b);
+      });
+      expect((await ctx.read((r) => r.products.getBySlug(scope, b.slug)))?.id).toBe(b.id);
+      const many = await ctx.read((r) => r.products.getMany(scope, [b.id, 'prod_missing', a.id]));
+      expect(many.map((p) => p.id)).toEqual([b.id, a.id]);
+      expect(await ctx.read((r) => r.products.getMany(scope, []))).toEqual([]);
+      const foreign = otherMode(scope);
+      expect(await ctx.read((r) => r.products.get(foreign, a.id))).toBeNull();
+      expect(await ctx.read((r) => r.products.getBySlug(foreign, a.slug))).toBeNull();
+      expect(await ctx.read((r) => r.products.getMany(foreign, [a.id]))).toEqual([]);
+      expect(await ctx.read((r) => r.products.get(newScope(), a.id))).toBeNull();
+      expect(await ctx.read((r) => r.products.getVariant(foreign, a.variants[0]!.id))).toBeNull();
+    });
+
+    it('slug is unique per scope → duplicate_slug (param slug); free in another mode and after soft delete', async () => {
+      const scope = newScope();
+      const first = makeProduct(scope, { slug: 'tee' });
+      await ctx.tx((tx) => tx.products.insert(first));
+      await expectCommerceError(
+        ctx.tx((tx) => tx.products.insert(makeProduct(scope, { slug: 'tee' }))),
+        'duplicate_slug',
+        'slug',
+      );
+      await ctx.tx((tx) => tx.products.insert(makeProduct(otherMode(scope), { slug: 'tee' })));
+      const other = makeProduct(scope, { slug: 'other' });
+      await ctx.tx((tx) => tx.products.insert(other));
+      await expectCommerceError(
+        ctx.tx((tx) => tx.products.update(scope, other.id, { slug: 'tee', updated_at: 2 })),
+        'duplicate_slug',
+        'slug',
+      );
+      await ctx.tx((tx) => tx.products.delete(scope, first.id, 3));
+      await ctx.tx((tx) => tx.products.insert(makeProduct(scope, { slug: 'tee' })));
+    });
+
+    it('sku is unique per scope → duplicate_sku naming the variant (variants[i].sku, or sku)', async () => {
+      const scope = newScope();
+      await expectCommerceError(
+        ctx.tx((tx) => tx.products.insert(makeProduct(scope, { prices: [1, 2], skus: ['A', 'A'] }))),
+        'duplicate_sku',
+        'variants[1].sku',
+      );
+      const taken = makeProduct(scope, { skus: ['TAKEN'] });
+      await ctx.tx((tx) => tx.products.insert(taken));
+      await expectCommerceError(
+        ctx.tx((tx) => tx.products.insert(makeProduct(scope, { prices: [1, 2], skus: [null, 'TAKEN'] }))),
+        'duplicate_sku',
+        'variants[1].sku',
+      );
+      // Nothing of the refused products was written (the transaction rolled back).
+      const page = await ctx.read((r) =>
+        r.products.list(scope, {}, { limit: 10, sort: 'created_at', order: 'desc' }),
+      );
+      expect(page.total_count).toBe(1);
+      const variant = { ...taken.variants[0]!, id: newId('var'), sku: 'TAKEN', position: 1 };
+      await expectCommerceError(
+        ctx.tx((tx) => tx.products.insertVariant(variant, makeInventory(scope, variant))),
+        'duplicate_sku',
+        'sku',
+      );
+      const free = { ...variant, sku: 'FREE' };
+      await ctx.tx((tx) => tx.products.insertVariant(free, makeInventory(scope, free)));
+      await expectCommerceError(
+        ctx.tx((tx) => tx.products.updateVariant(scope, free.id, { sku: 'TAKEN', updated_at: 2 })),
+        'duplicate_sku',
+        'sku',
+      );
+      // Same SKU in the other mode, and a SKU kept on its own variant, are fine.
+      await ctx.tx((tx) => tx.products.insert(makeProduct(otherMode(scope), { skus: ['TAKEN'] })));
+      expect(
+        await ctx.tx((tx) => tx.products.updateVariant(scope, free.id, { sku: 'FREE', updated_at: 3 })),
+      ).toMatchObject({
+        sku: 'FREE',
+      });
+    });
+
+    it('update patches product columns (metadata replaced whole); unknown, foreign or deleted → null', async () => {
+      const scope = newScope();
+      const product = makeProduct(scope, { metadata: { a: 1, b: 2 } });
+      await ctx.tx((tx) => tx.products.insert(product));
+      const updated = await ctx.tx((tx) =>
+        tx.products.update(scope, product.id, {
+          name: 'Renamed',
+          status: 'archived',
+          type: 'digital',
+          description: null,
+          tags: ['x', 'y'],
+          attributes: { k: [true] },
+          metadata: { c: 3 },
+          updated_at: 123,
+        }),
+      );
+      expect(updated).toEqual({
+        ...expected(product, 1999),
+        options: undefined,
+        variants: undefined,
+        images: undefined,
+        name: 'Renamed',
+        status: 'archived',
+        type: 'digital',
+        description: null,
+        tags: ['x', 'y'],
+        attributes: { k: [true] },
+        metadata: { c: 3 },
+        updated_at: 123,
+      });
+      expect(
+        await ctx.tx((tx) => tx.products.update(otherMode(scope), product.id, { name: 'x', updated_at: 1 })),
+      ).toBeNull();
+      expect(
+        await ctx.tx((tx) => tx.products.update(scope, 'prod_missing', { name: 'x', updated_at: 1 })),
+      ).toBeNull();
+      await ctx.tx((tx) => tx.products.delete(scope, product.id, 200));
+      expect(
+        await ctx.tx((tx) => tx.products.update(scope, product.id, { name: 'x', updated_at: 1 })),
+      ).toBeNull();
+    });
+
+    it('soft delete hides the product and its variants everywhere; a second delete → false', async () => {
+      const scope = newScope();
+      const product = makeProduct(scope, { prices: [100, 200] });
+      await ctx.tx((tx) => tx.products.insert(product));
+      expect(await ctx.tx((tx) => tx.products.delete(otherMode(scope), product.id, 5))).toBe(false);
+      expect(await ctx.tx((tx) => tx.products.delete(scope, product.id, 5))).toBe(true);
+      expect(await ctx.tx((tx) => tx.products.delete(scope, product.id, 6))).toBe(false);
+      expect(await ctx.read((r) => r.products.get(scope, product.id))).toBeNull();
+      expect(await ctx.read((r) => r.products.getBySlug(scope, product.slug))).toBeNull();
+      expect(await ctx.read((r) => r.products.getVariant(scope, product.variants[0]!.id))).toBeNull();
+      expect(await ctx.read((r) => r.products.getPurchasable(scope, [product.variants[0]!.id]))).toEqual([]);
+      const page = await ctx.read((r) =>
+        r.products.list(scope, {}, { limit: 5, sort: 'created_at', order: 'desc' }),
+      );
+      expect(page.total_count).toBe(0);
+    });
+
+    it('price follows variant inserts, updates (price, is_active) and deletes: 1999 → 500 → 1999 → 700 → null', async () => {
+      const scope = newScope();
+      const product = makeProduct(scope, { prices: [1999] });
+      await ctx.tx((tx) => tx.products.insert(product));
+      const price = async () => (await ctx.read((r) => r.products.get(scope, product.id)))?.price;
+      const option = {
+        id: newId('opt'),
+        product_id: product.id,
+        name: 'Color',
+        position: 1,
+        values: [] as never[],
+      };
+      const value = { id: newId('optval'), option_id: option.id, value: 'Red', position: 0 };
+      await ctx.tx((tx) => tx.products.insertOptions(scope, [{ ...option, values: [value] }]));
+      const cheap = {
+        ...product.variants[0]!,
+        id: newId('var'),
+        sku: null,
+        price: 500,
+        position: 1,
+        option_value_ids: [value.id],
+      };
+      await ctx.tx((tx) => tx.products.insertVariant(cheap, makeInventory(scope, cheap)));
+      expect(await price()).toBe(500);
+      expect((await ctx.read((r) => r.products.get(scope, product.id)))?.options.map((o) => o.name)).toEqual([
+        'Color',
+      ]);
+      const updated = await ctx.tx((tx) =>
+        tx.products.updateVariant(scope, cheap.id, { is_active: false, updated_at: 9 }),
+      );
+      expect(updated).toMatchObject({
+        id: cheap.id,
+        is_active: false,
+        updated_at: 9,
+        option_value_ids: [value.id],
+      });
+      expect(await price()).toBe(1999);
+      await ctx.tx((tx) =>
+        tx.products.updateVariant(scope, product.variants[0]!.id, { price: 700, updated_at: 10 }),
+      );
+      expect(await price()).toBe(700);
+      expect(await ctx.tx((tx) => tx.products.deleteVariant(scope, product.variants[0]!.id, 11))).toBe(true);
+      expect(await ctx.tx((tx) => tx.products.deleteVariant(scope, product.variants[0]!.id, 12))).toBe(false);
+      expect(await price()).toBeNull();
+      expect(
+        await ctx.tx((tx) =>
+          tx.products.updateVariant(scope, product.variants[0]!.id, { price: 1, updated_at: 13 }),
+        ),
+      ).toBeNull();
+      const variants = (await ctx.read((r) => r.products.get(scope, product.id)))?.variants ?? [];
+      expect(variants.map((v) => v.id)).toEqual([cheap.id]);
+    });
+
+    it('getVariant returns the variant with its inventory; images are added and removed per product', async () => {
+      const scope = newScope();
+      const product = makeProduct(scope, { images: 1 });
+      await ctx.tx((tx) => tx.products.insert(product));
+      const variant = await ctx.read((r) => r.products.getVariant(scope, product.variants[0]!.id));
+      expect(variant).toEqual(product.variants[0]);
+      const image = {
+        id: newId('img'),
+        product_id: product.id,
+        url: 'https://cdn.example.com/x.png',
+        alt_text: 'x',
+        position: 5,
+        width: null,
+        height: null,
+        variant_ids: [product.variants[0]!.id],
+      };
+      await ctx.tx((tx) => tx.products.insertImage(scope, image));
+      expect((await ctx.read((r) => r.products.get(scope, product.id)))?.images).toEqual([
+        product.images[0],
+        image,
+      ]);
+      expect(await ctx.tx((tx) => tx.products.deleteImage(scope, 'prod_other', image.id))).toBe(false);
+      expect(await ctx.tx((tx) => tx.products.deleteImage(otherMode(scope), product.id, image.id))).toBe(
+        false,
+      );
+      expect(await ctx.tx((tx) => tx.products.deleteImage(scope, product.id, image.id))).toBe(true);
+      expect((await ctx.read((r) => r.products.get(scope, product.id)))?.images).toEqual([product.images[0]]);
+    });
+
+    it('getPurchasable: variant_name joins option values with " / " (product name without options), image_url prefers the variant image', async () => {
+      const scope = newScope();
+      const product = makeProduct(scope, { name: 'Tee', prices: [1000, 1200], images: 2 });
+      const color = {
+        id: newId('opt'),
+        product_id: product.id,
+        name: 'Color',
+        position: 1,
+        values: [] as never[],
+      };
+      const blue = { id: newId('optval'), option_id: color.id, value: 'Blue', position: 0 };
+      product.options.push({ ...color, values: [blue] });
+      product.variants[1]!.option_value_ids = [product.variants[1]!.option_value_ids[0]!, blue.id];
+      product.images[1]!.variant_ids = [product.variants[1]!.id];
+      const plain = makeProduct(scope, { name: 'Mug' });
+      await ctx.tx(async (tx) => {
+        await tx.products.insert(product);
+        await tx.products.insert(plain);
+      });
+      const ids = [product.variants[1]!.id, plain.variants[0]!.id, product.variants[0]!.id, 'var_missing'];
+      const result = await ctx.read((r) => r.products.getPurchasable(scope, ids));
+      const byId = new Map(result.map((p) => [p.variant.id, p]));
+      expect(result).toHaveLength(3);
+      expect(byId.get(product.variants[1]!.id)).toMatchObject({
+        variant_name: 'V1 / Blue',
+        image_url: product.images[1]!.url,
+        product: {
+          id: product.id,
+          name: 'Tee',
+          status: 'active',
+          type: 'physical',
+          tags: [],
+          deleted: false,
+        },
+      });
+      expect(byId.get(product.variants[0]!.id)).toMatchObject({
+        variant_name: 'V0',
+        image_url: product.images[0]!.url,
+      });
+      expect(byId.get(plain.variants[0]!.id)).toMatchObject({ variant_name: 'Mug', image_url: null });
+      const { inventory, ...variant } = product.variants[0]!;
+      expect(byId.get(variant.id)?.variant).toEqual(variant);
+      expect(byId.get(variant.id)?.inventory).toEqual(inventory);
+      expect(await ctx.read((r) => r.products.getPurchasable(otherMode(scope), ids))).toEqual([]);
+      expect(await ctx.read((r) => r.products.getPurchasable(scope, []))).toEqual([]);
+    });
+
+    it('list filters: status, type, q (case-insensitive substring, wildcards literal), tags (AND), inclusive price bounds', async () => {
+      const scope = newScope();
+      const insert = (p: ProductAggregate) => ctx.tx((tx) => tx.products.insert(p));
+      const red = makeProduct(scope, { name: 'Red SHIRT', tags: ['summer', 'sale'], prices: [1000] });
+      const blue = makeProduct(scope, { name: 'Blue shirt 100%', tags: ['summer'], prices: [2000] });
+      const mug = makeProduct(scope, { name: 'Mug_1', type: 'digital', tags: ['sale'], prices: [3000] });
+      const draft = makeProduct(scope, { name: 'Draft shirt', status: 'draft', prices: [1500] });
+      const unpriced = makeProduct(scope, { name: 'Unpriced', prices: [100], inactive: [0] });
+      for (const p of [red, blue, mug, draft, unpriced]) await insert(p);
+      const ids = async (filter: ProductListFilter) =>
+        (
+          await ctx.read((r) => r.products.list(scope, filter, { limit: 50, sort: 'name', order: 'asc' }))
+        ).data.map((p) => p.name);
+      expect(await ids({ status: 'active' })).toEqual(['Blue shirt 100%', 'Mug_1', 'Red SHIRT', 'Unpriced']);
+      expect(await ids({ type: 'digital' })).toEqual(['Mug_1']);
+      expect(await ids({ q: 'sHiRt' })).toEqual(['Blue shirt 100%', 'Draft shirt', 'Red SHIRT']);
+      expect(await ids({ q: '100%' })).toEqual(['Blue shirt 100%']);
+      expect(await ids({ q: '%' })).toEqual(['Blue shirt 100%']);
+      expect(await ids({ q: 'g_' })).toEqual(['Mug_1']);
+      expect(await ids({ tags: ['summer', 'sale'] })).toEqual(['Red SHIRT']);
+      expect(await ids({ tags: ['sale'] })).toEqual(['Mug_1', 'Red SHIRT']);
+      expect(await ids({ price_min: 1500, price_max: 3000 })).toEqual([
+        'Blue shirt 100%',
+        'Draft shirt',
+        'Mug_1',
+      ]);
+      expect(await ids({ price_max: 1000 })).toEqual(['Red SHIRT']);
+      expect(
+        await ids({ status: 'active', q: 'shirt', tags: ['summer'], price_min: 1000, price_max: 1000 }),
+      ).toEqual(['Red SHIRT']);
+      const page = await ctx.read((r) =>
+        r.products.list(scope, { q: 'shirt' }, { limit: 2, sort: 'name', order: 'asc' }),
+      );
+      expect(page.total_count).toBe(3);
+      expect(page.has_more).toBe(true);
+    });
+  });
+
+  describe('shipping methods', () => {
+    it('inserts, reads, lists by position then created_at (is_active filter), updates, soft-deletes', async () => {
+      const scope = newScope();
+      const a = makeShippingMethod(scope, { name: 'A', position: 2, created_at: 1 });
+      const b = makeShippingMethod(scope, {
+        name: 'B',
+        position: 1,
+        created_at: 3,
+        free_shipping_threshold: 5000,
+      });
+      const c = makeShippingMethod(scope, {
+        name: 'C',
+        position: 1,
+        created_at: 2,
+        is_active: false,
+        metadata: { x: 1 },
+      });
+      await ctx.tx(async (tx) => {
+        for (const m of [a, b, c]) await tx.shippingMethods.insert(m);
+      });
+      expect(await ctx.read((r) => r.shippingMethods.get(scope, c.id))).toEqual(c);
+      expect(await ctx.read((r) => r.shippingMethods.get(otherMode(scope), c.id))).toBeNull();
+      const names = async (filter: { is_active?: boolean }, order: 'asc' | 'desc' = 'asc') =>
+        (
+          await ctx.read((r) => r.shippingMethods.list(scope, filter, { limit: 10, sort: 'position', order }))
+        ).data.map((m) => m.name);
+      expect(await names({})).toEqual(['C', 'B', 'A']);
+      expect(await names({}, 'desc')).toEqual(['A', 'B', 'C']);
+      expect(await names({ is_active: true })).toEqual(['B', 'A']);
+      expect(await names({ is_active: false })).toEqual(['C']);
+      const updated = await ctx.tx((tx) =>
+        tx.shippingMethods.update(scope, b.id, {
+          price: 0,
+          free_shipping_threshold: null,
+          is_active: false,
+          updated_at: 9,
+        }),
+      );
+      expect(updated).toEqual({
+        ...b,
+        price: 0,
+        free_shipping_threshold: null,
+        is_active: false,
+        updated_at: 9,
+      });
+      expect(await ctx.tx((tx) => tx.shippingMethods.delete(scope, b.id, 10))).toBe(true);
+      expect(await ctx.tx((tx) => tx.shippingMethods.delete(scope, b.id, 10))).toBe(false);
+      expect(await ctx.read((r) => r.shippingMethods.get(scope, b.id))).toBeNull();
+      expect(
+        await ctx.tx((tx) => tx.shippingMethods.update(scope, b.id, { name: 'x', updated_at: 11 })),
+      ).toBeNull();
+      expect(await names({})).toEqual(['C', 'A']);
+    });
+  });
+}

@@ -1,0 +1,213 @@
+import { describe, expect, it } from 'vitest';
+import { expectCommerceError } from '../expect-error';
+import { makeAddress, makeCustomer, makeOrder, newScope, otherMode, RICH_METADATA } from '../fixtures';
+import type { SuiteContext } from '../suite-context';
+
+/** Customers (case-insensitive unique e-mail, totals derived from orders) and their addresses. */
+export function customersSuite(ctx: SuiteContext): void {
+  describe('customers', () => {
+    it('round-trips a customer; finds by e-mail case-insensitively; getMany keeps order; scope isolation', async () => {
+      const scope = newScope();
+      const customer = makeCustomer(scope, {
+        email: 'Ada.L@Example.COM',
+        tags: ['vip', 'b2b'],
+        metadata: RICH_METADATA,
+      });
+      const other = makeCustomer(scope);
+      await ctx.tx(async (tx) => {
+        await tx.customers.insert(customer);
+        await tx.customers.insert(other);
+      });
+      expect(await ctx.read((r) => r.customers.get(scope, customer.id))).toEqual(customer);
+      expect(await ctx.read((r) => r.customers.getByEmail(scope, 'ada.l@example.com'))).toEqual(customer);
+      expect(await ctx.read((r) => r.customers.getByEmail(otherMode(scope), 'ada.l@example.com'))).toBeNull();
+      expect(await ctx.read((r) => r.customers.get(otherMode(scope), customer.id))).toBeNull();
+      const many = await ctx.read((r) => r.customers.getMany(scope, [other.id, 'cus_missing', customer.id]));
+      expect(many.map((c) => c.id)).toEqual([other.id, customer.id]);
+      expect(await ctx.read((r) => r.customers.getMany(scope, []))).toEqual([]);
+    });
+
+    it('e-mail is unique per scope case-insensitively → duplicate_email (param email), also on update', async () => {
+      const scope = newScope();
+      const first = makeCustomer(scope, { email: 'dup@example.com' });
+      await ctx.tx((tx) => tx.customers.insert(first));
+      await expectCommerceError(
+        ctx.tx((tx) => tx.customers.insert(makeCustomer(scope, { email: 'DUP@example.com' }))),
+        'duplicate_email',
+        'email',
+      );
+      await ctx.tx((tx) => tx.customers.insert(makeCustomer(otherMode(scope), { email: 'dup@example.com' })));
+      const second = makeCustomer(scope);
+      await ctx.tx((tx) => tx.customers.insert(second));
+      await expectCommerceError(
+        ctx.tx((tx) => tx.customers.update(scope, second.id, { email: 'Dup@Example.com', updated_at: 2 })),
+        'duplicate_email',
+        'email',
+      );
+      expect(await ctx.tx((tx) => tx.customers.delete(scope, first.id, 3))).toBe(true);
+      expect(await ctx.tx((tx) => tx.customers.delete(scope, first.id, 3))).toBe(false);
+      expect(await ctx.read((r) => r.customers.get(scope, first.id))).toBeNull();
+      expect(await ctx.read((r) => r.customers.getByEmail(scope, 'dup@example.com'))).toBeNull();
+      await ctx.tx((tx) => tx.customers.insert(makeCustomer(scope, { email: 'dup@example.com' })));
+    });
+
+    it('update patches columns and keeps the e-mail lookup and search in step', async () => {
+      const scope = newScope();
+      const customer = makeCustomer(scope, {
+        email: 'old@example.com',
+        first_name: 'Grace',
+        last_name: 'Hopper',
+      });
+      await ctx.tx((tx) => tx.customers.insert(customer));
+      const updated = await ctx.tx((tx) =>
+        tx.customers.update(scope, customer.id, {
+          email: 'New@Example.com',
+          last_name: 'Brewster',
+          status: 'disabled',
+          tags: ['navy'],
+          metadata: { rank: 'admiral' },
+          updated_at: 9,
+        }),
+      );
+      expect(updated).toEqual({
+        ...customer,
+        email: 'New@Example.com',
+        last_name: 'Brewster',
+        status: 'disabled',
+        tags: ['navy'],
+        metadata: { rank: 'admiral' },
+        updated_at: 9,
+      });
+      expect(await ctx.read((r) => r.customers.getByEmail(scope, 'old@example.com'))).toBeNull();
+      expect((await ctx.read((r) => r.customers.getByEmail(scope, 'new@example.com')))?.id).toBe(customer.id);
+      const search = async (q: string) =>
+        (
+          await ctx.read((r) =>
+            r.customers.list(scope, { q }, { limit: 10, sort: 'created_at', order: 'desc' }),
+          )
+        ).data.map((c) => c.id);
+      expect(await search('brewster')).toEqual([customer.id]);
+      expect(await search('hopper')).toEqual([]);
+      expect(await search('NEW@')).toEqual([customer.id]);
+      expect(
+        await ctx.tx((tx) => tx.customers.update(scope, 'cus_missing', { first_name: 'x', updated_at: 1 })),
+      ).toBeNull();
+    });
+
+    it('list filters: q (e-mail or name, partial, case-insensitive), status, tag', async () => {
+      const scope = newScope();
+      const a = makeCustomer(scope, {
+        email: 'alice@shop.test',
+        first_name: 'Alice',
+        last_name: 'Smith',
+        tags: ['vip'],
+        created_at: 1,
+      });
+      const b = makeCustomer(scope, {
+        email: 'bob@shop.test',
+        first_name: 'Bob',
+        last_name: 'Jones',
+        status: 'disabled',
+        created_at: 2,
+      });
+      const c = makeCustomer(scope, {
+        email: 'carol@else.test',
+        first_name: 'Carol',
+        last_name: 'Smithers',
+        tags: ['vip', 'x'],
+        created_at: 3,
+      });
+      await ctx.tx(async (tx) => {
+        for (const customer of [a, b, c]) await tx.customers.insert(customer);
+      });
+      const ids = async (filter: { q?: string; status?: 'active' | 'disabled'; tag?: string }) =>
+        (
+          await ctx.read((r) =>
+            r.customers.list(scope, filter, { limit: 10, sort: 'created_at', order: 'asc' }),
+          )
+        ).data.map((customer) => customer.id);
+      expect(await ids({})).toEqual([a.id, b.id, c.id]);
+      expect(await ids({ q: 'SMITH' })).toEqual([a.id, c.id]);
+      expect(await ids({ q: 'shop.test' })).toEqual([a.id, b.id]);
+      expect(await ids({ q: 'alice smith' })).toEqual([a.id]);
+      expect(await ids({ status: 'disabled' })).toEqual([b.id]);
+      expect(await ids({ tag: 'vip' })).toEqual([a.id, c.id]);
+      expect(await ids({ tag: 'vip', q: 'carol' })).toEqual([c.id]);
+      expect(await ids({ tag: 'nope' })).toEqual([]);
+    });
+
+    it('totals derive from orders: non-draft, non-cancelled count; paid − refunded sum; zeros for others', async () => {
+      const scope = newScope();
+      const customer = makeCustomer(scope);
+      await ctx.tx(async (tx) => {
+        await tx.customers.insert(customer);
+        const base = { customer_id: customer.id };
+        await tx.orders.insert(makeOrder(scope, 1001, { ...base, status: 'pending', paid_total: 0 }));
+        await tx.orders.insert(
+          makeOrder(scope, 1002, { ...base, status: 'completed', paid_total: 5000, refunded_total: 1200 }),
+        );
+        await tx.orders.insert(makeOrder(scope, 1003, { ...base, status: 'draft', paid_total: 0 }));
+        await tx.orders.insert(
+          makeOrder(scope, 1004, { ...base, status: 'cancelled', paid_total: 300, refunded_total: 300 }),
+        );
+        await tx.orders.insert(
+          makeOrder(otherMode(scope), 1001, { ...base, status: 'completed', paid_total: 999 }),
+        );
+      });
+      expect(await ctx.read((r) => r.customers.totals(scope, [customer.id, 'cus_none']))).toEqual({
+        [customer.id]: { total_orders: 2, total_spent: 3800 },
+        cus_none: { total_orders: 0, total_spent: 0 },
+      });
+      expect(await ctx.read((r) => r.customers.totals(scope, []))).toEqual({});
+    });
+  });
+
+  describe('customer addresses', () => {
+    it('inserts, reads (per customer), lists oldest first, updates, clears defaults, deletes', async () => {
+      const scope = newScope();
+      const customer = makeCustomer(scope);
+      const other = makeCustomer(scope);
+      const first = makeAddress(scope, customer.id, { created_at: 1, is_default: true });
+      const second = makeAddress(scope, customer.id, { created_at: 2, type: 'shipping', line2: 'Flat 2' });
+      const foreign = makeAddress(scope, other.id, { created_at: 0 });
+      await ctx.tx(async (tx) => {
+        await tx.customers.insert(customer);
+        await tx.customers.insert(other);
+        for (const address of [second, first, foreign]) await tx.customers.insertAddress(address);
+      });
+      expect(await ctx.read((r) => r.customers.getAddress(scope, customer.id, first.id))).toEqual(first);
+      expect(await ctx.read((r) => r.customers.getAddress(scope, other.id, first.id))).toBeNull();
+      expect(
+        await ctx.read((r) => r.customers.getAddress(otherMode(scope), customer.id, first.id)),
+      ).toBeNull();
+      expect(await ctx.read((r) => r.customers.listAddresses(scope, customer.id))).toEqual([first, second]);
+      const both = await ctx.read((r) =>
+        r.customers.listAddressesForCustomers(scope, [customer.id, other.id]),
+      );
+      expect(both.map((a) => a.id).sort()).toEqual([first.id, second.id, foreign.id].sort());
+      const updated = await ctx.tx((tx) =>
+        tx.customers.updateAddress(scope, customer.id, second.id, {
+          is_default: true,
+          city: 'Paris',
+          line2: null,
+          updated_at: 5,
+        }),
+      );
+      expect(updated).toEqual({ ...second, is_default: true, city: 'Paris', line2: null, updated_at: 5 });
+      expect(
+        await ctx.tx((tx) =>
+          tx.customers.updateAddress(scope, other.id, second.id, { city: 'x', updated_at: 6 }),
+        ),
+      ).toBeNull();
+      await ctx.tx((tx) => tx.customers.clearDefaultAddress(scope, customer.id, second.id));
+      const list = await ctx.read((r) => r.customers.listAddresses(scope, customer.id));
+      expect(list.map((a) => [a.id, a.is_default])).toEqual([
+        [first.id, false],
+        [second.id, true],
+      ]);
+      expect(await ctx.tx((tx) => tx.customers.deleteAddress(scope, other.id, first.id))).toBe(false);
+      expect(await ctx.tx((tx) => tx.customers.deleteAddress(scope, customer.id, first.id))).toBe(true);
+      expect(await ctx.read((r) => r.customers.listAddresses(scope, customer.id))).toHaveLength(1);
+    });
+  });
+}

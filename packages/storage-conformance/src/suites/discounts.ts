@@ -1,0 +1,210 @@
+import { describe, expect, it } from 'vitest';
+import { expectCommerceError } from '../expect-error';
+import { makeDiscount, newId, newScope, otherMode } from '../fixtures';
+import type { SuiteContext } from '../suite-context';
+
+/** Discounts: case-insensitive codes, automatic order, atomic usage counting. */
+export function discountsSuite(ctx: SuiteContext): void {
+  describe('discounts', () => {
+    it('round-trips a discount (conditions, 12.5 %), finds codes case-insensitively, only in its scope', async () => {
+      const scope = newScope();
+      const discount = makeDiscount(scope, {
+        code: 'Summer-Sale',
+        usage_limit: 5,
+        per_customer_limit: 1,
+        minimum_amount: 1000,
+        maximum_discount: 250,
+        starts_at: 1,
+        ends_at: 2,
+        metadata: { campaign: { name: 'été' } },
+      });
+      await ctx.tx((tx) => tx.discounts.insert(discount));
+      expect(await ctx.read((r) => r.discounts.get(scope, discount.id))).toEqual(discount);
+      expect(await ctx.read((r) => r.discounts.getByCode(scope, 'SUMMER-sale'))).toEqual(discount);
+      expect(await ctx.read((r) => r.discounts.getByCode(scope, 'nope'))).toBeNull();
+      expect(await ctx.read((r) => r.discounts.getByCode(otherMode(scope), 'summer-sale'))).toBeNull();
+      expect(await ctx.read((r) => r.discounts.get(otherMode(scope), discount.id))).toBeNull();
+      const other = makeDiscount(scope, { code: 'WINTER' });
+      await ctx.tx((tx) => tx.discounts.insert(other));
+      const found = await ctx.read((r) =>
+        r.discounts.getByCodes(scope, ['winter', 'summer-SALE', 'missing']),
+      );
+      expect(found.map((d) => d.id).sort()).toEqual([discount.id, other.id].sort());
+      expect(await ctx.read((r) => r.discounts.getByCodes(scope, []))).toEqual([]);
+    });
+
+    it('codes are unique per scope case-insensitively → duplicate_code (param code); free again after delete', async () => {
+      const scope = newScope();
+      const first = makeDiscount(scope, { code: 'SAVE10' });
+      await ctx.tx((tx) => tx.discounts.insert(first));
+      await expectCommerceError(
+        ctx.tx((tx) => tx.discounts.insert(makeDiscount(scope, { code: 'save10' }))),
+        'duplicate_code',
+        'code',
+      );
+      await ctx.tx((tx) => tx.discounts.insert(makeDiscount(otherMode(scope), { code: 'SAVE10' })));
+      const second = makeDiscount(scope, { code: 'SAVE20' });
+      await ctx.tx((tx) => tx.discounts.insert(second));
+      await expectCommerceError(
+        ctx.tx((tx) => tx.discounts.update(scope, second.id, { code: 'Save10', updated_at: 2 })),
+        'duplicate_code',
+        'code',
+      );
+      // Automatic discounts have no code; several may coexist.
+      await ctx.tx(async (tx) => {
+        await tx.discounts.insert(makeDiscount(scope, { code: null, type: 'automatic' }));
+        await tx.discounts.insert(makeDiscount(scope, { code: null, type: 'automatic' }));
+      });
+      expect(await ctx.tx((tx) => tx.discounts.delete(scope, first.id, 3))).toBe(true);
+      expect(await ctx.tx((tx) => tx.discounts.delete(scope, first.id, 3))).toBe(false);
+      expect(await ctx.read((r) => r.discounts.get(scope, first.id))).toBeNull();
+      expect(await ctx.read((r) => r.discounts.getByCode(scope, 'save10'))).toBeNull();
+      await ctx.tx((tx) => tx.discounts.insert(makeDiscount(scope, { code: 'SAVE10' })));
+    });
+
+    it('listAutomatic returns active automatic discounts oldest first; list filters by type and is_active', async () => {
+      const scope = newScope();
+      const late = makeDiscount(scope, { code: null, type: 'automatic', created_at: 30 });
+      const early = makeDiscount(scope, { code: null, type: 'automatic', created_at: 10 });
+      const inactive = makeDiscount(scope, {
+        code: null,
+        type: 'automatic',
+        created_at: 5,
+        is_active: false,
+      });
+      const code = makeDiscount(scope, { created_at: 20 });
+      await ctx.tx(async (tx) => {
+        for (const d of [late, early, inactive, code]) await tx.discounts.insert(d);
+      });
+      expect((await ctx.read((r) => r.discounts.listAutomatic(scope))).map((d) => d.id)).toEqual([
+        early.id,
+        late.id,
+      ]);
+      expect(await ctx.read((r) => r.discounts.listAutomatic(otherMode(scope)))).toEqual([]);
+      const ids = async (filter: { type?: 'code' | 'automatic'; is_active?: boolean }) =>
+        (
+          await ctx.read((r) =>
+            r.discounts.list(scope, filter, { limit: 10, sort: 'created_at', order: 'desc' }),
+          )
+        ).data.map((d) => d.id);
+      expect(await ids({})).toEqual([late.id, code.id, early.id, inactive.id]);
+      expect(await ids({ type: 'automatic' })).toEqual([late.id, early.id, inactive.id]);
+      expect(await ids({ type: 'code' })).toEqual([code.id]);
+      expect(await ids({ is_active: false })).toEqual([inactive.id]);
+      expect(await ids({ type: 'automatic', is_active: true })).toEqual([late.id, early.id]);
+    });
+
+    it('update patches columns (code change moves the lookup; conditions and metadata replaced)', async () => {
+      const scope = newScope();
+      const discount = makeDiscount(scope, { code: 'OLD' });
+      await ctx.tx((tx) => tx.discounts.insert(discount));
+      const conditions = [
+        { id: newId('cond'), type: 'customer_tag' as const, operator: 'not_in' as const, values: ['vip'] },
+      ];
+      const updated = await ctx.tx((tx) =>
+        tx.discounts.update(scope, discount.id, {
+          code: 'New',
+          value_type: 'fixed',
+          value: 500,
+          usage_limit: null,
+          ends_at: 99,
+          is_active: false,
+          conditions,
+          metadata: {},
+          updated_at: 8,
+        }),
+      );
+      expect(updated).toEqual({
+        ...discount,
+        code: 'New',
+        value_type: 'fixed',
+        value: 500,
+        usage_limit: null,
+        ends_at: 99,
+        is_active: false,
+        conditions,
+        metadata: {},
+        updated_at: 8,
+      });
+      expect(await ctx.read((r) => r.discounts.getByCode(scope, 'old'))).toBeNull();
+      expect((await ctx.read((r) => r.discounts.getByCode(scope, 'NEW')))?.id).toBe(discount.id);
+      expect(
+        await ctx.tx((tx) =>
+          tx.discounts.update(otherMode(scope), discount.id, { name: 'x', updated_at: 9 }),
+        ),
+      ).toBeNull();
+    });
+
+    it('recordUsage counts within usage_limit, then refuses usage_limit_reached without changing anything', async () => {
+      const scope = newScope();
+      const discount = makeDiscount(scope, { usage_limit: 2 });
+      await ctx.tx((tx) => tx.discounts.insert(discount));
+      const use = (customer_key: string) =>
+        ctx.tx((tx) =>
+          tx.discounts.recordUsage(scope, {
+            id: newId('use'),
+            discount_id: discount.id,
+            order_id: newId('ord'),
+            customer_key,
+            at: 5,
+          }),
+        );
+      expect(await use('cus_a')).toEqual({ ok: true });
+      expect(await use('cus_b')).toEqual({ ok: true });
+      expect(await use('cus_c')).toEqual({ ok: false, refused: 'usage_limit_reached' });
+      expect(await ctx.read((r) => r.discounts.get(scope, discount.id))).toMatchObject({
+        usage_count: 2,
+        updated_at: discount.updated_at,
+      });
+      expect(
+        await ctx.read((r) => r.discounts.countUsesByCustomer(scope, [discount.id, 'disc_none'], 'cus_a')),
+      ).toEqual({
+        [discount.id]: 1,
+        disc_none: 0,
+      });
+    });
+
+    it('recordUsage enforces per_customer_limit per customer key; the refusal leaves usage_count as it was', async () => {
+      const scope = newScope();
+      const discount = makeDiscount(scope, { per_customer_limit: 2 });
+      await ctx.tx((tx) => tx.discounts.insert(discount));
+      const use = (customer_key: string) =>
+        ctx.tx((tx) =>
+          tx.discounts.recordUsage(scope, {
+            id: newId('use'),
+            discount_id: discount.id,
+            order_id: newId('ord'),
+            customer_key,
+            at: 5,
+          }),
+        );
+      expect(await use('a@example.com')).toEqual({ ok: true });
+      expect(await use('a@example.com')).toEqual({ ok: true });
+      expect(await use('a@example.com')).toEqual({ ok: false, refused: 'per_customer_limit_reached' });
+      expect(await use('cus_other')).toEqual({ ok: true });
+      expect(await ctx.read((r) => r.discounts.get(scope, discount.id))).toMatchObject({ usage_count: 3 });
+      expect(
+        await ctx.read((r) => r.discounts.countUsesByCustomer(scope, [discount.id], 'a@example.com')),
+      ).toEqual({
+        [discount.id]: 2,
+      });
+      expect(
+        await ctx.read((r) =>
+          r.discounts.countUsesByCustomer(otherMode(scope), [discount.id], 'a@example.com'),
+        ),
+      ).toEqual({
+        [discount.id]: 0,
+      });
+      const foreign = await ctx.tx((tx) =>
+        tx.discounts.recordUsage(otherMode(scope), {
+          id: newId('use'),
+          discount_id: discount.id,
+          order_id: 'o',
+          customer_key: 'x',
+          at: 1,
+        }),
+      );
+      expect(foreign.ok).toBe(false);
+    });
+  });
+}

@@ -1,0 +1,220 @@
+import type { ProductAggregate, Scope } from '@cartwright/core';
+import { describe, expect, it } from 'vitest';
+import { makeProduct, newScope, otherMode } from '../fixtures';
+import type { SuiteContext } from '../suite-context';
+
+/** Inventory rows and their atomic movements (decisions §10). */
+export function inventorySuite(ctx: SuiteContext): void {
+  const setup = async (
+    scope: Scope,
+    options: Parameters<typeof makeProduct>[1] = {},
+  ): Promise<ProductAggregate> => {
+    const product = makeProduct(scope, options);
+    await ctx.tx((tx) => tx.products.insert(product));
+    return product;
+  };
+
+  describe('inventory', () => {
+    it('reads by id and by variant ids, only in its scope; lists with low_stock (available ≤ safety_stock)', async () => {
+      const scope = newScope();
+      const product = await setup(scope, { prices: [1, 2, 3] });
+      const [a, b, c] = product.variants.map((v) => v.inventory);
+      await ctx.tx(async (tx) => {
+        await tx.inventory.update(scope, a!.id, { safety_stock: 10, updated_at: 2 }); // 10 available ≤ 10 → low
+        await tx.inventory.update(scope, b!.id, { safety_stock: 5, updated_at: 2 }); // 10 > 5
+        await tx.inventory.update(scope, c!.id, { on_hand: 3, updated_at: 2 }); // 3 > 0
+      });
+      expect(await ctx.read((r) => r.inventory.get(scope, b!.id))).toMatchObject({
+        id: b!.id,
+        safety_stock: 5,
+      });
+      expect(await ctx.read((r) => r.inventory.get(otherMode(scope), b!.id))).toBeNull();
+      const byVariant = await ctx.read((r) =>
+        r.inventory.getByVariantIds(scope, [c!.variant_id, a!.variant_id]),
+      );
+      expect(byVariant.map((i) => i.id).sort()).toEqual([a!.id, c!.id].sort());
+      expect(await ctx.read((r) => r.inventory.getByVariantIds(otherMode(scope), [a!.variant_id]))).toEqual(
+        [],
+      );
+      const all = await ctx.read((r) =>
+        r.inventory.list(scope, {}, { limit: 10, sort: 'created_at', order: 'asc' }),
+      );
+      expect(all.total_count).toBe(3);
+      const low = await ctx.read((r) =>
+        r.inventory.list(scope, { low_stock: true }, { limit: 10, sort: 'created_at', order: 'asc' }),
+      );
+      expect(low.data.map((i) => i.id)).toEqual([a!.id]);
+      await ctx.tx((tx) => tx.products.deleteVariant(scope, a!.variant_id, 3));
+      expect(await ctx.read((r) => r.inventory.get(scope, a!.id))).toBeNull();
+    });
+
+    it('update sets settings and an absolute on_hand, but never below reserved (refused, unchanged)', async () => {
+      const scope = newScope();
+      const product = await setup(scope);
+      const inv = product.variants[0]!.inventory;
+      await ctx.tx((tx) => tx.inventory.reserve(scope, [{ variant_id: inv.variant_id, quantity: 4 }], 2));
+      const change = await ctx.tx((tx) =>
+        tx.inventory.update(scope, inv.id, {
+          on_hand: 4,
+          allow_backorder: true,
+          track_inventory: true,
+          safety_stock: 1,
+          metadata: { bin: 'A-1' },
+          updated_at: 3,
+        }),
+      );
+      expect(change).toEqual({
+        before: { ...inv, reserved: 4, updated_at: 2 },
+        after: {
+          ...inv,
+          reserved: 4,
+          on_hand: 4,
+          allow_backorder: true,
+          safety_stock: 1,
+          metadata: { bin: 'A-1' },
+          updated_at: 3,
+        },
+      });
+      expect(await ctx.tx((tx) => tx.inventory.update(scope, inv.id, { on_hand: 3, updated_at: 4 }))).toEqual(
+        {
+          refused: 'below_reserved',
+        },
+      );
+      expect(await ctx.read((r) => r.inventory.get(scope, inv.id))).toMatchObject({
+        on_hand: 4,
+        updated_at: 3,
+      });
+      expect(
+        await ctx.tx((tx) => tx.inventory.update(scope, 'inv_missing', { on_hand: 1, updated_at: 4 })),
+      ).toBeNull();
+      expect(
+        await ctx.tx((tx) => tx.inventory.update(otherMode(scope), inv.id, { on_hand: 9, updated_at: 4 })),
+      ).toBeNull();
+    });
+
+    it('adjust adds a signed delta atomically, guarded by on_hand + delta ≥ reserved', async () => {
+      const scope = newScope();
+      const inv = (await setup(scope)).variants[0]!.inventory;
+      await ctx.tx((tx) => tx.inventory.reserve(scope, [{ variant_id: inv.variant_id, quantity: 6 }], 2));
+      const plus = await ctx.tx((tx) => tx.inventory.adjust(scope, inv.id, 5, 3));
+      expect(plus).toMatchObject({
+        before: { on_hand: 10, reserved: 6 },
+        after: { on_hand: 15, reserved: 6, updated_at: 3 },
+      });
+      expect(await ctx.tx((tx) => tx.inventory.adjust(scope, inv.id, -9, 4))).toMatchObject({
+        after: { on_hand: 6 },
+      });
+      expect(await ctx.tx((tx) => tx.inventory.adjust(scope, inv.id, -1, 5))).toEqual({
+        refused: 'below_reserved',
+      });
+      expect(await ctx.read((r) => r.inventory.get(scope, inv.id))).toMatchObject({
+        on_hand: 6,
+        reserved: 6,
+      });
+      expect(await ctx.tx((tx) => tx.inventory.adjust(scope, 'inv_missing', 1, 5))).toBeNull();
+    });
+
+    it('reserve: tracked rows move (before/after), untracked are reported unchanged, backorder may oversell', async () => {
+      const scope = newScope();
+      const product = await setup(scope, { prices: [1, 2, 3], on_hand: 2 });
+      const [tracked, untracked, backorder] = product.variants.map((v) => v.inventory);
+      await ctx.tx(async (tx) => {
+        await tx.inventory.update(scope, untracked!.id, { track_inventory: false, updated_at: 1 });
+        await tx.inventory.update(scope, backorder!.id, { allow_backorder: true, updated_at: 1 });
+      });
+      const result = await ctx.tx((tx) =>
+        tx.inventory.reserve(
+          scope,
+          [
+            { variant_id: tracked!.variant_id, quantity: 1 },
+            { variant_id: untracked!.variant_id, quantity: 50 },
+            { variant_id: backorder!.variant_id, quantity: 5 },
+            { variant_id: tracked!.variant_id, quantity: 1 },
+          ],
+          7,
+        ),
+      );
+      if (!result.ok) throw new Error('expected ok');
+      const [first, second, third, fourth] = result.changes;
+      expect(first).toMatchObject({ before: { reserved: 0 }, after: { reserved: 1, updated_at: 7 } });
+      expect(second?.before).toBe(second?.after);
+      expect(second?.after).toMatchObject({ reserved: 0, track_inventory: false });
+      expect(third).toMatchObject({ before: { reserved: 0 }, after: { reserved: 5, on_hand: 2 } });
+      expect(fourth).toMatchObject({ before: { reserved: 1 }, after: { reserved: 2 } });
+      expect(await ctx.read((r) => r.inventory.get(scope, untracked!.id))).toMatchObject({ reserved: 0 });
+    });
+
+    it('reserve refuses with the available quantity; the caller rolls back, so earlier movements vanish', async () => {
+      const scope = newScope();
+      const product = await setup(scope, { prices: [1, 2], on_hand: 3 });
+      const [a, b] = product.variants.map((v) => v.inventory);
+      const refused = await ctx
+        .tx(async (tx) => {
+          const result = await tx.inventory.reserve(
+            scope,
+            [
+              { variant_id: a!.variant_id, quantity: 2 },
+              { variant_id: b!.variant_id, quantity: 4 },
+            ],
+            5,
+          );
+          if (!result.ok) throw Object.assign(new Error('refused'), { refused: result.refused });
+          return result;
+        })
+        .catch((error: { refused: unknown }) => error.refused);
+      expect(refused).toEqual({ variant_id: b!.variant_id, available: 3 });
+      expect(await ctx.read((r) => r.inventory.get(scope, a!.id))).toMatchObject({ reserved: 0 });
+      const missing = await ctx.tx((tx) =>
+        tx.inventory.reserve(scope, [{ variant_id: 'var_missing', quantity: 1 }], 5),
+      );
+      expect(missing).toEqual({ ok: false, refused: { variant_id: 'var_missing', available: 0 } });
+      const foreign = await ctx.tx((tx) =>
+        tx.inventory.reserve(otherMode(scope), [{ variant_id: a!.variant_id, quantity: 1 }], 5),
+      );
+      expect(foreign.ok).toBe(false);
+    });
+
+    it('release (never below 0), ship (on_hand and reserved), restock; untracked rows are left out', async () => {
+      const scope = newScope();
+      const product = await setup(scope, { prices: [1, 2] });
+      const [inv, untracked] = product.variants.map((v) => v.inventory);
+      await ctx.tx(async (tx) => {
+        await tx.inventory.update(scope, untracked!.id, { track_inventory: false, updated_at: 1 });
+        await tx.inventory.reserve(scope, [{ variant_id: inv!.variant_id, quantity: 6 }], 2);
+      });
+      const v = inv!.variant_id;
+      const shipped = await ctx.tx((tx) =>
+        tx.inventory.ship(
+          scope,
+          [
+            { variant_id: v, quantity: 2 },
+            { variant_id: untracked!.variant_id, quantity: 2 },
+          ],
+          3,
+        ),
+      );
+      expect(shipped).toEqual([
+        {
+          before: expect.objectContaining({ on_hand: 10, reserved: 6 }),
+          after: expect.objectContaining({ on_hand: 8, reserved: 4, updated_at: 3 }),
+        },
+      ]);
+      const released = await ctx.tx((tx) => tx.inventory.release(scope, [{ variant_id: v, quantity: 1 }], 4));
+      expect(released[0]?.after).toMatchObject({ reserved: 3, on_hand: 8 });
+      const restocked = await ctx.tx((tx) =>
+        tx.inventory.restock(scope, [{ variant_id: v, from_reserved: 1, to_on_hand: 2 }], 5),
+      );
+      expect(restocked[0]).toMatchObject({
+        before: { reserved: 3, on_hand: 8 },
+        after: { reserved: 2, on_hand: 10 },
+      });
+      const clamped = await ctx.tx((tx) => tx.inventory.release(scope, [{ variant_id: v, quantity: 99 }], 6));
+      expect(clamped[0]?.after).toMatchObject({ reserved: 0, on_hand: 10 });
+      expect(
+        await ctx.tx((tx) =>
+          tx.inventory.release(scope, [{ variant_id: untracked!.variant_id, quantity: 1 }], 7),
+        ),
+      ).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,354 @@
+import type { OrderListFilter } from '@cartwright/core';
+import { describe, expect, it } from 'vitest';
+import {
+  makeFulfillment,
+  makeOrder,
+  makeOrderLine,
+  makePayment,
+  makeRefund,
+  newId,
+  newScope,
+  otherMode,
+  RICH_METADATA,
+} from '../fixtures';
+import type { SuiteContext } from '../suite-context';
+
+/** Orders with lines, payments, fulfillments, refunds; numbers; compare-and-set updates. */
+export function ordersSuite(ctx: SuiteContext): void {
+  describe('orders', () => {
+    it('nextNumber starts at 1001 and counts per store and per mode', async () => {
+      const scope = newScope();
+      const next = (s = scope) => ctx.tx((tx) => tx.orders.nextNumber(s));
+      expect(await next()).toBe(1001);
+      expect(await next()).toBe(1002);
+      expect(await next(otherMode(scope))).toBe(1001);
+      expect(await next(newScope())).toBe(1001);
+      expect(await next()).toBe(1003);
+    });
+
+    it('round-trips an order aggregate (lines in position order, payments, fulfillments, refunds, tax_rate 8.875)', async () => {
+      const scope = newScope();
+      const id = newId('ord');
+      const lineA = makeOrderLine(id, { position: 1, sku: null, image_url: 'https://cdn/x.png' });
+      const lineB = makeOrderLine(id, { position: 0, quantity: 1 });
+      const order = makeOrder(scope, 1001, {
+        id,
+        customer_id: 'cus_1',
+        billing_address: { name: 'Ünïcödé', line2: '' },
+        applied_discounts: [
+          {
+            discount_id: 'disc_1',
+            code: null,
+            name: 'Auto',
+            value_type: 'percentage',
+            value: 12.5,
+            saved: 250,
+          },
+        ],
+        shipping_method_id: 'ship_1',
+        shipping_method_name: 'Standard',
+        prices_include_tax: true,
+        inventory_reserved: false,
+        metadata: RICH_METADATA,
+        lines: [lineA, lineB],
+        payments: [
+          makePayment(scope, id, { created_at: 2 }),
+          makePayment(scope, id, { created_at: 1, status: 'failed' }),
+        ],
+        fulfillments: [
+          makeFulfillment(scope, id, {
+            lines: [{ order_line_id: lineA.id, quantity: 1 }],
+            tracking_number: 'T1',
+          }),
+        ],
+        refunds: [
+          makeRefund(scope, id, {
+            restock: true,
+            lines: [{ order_line_id: lineB.id, quantity: 1 }],
+            reason: 'damaged',
+          }),
+        ],
+      });
+      await ctx.tx((tx) => tx.orders.insert(order));
+      const read = await ctx.read((r) => r.orders.get(scope, id));
+      expect(read).toEqual({
+        ...order,
+        lines: [lineB, lineA],
+        payments: [order.payments[1], order.payments[0]],
+      });
+      expect(read?.tax_rate).toBe(8.875);
+      expect((await ctx.read((r) => r.orders.getByNumber(scope, 1001)))?.id).toBe(id);
+      expect(await ctx.read((r) => r.orders.getByNumber(otherMode(scope), 1001))).toBeNull();
+      expect(await ctx.read((r) => r.orders.get(otherMode(scope), id))).toBeNull();
+      expect((await ctx.tx((tx) => tx.orders.get(scope, id, { forUpdate: true })))?.id).toBe(id);
+    });
+
+    it('update patches columns; with expect_status it is a compare-and-set (null when the status moved)', async () => {
+      const scope = newScope();
+      const order = makeOrder(scope, 1001, { status: 'pending' });
+      await ctx.tx((tx) => tx.orders.insert(order));
+      const confirmed = await ctx.tx((tx) =>
+        tx.orders.update(
+          scope,
+          order.id,
+          { status: 'confirmed', paid_total: 2178, payment_status: 'paid', updated_at: 5 },
+          { expect_status: 'pending' },
+        ),
+      );
+      expect(confirmed).toMatchObject({
+        status: 'confirmed',
+        paid_total: 2178,
+        payment_status: 'paid',
+        updated_at: 5,
+      });
+      expect(
+        await ctx.tx((tx) =>
+          tx.orders.update(
+            scope,
+            order.id,
+            { status: 'cancelled', updated_at: 6 },
+            { expect_status: 'pending' },
+          ),
+        ),
+      ).toBeNull();
+      const patched = await ctx.tx((tx) =>
+        tx.orders.update(scope, order.id, {
+          email: 'NEW@example.com',
+          shipping_address: null,
+          note: 'leave at door',
+          metadata: { a: 1 },
+          inventory_reserved: false,
+          cancel_reason: 'x',
+          cancelled_at: 7,
+          completed_at: null,
+          updated_at: 7,
+        }),
+      );
+      expect(patched).toMatchObject({
+        status: 'confirmed',
+        email: 'NEW@example.com',
+        shipping_address: null,
+        note: 'leave at door',
+        metadata: { a: 1 },
+        inventory_reserved: false,
+        cancelled_at: 7,
+      });
+      const byEmail = await ctx.read((r) =>
+        r.orders.list(scope, { email: 'new@EXAMPLE.com' }, { limit: 5, sort: 'created_at', order: 'desc' }),
+      );
+      expect(byEmail.data.map((o) => o.id)).toEqual([order.id]);
+      expect(
+        await ctx.tx((tx) => tx.orders.update(otherMode(scope), order.id, { note: 'x', updated_at: 8 })),
+      ).toBeNull();
+    });
+
+    it('updateLines sets fulfilled/shipped/refunded/restocked quantities of the order’s lines only', async () => {
+      const scope = newScope();
+      const id = newId('ord');
+      const line = makeOrderLine(id, { quantity: 3 });
+      const otherId = newId('ord');
+      const otherLine = makeOrderLine(otherId);
+      await ctx.tx(async (tx) => {
+        await tx.orders.insert(makeOrder(scope, 1001, { id, lines: [line] }));
+        await tx.orders.insert(makeOrder(scope, 1002, { id: otherId, lines: [otherLine] }));
+        await tx.orders.updateLines(scope, id, [
+          { id: line.id, fulfilled_quantity: 3, shipped_quantity: 2 },
+          { id: otherLine.id, fulfilled_quantity: 9 },
+        ]);
+        await tx.orders.updateLines(scope, id, [
+          { id: line.id, refunded_quantity: 1, restocked_quantity: 1 },
+          { id: line.id },
+        ]);
+      });
+      expect((await ctx.read((r) => r.orders.get(scope, id)))?.lines[0]).toEqual({
+        ...line,
+        fulfilled_quantity: 3,
+        shipped_quantity: 2,
+        refunded_quantity: 1,
+        restocked_quantity: 1,
+      });
+      expect((await ctx.read((r) => r.orders.get(scope, otherId)))?.lines[0]).toEqual(otherLine);
+    });
+
+    it('payments: insert without order, attach, find by idempotency key, compare-and-set status, list by status across scopes', async () => {
+      const scope = newScope();
+      const order = makeOrder(scope, 1001);
+      const key = newId('idem');
+      const payment = makePayment(scope, null, {
+        idempotency_key: key,
+        cart_id: 'cart_1',
+        created_at: 100,
+        metadata: { n: 1 },
+      });
+      await ctx.tx(async (tx) => {
+        await tx.orders.insert(order);
+        await tx.orders.insertPayment(payment);
+      });
+      expect(await ctx.read((r) => r.orders.getPayment(scope, payment.id))).toEqual(payment);
+      expect(await ctx.read((r) => r.orders.getPaymentByIdempotencyKey(scope, key))).toEqual(payment);
+      expect(await ctx.read((r) => r.orders.getPaymentByIdempotencyKey(otherMode(scope), key))).toBeNull();
+      const completed = await ctx.tx((tx) =>
+        tx.orders.updatePayment(
+          scope,
+          payment.id,
+          {
+            status: 'completed',
+            order_id: order.id,
+            provider_id: 'pi_1',
+            client_secret: 'cs',
+            updated_at: 101,
+          },
+          { expect_status: 'pending' },
+        ),
+      );
+      expect(completed).toEqual({
+        ...payment,
+        status: 'completed',
+        order_id: order.id,
+        provider_id: 'pi_1',
+        client_secret: 'cs',
+        updated_at: 101,
+      });
+      expect(
+        await ctx.tx((tx) =>
+          tx.orders.updatePayment(
+            scope,
+            payment.id,
+            { status: 'failed', failure_reason: 'x', updated_at: 102 },
+            { expect_status: 'pending' },
+          ),
+        ),
+      ).toBeNull();
+      expect((await ctx.read((r) => r.orders.get(scope, order.id)))?.payments.map((p) => p.id)).toEqual([
+        payment.id,
+      ]);
+      const stuck = makePayment(scope, null, { created_at: -1000 });
+      const stuck2 = makePayment(otherMode(scope), null, { created_at: -999 });
+      const fresh = makePayment(scope, null, { created_at: 5000 });
+      await ctx.tx(async (tx) => {
+        for (const p of [fresh, stuck2, stuck]) await tx.orders.insertPayment(p);
+      });
+      const pending = await ctx.read((r) => r.orders.listPaymentsByStatus('pending', -1, 10));
+      expect(pending.map((p) => p.id)).toEqual([stuck.id, stuck2.id]);
+      expect(
+        (await ctx.read((r) => r.orders.listPaymentsByStatus('pending', 0, 1))).map((p) => p.id),
+      ).toEqual([stuck.id]);
+    });
+
+    it('fulfillments and refunds: insert, read, update (fulfillment status compare-and-set), list refunds', async () => {
+      const scope = newScope();
+      const order = makeOrder(scope, 1001);
+      const fulfillment = makeFulfillment(scope, order.id, {
+        lines: [{ order_line_id: 'line_1', quantity: 2 }],
+      });
+      const refund = makeRefund(scope, order.id, { created_at: 2 });
+      const earlier = makeRefund(scope, order.id, { created_at: 1, amount: 1 });
+      await ctx.tx(async (tx) => {
+        await tx.orders.insert(order);
+        await tx.orders.insertFulfillment(fulfillment);
+        await tx.orders.insertRefund(refund);
+        await tx.orders.insertRefund(earlier);
+      });
+      expect(await ctx.read((r) => r.orders.getFulfillment(scope, fulfillment.id))).toEqual(fulfillment);
+      expect(await ctx.read((r) => r.orders.getFulfillment(otherMode(scope), fulfillment.id))).toBeNull();
+      const shipped = await ctx.tx((tx) =>
+        tx.orders.updateFulfillment(
+          scope,
+          fulfillment.id,
+          { status: 'shipped', shipped_at: 9, tracking_number: 'TN', carrier: 'UPS', updated_at: 9 },
+          { expect_status: 'pending' },
+        ),
+      );
+      expect(shipped).toEqual({
+        ...fulfillment,
+        status: 'shipped',
+        shipped_at: 9,
+        tracking_number: 'TN',
+        carrier: 'UPS',
+        updated_at: 9,
+      });
+      expect(
+        await ctx.tx((tx) =>
+          tx.orders.updateFulfillment(
+            scope,
+            fulfillment.id,
+            { status: 'cancelled', updated_at: 10 },
+            { expect_status: 'pending' },
+          ),
+        ),
+      ).toBeNull();
+      const done = await ctx.tx((tx) =>
+        tx.orders.updateRefund(scope, refund.id, {
+          status: 'completed',
+          provider_refund_id: 're_1',
+          updated_at: 11,
+        }),
+      );
+      expect(done).toEqual({ ...refund, status: 'completed', provider_refund_id: 're_1', updated_at: 11 });
+      expect(await ctx.read((r) => r.orders.listRefunds(scope, order.id))).toEqual([earlier, done]);
+      expect(await ctx.read((r) => r.orders.listRefunds(otherMode(scope), order.id))).toEqual([]);
+      expect(
+        await ctx.tx((tx) =>
+          tx.orders.updateRefund(scope, 'ref_missing', { status: 'failed', updated_at: 1 }),
+        ),
+      ).toBeNull();
+    });
+
+    it('list filters: statuses, customer, e-mail, q (number or e-mail part), inclusive dates, drafts excluded', async () => {
+      const scope = newScope();
+      const orders = [
+        makeOrder(scope, 1001, { status: 'draft', email: 'a@x.test', created_at: 100 }),
+        makeOrder(scope, 1002, {
+          status: 'pending',
+          customer_id: 'cus_1',
+          email: 'bob@x.test',
+          created_at: 200,
+        }),
+        makeOrder(scope, 1003, {
+          status: 'completed',
+          payment_status: 'paid',
+          fulfillment_status: 'fulfilled',
+          customer_id: 'cus_1',
+          email: 'Carol@Y.test',
+          created_at: 300,
+        }),
+        makeOrder(scope, 1004, {
+          status: 'cancelled',
+          payment_status: 'refunded',
+          email: 'dave@y.test',
+          created_at: 400,
+        }),
+      ];
+      await ctx.tx(async (tx) => {
+        for (const order of orders) await tx.orders.insert(order);
+      });
+      const numbers = async (filter: OrderListFilter) =>
+        (
+          await ctx.read((r) => r.orders.list(scope, filter, { limit: 10, sort: 'number', order: 'asc' }))
+        ).data.map((o) => o.number);
+      expect(await numbers({})).toEqual([1001, 1002, 1003, 1004]);
+      expect(await numbers({ status: 'pending' })).toEqual([1002]);
+      expect(await numbers({ payment_status: 'paid' })).toEqual([1003]);
+      expect(await numbers({ fulfillment_status: 'unfulfilled' })).toEqual([1001, 1002, 1004]);
+      expect(await numbers({ customer_id: 'cus_1' })).toEqual([1002, 1003]);
+      expect(await numbers({ email: 'CAROL@y.test' })).toEqual([1003]);
+      expect(await numbers({ q: '1004' })).toEqual([1004]);
+      expect(await numbers({ q: 'Y.TEST' })).toEqual([1003, 1004]);
+      expect(await numbers({ created_after: 200, created_before: 300 })).toEqual([1002, 1003]);
+      expect(await numbers({ exclude_drafts: true })).toEqual([1002, 1003, 1004]);
+      expect(await numbers({ customer_id: 'cus_1', status: 'completed', exclude_drafts: true })).toEqual([
+        1003,
+      ]);
+      expect(
+        await ctx.read((r) =>
+          r.orders.list(otherMode(scope), {}, { limit: 10, sort: 'number', order: 'asc' }),
+        ),
+      ).toEqual({
+        data: [],
+        total_count: 0,
+        has_more: false,
+        next_cursor: null,
+      });
+    });
+  });
+}

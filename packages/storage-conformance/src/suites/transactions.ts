@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { makeCustomer, makeProduct, newScope } from '../fixtures';
+import type { SuiteContext } from '../suite-context';
+
+/** Migrations and the transaction contract of the Storage port. */
+export function transactionsSuite(ctx: SuiteContext): void {
+  describe('migrations', () => {
+    it('migrates an empty database, and migrating again is a no-op that keeps the data', async () => {
+      const create = ctx.options.createEmptyStorage ?? ctx.options.createStorage;
+      const storage = await create();
+      try {
+        await storage.migrate();
+        const scope = newScope();
+        const customer = makeCustomer(scope);
+        await storage.transaction((tx) => tx.customers.insert(customer));
+        await storage.migrate();
+        expect(await storage.read((r) => r.customers.get(scope, customer.id))).toEqual(customer);
+        expect(['sqlite', 'postgres']).toContain(storage.dialect);
+      } finally {
+        await storage.close();
+      }
+    });
+  });
+
+  describe('transactions', () => {
+    it('commits when the callback resolves and rolls back everything when it throws', async () => {
+      const scope = newScope();
+      const kept = makeCustomer(scope);
+      const lost = makeCustomer(scope);
+      const value = await ctx.tx(async (tx) => {
+        await tx.customers.insert(kept);
+        return 42;
+      });
+      expect(value).toBe(42);
+      await expect(
+        ctx.tx(async (tx) => {
+          await tx.customers.insert(lost);
+          await tx.products.insert(makeProduct(scope));
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      expect(await ctx.read((r) => r.customers.get(scope, kept.id))).not.toBeNull();
+      expect(await ctx.read((r) => r.customers.get(scope, lost.id))).toBeNull();
+      expect(await ctx.read((r) => r.stores.hasCatalogOrOrders(scope.store_id))).toBe(false);
+    });
+
+    it('reads inside a transaction see its own writes; other readers see them only after commit', async () => {
+      const scope = newScope();
+      const customer = makeCustomer(scope);
+      await ctx.tx(async (tx) => {
+        await tx.customers.insert(customer);
+        expect(await tx.customers.get(scope, customer.id)).toEqual(customer);
+        expect(await ctx.read((r) => r.customers.get(scope, customer.id))).toEqual(customer); // joins the transaction
+      });
+      expect(await ctx.read((r) => r.customers.get(scope, customer.id))).toEqual(customer);
+    });
+
+    it('a nested transaction joins the outer one: its failure rolls back only its own writes', async () => {
+      const scope = newScope();
+      const outer = makeCustomer(scope);
+      const inner = makeCustomer(scope);
+      const innerOk = makeCustomer(scope);
+      await ctx.tx(async (tx) => {
+        await tx.customers.insert(outer);
+        await expect(
+          ctx.tx(async (nested) => {
+            await nested.customers.insert(inner);
+            throw new Error('inner');
+          }),
+        ).rejects.toThrow('inner');
+        await Promise.all([
+          ctx.tx((nested) => nested.customers.insert(innerOk)),
+          ctx.tx(async (nested) => {
+            expect(await nested.customers.get(scope, outer.id)).toEqual(outer);
+          }),
+        ]);
+        expect(await tx.customers.get(scope, inner.id)).toBeNull();
+      });
+      expect(await ctx.read((r) => r.customers.get(scope, outer.id))).not.toBeNull();
+      expect(await ctx.read((r) => r.customers.get(scope, innerOk.id))).not.toBeNull();
+      expect(await ctx.read((r) => r.customers.get(scope, inner.id))).toBeNull();
+    });
+
+    it('concurrent transactions on one storage all complete (they queue rather than fail)', async () => {
+      const scope = newScope();
+      const customers = Array.from({ length: 25 }, () => makeCustomer(scope));
+      await Promise.all(customers.map((c) => ctx.tx((tx) => tx.customers.insert(c))));
+      const page = await ctx.read((r) =>
+        r.customers.list(scope, {}, { limit: 1, sort: 'created_at', order: 'desc' }),
+      );
+      expect(page.total_count).toBe(25);
+    });
+  });
+}

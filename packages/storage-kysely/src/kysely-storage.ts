@@ -1,0 +1,110 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Repositories, Storage } from '@cartwright/core';
+import { type Kysely, Migrator, sql } from 'kysely';
+import { AsyncMutex } from './async-mutex';
+import type { DialectCapabilities } from './dialects/dialect-capabilities';
+import { createMigrationProvider } from './migrations/migration-provider';
+import { QueryRunner } from './query/query-runner';
+import { TemplateCache } from './query/template';
+import { createRepositories } from './repositories/create-repositories';
+import type { Database } from './schema/database';
+
+/** The transaction a callback runs in, found again by nested calls through AsyncLocalStorage. */
+interface TransactionFrame {
+  readonly owner: KyselyStorage;
+  readonly db: Kysely<Database>;
+  readonly repos: Repositories;
+  /** Serialises nested calls made concurrently inside this frame. */
+  readonly nested: AsyncMutex;
+  readonly counter: { savepoints: number };
+  active: boolean;
+}
+
+const frames = new AsyncLocalStorage<TransactionFrame>();
+
+/**
+ * The engine-independent half of both storages: migrations, repositories over a Kysely
+ * executor, and the nesting rules. Subclasses only open a transaction (`runTransaction`).
+ *
+ * Nesting: a `transaction()` or `read()` called inside a transaction callback of the same
+ * storage joins that transaction (a SAVEPOINT for `transaction`, so a nested failure rolls back
+ * only its own work) instead of opening a second one — on SQLite a second writer would wait
+ * for the first forever. Nested calls made concurrently are queued.
+ */
+export abstract class KyselyStorage implements Storage {
+  abstract readonly dialect: 'sqlite' | 'postgres';
+  readonly templates: TemplateCache;
+  #rootRepositories: Repositories | undefined;
+
+  constructor(
+    /** The Kysely instance (for tooling such as introspection; repositories use templates). */
+    readonly db: Kysely<Database>,
+    readonly caps: DialectCapabilities,
+  ) {
+    this.templates = new TemplateCache({ db, caps });
+  }
+
+  /** Runs `body` inside one database transaction bound to `db`; commits or rolls back. */
+  protected abstract runTransaction<T>(body: (db: Kysely<Database>) => Promise<T>): Promise<T>;
+
+  async migrate(): Promise<void> {
+    const migrator = new Migrator({ db: this.db, provider: createMigrationProvider(this.dialect) });
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) {
+      const failed = results?.find((result) => result.status === 'Error');
+      throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+    }
+  }
+
+  transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
+    const frame = frames.getStore();
+    if (frame?.owner === this && frame.active) return frame.nested.run(() => this.#savepoint(frame, fn));
+    return this.runTransaction(async (db) => {
+      const top: TransactionFrame = {
+        owner: this,
+        db,
+        repos: createRepositories(new QueryRunner(db, this.templates)),
+        nested: new AsyncMutex(),
+        counter: { savepoints: 0 },
+        active: true,
+      };
+      try {
+        return await frames.run(top, () => fn(top.repos));
+      } finally {
+        top.active = false;
+      }
+    });
+  }
+
+  read<T>(fn: (repos: Repositories) => Promise<T>): Promise<T> {
+    const frame = frames.getStore();
+    if (frame?.owner === this && frame.active) return fn(frame.repos);
+    let repositories = this.#rootRepositories;
+    if (!repositories) {
+      repositories = createRepositories(new QueryRunner(this.db, this.templates));
+      this.#rootRepositories = repositories;
+    }
+    return fn(repositories);
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+
+  async #savepoint<T>(parent: TransactionFrame, fn: (tx: Repositories) => Promise<T>): Promise<T> {
+    const name = sql.id(`cartwright_sp_${++parent.counter.savepoints}`);
+    const child: TransactionFrame = { ...parent, nested: new AsyncMutex(), active: true };
+    await sql`savepoint ${name}`.execute(parent.db);
+    try {
+      const result = await frames.run(child, () => fn(child.repos));
+      await sql`release savepoint ${name}`.execute(parent.db);
+      return result;
+    } catch (error) {
+      await sql`rollback to savepoint ${name}`.execute(parent.db);
+      await sql`release savepoint ${name}`.execute(parent.db);
+      throw error;
+    } finally {
+      child.active = false;
+    }
+  }
+}

@@ -1,0 +1,18 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import { initialMigration } from './0001_initial';
+import type { SchemaDialect } from './column-types';
+
+/**
+ * Every migration, in code (no filesystem scanning: the package is bundled with tsup).
+ * Names sort in application order; append new ones as `0002_<what>`.
+ */
+export function migrationsFor(dialect: SchemaDialect): Record<string, Migration> {
+  return {
+    '0001_initial': initialMigration(dialect),
+  };
+}
+
+/** Kysely's Migrator reads migrations through this provider. */
+export function createMigrationProvider(dialect: SchemaDialect): MigrationProvider {
+  return { getMigrations: async () => migrationsFor(dialect) };
+}

@@ -1,0 +1,148 @@
+import type { Page, PageRequest, Scope } from '@cartwright/core';
+import { CommerceError } from '@cartwright/core';
+import { type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import type { Database, TableName } from '../schema/database';
+import type { QueryRunner } from './query-runner';
+import { type BuildContext, type Slots, shapedTemplate, slot, type Template } from './template';
+
+/**
+ * Keyset pagination (port: pagination.ts). A list is ordered by its sort keys then `id`, all
+ * in the requested direction; `starting_after` is the id of the previous page's last row: its
+ * sort values are looked up (unknown id or another scope → parameter_invalid `starting_after`)
+ * and the page continues strictly after `(keys…, id)` with one row-value comparison, which the
+ * `(store_id, mode, <keys>, id)` indexes serve. Rows inserted concurrently land either before
+ * or after the cursor, so a walk never repeats or skips a row. `total_count` is a COUNT with
+ * the same filter; `limit + 1` rows tell `has_more`.
+ */
+export interface ListShape<F> {
+  filter: F;
+  sort: string;
+  order: 'asc' | 'desc';
+  cursor: boolean;
+}
+
+type Base<TB extends TableName, P extends string, F> = (
+  ctx: BuildContext,
+  p: Slots<P | 'store_id' | 'mode'>,
+  filter: F,
+) => SelectQueryBuilder<Database, TB, object>;
+
+/** Sort key expressions, or per direction when they differ (nulls-last price). */
+export type SortKeys =
+  | readonly string[]
+  | { readonly asc: readonly string[]; readonly desc: readonly string[] };
+
+export interface KeysetList<TB extends TableName, P extends string, F> {
+  readonly keysOf: (sort: string, order: 'asc' | 'desc') => readonly string[];
+  readonly page: Template<string, Selectable<Database[TB]>, ListShape<F>>;
+  readonly count: Template<string, { count: number | string }, F>;
+  readonly cursor: Template<
+    'store_id' | 'mode' | 'id',
+    Record<string, unknown>,
+    { sort: string; order: 'asc' | 'desc' }
+  >;
+  /** Phantom: the filter slots `base` reads (checked where the list is defined). */
+  readonly filterSlots?: P | undefined;
+}
+
+/**
+ * Defines the statements of one list.
+ * @param sorts sort name → SQL key expressions over the table's columns (`id` is appended).
+ * @param filterKey a string that identifies which filters are present (the statement's shape).
+ * @param base `selectFrom(table)` with the scope and the present filters applied.
+ */
+export function keysetList<TB extends TableName, P extends string = never, F = undefined>(options: {
+  table: TB;
+  sorts: Record<string, SortKeys>;
+  filterKey: (filter: F) => string;
+  base: Base<TB, P, F>;
+}): KeysetList<TB, P, F> {
+  const { table, sorts, filterKey, base } = options;
+  const keysOf = (sort: string, order: 'asc' | 'desc'): readonly string[] => {
+    const keys = Object.hasOwn(sorts, sort) ? sorts[sort] : undefined;
+    if (!keys) throw new CommerceError('parameter_invalid', `Unknown sort '${sort}'`, { param: 'sort' });
+    return 'asc' in keys ? keys[order] : keys;
+  };
+
+  const page = shapedTemplate(
+    (shape: ListShape<F>) => `${filterKey(shape.filter)}|${shape.sort}|${shape.order}|${shape.cursor}`,
+    (ctx, p: Slots<P | 'store_id' | 'mode'>, shape: ListShape<F>) => {
+      const keys = keysOf(shape.sort, shape.order);
+      let query = base(ctx, p, shape.filter);
+      if (shape.cursor) {
+        const columns = sql.join([...keys.map((key) => sql.raw(key)), sql.ref('id')]);
+        const values = sql.join([...keys.map((_, i) => slot(p, `k${i}`)), slot(p, 'cursor_id')]);
+        const op = sql.raw(shape.order === 'asc' ? '>' : '<');
+        query = query.where(sql<SqlBool>`(${columns}) ${op} (${values})`);
+      }
+      for (const key of keys) query = query.orderBy(sql.raw(key), shape.order);
+      return query
+        .orderBy(sql.ref('id'), shape.order)
+        .selectAll()
+        .limit(slot(p, 'limit')) as unknown as SelectQueryBuilder<Database, TB, Selectable<Database[TB]>>;
+    },
+  );
+
+  const count = shapedTemplate(filterKey, (ctx, p: Slots<P | 'store_id' | 'mode'>, filter: F) =>
+    base(ctx, p, filter).select(sql<number | string>`count(*)`.as('count')),
+  );
+
+  const cursor = shapedTemplate(
+    (key: { sort: string; order: 'asc' | 'desc' }) => `${key.sort}|${key.order}`,
+    ({ db }, p: Slots<'store_id' | 'mode' | 'id'>, key: { sort: string; order: 'asc' | 'desc' }) =>
+      db
+        .selectFrom(table as TableName)
+        .select(keysOf(key.sort, key.order).map((key, i) => sql<unknown>`${sql.raw(key)}`.as(`k${i}`)))
+        .where(
+          sql<SqlBool>`store_id = ${p.store_id} and mode = ${p.mode} and id = ${p.id}`,
+        ) as unknown as SelectQueryBuilder<Database, TableName, Record<string, unknown>>,
+  );
+
+  return { keysOf, page, count, cursor };
+}
+
+/** Runs a list: cursor lookup (if any), the page, the count. */
+export async function runKeysetList<TB extends TableName, P extends string, F, T>(
+  q: QueryRunner,
+  list: KeysetList<TB, P, F>,
+  scope: Scope,
+  filter: F,
+  filterArgs: Readonly<Record<string, unknown>>,
+  request: PageRequest,
+  load: (rows: Selectable<Database[TB]>[]) => Promise<T[]> | T[],
+): Promise<Page<T>> {
+  const keys = list.keysOf(request.sort, request.order);
+  const args: Record<string, unknown> = { ...filterArgs, store_id: scope.store_id, mode: scope.mode };
+  const hasCursor = request.starting_after !== undefined;
+  if (hasCursor) {
+    const id = request.starting_after as string;
+    const row = await q.first(
+      list.cursor,
+      { store_id: scope.store_id, mode: scope.mode, id },
+      { sort: request.sort, order: request.order },
+    );
+    if (!row) {
+      throw new CommerceError('parameter_invalid', `No such object for starting_after: '${id}'`, {
+        param: 'starting_after',
+      });
+    }
+    keys.forEach((_, i) => {
+      args[`k${i}`] = row[`k${i}`];
+    });
+    args.cursor_id = id;
+  }
+  args.limit = request.limit + 1;
+  const shape: ListShape<F> = { filter, sort: request.sort, order: request.order, cursor: hasCursor };
+  const rows = await q.rows(list.page, args, shape);
+  const countRow = await q.first(list.count, args, filter);
+  const hasMore = rows.length > request.limit;
+  const pageRows = hasMore ? rows.slice(0, request.limit) : rows;
+  const data = await load(pageRows);
+  const last = pageRows[pageRows.length - 1] as { id?: unknown } | undefined;
+  return {
+    data,
+    total_count: Number(countRow?.count ?? 0),
+    has_more: hasMore,
+    next_cursor: hasMore && last ? String(last.id) : null,
+  };
+}

@@ -1,0 +1,120 @@
+import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import type { DialectCapabilities } from '../dialects/dialect-capabilities';
+import type { Database } from '../schema/database';
+
+/**
+ * Statements built once. A template is a Kysely builder written against named parameter slots;
+ * each storage compiles it the first time it runs (per dialect, and per `shape` for the few
+ * statements whose text depends on which columns or filters are present) and afterwards only
+ * binds values: no builder allocation or SQL compilation on the hot path, and identical SQL text
+ * so SQLite's statement cache and Postgres' named statements hit.
+ *
+ * A slot is a placeholder object that Kysely carries through as an ordinary parameter; after
+ * compilation the parameter list records, per position, which argument to bind.
+ */
+class Slot {
+  constructor(readonly name: string) {}
+}
+
+/** Parameter slots of a template, typed `never` so that they fit any column type. */
+export type Slots<P extends string> = { readonly [K in P]: never };
+
+/** A slot by a name computed at build time (`set_<column>`, `k0`, …). */
+export function slot(p: object, name: string): never {
+  return (p as Record<string, never>)[name] as never;
+}
+
+/** The arguments a template needs, by slot name. */
+export type Args<P extends string> = { readonly [K in P]: unknown };
+
+export interface BuildContext {
+  /** A Kysely instance used only to build and compile (never executes). */
+  readonly db: Kysely<Database>;
+  readonly caps: DialectCapabilities;
+}
+
+export interface Template<P extends string, R, S = undefined> {
+  readonly id: number;
+  readonly build: (ctx: BuildContext, p: Slots<P>, shape: S) => Compilable<R>;
+  readonly shapeKey: ((shape: S) => string) | undefined;
+}
+
+let nextTemplateId = 0;
+
+/** A statement whose text never changes. */
+export function template<P extends string, R>(
+  build: (ctx: BuildContext, p: Slots<P>) => Compilable<R>,
+): Template<P, R, undefined> {
+  return { id: nextTemplateId++, build: (ctx, p) => build(ctx, p), shapeKey: undefined };
+}
+
+/** A statement whose text depends on `shape` (e.g. which columns a patch sets); one compilation per key. */
+export function shapedTemplate<P extends string, R, S>(
+  shapeKey: (shape: S) => string,
+  build: (ctx: BuildContext, p: Slots<P>, shape: S) => Compilable<R>,
+): Template<P, R, S> {
+  return { id: nextTemplateId++, build, shapeKey };
+}
+
+type Binding = { slot: string } | { constant: unknown };
+
+export interface CompiledTemplate<R> {
+  readonly compiled: CompiledQuery<R>;
+  readonly bindings: readonly Binding[];
+}
+
+const slots = new Proxy({} as Record<string, Slot>, {
+  get: (_target, property) => new Slot(String(property)),
+});
+
+export function compileTemplate<P extends string, R, S>(
+  ctx: BuildContext,
+  t: Template<P, R, S>,
+  shape: S,
+): CompiledTemplate<R> {
+  const compiled = t.build(ctx, slots as unknown as Slots<P>, shape).compile();
+  const bindings = compiled.parameters.map(
+    (value): Binding => (value instanceof Slot ? { slot: value.name } : { constant: value }),
+  );
+  return { compiled, bindings };
+}
+
+/** The compiled query with `args` bound in slot order. */
+export function bindTemplate<R>(
+  template: CompiledTemplate<R>,
+  args: Readonly<Record<string, unknown>>,
+): CompiledQuery<R> {
+  const { bindings } = template;
+  const parameters = new Array<unknown>(bindings.length);
+  for (let i = 0; i < bindings.length; i++) {
+    const binding = bindings[i]!;
+    if ('slot' in binding) {
+      const value = args[binding.slot];
+      if (value === undefined) throw new Error(`Missing query argument '${binding.slot}'`);
+      parameters[i] = value;
+    } else {
+      parameters[i] = binding.constant;
+    }
+  }
+  return { ...template.compiled, parameters };
+}
+
+/** Per-storage cache of compiled templates (keyed by template id and shape). */
+export class TemplateCache {
+  readonly #byKey = new Map<string | number, CompiledTemplate<unknown>>();
+  /** Every SQL text compiled so far (Postgres names these as prepared statements). */
+  readonly sqlTexts = new Set<string>();
+
+  constructor(readonly ctx: BuildContext) {}
+
+  get<P extends string, R, S>(t: Template<P, R, S>, shape: S): CompiledTemplate<R> {
+    const key = t.shapeKey ? `${t.id}:${t.shapeKey(shape)}` : t.id;
+    let compiled = this.#byKey.get(key) as CompiledTemplate<R> | undefined;
+    if (!compiled) {
+      compiled = compileTemplate(this.ctx, t, shape);
+      this.#byKey.set(key, compiled as CompiledTemplate<unknown>);
+      this.sqlTexts.add(compiled.compiled.sql);
+    }
+    return compiled;
+  }
+}

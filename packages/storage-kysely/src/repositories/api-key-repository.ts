@@ -1,0 +1,94 @@
+import type {
+  ApiKeyRecord,
+  ApiKeyRepository,
+  KeyType,
+  Mode,
+  Page,
+  PageRequest,
+  Scope,
+} from '@cartwright/core';
+import type { Selectable } from 'kysely';
+import { insertRows, insertTemplate } from '../query/insert-template';
+import { keysetList, runKeysetList } from '../query/keyset-list';
+import type { QueryRunner } from '../query/query-runner';
+import { type Slots, template } from '../query/template';
+import type { ApiKeysTable } from '../schema/database';
+
+const insert = insertTemplate('api_keys');
+const findByHash = template(({ db }, p: Slots<'key_hash'>) =>
+  db.selectFrom('api_keys').selectAll().where('key_hash', '=', p.key_hash),
+);
+const get = template(({ db }, p: Slots<'store_id' | 'mode' | 'id'>) =>
+  db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('id', '=', p.id),
+);
+const revoke = template(({ db }, p: Slots<'store_id' | 'mode' | 'id' | 'at'>) =>
+  db
+    .updateTable('api_keys')
+    .set({ revoked_at: p.at })
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('id', '=', p.id)
+    .where('revoked_at', 'is', null),
+);
+const touch = template(({ db }, p: Slots<'id' | 'at'>) =>
+  db.updateTable('api_keys').set({ last_used_at: p.at }).where('id', '=', p.id),
+);
+const list = keysetList({
+  table: 'api_keys',
+  sorts: { created_at: ['created_at'] },
+  filterKey: () => '',
+  base: ({ db }, p) =>
+    db.selectFrom('api_keys').where('store_id', '=', p.store_id).where('mode', '=', p.mode),
+});
+
+export function decodeApiKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
+  return {
+    id: row.id,
+    store_id: row.store_id,
+    mode: row.mode as Mode,
+    name: row.name,
+    key_type: row.key_type as KeyType,
+    key_hash: row.key_hash,
+    key_prefix: row.key_prefix,
+    last_used_at: row.last_used_at,
+    expires_at: row.expires_at,
+    revoked_at: row.revoked_at,
+    created_at: row.created_at,
+  };
+}
+
+/** API keys: a global lookup by hash (reference table), listed per scope. */
+export class KyselyApiKeyRepository implements ApiKeyRepository {
+  constructor(private readonly q: QueryRunner) {}
+
+  async findByHash(key_hash: string): Promise<ApiKeyRecord | null> {
+    const row = await this.q.first(findByHash, { key_hash });
+    return row ? decodeApiKey(row) : null;
+  }
+
+  async insert(record: ApiKeyRecord): Promise<void> {
+    await insertRows(this.q, insert, 'api_keys', [record]);
+  }
+
+  async get(scope: Scope, id: string): Promise<ApiKeyRecord | null> {
+    const row = await this.q.first(get, { ...scope, id });
+    return row ? decodeApiKey(row) : null;
+  }
+
+  list(scope: Scope, page: PageRequest<'created_at'>): Promise<Page<ApiKeyRecord>> {
+    return runKeysetList(this.q, list, scope, undefined, {}, page, (rows) => rows.map(decodeApiKey));
+  }
+
+  async revoke(scope: Scope, id: string, at: number): Promise<boolean> {
+    return (await this.q.affected(revoke, { ...scope, id, at })) > 0;
+  }
+
+  async touch(id: string, at: number): Promise<void> {
+    await this.q.affected(touch, { id, at });
+  }
+}

@@ -1,0 +1,280 @@
+import type {
+  AddressValue,
+  CartAggregate,
+  CartItemRecord,
+  CartRecord,
+  CartRepository,
+  JsonObject,
+  Mode,
+  Patch,
+  Scope,
+} from '@cartwright/core';
+import { type Selectable, type SqlBool, sql } from 'kysely';
+import type { DialectCapabilities } from '../dialects/dialect-capabilities';
+import { type EncodedRow, insertRows, insertTemplate } from '../query/insert-template';
+import type { QueryRunner } from '../query/query-runner';
+import { type Slots, template } from '../query/template';
+import { updateArgs, updateTemplate } from '../query/update-template';
+import type { CartItemsTable, CartsTable } from '../schema/database';
+
+type ScopeSlots = 'store_id' | 'mode';
+
+const insert = insertTemplate('carts');
+const insertItemRow = insertTemplate('cart_items');
+
+const byId = (forUpdate: boolean) =>
+  template(({ db, caps }, p: Slots<ScopeSlots | 'id'>) => {
+    const query = db
+      .selectFrom('carts')
+      .selectAll()
+      .where('store_id', '=', p.store_id)
+      .where('mode', '=', p.mode)
+      .where('id', '=', p.id);
+    return forUpdate && caps.forUpdate ? query.forUpdate() : query;
+  });
+const get = byId(false);
+const getForUpdate = byId(true);
+
+const activeBySession = template(({ db }, p: Slots<ScopeSlots | 'session_id'>) =>
+  db
+    .selectFrom('carts')
+    .selectAll()
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('session_id', '=', p.session_id)
+    .where('status', '=', 'active')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1),
+);
+const activeByCustomer = template(({ db }, p: Slots<ScopeSlots | 'customer_id' | 'except_id'>) =>
+  db
+    .selectFrom('carts')
+    .selectAll()
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('customer_id', '=', p.customer_id)
+    .where('status', '=', 'active')
+    .where('id', '!=', p.except_id)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1),
+);
+const itemsOf = template(({ db }, p: Slots<ScopeSlots | 'cart_id'>) =>
+  db
+    .selectFrom('cart_items')
+    .selectAll()
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('cart_id', '=', p.cart_id)
+    .orderBy('created_at')
+    .orderBy('id'),
+);
+const update = updateTemplate('carts');
+/** Compare-and-set of the status: the WHERE is the guard (one checkout wins). */
+const transition = template(({ db }, p: Slots<ScopeSlots | 'id' | 'from' | 'to' | 'at' | 'completed_at'>) =>
+  db
+    .updateTable('carts')
+    .set({ status: p.to, updated_at: p.at, completed_at: sql`coalesce(${p.completed_at}, completed_at)` })
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('id', '=', p.id)
+    .where('status', '=', p.from),
+);
+const updateItemRow = updateTemplate<'cart_items', 'cart_id'>('cart_items', {
+  guard: (p) => sql<SqlBool>`cart_id = ${p.cart_id}`,
+});
+const deleteItemRow = template(({ db }, p: Slots<ScopeSlots | 'cart_id' | 'id'>) =>
+  db
+    .deleteFrom('cart_items')
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('cart_id', '=', p.cart_id)
+    .where('id', '=', p.id),
+);
+
+function decodeCart(row: Selectable<CartsTable>, c: DialectCapabilities): CartRecord {
+  return {
+    id: row.id,
+    store_id: row.store_id,
+    mode: row.mode as Mode,
+    status: row.status as CartRecord['status'],
+    session_id: row.session_id,
+    customer_id: row.customer_id,
+    email: row.email,
+    shipping_address: c.parseJson<AddressValue | null>(row.shipping_address) ?? null,
+    billing_address: c.parseJson<AddressValue | null>(row.billing_address) ?? null,
+    shipping_method_id: row.shipping_method_id,
+    discount_codes: c.parseJson<string[]>(row.discount_codes),
+    currency: row.currency,
+    metadata: c.parseJson<JsonObject>(row.metadata),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    completed_at: row.completed_at,
+  };
+}
+
+function decodeItem(row: Selectable<CartItemsTable>, c: DialectCapabilities): CartItemRecord {
+  return {
+    id: row.id,
+    cart_id: row.cart_id,
+    variant_id: row.variant_id,
+    quantity: row.quantity,
+    metadata: c.parseJson<JsonObject>(row.metadata),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+function encodeItem(scope: Scope, item: CartItemRecord, c: DialectCapabilities): EncodedRow<'cart_items'> {
+  return {
+    store_id: scope.store_id,
+    mode: scope.mode,
+    id: item.id,
+    cart_id: item.cart_id,
+    variant_id: item.variant_id,
+    quantity: item.quantity,
+    metadata: c.json(item.metadata),
+    created_at: item.created_at,
+    updated_at: item.updated_at,
+  };
+}
+
+/** Carts with their items (two queries per cart); items in the order they were added. */
+export class KyselyCartRepository implements CartRepository {
+  constructor(private readonly q: QueryRunner) {}
+
+  async insert(cart: CartAggregate): Promise<void> {
+    const c = this.q.caps;
+    await insertRows(this.q, insert, 'carts', [
+      {
+        store_id: cart.store_id,
+        mode: cart.mode,
+        id: cart.id,
+        status: cart.status,
+        session_id: cart.session_id,
+        customer_id: cart.customer_id,
+        email: cart.email,
+        shipping_address: c.jsonOrNull(cart.shipping_address),
+        billing_address: c.jsonOrNull(cart.billing_address),
+        shipping_method_id: cart.shipping_method_id,
+        discount_codes: c.json(cart.discount_codes),
+        currency: cart.currency,
+        metadata: c.json(cart.metadata),
+        created_at: cart.created_at,
+        updated_at: cart.updated_at,
+        completed_at: cart.completed_at,
+      },
+    ]);
+    await insertRows(
+      this.q,
+      insertItemRow,
+      'cart_items',
+      cart.items.map((item) => encodeItem(cart, item, c)),
+    );
+  }
+
+  async get(scope: Scope, id: string, options?: { forUpdate?: boolean }): Promise<CartAggregate | null> {
+    const row = await this.q.first(options?.forUpdate ? getForUpdate : get, { ...scope, id });
+    return row ? this.#withItems(scope, row) : null;
+  }
+
+  async getActiveBySession(scope: Scope, session_id: string): Promise<CartAggregate | null> {
+    const row = await this.q.first(activeBySession, { ...scope, session_id });
+    return row ? this.#withItems(scope, row) : null;
+  }
+
+  async getActiveByCustomer(
+    scope: Scope,
+    customer_id: string,
+    except_cart_id?: string,
+  ): Promise<CartAggregate | null> {
+    const row = await this.q.first(activeByCustomer, {
+      ...scope,
+      customer_id,
+      except_id: except_cart_id ?? '',
+    });
+    return row ? this.#withItems(scope, row) : null;
+  }
+
+  async update(
+    scope: Scope,
+    id: string,
+    patch: Patch<
+      CartRecord,
+      | 'customer_id'
+      | 'session_id'
+      | 'email'
+      | 'shipping_address'
+      | 'billing_address'
+      | 'shipping_method_id'
+      | 'discount_codes'
+      | 'metadata'
+    >,
+  ): Promise<CartRecord | null> {
+    const c = this.q.caps;
+    const { shape, args } = updateArgs(
+      {
+        customer_id: patch.customer_id,
+        session_id: patch.session_id,
+        email: patch.email,
+        shipping_address:
+          patch.shipping_address === undefined ? undefined : c.jsonOrNull(patch.shipping_address),
+        billing_address:
+          patch.billing_address === undefined ? undefined : c.jsonOrNull(patch.billing_address),
+        shipping_method_id: patch.shipping_method_id,
+        discount_codes: patch.discount_codes === undefined ? undefined : c.json(patch.discount_codes),
+        metadata: patch.metadata === undefined ? undefined : c.json(patch.metadata),
+        updated_at: patch.updated_at,
+      },
+      { ...scope, id },
+    );
+    const row = await this.q.first(update, args, shape);
+    return row ? decodeCart(row, c) : null;
+  }
+
+  async transition(
+    scope: Scope,
+    id: string,
+    from: CartRecord['status'],
+    to: CartRecord['status'],
+    at: number,
+  ): Promise<boolean> {
+    const completed_at = to === 'completed' ? at : null;
+    return (await this.q.affected(transition, { ...scope, id, from, to, at, completed_at })) > 0;
+  }
+
+  async insertItem(scope: Scope, item: CartItemRecord): Promise<void> {
+    await insertRows(this.q, insertItemRow, 'cart_items', [encodeItem(scope, item, this.q.caps)]);
+  }
+
+  async updateItem(
+    scope: Scope,
+    cart_id: string,
+    item_id: string,
+    patch: Patch<CartItemRecord, 'quantity' | 'metadata'>,
+  ): Promise<CartItemRecord | null> {
+    const c = this.q.caps;
+    const { shape, args } = updateArgs(
+      {
+        quantity: patch.quantity,
+        metadata: patch.metadata === undefined ? undefined : c.json(patch.metadata),
+        updated_at: patch.updated_at,
+      },
+      { ...scope, id: item_id },
+      { cart_id },
+    );
+    const row = await this.q.first(updateItemRow, args, shape);
+    return row ? decodeItem(row, c) : null;
+  }
+
+  async deleteItem(scope: Scope, cart_id: string, item_id: string): Promise<boolean> {
+    return (await this.q.affected(deleteItemRow, { ...scope, cart_id, id: item_id })) > 0;
+  }
+
+  async #withItems(scope: Scope, row: Selectable<CartsTable>): Promise<CartAggregate> {
+    const c = this.q.caps;
+    const items = await this.q.rows(itemsOf, { ...scope, cart_id: row.id });
+    return { ...decodeCart(row, c), items: items.map((item) => decodeItem(item, c)) };
+  }
+}

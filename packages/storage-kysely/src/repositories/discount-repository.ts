@@ -1,0 +1,304 @@
+import type {
+  DiscountConditionRecord,
+  DiscountRecord,
+  DiscountRepository,
+  DiscountUsageRefusal,
+  JsonObject,
+  Mode,
+  Page,
+  PageRequest,
+  Patch,
+  Scope,
+} from '@cartwright/core';
+import { type Selectable, type SqlBool, sql } from 'kysely';
+import type { DialectCapabilities } from '../dialects/dialect-capabilities';
+import { type EncodedRow, insertRows, insertTemplate } from '../query/insert-template';
+import { keysetList, runKeysetList } from '../query/keyset-list';
+import type { QueryRunner } from '../query/query-runner';
+import { type Slots, template } from '../query/template';
+import { updateArgs, updateTemplate } from '../query/update-template';
+import type { DiscountsTable } from '../schema/database';
+
+type ScopeSlots = 'store_id' | 'mode';
+
+const insert = insertTemplate('discounts');
+const insertUsage = insertTemplate('discount_usages');
+
+const get = template(({ db }, p: Slots<ScopeSlots | 'id'>) =>
+  db
+    .selectFrom('discounts')
+    .selectAll()
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('id', '=', p.id)
+    .where('deleted_at', 'is', null),
+);
+const byCodes = template(({ db, caps }, p: Slots<ScopeSlots | 'codes'>) =>
+  db
+    .selectFrom('discounts')
+    .selectAll()
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where(caps.inList(sql.ref('code_lower'), p.codes))
+    .where('deleted_at', 'is', null),
+);
+const automatic = template(({ db }, p: Slots<ScopeSlots>) =>
+  db
+    .selectFrom('discounts')
+    .selectAll()
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('type', '=', 'automatic')
+    .where(sql<SqlBool>`is_active = true`)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id'),
+);
+const update = updateTemplate('discounts', { where: 'deleted_at is null' });
+const softDelete = template(({ db }, p: Slots<ScopeSlots | 'id' | 'at'>) =>
+  db
+    .updateTable('discounts')
+    .set({ deleted_at: p.at, updated_at: p.at })
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('id', '=', p.id)
+    .where('deleted_at', 'is', null),
+);
+
+/** The guard: the row lock this UPDATE takes serialises uses of one discount. */
+const countUse = template(({ db }, p: Slots<ScopeSlots | 'id'>) =>
+  db
+    .updateTable('discounts')
+    .set((eb) => ({ usage_count: eb('usage_count', '+', 1) }))
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('id', '=', p.id)
+    .where('deleted_at', 'is', null)
+    .where(sql<SqlBool>`(usage_limit is null or usage_count < usage_limit)`)
+    .returning('per_customer_limit'),
+);
+const uncountUse = template(({ db }, p: Slots<ScopeSlots | 'id'>) =>
+  db
+    .updateTable('discounts')
+    .set((eb) => ({ usage_count: eb('usage_count', '-', 1) }))
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('id', '=', p.id),
+);
+const usesByCustomer = template(({ db, caps }, p: Slots<ScopeSlots | 'ids' | 'customer_key'>) =>
+  db
+    .selectFrom('discount_usages')
+    .select(['discount_id', sql<number | string>`count(*)`.as('uses')])
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where(caps.inList(sql.ref('discount_id'), p.ids))
+    .where('customer_key', '=', p.customer_key)
+    .groupBy('discount_id'),
+);
+
+const list = keysetList({
+  table: 'discounts',
+  sorts: { created_at: ['created_at'] },
+  filterKey: (f: { type: boolean; is_active: boolean }) => `${f.type ? 't' : ''}${f.is_active ? 'a' : ''}`,
+  base: ({ db }, p: Slots<ScopeSlots | 'type' | 'is_active'>, f) => {
+    let query = db
+      .selectFrom('discounts')
+      .where('store_id', '=', p.store_id)
+      .where('mode', '=', p.mode)
+      .where('deleted_at', 'is', null);
+    if (f.type) query = query.where('type', '=', p.type);
+    if (f.is_active) query = query.where('is_active', '=', p.is_active);
+    return query;
+  },
+});
+
+function decode(row: Selectable<DiscountsTable>, c: DialectCapabilities): DiscountRecord {
+  return {
+    id: row.id,
+    store_id: row.store_id,
+    mode: row.mode as Mode,
+    name: row.name,
+    description: row.description,
+    code: row.code,
+    type: row.type as DiscountRecord['type'],
+    value_type: row.value_type as DiscountRecord['value_type'],
+    value: row.value,
+    target: row.target as DiscountRecord['target'],
+    usage_limit: row.usage_limit,
+    usage_count: row.usage_count,
+    per_customer_limit: row.per_customer_limit,
+    minimum_amount: row.minimum_amount,
+    maximum_discount: row.maximum_discount,
+    currency: row.currency,
+    starts_at: row.starts_at,
+    ends_at: row.ends_at,
+    is_active: c.toBool(row.is_active),
+    conditions: c.parseJson<DiscountConditionRecord[]>(row.conditions),
+    metadata: c.parseJson<JsonObject>(row.metadata),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+function encode(record: DiscountRecord, c: DialectCapabilities): EncodedRow<'discounts'> {
+  return {
+    ...record,
+    code_lower: record.code === null ? null : record.code.toLowerCase(),
+    is_active: c.bool(record.is_active),
+    conditions: c.json(record.conditions),
+    metadata: c.json(record.metadata),
+    deleted_at: null,
+  };
+}
+
+/**
+ * Discounts. Codes are unique per scope case-insensitively (a lower-cased `code_lower` column
+ * carries the unique index); usage is counted atomically (`recordUsage`).
+ */
+export class KyselyDiscountRepository implements DiscountRepository {
+  constructor(private readonly q: QueryRunner) {}
+
+  async insert(record: DiscountRecord): Promise<void> {
+    await insertRows(this.q, insert, 'discounts', [encode(record, this.q.caps)]);
+  }
+
+  async get(scope: Scope, id: string): Promise<DiscountRecord | null> {
+    const row = await this.q.first(get, { ...scope, id });
+    return row ? decode(row, this.q.caps) : null;
+  }
+
+  async getByCode(scope: Scope, code: string): Promise<DiscountRecord | null> {
+    return (await this.getByCodes(scope, [code]))[0] ?? null;
+  }
+
+  async getByCodes(scope: Scope, codes: string[]): Promise<DiscountRecord[]> {
+    if (codes.length === 0) return [];
+    const lower = [...new Set(codes.map((code) => code.toLowerCase()))];
+    const rows = await this.q.rows(byCodes, { ...scope, codes: this.q.caps.list(lower) });
+    return rows.map((row) => decode(row, this.q.caps));
+  }
+
+  async listAutomatic(scope: Scope): Promise<DiscountRecord[]> {
+    const rows = await this.q.rows(automatic, scope);
+    return rows.map((row) => decode(row, this.q.caps));
+  }
+
+  list(
+    scope: Scope,
+    filter: { type?: 'code' | 'automatic' | undefined; is_active?: boolean | undefined },
+    page: PageRequest<'created_at'>,
+  ): Promise<Page<DiscountRecord>> {
+    const c = this.q.caps;
+    return runKeysetList(
+      this.q,
+      list,
+      scope,
+      { type: filter.type !== undefined, is_active: filter.is_active !== undefined },
+      { type: filter.type, is_active: filter.is_active === undefined ? undefined : c.bool(filter.is_active) },
+      page,
+      (rows) => rows.map((row) => decode(row, c)),
+    );
+  }
+
+  async update(
+    scope: Scope,
+    id: string,
+    patch: Patch<
+      DiscountRecord,
+      | 'name'
+      | 'description'
+      | 'code'
+      | 'value_type'
+      | 'value'
+      | 'target'
+      | 'usage_limit'
+      | 'per_customer_limit'
+      | 'minimum_amount'
+      | 'maximum_discount'
+      | 'starts_at'
+      | 'ends_at'
+      | 'is_active'
+      | 'conditions'
+      | 'metadata'
+    >,
+  ): Promise<DiscountRecord | null> {
+    const c = this.q.caps;
+    const { shape, args } = updateArgs(
+      {
+        name: patch.name,
+        description: patch.description,
+        code: patch.code,
+        code_lower: patch.code === undefined ? undefined : (patch.code?.toLowerCase() ?? null),
+        value_type: patch.value_type,
+        value: patch.value,
+        target: patch.target,
+        usage_limit: patch.usage_limit,
+        per_customer_limit: patch.per_customer_limit,
+        minimum_amount: patch.minimum_amount,
+        maximum_discount: patch.maximum_discount,
+        starts_at: patch.starts_at,
+        ends_at: patch.ends_at,
+        is_active: patch.is_active === undefined ? undefined : c.bool(patch.is_active),
+        conditions: patch.conditions === undefined ? undefined : c.json(patch.conditions),
+        metadata: patch.metadata === undefined ? undefined : c.json(patch.metadata),
+        updated_at: patch.updated_at,
+      },
+      { ...scope, id },
+    );
+    const row = await this.q.first(update, args, shape);
+    return row ? decode(row, c) : null;
+  }
+
+  async delete(scope: Scope, id: string, at: number): Promise<boolean> {
+    return (await this.q.affected(softDelete, { ...scope, id, at })) > 0;
+  }
+
+  /**
+   * `usage_count += 1` guarded by the usage limit; then, holding that row lock, the customer's
+   * recorded uses are checked against `per_customer_limit` — over the limit, the increment is
+   * undone in the same transaction — and the use is recorded. `updated_at` is not touched (a
+   * use is not an edit), so a refusal leaves the row exactly as it was.
+   */
+  async recordUsage(
+    scope: Scope,
+    use: { id: string; discount_id: string; order_id: string; customer_key: string; at: number },
+  ): Promise<{ ok: true } | { ok: false; refused: DiscountUsageRefusal }> {
+    const counted = await this.q.first(countUse, { ...scope, id: use.discount_id });
+    if (!counted) return { ok: false, refused: 'usage_limit_reached' };
+    if (counted.per_customer_limit !== null) {
+      const prior = await this.countUsesByCustomer(scope, [use.discount_id], use.customer_key);
+      if ((prior[use.discount_id] ?? 0) >= counted.per_customer_limit) {
+        await this.q.affected(uncountUse, { ...scope, id: use.discount_id });
+        return { ok: false, refused: 'per_customer_limit_reached' };
+      }
+    }
+    await insertRows(this.q, insertUsage, 'discount_usages', [
+      {
+        ...scope,
+        id: use.id,
+        discount_id: use.discount_id,
+        order_id: use.order_id,
+        customer_key: use.customer_key,
+        created_at: use.at,
+      },
+    ]);
+    return { ok: true };
+  }
+
+  async countUsesByCustomer(
+    scope: Scope,
+    discount_ids: string[],
+    customer_key: string,
+  ): Promise<Record<string, number>> {
+    const counts: Record<string, number> = {};
+    for (const id of discount_ids) counts[id] = 0;
+    if (discount_ids.length === 0) return counts;
+    const rows = await this.q.rows(usesByCustomer, {
+      ...scope,
+      ids: this.q.caps.list(discount_ids),
+      customer_key,
+    });
+    for (const row of rows) counts[row.discount_id] = Number(row.uses);
+    return counts;
+  }
+}

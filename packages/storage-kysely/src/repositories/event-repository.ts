@@ -1,0 +1,97 @@
+import type {
+  EventRecord,
+  EventRepository,
+  Scope,
+  WebhookDeliveryRecord,
+  WebhookRecord,
+} from '@cartwright/core';
+import { type SqlBool, sql } from 'kysely';
+import { insertRows, insertTemplate } from '../query/insert-template';
+import type { QueryRunner } from '../query/query-runner';
+import { type Slots, template } from '../query/template';
+import { decodeEvent, decodeWebhook, encodeEvent } from './webhook-codecs';
+
+const insertEvent = insertTemplate('events');
+const insertDelivery = insertTemplate('webhook_deliveries');
+
+const get = template(({ db }, p: Slots<'store_id' | 'mode' | 'id'>) =>
+  db
+    .selectFrom('events')
+    .selectAll()
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('id', '=', p.id),
+);
+/** The oldest undispatched events; on Postgres rows another dispatcher holds are skipped. */
+const claimUndispatched = template(({ db, caps }, p: Slots<'limit'>) => {
+  const query = db
+    .selectFrom('events')
+    .selectAll()
+    .where('dispatched_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(p.limit);
+  return caps.skipLocked ? query.forUpdate().skipLocked() : query;
+});
+const subscribers = template(({ db, caps }, p: Slots<'stores'>) =>
+  db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where(caps.inList(sql.ref('store_id'), p.stores))
+    .where(sql<SqlBool>`is_active = true`)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id'),
+);
+const markDispatched = template(({ db, caps }, p: Slots<'ids' | 'now'>) =>
+  db
+    .updateTable('events')
+    .set({ dispatched_at: p.now })
+    .where(caps.inList(sql.ref('id'), p.ids))
+    .where('dispatched_at', 'is', null),
+);
+
+/** The transactional outbox (decisions §14) and its fan-out into webhook deliveries. */
+export class KyselyEventRepository implements EventRepository {
+  constructor(private readonly q: QueryRunner) {}
+
+  async append(events: EventRecord[]): Promise<void> {
+    const c = this.q.caps;
+    await insertRows(
+      this.q,
+      insertEvent,
+      'events',
+      events.map((event) => encodeEvent(event, c)),
+    );
+  }
+
+  async get(scope: Scope, id: string): Promise<EventRecord | null> {
+    const row = await this.q.first(get, { ...scope, id });
+    return row ? decodeEvent(row, this.q.caps) : null;
+  }
+
+  async dispatch(
+    limit: number,
+    now: number,
+    makeDelivery: (event: EventRecord, webhook: WebhookRecord) => WebhookDeliveryRecord,
+  ): Promise<number> {
+    const c = this.q.caps;
+    const events = (await this.q.rows(claimUndispatched, { limit })).map((row) => decodeEvent(row, c));
+    if (events.length === 0) return 0;
+    const stores = [...new Set(events.map((event) => event.store_id))];
+    const webhooks = (await this.q.rows(subscribers, { stores: c.list(stores) })).map((row) =>
+      decodeWebhook(row, c),
+    );
+    const deliveries: WebhookDeliveryRecord[] = [];
+    for (const event of events) {
+      for (const webhook of webhooks) {
+        if (webhook.store_id !== event.store_id || webhook.mode !== event.mode) continue;
+        if (!webhook.events.includes('*') && !webhook.events.includes(event.type)) continue;
+        deliveries.push(makeDelivery(event, webhook));
+      }
+    }
+    await insertRows(this.q, insertDelivery, 'webhook_deliveries', deliveries);
+    await this.q.affected(markDispatched, { ids: c.list(events.map((event) => event.id)), now });
+    return events.length;
+  }
+}

@@ -1,0 +1,170 @@
+import type {
+  IdempotencyBegin,
+  IdempotencyRecord,
+  IdempotencyRepository,
+  Mode,
+  Scope,
+} from '@cartwright/core';
+import type { Selectable } from 'kysely';
+import type { QueryRunner } from '../query/query-runner';
+import { type Slots, template } from '../query/template';
+import type { IdempotencyKeysTable } from '../schema/database';
+
+type ScopeSlots = 'store_id' | 'mode';
+type ClaimSlots = ScopeSlots | 'key' | 'operation' | 'request_hash' | 'now' | 'locked_until' | 'expires_at';
+
+/** First writer wins: the row exists afterwards, and RETURNING tells whether this call made it. */
+const claim = template(({ db }, p: Slots<ClaimSlots>) =>
+  db
+    .insertInto('idempotency_keys')
+    .values({
+      store_id: p.store_id,
+      mode: p.mode,
+      key: p.key,
+      operation: p.operation,
+      request_hash: p.request_hash,
+      state: 'in_progress',
+      response_status: null,
+      response_body: null,
+      locked_until: p.locked_until,
+      created_at: p.now,
+      expires_at: p.expires_at,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .returning('key'),
+);
+const get = template(({ db }, p: Slots<ScopeSlots | 'key'>) =>
+  db
+    .selectFrom('idempotency_keys')
+    .selectAll()
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('key', '=', p.key),
+);
+/** Compare-and-set on the state that was read, so only one caller takes a stale key over. */
+const takeOver = template(
+  ({ db }, p: Slots<ClaimSlots | 'seen_state' | 'seen_locked_until' | 'seen_expires_at'>) =>
+    db
+      .updateTable('idempotency_keys')
+      .set({
+        operation: p.operation,
+        request_hash: p.request_hash,
+        state: 'in_progress',
+        response_status: null,
+        response_body: null,
+        locked_until: p.locked_until,
+        created_at: p.now,
+        expires_at: p.expires_at,
+      })
+      .where('store_id', '=', p.store_id)
+      .where('mode', '=', p.mode)
+      .where('key', '=', p.key)
+      .where('state', '=', p.seen_state)
+      .where('locked_until', '=', p.seen_locked_until)
+      .where('expires_at', '=', p.seen_expires_at)
+      .returning('key'),
+);
+const complete = template(({ db }, p: Slots<ScopeSlots | 'key' | 'status' | 'body'>) =>
+  db
+    .updateTable('idempotency_keys')
+    .set({ state: 'completed', response_status: p.status, response_body: p.body })
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('key', '=', p.key),
+);
+const release = template(({ db }, p: Slots<ScopeSlots | 'key'>) =>
+  db
+    .deleteFrom('idempotency_keys')
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('key', '=', p.key)
+    .where('state', '=', 'in_progress'),
+);
+const purge = template(({ db }, p: Slots<'now'>) =>
+  db.deleteFrom('idempotency_keys').where('expires_at', '<=', p.now),
+);
+
+function decode(row: Selectable<IdempotencyKeysTable>): IdempotencyRecord {
+  return {
+    store_id: row.store_id,
+    mode: row.mode as Mode,
+    key: row.key,
+    operation: row.operation,
+    request_hash: row.request_hash,
+    state: row.state as IdempotencyRecord['state'],
+    response_status: row.response_status,
+    response_body: row.response_body,
+    locked_until: row.locked_until,
+    created_at: row.created_at,
+    expires_at: row.expires_at,
+  };
+}
+
+/** Attempts before a caller that keeps losing takeover races reports `in_progress`. */
+const MAX_ROUNDS = 5;
+
+/** Idempotency keys (decisions §12): one in-progress claim per key, replay of the first response. */
+export class KyselyIdempotencyRepository implements IdempotencyRepository {
+  constructor(private readonly q: QueryRunner) {}
+
+  async begin(
+    scope: Scope,
+    input: {
+      key: string;
+      operation: string;
+      request_hash: string;
+      now: number;
+      lock_ms: number;
+      ttl_ms: number;
+    },
+  ): Promise<IdempotencyBegin> {
+    const args = {
+      ...scope,
+      key: input.key,
+      operation: input.operation,
+      request_hash: input.request_hash,
+      now: input.now,
+      locked_until: input.now + input.lock_ms,
+      expires_at: input.now + input.ttl_ms,
+    };
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      if (await this.q.first(claim, args)) return { outcome: 'started' };
+      const row = await this.q.first(get, { ...scope, key: input.key });
+      if (!row) continue; // released in between: claim again
+      const expired = row.expires_at <= input.now;
+      if (!expired) {
+        if (row.operation !== input.operation || row.request_hash !== input.request_hash)
+          return { outcome: 'mismatch' };
+        if (row.state === 'completed') {
+          return { outcome: 'replay', status: row.response_status ?? 200, body: row.response_body ?? '' };
+        }
+        if (row.locked_until > input.now) return { outcome: 'in_progress' };
+      }
+      const taken = await this.q.first(takeOver, {
+        ...args,
+        seen_state: row.state,
+        seen_locked_until: row.locked_until,
+        seen_expires_at: row.expires_at,
+      });
+      if (taken) return { outcome: 'started' };
+    }
+    return { outcome: 'in_progress' };
+  }
+
+  async complete(scope: Scope, key: string, response: { status: number; body: string }): Promise<void> {
+    await this.q.affected(complete, { ...scope, key, status: response.status, body: response.body });
+  }
+
+  async release(scope: Scope, key: string): Promise<void> {
+    await this.q.affected(release, { ...scope, key });
+  }
+
+  async get(scope: Scope, key: string): Promise<IdempotencyRecord | null> {
+    const row = await this.q.first(get, { ...scope, key });
+    return row ? decode(row) : null;
+  }
+
+  async purgeExpired(now: number): Promise<number> {
+    return this.q.affected(purge, { now });
+  }
+}

@@ -1,0 +1,218 @@
+import type {
+  AddressValue,
+  AppliedDiscountValue,
+  FulfillmentLineValue,
+  FulfillmentRecord,
+  JsonObject,
+  Mode,
+  OrderLineRecord,
+  OrderRecord,
+  PaymentRecord,
+  RefundRecord,
+} from '@cartwright/core';
+import type { Selectable } from 'kysely';
+import type { DialectCapabilities } from '../dialects/dialect-capabilities';
+import type { EncodedRow } from '../query/insert-template';
+import type {
+  FulfillmentsTable,
+  OrderLinesTable,
+  OrdersTable,
+  PaymentsTable,
+  RefundsTable,
+} from '../schema/database';
+
+/** Row ⇄ record conversions of orders and their children. */
+
+export function decodeOrder(row: Selectable<OrdersTable>, c: DialectCapabilities): OrderRecord {
+  return {
+    id: row.id,
+    store_id: row.store_id,
+    mode: row.mode as Mode,
+    number: row.number,
+    status: row.status as OrderRecord['status'],
+    payment_status: row.payment_status as OrderRecord['payment_status'],
+    fulfillment_status: row.fulfillment_status as OrderRecord['fulfillment_status'],
+    customer_id: row.customer_id,
+    email: row.email,
+    shipping_address: c.parseJson<AddressValue | null>(row.shipping_address) ?? null,
+    billing_address: c.parseJson<AddressValue | null>(row.billing_address) ?? null,
+    currency: row.currency,
+    subtotal: row.subtotal,
+    discount_total: row.discount_total,
+    shipping_total: row.shipping_total,
+    tax_total: row.tax_total,
+    total: row.total,
+    paid_total: row.paid_total,
+    refunded_total: row.refunded_total,
+    prices_include_tax: c.toBool(row.prices_include_tax),
+    tax_rate: row.tax_rate,
+    shipping_method_id: row.shipping_method_id,
+    shipping_method_name: row.shipping_method_name,
+    shipping_discount: row.shipping_discount,
+    shipping_tax: row.shipping_tax,
+    applied_discounts: c.parseJson<AppliedDiscountValue[]>(row.applied_discounts),
+    note: row.note,
+    metadata: c.parseJson<JsonObject>(row.metadata),
+    cart_id: row.cart_id,
+    inventory_reserved: c.toBool(row.inventory_reserved),
+    cancel_reason: row.cancel_reason,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    cancelled_at: row.cancelled_at,
+    completed_at: row.completed_at,
+  };
+}
+
+export function encodeOrder(order: OrderRecord, c: DialectCapabilities): EncodedRow<'orders'> {
+  return {
+    store_id: order.store_id,
+    mode: order.mode,
+    id: order.id,
+    number: order.number,
+    status: order.status,
+    payment_status: order.payment_status,
+    fulfillment_status: order.fulfillment_status,
+    customer_id: order.customer_id,
+    email: order.email,
+    email_lower: order.email.toLowerCase(),
+    shipping_address: c.jsonOrNull(order.shipping_address),
+    billing_address: c.jsonOrNull(order.billing_address),
+    currency: order.currency,
+    subtotal: order.subtotal,
+    discount_total: order.discount_total,
+    shipping_total: order.shipping_total,
+    tax_total: order.tax_total,
+    total: order.total,
+    paid_total: order.paid_total,
+    refunded_total: order.refunded_total,
+    prices_include_tax: c.bool(order.prices_include_tax),
+    tax_rate: order.tax_rate,
+    shipping_method_id: order.shipping_method_id,
+    shipping_method_name: order.shipping_method_name,
+    shipping_discount: order.shipping_discount,
+    shipping_tax: order.shipping_tax,
+    applied_discounts: c.json(order.applied_discounts),
+    note: order.note,
+    metadata: c.json(order.metadata),
+    cart_id: order.cart_id,
+    inventory_reserved: c.bool(order.inventory_reserved),
+    cancel_reason: order.cancel_reason,
+    created_at: order.created_at,
+    updated_at: order.updated_at,
+    cancelled_at: order.cancelled_at,
+    completed_at: order.completed_at,
+  };
+}
+
+export function decodeLine(row: Selectable<OrderLinesTable>): OrderLineRecord {
+  return {
+    id: row.id,
+    order_id: row.order_id,
+    variant_id: row.variant_id,
+    product_id: row.product_id,
+    product_name: row.product_name,
+    variant_name: row.variant_name,
+    sku: row.sku,
+    image_url: row.image_url,
+    quantity: row.quantity,
+    fulfilled_quantity: row.fulfilled_quantity,
+    shipped_quantity: row.shipped_quantity,
+    refunded_quantity: row.refunded_quantity,
+    restocked_quantity: row.restocked_quantity,
+    unit_price: row.unit_price,
+    line_discount: row.line_discount,
+    line_total: row.line_total,
+    tax_amount: row.tax_amount,
+    position: row.position,
+  };
+}
+
+export function encodeLine(
+  scope: { store_id: string; mode: string },
+  line: OrderLineRecord,
+): EncodedRow<'order_lines'> {
+  return { ...line, store_id: scope.store_id, mode: scope.mode };
+}
+
+export function decodePayment(row: Selectable<PaymentsTable>, c: DialectCapabilities): PaymentRecord {
+  return {
+    id: row.id,
+    store_id: row.store_id,
+    mode: row.mode as Mode,
+    order_id: row.order_id,
+    provider: row.provider,
+    provider_id: row.provider_id,
+    amount: row.amount,
+    currency: row.currency,
+    status: row.status as PaymentRecord['status'],
+    idempotency_key: row.idempotency_key,
+    cart_id: row.cart_id,
+    client_secret: row.client_secret,
+    failure_reason: row.failure_reason,
+    note: row.note,
+    metadata: c.parseJson<JsonObject>(row.metadata),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function encodePayment(payment: PaymentRecord, c: DialectCapabilities): EncodedRow<'payments'> {
+  return { ...payment, metadata: c.json(payment.metadata) };
+}
+
+export function decodeFulfillment(
+  row: Selectable<FulfillmentsTable>,
+  c: DialectCapabilities,
+): FulfillmentRecord {
+  return {
+    id: row.id,
+    store_id: row.store_id,
+    mode: row.mode as Mode,
+    order_id: row.order_id,
+    status: row.status as FulfillmentRecord['status'],
+    tracking_number: row.tracking_number,
+    tracking_url: row.tracking_url,
+    carrier: row.carrier,
+    lines: c.parseJson<FulfillmentLineValue[]>(row.lines),
+    metadata: c.parseJson<JsonObject>(row.metadata),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    shipped_at: row.shipped_at,
+    delivered_at: row.delivered_at,
+  };
+}
+
+export function encodeFulfillment(
+  fulfillment: FulfillmentRecord,
+  c: DialectCapabilities,
+): EncodedRow<'fulfillments'> {
+  return { ...fulfillment, lines: c.json(fulfillment.lines), metadata: c.json(fulfillment.metadata) };
+}
+
+export function decodeRefund(row: Selectable<RefundsTable>, c: DialectCapabilities): RefundRecord {
+  return {
+    id: row.id,
+    store_id: row.store_id,
+    mode: row.mode as Mode,
+    order_id: row.order_id,
+    amount: row.amount,
+    currency: row.currency,
+    reason: row.reason,
+    restock: c.toBool(row.restock),
+    status: row.status as RefundRecord['status'],
+    lines: c.parseJson<FulfillmentLineValue[]>(row.lines),
+    provider_refund_id: row.provider_refund_id,
+    metadata: c.parseJson<JsonObject>(row.metadata),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function encodeRefund(refund: RefundRecord, c: DialectCapabilities): EncodedRow<'refunds'> {
+  return {
+    ...refund,
+    restock: c.bool(refund.restock),
+    lines: c.json(refund.lines),
+    metadata: c.json(refund.metadata),
+  };
+}

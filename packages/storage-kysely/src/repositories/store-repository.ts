@@ -1,0 +1,99 @@
+import type { JsonObject, Patch, StoreRecord, StoreRepository } from '@cartwright/core';
+import type { Selectable } from 'kysely';
+import type { DialectCapabilities } from '../dialects/dialect-capabilities';
+import { insertRows, insertTemplate } from '../query/insert-template';
+import type { QueryRunner } from '../query/query-runner';
+import { type Slots, template } from '../query/template';
+import { updateArgs, updateTemplate } from '../query/update-template';
+import type { StoresTable } from '../schema/database';
+
+const insert = insertTemplate('stores');
+const getFirst = template(({ db }) =>
+  db.selectFrom('stores').selectAll().orderBy('created_at').orderBy('id').limit(1),
+);
+const get = template(({ db }, p: Slots<'id'>) => db.selectFrom('stores').selectAll().where('id', '=', p.id));
+const update = updateTemplate('stores', { scoped: false });
+/** Any non-deleted product or any order of the store, in either mode. */
+const hasCatalogOrOrders = template(({ db }, p: Slots<'store_id'>) =>
+  db.selectNoFrom((eb) => [
+    eb
+      .or([
+        eb.exists(
+          eb
+            .selectFrom('products')
+            .select('id')
+            .where('store_id', '=', p.store_id)
+            .where('deleted_at', 'is', null),
+        ),
+        eb.exists(eb.selectFrom('orders').select('id').where('store_id', '=', p.store_id)),
+      ])
+      .as('found'),
+  ]),
+);
+
+export function decodeStore(row: Selectable<StoresTable>, c: DialectCapabilities): StoreRecord {
+  return {
+    id: row.id,
+    organization_id: row.organization_id,
+    name: row.name,
+    currency: row.currency,
+    timezone: row.timezone,
+    prices_include_tax: c.toBool(row.prices_include_tax),
+    tax_rate: row.tax_rate,
+    metadata: c.parseJson<JsonObject>(row.metadata),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** Stores: a global table; settings are shared by both modes (decisions §9). */
+export class KyselyStoreRepository implements StoreRepository {
+  constructor(private readonly q: QueryRunner) {}
+
+  async getFirst(): Promise<StoreRecord | null> {
+    const row = await this.q.first(getFirst, {});
+    return row ? decodeStore(row, this.q.caps) : null;
+  }
+
+  async get(id: string): Promise<StoreRecord | null> {
+    const row = await this.q.first(get, { id });
+    return row ? decodeStore(row, this.q.caps) : null;
+  }
+
+  async insert(record: StoreRecord): Promise<void> {
+    const c = this.q.caps;
+    await insertRows(this.q, insert, 'stores', [
+      { ...record, prices_include_tax: c.bool(record.prices_include_tax), metadata: c.json(record.metadata) },
+    ]);
+  }
+
+  async update(
+    id: string,
+    patch: Patch<
+      StoreRecord,
+      'name' | 'currency' | 'timezone' | 'prices_include_tax' | 'tax_rate' | 'metadata'
+    >,
+  ): Promise<StoreRecord | null> {
+    const c = this.q.caps;
+    const { shape, args } = updateArgs(
+      {
+        name: patch.name,
+        currency: patch.currency,
+        timezone: patch.timezone,
+        prices_include_tax:
+          patch.prices_include_tax === undefined ? undefined : c.bool(patch.prices_include_tax),
+        tax_rate: patch.tax_rate,
+        metadata: patch.metadata === undefined ? undefined : c.json(patch.metadata),
+        updated_at: patch.updated_at,
+      },
+      { id },
+    );
+    const row = await this.q.first(update, args, shape);
+    return row ? decodeStore(row, c) : null;
+  }
+
+  async hasCatalogOrOrders(store_id: string): Promise<boolean> {
+    const row = await this.q.first(hasCatalogOrOrders, { store_id });
+    return this.q.caps.toBool(row?.found);
+  }
+}
