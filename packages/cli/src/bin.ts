@@ -12,18 +12,24 @@ Commands:
   migrate      Bring the database schema up to date
   keys create  Create an API key and print it
   seed --demo  Load the demo catalog into an empty store
+  worker       Deliver webhooks (several workers may share one database)
 
 Run \`cartwright <command> --help\` for a command's options.
 Configuration comes from the environment: PORT, HOST, DATABASE_URL, COMMERCE_API_KEYS,
 COMMERCE_WEBHOOK_RETRY_DELAYS, COMMERCE_ALLOW_PRIVATE_WEBHOOKS, COMMERCE_SEED, STRIPE_SECRET_KEY,
 STRIPE_API_BASE (see docs/getting-started.md).`,
-  serve: `Usage: cartwright serve
+  serve: `Usage: cartwright serve [--no-worker]
 
 Migrates the database, creates the store on first start, registers COMMERCE_API_KEYS (or, on a
 first start without them, generates and prints one sk_test_ and one pk_test_ key), and serves the
 /v1 API on HOST:PORT (default 127.0.0.1:3000). Prints "listening on http://HOST:PORT" once it
 accepts requests and one JSON log line per request. SIGTERM/SIGINT drain in-flight requests and
-exit 0.`,
+exit 0. Webhooks are delivered in-process unless --no-worker is given (then run \`cartwright worker\`).`,
+  worker: `Usage: cartwright worker [--interval-ms N]
+
+Delivers due webhooks from DATABASE_URL in a loop (default every 1000 ms when idle). Several
+workers (and servers) can share one PostgreSQL: deliveries are claimed with leases, so no attempt is
+sent twice. SIGTERM finishes or releases in-flight attempts and exits 0.`,
   migrate: `Usage: cartwright migrate
 
 Brings the schema of DATABASE_URL (default ./.data/commerce.db) up to date and exits.`,
@@ -44,9 +50,9 @@ function flag(args: string[], name: string): string | undefined {
   return args[index + 1];
 }
 
-async function serve(): Promise<void> {
+async function serve(args: string[]): Promise<void> {
   const config = readConfig();
-  const running = await startServer(config);
+  const running = await startServer(config, { deliverWebhooks: !args.includes('--no-worker') });
   if (running.generatedKeys.length > 0) {
     console.log('Generated API keys for test mode (shown once; only their hashes are stored):');
     for (const key of running.generatedKeys) console.log(`  ${key}`);
@@ -56,6 +62,27 @@ async function serve(): Promise<void> {
   const stop = async (signal: string) => {
     console.log(`${signal} received, draining…`);
     await running.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+async function worker(args: string[]): Promise<void> {
+  const intervalMs = Number(flag(args, 'interval-ms') ?? 1000);
+  if (!Number.isFinite(intervalMs) || intervalMs <= 0)
+    throw new ConfigError('--interval-ms must be a positive number');
+  const { engine } = await createConfiguredEngine(readConfig(), { skipKeys: true });
+  const loop = engine.webhooks.startWorker({
+    intervalMs,
+    onError: (error) =>
+      console.error(JSON.stringify({ level: 'error', msg: 'webhook delivery failed', err: String(error) })),
+  });
+  console.log(`webhook worker ${loop.workerId ?? ''} running`);
+  const stop = async (signal: string) => {
+    console.log(`${signal} received, finishing in-flight deliveries…`);
+    await loop.stop();
+    await engine.close();
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
@@ -104,7 +131,9 @@ async function main(argv: string[]): Promise<void> {
   }
   switch (command) {
     case 'serve':
-      return serve();
+      return serve(rest);
+    case 'worker':
+      return worker(rest);
     case 'migrate':
       return migrate();
     case 'seed':

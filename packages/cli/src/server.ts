@@ -2,8 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { createEngine, type Engine, type EngineOptions, type PaymentProvider } from '@cartwright/core';
 import { createApiHandler } from '@cartwright/http';
-import { toNodeListener } from '@cartwright/http/node';
+import { toRawRequest, writeNodeResponse } from '@cartwright/http/node';
 import { stripeProvider } from '@cartwright/payments-stripe';
+import { createNodeWebhookTransport } from '@cartwright/webhooks';
 import pino, { type Logger } from 'pino';
 import type { ServerConfig } from './config';
 import { seedDemo } from './demo-seed';
@@ -22,6 +23,8 @@ export interface RunningServer {
 }
 
 export interface StartServerOptions {
+  /** Deliver webhooks in-process with a timer loop (default true; `worker` processes do it otherwise). */
+  deliverWebhooks?: boolean;
   logger?: Logger;
   /** Skip registering/generating keys (commands that only need the engine). */
   skipKeys?: boolean;
@@ -50,6 +53,7 @@ export async function createConfiguredEngine(
   }
   const engine = await createEngine({
     crypto: nodeCrypto,
+    webhookTransport: createNodeWebhookTransport({ allowPrivate: config.allowPrivateWebhooks }),
     ...options.engine,
     storage,
     payments,
@@ -85,26 +89,34 @@ export async function startServer(
 ): Promise<RunningServer> {
   const logger = options.logger ?? pino({ base: null, timestamp: pino.stdTimeFunctions.isoTime });
   const { engine, generatedKeys } = await createConfiguredEngine(config, options);
-  const listener = toNodeListener(
-    createApiHandler(engine, {
-      onError: (error, info) => logger.error({ err: error, request_id: info.requestId }, 'unexpected error'),
-    }),
-  );
-  const inFlight = new Set<ServerResponse>();
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const worker =
+    options.deliverWebhooks === false
+      ? null
+      : engine.webhooks.startWorker({
+          onError: (error) => logger.error({ err: error }, 'webhook delivery failed'),
+        });
+  const handler = createApiHandler(engine, {
+    onError: (error, info) => logger.error({ err: error, request_id: info.requestId }, 'unexpected error'),
+  });
+  // The node adapter's light path, plus one structured log line per request.
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
-    inFlight.add(res);
-    res.on('close', () => {
-      inFlight.delete(res);
-      logger.info({
-        request_id: res.getHeader('request-id'),
-        method: req.method,
-        path: req.url,
-        status: res.statusCode,
-        duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
-      });
+    let requestId: string | undefined;
+    try {
+      const response = await handler.handleRaw(toRawRequest(req));
+      requestId = response.headers['Request-Id'];
+      writeNodeResponse(res, response);
+    } catch {
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
+      res.end();
+    }
+    logger.info({
+      request_id: requestId,
+      method: req.method,
+      path: req.url,
+      status: res.statusCode,
+      duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
     });
-    listener(req, res);
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -129,6 +141,7 @@ export async function startServer(
           // In-flight requests finish; anything still open after 10 s is cut.
           setTimeout(() => server.closeAllConnections(), 10_000).unref();
         });
+        await worker?.stop();
         await engine.close();
       })();
       return closing;

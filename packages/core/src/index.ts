@@ -10,6 +10,12 @@ export type { ApiKeyPrincipal, CustomerPrincipal } from './services/auth-service
 export type { EngineConfig, ServiceContext } from './services/context';
 export { type EventPayload, eventToPayload } from './services/event-bus';
 export { read, type Work, write } from './services/unit-of-work';
+export type {
+  DeliverDueOptions,
+  DeliverDueResult,
+  WebhookWorker,
+  WebhookWorkerOptions,
+} from './services/webhooks/webhook-service';
 export {
   iso,
   isoOrNull,

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { type Clock, type Scope, write } from '@cartwright/core';
 import { afterAll, beforeEach, expect, test } from 'vitest';
 // The transport lives in @cartwright/webhooks, which is not (yet) a devDependency of this package.
-import { createNodeWebhookTransport } from '../../../webhooks/src/node-webhook-transport';
-import type { Resolver } from '../../../webhooks/src/url-safety';
+import { createNodeWebhookTransport } from '@cartwright/webhooks';
+import type { Resolver } from '@cartwright/webhooks';
 import { describeApi, type TestApi } from './support/harness';
 
 /**
@@ -86,10 +86,15 @@ async function isolate(api: TestApi) {
   }
 }
 
-function expectError(r: { status: number; body: any }, status: number, code: string, param?: string) {
+interface ErrorBody {
+  error: { code: string; param?: string };
+}
+
+function expectError(r: { status: number; body: unknown }, status: number, code: string, param?: string) {
   expect(r.status, JSON.stringify(r.body)).toBe(status);
-  expect(r.body.error.code).toBe(code);
-  if (param !== undefined) expect(r.body.error.param).toBe(param);
+  const body = r.body as ErrorBody;
+  expect(body.error.code).toBe(code);
+  if (param !== undefined) expect(body.error.param).toBe(param);
 }
 
 // ---------------------------------------------------------------- the API, private targets allowed
@@ -161,7 +166,11 @@ describeApi(
       [{ url: 42, events: ['*'] }, 'parameter_invalid', 'url'],
       [{ url: 'https://a.example.com', events: [] }, 'parameter_invalid', 'events'],
       [{ url: 'https://a.example.com', events: ['order.exploded'] }, 'parameter_invalid', 'events[0]'],
-      [{ url: 'https://a.example.com', events: ['order.created', 'order.shipped'] }, 'parameter_invalid', 'events[1]'],
+      [
+        { url: 'https://a.example.com', events: ['order.created', 'order.shipped'] },
+        'parameter_invalid',
+        'events[1]',
+      ],
       [{ url: 'https://a.example.com', events: ['order.created', '*'] }, 'parameter_invalid', 'events[1]'],
       [{ url: 'https://a.example.com', events: 'order.created' }, 'parameter_invalid', 'events'],
       [{ url: 'https://a.example.com', events: ['*'], secret: 'whsec_mine' }, 'parameter_unknown', 'secret'],
@@ -218,16 +227,36 @@ describeApi(
         created_at: created.created_at,
         updated_at: new Date(clock.now()).toISOString(),
       });
-      expectError(await api().patch(`/v1/admin/webhooks/${created.id}`, { url: 'mailto:a@b.co' }), 400, 'parameter_invalid', 'url');
-      expectError(await api().patch(`/v1/admin/webhooks/${created.id}`, { events: ['nope'] }), 400, 'parameter_invalid', 'events[0]');
-      expectError(await api().patch(`/v1/admin/webhooks/${created.id}`, { is_active: 'yes' }), 400, 'parameter_invalid', 'is_active');
+      expectError(
+        await api().patch(`/v1/admin/webhooks/${created.id}`, { url: 'mailto:a@b.co' }),
+        400,
+        'parameter_invalid',
+        'url',
+      );
+      expectError(
+        await api().patch(`/v1/admin/webhooks/${created.id}`, { events: ['nope'] }),
+        400,
+        'parameter_invalid',
+        'events[0]',
+      );
+      expectError(
+        await api().patch(`/v1/admin/webhooks/${created.id}`, { is_active: 'yes' }),
+        400,
+        'parameter_invalid',
+        'is_active',
+      );
       expectError(
         await api().patch(`/v1/admin/webhooks/${created.id}`, { consecutive_failures: 0 }),
         400,
         'parameter_unknown',
         'consecutive_failures',
       );
-      expectError(await api().patch(`/v1/admin/webhooks/${created.id}`, { secret: 'whsec_x' }), 400, 'parameter_unknown', 'secret');
+      expectError(
+        await api().patch(`/v1/admin/webhooks/${created.id}`, { secret: 'whsec_x' }),
+        400,
+        'parameter_unknown',
+        'secret',
+      );
     });
 
     test('DELETE returns { id, deleted: true }; the webhook is gone from GET and the list', async () => {
@@ -247,7 +276,11 @@ describeApi(
       expectError(await api().patch(`/v1/admin/webhooks/${id}`, { is_active: true }), 404, 'not_found');
       expectError(await api().delete(`/v1/admin/webhooks/${id}`), 404, 'not_found');
       expectError(await api().get(`/v1/admin/webhooks/${id}/deliveries`), 404, 'not_found');
-      expectError(await api().post(`/v1/admin/webhooks/${id}/test`, { event_type: 'order.created' }), 404, 'not_found');
+      expectError(
+        await api().post(`/v1/admin/webhooks/${id}/test`, { event_type: 'order.created' }),
+        404,
+        'not_found',
+      );
     });
 
     test('test delivery to a 200 receiver: success, status 200, time; signed sample event of that type', async () => {
@@ -352,8 +385,17 @@ describeApi(
       clock.advance(5 * 60_000);
       expect(await api().engine.webhooks.deliverDue()).toMatchObject({ succeeded: 1 });
       const done = await api().get(`/v1/admin/webhooks/${created.id}/deliveries`);
-      expect(done.body.data[0]).toMatchObject({ status: 'succeeded', attempt: 2, status_code: 204, error: null, next_retry_at: null });
-      expect(done.body.data[0].attempts.map((a: { succeeded: boolean }) => a.succeeded)).toEqual([false, true]);
+      expect(done.body.data[0]).toMatchObject({
+        status: 'succeeded',
+        attempt: 2,
+        status_code: 204,
+        error: null,
+        next_retry_at: null,
+      });
+      expect(done.body.data[0].attempts.map((a: { succeeded: boolean }) => a.succeeded)).toEqual([
+        false,
+        true,
+      ]);
       expect(receiver.receipts[1]?.body).toBe(receiver.receipts[0]?.body);
       await api().delete(`/v1/admin/webhooks/${created.id}`);
     });
@@ -367,8 +409,13 @@ describeApi(
       await api().engine.webhooks.deliverDue();
       expect(receiver.receipts).toHaveLength(1);
       const event = JSON.parse(receiver.receipts[0]?.body ?? '{}');
-      expect(event).toMatchObject({ type: 'customer.created', data: { id: customer.body.id, email: customer.body.email } });
-      expect(receiver.receipts[0]?.headers['x-webhook-signature']).toBe(sign(created.secret, receiver.receipts[0]?.body ?? ''));
+      expect(event).toMatchObject({
+        type: 'customer.created',
+        data: { id: customer.body.id, email: customer.body.email },
+      });
+      expect(receiver.receipts[0]?.headers['x-webhook-signature']).toBe(
+        sign(created.secret, receiver.receipts[0]?.body ?? ''),
+      );
       await api().delete(`/v1/admin/webhooks/${created.id}`);
     });
 
@@ -399,7 +446,9 @@ describeApi(
         },
       ]);
       const deliveries = await api().get(`/v1/admin/webhooks/${created.id}/deliveries`);
-      expect(deliveries.body.data.map((d: { status: string }) => d.status)).toEqual(Array(5).fill('cancelled'));
+      expect(deliveries.body.data.map((d: { status: string }) => d.status)).toEqual(
+        Array(5).fill('cancelled'),
+      );
 
       const reactivated = await api().patch(`/v1/admin/webhooks/${created.id}`, { is_active: true });
       expect(reactivated.body).toMatchObject({ is_active: true, consecutive_failures: 0 });
@@ -415,25 +464,41 @@ describeApi(
     });
 
     test('live-mode webhooks and notifications are invisible to the test key, and the reverse', async () => {
-      const live = await createWebhook(api(), { url: 'https://hooks.example.com/live' }, api().keys.liveSecret);
+      const live = await createWebhook(
+        api(),
+        { url: 'https://hooks.example.com/live' },
+        api().keys.liveSecret,
+      );
       const test = await createWebhook(api(), { url: 'https://hooks.example.com/test' });
       expectError(await api().get(`/v1/admin/webhooks/${live.id}`), 404, 'not_found');
       expectError(await api().patch(`/v1/admin/webhooks/${live.id}`, { is_active: false }), 404, 'not_found');
       expectError(await api().delete(`/v1/admin/webhooks/${live.id}`), 404, 'not_found');
       expectError(await api().get(`/v1/admin/webhooks/${live.id}/deliveries`), 404, 'not_found');
-      expectError(await api().post(`/v1/admin/webhooks/${live.id}/test`, { event_type: 'order.created' }), 404, 'not_found');
+      expectError(
+        await api().post(`/v1/admin/webhooks/${live.id}/test`, { event_type: 'order.created' }),
+        404,
+        'not_found',
+      );
       const testList = await api().get('/v1/admin/webhooks?limit=100');
       expect(testList.body.data.map((w: { id: string }) => w.id)).not.toContain(live.id);
       const liveList = await api().get('/v1/admin/webhooks?limit=100', { key: api().keys.liveSecret });
       expect(liveList.body.data.map((w: { id: string }) => w.id)).toEqual([live.id]);
-      expectError(await api().get(`/v1/admin/webhooks/${test.id}`, { key: api().keys.liveSecret }), 404, 'not_found');
+      expectError(
+        await api().get(`/v1/admin/webhooks/${test.id}`, { key: api().keys.liveSecret }),
+        404,
+        'not_found',
+      );
       const liveNotifications = await api().get('/v1/admin/notifications', { key: api().keys.liveSecret });
       expect(liveNotifications.body.data).toEqual([]);
     });
 
     test('publishable keys get 403 forbidden and requests without a key 401', async () => {
       expectError(await api().storefront.get('/v1/admin/webhooks'), 403, 'forbidden');
-      expectError(await api().storefront.post('/v1/admin/webhooks', { url: 'https://a.example.com', events: ['*'] }), 403, 'forbidden');
+      expectError(
+        await api().storefront.post('/v1/admin/webhooks', { url: 'https://a.example.com', events: ['*'] }),
+        403,
+        'forbidden',
+      );
       expectError(await api().storefront.get('/v1/admin/notifications'), 403, 'forbidden');
       expectError(await api().get('/v1/admin/webhooks', { key: null }), 401, 'unauthenticated');
     });
@@ -523,15 +588,31 @@ describeApi(
     });
 
     test.each(HOSTILE_URLS)('POST with %s → 422 url_not_allowed', async (url) => {
-      expectError(await api().post('/v1/admin/webhooks', { url, events: ['*'] }), 422, 'url_not_allowed', 'url');
+      expectError(
+        await api().post('/v1/admin/webhooks', { url, events: ['*'] }),
+        422,
+        'url_not_allowed',
+        'url',
+      );
     });
 
     test('PATCH to a hostile URL → 422 url_not_allowed; the webhook keeps its URL', async () => {
       const created = await createWebhook(api(), { url: 'https://public.example.com/hooks' });
-      for (const url of ['http://169.254.169.254/', 'https://internal.attacker.example/', 'http://[::1]:80/']) {
-        expectError(await api().patch(`/v1/admin/webhooks/${created.id}`, { url }), 422, 'url_not_allowed', 'url');
+      for (const url of [
+        'http://169.254.169.254/',
+        'https://internal.attacker.example/',
+        'http://[::1]:80/',
+      ]) {
+        expectError(
+          await api().patch(`/v1/admin/webhooks/${created.id}`, { url }),
+          422,
+          'url_not_allowed',
+          'url',
+        );
       }
-      expect((await api().get(`/v1/admin/webhooks/${created.id}`)).body.url).toBe('https://public.example.com/hooks');
+      expect((await api().get(`/v1/admin/webhooks/${created.id}`)).body.url).toBe(
+        'https://public.example.com/hooks',
+      );
     });
 
     test('public targets are accepted, and so are names that do not resolve yet', async () => {
@@ -543,7 +624,9 @@ describeApi(
     test('a name that resolves to 127.0.0.1 only at delivery time gets nothing: the test delivery fails', async () => {
       const receiver = await startReceiver(200);
       rebindAnswer = '93.184.216.34';
-      const created = await createWebhook(api(), { url: `http://late-rebind.attacker.example:${receiver.port}/hooks` });
+      const created = await createWebhook(api(), {
+        url: `http://late-rebind.attacker.example:${receiver.port}/hooks`,
+      });
       rebindAnswer = '127.0.0.1';
       const r = await api().post(`/v1/admin/webhooks/${created.id}/test`, { event_type: 'order.created' });
       expect(r.status).toBe(200);

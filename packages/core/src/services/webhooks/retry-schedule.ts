@@ -38,7 +38,8 @@ export function afterAttempt(
 ): AttemptOutcome {
   if (succeeded) return { status: 'succeeded', next_attempt_at: null };
   const delay = delays[attempt];
-  if (attempt >= maxAttempts(delays) || delay === undefined) return { status: 'failed', next_attempt_at: null };
+  if (attempt >= maxAttempts(delays) || delay === undefined)
+    return { status: 'failed', next_attempt_at: null };
   return { status: 'pending', next_attempt_at: attemptedAt + delay * 1000 };
 }
 

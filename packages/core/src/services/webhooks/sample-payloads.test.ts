@@ -18,7 +18,11 @@ const SCHEMAS: Record<EventResource, ZodType> = {
   customer: CustomerSchema,
 };
 
-const context = () => ({ currency: 'EUR', now: Date.UTC(2024, 4, 1, 12), ids: createSequentialIdGenerator() });
+const context = () => ({
+  currency: 'EUR',
+  now: Date.UTC(2024, 4, 1, 12),
+  ids: createSequentialIdGenerator(),
+});
 
 describe('sampleEventData', () => {
   test.each(EVENT_TYPES.map((type) => [type, EVENT_RESOURCE[type]] as const))(
@@ -32,15 +36,20 @@ describe('sampleEventData', () => {
   );
 
   test('order events carry id, number, status and total in the store currency, with the state the event implies', () => {
-    const statuses = (['order.created', 'order.confirmed', 'order.completed', 'order.cancelled'] as const).map(
-      (type) => {
-        const order = sampleEventData(type, context()) as { id: string; number: number; status: string; total: unknown };
-        expect(order.id).toMatch(/^ord_/);
-        expect(order.number).toBe(1001);
-        expect(order.total).toEqual({ amount: 5500, currency: 'EUR' });
-        return order.status;
-      },
-    );
+    const statuses = (
+      ['order.created', 'order.confirmed', 'order.completed', 'order.cancelled'] as const
+    ).map((type) => {
+      const order = sampleEventData(type, context()) as {
+        id: string;
+        number: number;
+        status: string;
+        total: unknown;
+      };
+      expect(order.id).toMatch(/^ord_/);
+      expect(order.number).toBe(1001);
+      expect(order.total).toEqual({ amount: 5500, currency: 'EUR' });
+      return order.status;
+    });
     expect(statuses).toEqual(['pending', 'confirmed', 'completed', 'cancelled']);
   });
 

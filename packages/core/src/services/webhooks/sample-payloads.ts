@@ -1,9 +1,9 @@
 import type { IdGenerator } from '../../ports/id-generator';
+import type { Product } from '../../schemas/catalog';
 import type { Customer } from '../../schemas/customers';
 import type { EventType } from '../../schemas/events';
 import type { Inventory } from '../../schemas/inventory';
 import type { Fulfillment, Order, Payment, Refund } from '../../schemas/orders';
-import type { Product } from '../../schemas/catalog';
 import { iso, money } from '../wire/format';
 
 /** The resource kind each event type carries in `data` (the admin wire view of that resource). */

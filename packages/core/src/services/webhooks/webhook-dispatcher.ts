@@ -102,7 +102,12 @@ export function createWebhookDispatcher(ctx: ServiceContext) {
     return total;
   }
 
-  async function deactivate(tx: Repositories, scope: Scope, webhook: WebhookRecord, at: number): Promise<void> {
+  async function deactivate(
+    tx: Repositories,
+    scope: Scope,
+    webhook: WebhookRecord,
+    at: number,
+  ): Promise<void> {
     await tx.webhooks.update(scope, webhook.id, { is_active: false, updated_at: at });
     await tx.webhooks.cancelPendingDeliveries(scope, webhook.id, at);
     await tx.notifications.insert({

@@ -87,7 +87,10 @@ export function createWebhookService(ctx: ServiceContext) {
       return write(ctx, async ({ tx, now }) => {
         const current = await tx.webhooks.get(scope, id);
         if (!current) throw notFound(id);
-        const patch: Patch<WebhookRecord, 'url' | 'events' | 'is_active' | 'consecutive_failures' | 'metadata'> = {
+        const patch: Patch<
+          WebhookRecord,
+          'url' | 'events' | 'is_active' | 'consecutive_failures' | 'metadata'
+        > = {
           updated_at: now,
         };
         if (input.url !== undefined) patch.url = input.url;
@@ -155,7 +158,11 @@ export function createWebhookService(ctx: ServiceContext) {
         event_id: event.id,
         at: now,
       });
-      return { success: outcome.succeeded, status_code: outcome.status_code, response_time_ms: outcome.duration_ms };
+      return {
+        success: outcome.succeeded,
+        status_code: outcome.status_code,
+        response_time_ms: outcome.duration_ms,
+      };
     },
 
     /** Dashboard notifications of this store and mode (e.g. `webhook.deactivated`), newest first. */

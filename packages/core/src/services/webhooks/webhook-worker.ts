@@ -32,7 +32,8 @@ export function startWebhookWorker(
 ): WebhookWorker {
   const intervalMs = Math.max(1, options.intervalMs ?? 1000);
   const limit = options.limit ?? 25;
-  const onError = options.onError ?? ((error: unknown) => console.error('[cartwright] webhook worker:', error));
+  const onError =
+    options.onError ?? ((error: unknown) => console.error('[cartwright] webhook worker:', error));
   const signal = { aborted: false };
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
