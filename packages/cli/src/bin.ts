@@ -13,11 +13,19 @@ Commands:
   keys create  Create an API key and print it
   seed --demo  Load the demo catalog into an empty store
   worker       Deliver webhooks (several workers may share one database)
+  reconcile    Settle checkout payments left open by a crash or a lost provider answer
 
 Run \`cartwright <command> --help\` for a command's options.
 Configuration comes from the environment: PORT, HOST, DATABASE_URL, COMMERCE_API_KEYS,
 COMMERCE_WEBHOOK_RETRY_DELAYS, COMMERCE_ALLOW_PRIVATE_WEBHOOKS, COMMERCE_SEED, STRIPE_SECRET_KEY,
-STRIPE_API_BASE (see docs/getting-started.md).`,
+STRIPE_API_BASE, STRIPE_WEBHOOK_SECRET (see docs/getting-started.md).`,
+  reconcile: `Usage: cartwright reconcile [--older-than-ms N] [--limit N]
+
+Finds checkout payment attempts that never became an order (the process died after the provider
+took the money, or its answer was lost) and pending 3-D Secure payments whose webhook never came,
+asks the provider, and completes the order or refunds/voids the payment. Safe to run at any time
+and from cron; attempts younger than --older-than-ms (default 600000, 10 min) are left alone.
+Prints one JSON line per payment and a summary.`,
   serve: `Usage: cartwright serve [--no-worker]
 
 Migrates the database, creates the store on first start, registers COMMERCE_API_KEYS (or, on a
@@ -89,6 +97,22 @@ async function worker(args: string[]): Promise<void> {
   process.once('SIGINT', () => void stop('SIGINT'));
 }
 
+async function reconcile(args: string[]): Promise<void> {
+  const olderThanMs = Number(flag(args, 'older-than-ms') ?? 600_000);
+  const limit = Number(flag(args, 'limit') ?? 500);
+  if (!Number.isFinite(olderThanMs) || olderThanMs < 0)
+    throw new ConfigError('--older-than-ms must be a number ≥ 0');
+  if (!Number.isInteger(limit) || limit < 1) throw new ConfigError('--limit must be a positive integer');
+  const { engine } = await createConfiguredEngine(readConfig(), { skipKeys: true });
+  try {
+    const report = await engine.payments.reconcile({ olderThanMs, limit });
+    for (const result of report.results) console.log(JSON.stringify(result));
+    console.log(`checked ${report.checked} payment(s), settled ${report.results.length}`);
+  } finally {
+    await engine.close();
+  }
+}
+
 async function migrate(): Promise<void> {
   const config = readConfig();
   const storage = await openStorage(config.databaseUrl);
@@ -134,6 +158,8 @@ async function main(argv: string[]): Promise<void> {
       return serve(rest);
     case 'worker':
       return worker(rest);
+    case 'reconcile':
+      return reconcile(rest);
     case 'migrate':
       return migrate();
     case 'seed':

@@ -9,6 +9,7 @@ export interface ServerConfig {
   seed: 'demo' | null;
   stripeSecretKey: string | null;
   stripeApiBase: string | null;
+  stripeWebhookSecret: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -42,5 +43,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     seed: seed === 'demo' ? 'demo' : null,
     stripeSecretKey: env.STRIPE_SECRET_KEY || null,
     stripeApiBase: env.STRIPE_API_BASE || null,
+    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || null,
   };
 }

@@ -98,6 +98,8 @@ export async function createEngine(options: EngineOptions) {
 
   return {
     ...services,
+    /** Checkout payments: provider webhooks and reconciliation (`engine.payments.reconcile()`). */
+    payments: services.orders.payments,
     context: ctx,
     storage: options.storage,
     /** In-process subscribers, called after commit. */

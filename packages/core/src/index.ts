@@ -9,6 +9,12 @@ export * from './schemas';
 export type { ApiKeyPrincipal, CustomerPrincipal } from './services/auth-service';
 export type { EngineConfig, ServiceContext } from './services/context';
 export { type EventPayload, eventToPayload } from './services/event-bus';
+export type {
+  ReconcileOptions,
+  ReconcileOutcome,
+  ReconcileReport,
+  ReconcileResult,
+} from './services/orders/payment-reconciliation';
 export { read, type Work, write } from './services/unit-of-work';
 export type {
   DeliverDueOptions,

@@ -9,7 +9,7 @@ import {
   toErrorResponse,
 } from './error-response';
 import { decodeJsonBody } from './json-body';
-import type { HeaderReader, RawRequest, RawResponse } from './raw-http';
+import type { BodySource, HeaderReader, RawRequest, RawResponse } from './raw-http';
 import { MAX_BODY_BYTES } from './read-body';
 import { newRequestId } from './request-id';
 import { type AnyRoute, type ApiInfo, type RawQuery, type RouteContext, readJsonText } from './route';
@@ -47,7 +47,8 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
  * The request pipeline, the one place that catches. Order: request id → route (404/405) →
  * API key (401/403) → customer token (401/403) → body (413/415/400) → params, query, body
  * validation (400) → idempotency hook (POST with `Idempotency-Key`) → handler → JSON response.
- * Routes without a `body` schema never read the body (it is ignored, e.g. a cart merge).
+ * Routes without a `body` schema never read the body (it is ignored, e.g. a cart merge); routes
+ * with `rawBody: true` read it as text into `ctx.rawBody`, unparsed (provider webhooks).
  */
 export function createPipeline(engine: RouteEngine, options: PipelineOptions): Pipeline {
   const prefix = options.prefix ?? '';
@@ -87,7 +88,9 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
         auth === null || route.customerToken === 'none' ? null : await customerFor(raw.headers, route, auth);
 
       let body: Record<string, unknown> = {};
-      if (route.body !== undefined) body = decodeJsonBody(await raw.readBody(limit), raw.headers);
+      let rawBody: string | null = null;
+      if (route.rawBody === true) rawBody = rawBodyText(await raw.readBody(limit), route);
+      else if (route.body !== undefined) body = decodeJsonBody(await raw.readBody(limit), raw.headers);
       const idempotencyKey = readIdempotencyKey(raw.headers);
 
       const ctx: RouteContext = {
@@ -102,6 +105,7 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
         customer: customer as RouteContext['customer'],
         requestId,
         idempotencyKey,
+        rawBody,
         headers: raw.headers,
         engine,
         api,
@@ -185,6 +189,19 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
   }
 
   return { handle, router, api, maxBodyBytes: limit };
+}
+
+/**
+ * The body text of a `rawBody` route. A body that a host framework already parsed has lost its
+ * exact bytes, so a signature over them cannot be checked: that is a set-up error of the host
+ * (500, reported through `onError`), not the caller's.
+ */
+function rawBodyText(source: BodySource, route: AnyRoute): string {
+  if (source.kind === 'text') return source.text;
+  throw new Error(
+    `${route.method} ${route.path} needs the raw request body, but the host framework already parsed it; ` +
+      'mount the API before any body parser for this path',
+  );
 }
 
 function readIdempotencyKey(headers: HeaderReader): string | null {

@@ -44,6 +44,11 @@ export interface RouteContext<
   requestId: string;
   /** The `Idempotency-Key` header, or null. */
   idempotencyKey: string | null;
+  /**
+   * The exact request body text, for routes declared with `rawBody: true` (provider webhooks,
+   * whose signature covers the bytes as sent); null on every other route.
+   */
+  rawBody: string | null;
   headers: HeaderReader;
   engine: RouteEngine;
   api: ApiInfo;
@@ -68,6 +73,13 @@ export interface RouteDefinition<
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * Read the body as raw text into `ctx.rawBody`, without parsing it or checking its content type
+   * (a provider webhook verifies a signature over the exact bytes). Such a route has no `body`
+   * schema. A body a host framework already parsed cannot be verified: the request fails with
+   * 500 and the host must mount the API before its body parser for that path.
+   */
+  rawBody?: boolean;
   /** The success body; validated at run time only with `validateResponses: true`. */
   response: R;
   /** Success status: 200 unless the route says 201 (decisions §5). */

@@ -4,12 +4,14 @@ import {
   type LookupPaymentInput,
   type PaymentProvider,
   type PaymentResult,
+  type PaymentWebhookInput,
   type RefundPaymentInput,
   type RefundResult,
 } from '@cartwright/core';
 import Stripe from 'stripe';
 import { paymentIntentToResult } from './payment-intent-result';
 import { failureCode, isStripeError, toCommerceError } from './stripe-errors';
+import { parseStripeWebhook } from './stripe-webhooks';
 
 /** Options of `stripeProvider`. */
 export interface StripeProviderOptions {
@@ -40,6 +42,12 @@ export interface StripeProviderOptions {
   captureMethod?: 'automatic' | 'manual' | undefined;
   /** Default `return_url` for redirect-based 3-D Secure, when the payment input has none. */
   returnUrl?: string | undefined;
+  /**
+   * The signing secret of your Stripe webhook endpoint (`whsec_…`, `STRIPE_WEBHOOK_SECRET`).
+   * With it the provider verifies and parses deliveries to `POST /v1/webhooks/stripe`; without
+   * it, that endpoint answers 404.
+   */
+  webhookSecret?: string | undefined;
 }
 
 /** The provider's name, the value of checkout's `payment_provider`. */
@@ -93,9 +101,14 @@ export function stripeProvider(options: StripeProviderOptions): PaymentProvider 
   const create = async (input: CreatePaymentInput): Promise<Stripe.PaymentIntent> =>
     stripe.paymentIntents.create(createParams(input), { idempotencyKey: input.idempotency_key });
 
+  const webhookSecret = options.webhookSecret;
   return {
     name: STRIPE_PROVIDER_NAME,
     requiresPaymentMethod: true,
+    ...(webhookSecret && {
+      parseWebhook: ({ raw_body, headers }: PaymentWebhookInput) =>
+        parseStripeWebhook(raw_body, headers.get('stripe-signature'), webhookSecret),
+    }),
 
     async createPayment(input) {
       assertAmount(input.amount, 'amount');

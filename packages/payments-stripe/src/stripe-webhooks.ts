@@ -27,6 +27,9 @@ export interface StripeWebhookResult {
   currency: string | null;
   failure_code?: string | null;
   failure_message?: string | null;
+  /** Our store and mode, from the intent's metadata (set by `createPayment`). */
+  store_id?: string | null;
+  mode?: 'test' | 'live' | null;
 }
 
 /** Options of `parseStripeWebhook`. */
@@ -113,6 +116,8 @@ export function webhookResult(event: Stripe.Event): StripeWebhookResult {
     payment_id: intent.metadata?.payment_id ?? null,
     amount: intent.amount,
     currency: intent.currency,
+    store_id: intent.metadata?.store_id ?? null,
+    mode: intent.metadata?.mode === 'live' ? 'live' : intent.metadata?.mode === 'test' ? 'test' : null,
   };
   if (action === 'failed') {
     const error = intent.last_payment_error ?? null;

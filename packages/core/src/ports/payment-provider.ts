@@ -29,6 +29,45 @@ export interface PaymentProvider {
    * provider completes a creation it never received, exactly once, instead of returning `null`.
    */
   lookupPayment?(input: LookupPaymentInput): Promise<PaymentResult | null>;
+  /**
+   * Verifies a webhook delivery of this provider (signature over the exact raw body, with the
+   * provider's webhook secret) and reduces it to a {@link PaymentWebhookEvent}. A missing
+   * signature throws `parameter_missing`, a wrong or stale one `parameter_invalid` (both 400).
+   * Providers without webhooks leave it out; `POST /v1/webhooks/{provider}` then answers 404.
+   */
+  parseWebhook?(input: PaymentWebhookInput): PaymentWebhookEvent | Promise<PaymentWebhookEvent>;
+}
+
+/** A webhook delivery as received: the exact body text and the request headers. */
+export interface PaymentWebhookInput {
+  raw_body: string;
+  /** Reads a request header by lower-case name (`Headers` satisfies it). */
+  headers: { get(name: string): string | null };
+}
+
+/**
+ * A verified provider webhook, reduced to the closed set of actions the engine acts on (Medusa
+ * style): `succeeded` (money taken), `failed` (declined or authentication failed), `canceled`,
+ * `requires_action` (the customer must act), `not_supported` (acknowledge and ignore).
+ * Structurally the same as `@cartwright/payments-stripe`'s `StripeWebhookResult`.
+ */
+export interface PaymentWebhookEvent {
+  action: 'succeeded' | 'failed' | 'requires_action' | 'canceled' | 'not_supported';
+  /** The provider's payment id (Stripe's PaymentIntent `pi_…`). */
+  provider_id: string | null;
+  /** Our payment id, from the provider's metadata (`CreatePaymentInput.reference.payment_id`). */
+  payment_id: string | null;
+  /** The provider's event id (its de-duplication key). */
+  event_id: string;
+  event_type?: string | undefined;
+  /** The amount and currency the provider reports, checked against the payment on record. */
+  amount?: number | null | undefined;
+  currency?: string | null | undefined;
+  failure_code?: string | null | undefined;
+  failure_message?: string | null | undefined;
+  /** Our store and mode from the provider's metadata, when the provider reports them. */
+  store_id?: string | null | undefined;
+  mode?: 'test' | 'live' | null | undefined;
 }
 
 /** What `lookupPayment` needs to find a payment. */

@@ -104,6 +104,10 @@ export type OrderLine = z.infer<typeof OrderLineSchema>;
 /**
  * A payment (spec "Payment"). `provider_id` is null for payments without a provider reference
  * (manual, admin-recorded); `note` and `metadata` are what `POST …/payments` recorded.
+ * `client_secret` (issue 6, 3-D Secure) appears only in the storefront's views — checkout's 201
+ * response and the signed-in customer's orders — on a `pending` payment that waits for the
+ * customer to authenticate: the storefront hands it to the provider's client library (Stripe.js
+ * `handleNextAction`). Admin views and events never carry it.
  */
 export const PaymentSchema = z
   .object({
@@ -116,6 +120,7 @@ export const PaymentSchema = z
     note: z.string().nullable(),
     metadata: MetadataSchema,
     created_at: DateTimeSchema,
+    client_secret: z.string().optional(),
   })
   .meta({ id: 'Payment' });
 export type Payment = z.infer<typeof PaymentSchema>;

@@ -5,6 +5,7 @@ import { customersRoutes } from './customers';
 import { discountsRoutes } from './discounts';
 import { inventoryRoutes } from './inventory';
 import { ordersRoutes } from './orders';
+import { paymentsRoutes } from './payments';
 import './register';
 import { storeRoutes } from './store';
 import { systemRoutes } from './system';
@@ -20,5 +21,6 @@ export const apiRoutes: readonly AnyRoute[] = [
   ...discountsRoutes,
   ...cartsRoutes,
   ...ordersRoutes,
+  ...paymentsRoutes,
   ...webhooksRoutes,
 ];

@@ -60,9 +60,13 @@ export const ordersRoutes: AnyRoute[] = [
     status: 201,
     summary: 'Check out a cart',
     description:
-      'Turns the cart into an order and takes payment in one transaction: re-prices the cart, reserves ' +
-      'inventory, counts discount usage, writes the order and its payment and marks the cart `completed`. ' +
-      '`manual`: order `pending`, payment `pending`. `email` is required for guest carts. ' +
+      'Turns the cart into an order and takes payment: re-prices the cart, reserves inventory and records ' +
+      'the payment attempt; asks the provider for the server-computed total; then counts discount usage, ' +
+      'writes the order with its payment and marks the cart `completed`. `manual`: order `pending`, payment ' +
+      '`pending`. `stripe`: a confirmed card → order `confirmed`, payment `completed`; a decline → 402 ' +
+      '`payment_failed` and no order (the cart stays `active`); 3-D Secure → order `pending` with ' +
+      '`payments[0].client_secret` for Stripe.js, completed later by the Stripe webhook. A second checkout ' +
+      'of a cart whose payment is in flight → 409 `cart_not_active`. `email` is required for guest carts. ' +
       '`payment_method` is accepted as the older name of `payment_provider`.',
     tags: checkoutTags,
     operationId: 'checkoutCart',
@@ -75,6 +79,7 @@ export const ordersRoutes: AnyRoute[] = [
       'insufficient_inventory',
       'discount_usage_limit_reached',
       'payment_failed',
+      'payment_provider_unavailable',
     ],
     handler: (ctx) =>
       ctx.engine.checkout.checkout(scopeOf(ctx.auth), ctx.params.id, ctx.body, {

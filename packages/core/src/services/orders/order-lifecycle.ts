@@ -11,12 +11,13 @@ import {
 } from '../carts/cart-pricing';
 import type { ServiceContext } from '../context';
 import { emitInventoryCrossings } from '../inventory-events';
-import { type Work, write } from '../unit-of-work';
+import { write } from '../unit-of-work';
 import { addressFromInput } from '../wire/carts';
 import { orderToWire } from '../wire/orders';
 import { customerKeyOf, recordDiscountUsage } from './discount-usage';
 import { buildOrder } from './order-builder';
-import { releaseOrderReservations, reserveLines } from './order-inventory';
+import { cancelOrderParts } from './order-cancellation';
+import { reserveLines } from './order-inventory';
 import { requireOrder, requireStoreIn } from './order-loading';
 import { saveOrderProgress, settleOrder, statusEvent } from './order-progress';
 
@@ -63,77 +64,11 @@ export function createOrderLifecycle(ctx: ServiceContext) {
       const to = assertOrderAction(action, order.status, { has_shipped_units: hasShippedUnits(order) });
       let changed: OrderAggregate = { ...order, status: to };
       if (to === 'completed') changed.completed_at = now;
-      if (to === 'cancelled') changed = await cancelParts(work, scope, changed, reason ?? null);
+      if (to === 'cancelled') changed = await cancelOrderParts(work, scope, changed, reason ?? null);
       const event = statusEvent(to);
       const saved = await saveOrderProgress(work, scope, order, changed, event ? [event] : []);
       return orderToWire(saved);
     });
-  }
-
-  /**
-   * What cancelling does besides the status: releases the reservations the order still holds,
-   * cancels its pending (unshipped) fulfillments — their units no longer count as fulfilled — and
-   * its pending payments. Shipped units stay shipped (a processing order with shipped units cannot
-   * be cancelled at all); money already taken is returned with a refund.
-   */
-  async function cancelParts(
-    work: Work,
-    scope: Scope,
-    order: OrderAggregate,
-    reason: string | null,
-  ): Promise<OrderAggregate> {
-    const { tx, now } = work;
-    await releaseOrderReservations(work, scope, order);
-
-    const unfulfilled = new Map<string, number>();
-    const fulfillments = await Promise.all(
-      order.fulfillments.map(async (f) => {
-        if (f.status !== 'pending') return f;
-        for (const l of f.lines)
-          unfulfilled.set(l.order_line_id, (unfulfilled.get(l.order_line_id) ?? 0) + l.quantity);
-        const updated = await tx.orders.updateFulfillment(
-          scope,
-          f.id,
-          { status: 'cancelled', updated_at: now },
-          { expect_status: 'pending' },
-        );
-        return updated ?? { ...f, status: 'cancelled' as const, updated_at: now };
-      }),
-    );
-    const lines = order.lines.map((line) => {
-      const less = unfulfilled.get(line.id) ?? 0;
-      return less > 0 ? { ...line, fulfilled_quantity: Math.max(0, line.fulfilled_quantity - less) } : line;
-    });
-    if (unfulfilled.size > 0) {
-      await tx.orders.updateLines(
-        scope,
-        order.id,
-        lines
-          .filter((l) => unfulfilled.has(l.id))
-          .map((l) => ({ id: l.id, fulfilled_quantity: l.fulfilled_quantity })),
-      );
-    }
-    const payments = await Promise.all(
-      order.payments.map(async (p) => {
-        if (p.status !== 'pending') return p;
-        const updated = await tx.orders.updatePayment(
-          scope,
-          p.id,
-          { status: 'cancelled', updated_at: now },
-          { expect_status: 'pending' },
-        );
-        return updated ?? { ...p, status: 'cancelled' as const, updated_at: now };
-      }),
-    );
-    return {
-      ...order,
-      lines,
-      fulfillments,
-      payments,
-      inventory_reserved: false,
-      cancelled_at: now,
-      cancel_reason: reason,
-    };
   }
 
   return {

@@ -1,9 +1,9 @@
 import { CommerceError } from '../../errors';
 import type { OrderAggregate, OrderListFilter, Page, PageRequest, Scope } from '../../ports/storage';
-import type { AdminOrderListQuery, StorefrontOrderListQuery } from '../../schemas/orders';
+import type { AdminOrderListQuery, Order, StorefrontOrderListQuery } from '../../schemas/orders';
 import type { ServiceContext } from '../context';
 import { read } from '../unit-of-work';
-import { orderToWire, refundToWire } from '../wire/orders';
+import { orderToStorefrontWire, orderToWire, refundToWire } from '../wire/orders';
 
 type OrderSort = 'created_at' | 'number' | 'total';
 
@@ -16,8 +16,8 @@ function pageOf(query: {
   return { limit: query.limit, starting_after: query.starting_after, sort: query.sort, order: query.order };
 }
 
-function pageToWire(page: Page<OrderAggregate>) {
-  return { ...page, data: page.data.map(orderToWire) };
+function pageToWire(page: Page<OrderAggregate>, toWire: (order: OrderAggregate) => Order = orderToWire) {
+  return { ...page, data: page.data.map((order) => toWire(order)) };
 }
 
 /** An order the storefront may show: not a draft (drafts are the merchant's work in progress). */
@@ -78,16 +78,23 @@ export function createOrderQueries(ctx: ServiceContext) {
         created_after: query.created_after,
         created_before: query.created_before,
       };
-      return pageToWire(await read(ctx, (tx) => tx.orders.list(scope, filter, pageOf(query))));
+      return pageToWire(
+        await read(ctx, (tx) => tx.orders.list(scope, filter, pageOf(query))),
+        orderToStorefrontWire,
+      );
     },
 
-    /** `GET /v1/storefront/orders/{id}` (CT): another customer's order, or a draft, is 404. */
+    /**
+     * `GET /v1/storefront/orders/{id}` (CT): another customer's order, or a draft, is 404. The
+     * signed-in customer's views show a pending payment's `client_secret` (3-D Secure), so the
+     * storefront can resume authentication; the token-less guest lookup does not.
+     */
     async getForCustomer(scope: Scope, customerId: string, id: string) {
       const order = await read(ctx, (tx) => tx.orders.get(scope, id));
       if (!visibleToStorefront(order) || order.customer_id !== customerId) {
         throw new CommerceError('not_found', `No such order: '${id}'`);
       }
-      return orderToWire(order);
+      return orderToStorefrontWire(order);
     },
 
     /**

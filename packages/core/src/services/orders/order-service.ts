@@ -1,9 +1,9 @@
 import type { ServiceContext } from '../context';
 import { createOrderFulfillments } from './order-fulfillments';
 import { createOrderLifecycle } from './order-lifecycle';
-import { createOrderPayments } from './order-payments';
 import { createOrderQueries } from './order-queries';
 import { createOrderRefunds } from './order-refunds';
+import { createPaymentService } from './payment-service';
 
 /**
  * Orders (decisions §8, §10–§13): reads for the admin and the storefront, the admin life cycle,
@@ -12,7 +12,7 @@ import { createOrderRefunds } from './order-refunds';
  *
  * - `list`, `get`, `listRefunds`, `listForCustomer`, `getForCustomer`, `lookup` — see `order-queries.ts`;
  * - `create`, `update`, `confirm`, `process`, `complete`, `cancel` — see `order-lifecycle.ts`;
- * - `payments.create`, `payments.complete` — see `order-payments.ts`;
+ * - `payments.create`, `.complete`, `.handleWebhook`, `.reconcile` — see `payment-service.ts`;
  * - `fulfillments.create`, `.update`, `.ship`, `.deliver` — see `order-fulfillments.ts`;
  * - `refunds.create` — see `order-refunds.ts`.
  */
@@ -20,7 +20,7 @@ export function createOrderService(ctx: ServiceContext) {
   return {
     ...createOrderQueries(ctx),
     ...createOrderLifecycle(ctx),
-    payments: createOrderPayments(ctx),
+    payments: createPaymentService(ctx),
     fulfillments: createOrderFulfillments(ctx),
     refunds: createOrderRefunds(ctx),
   };

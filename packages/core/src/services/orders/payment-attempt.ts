@@ -1,33 +1,7 @@
 import { CommerceError } from '../../errors';
 import type { PaymentProvider, PaymentResult } from '../../ports/payment-provider';
-import type { PaymentRecord, Scope } from '../../ports/storage';
+import type { PaymentRecordStatus } from '../../ports/storage';
 import type { ServiceContext } from '../context';
-
-/** What checkout asks of its payment provider. */
-export interface PaymentAttemptInput {
-  scope: Scope;
-  provider: PaymentProvider;
-  payment_id: string;
-  order_id: string;
-  cart_id: string;
-  amount: number;
-  currency: string;
-  email: string;
-  payment_method_id: string | undefined;
-  now: number;
-}
-
-/** The payment record an attempt leads to, and whether the provider declined it. */
-export interface PaymentAttemptOutcome {
-  payment: PaymentRecord;
-  declined: boolean;
-  failure_message: string | null;
-}
-
-/** The provider's idempotency key of a cart's checkout: a retried checkout never charges twice. */
-export function checkoutPaymentKey(cart_id: string): string {
-  return `checkout_${cart_id}`;
-}
 
 /**
  * Resolves checkout's `payment_provider` (decisions §12): an unregistered provider (such as
@@ -53,54 +27,47 @@ export function resolveProvider(
   return provider;
 }
 
+/** Whether the provider refused the payment for good (`failed`, `cancelled`): checkout answers 402. */
+export function isDeclined(result: PaymentResult): boolean {
+  return result.status === 'failed' || result.status === 'cancelled';
+}
+
 /**
- * The one place checkout calls a payment provider, so issue 6 (recorded attempts and
- * reconciliation) can replace it without touching the rest of checkout. Maps the provider's
- * outcome onto the payment record:
- * - `succeeded` → `completed`;
- * - `pending` (manual) and `requires_action` (the customer must act; `client_secret` kept) → `pending`;
- * - `failed` / `cancelled` → `failed`, `declined: true` (checkout answers 402 `payment_failed`).
- * A provider that throws propagates its error (the transaction rolls back; nothing is recorded).
+ * The payment record status a provider outcome leads to: `succeeded` → `completed`; `pending`
+ * (manual, or Stripe still processing) and `requires_action` (3-D Secure: the customer must act)
+ * → `pending`; `failed` → `failed`; `cancelled` → `cancelled`.
  */
-export async function attemptPayment(input: PaymentAttemptInput): Promise<PaymentAttemptOutcome> {
-  const result: PaymentResult = await input.provider.createPayment({
-    amount: input.amount,
-    currency: input.currency,
-    idempotency_key: checkoutPaymentKey(input.cart_id),
-    payment_method_id: input.payment_method_id,
-    reference: {
-      payment_id: input.payment_id,
-      cart_id: input.cart_id,
-      order_id: input.order_id,
-      store_id: input.scope.store_id,
-      mode: input.scope.mode,
-    },
-    email: input.email,
-  });
-  const declined = result.status === 'failed' || result.status === 'cancelled';
-  const status = result.status === 'succeeded' ? 'completed' : declined ? 'failed' : 'pending';
-  const failure_message = declined ? (result.failure_message ?? 'The payment was declined') : null;
-  return {
-    declined,
-    failure_message,
-    payment: {
-      id: input.payment_id,
-      store_id: input.scope.store_id,
-      mode: input.scope.mode,
-      order_id: input.order_id,
-      provider: input.provider.name,
-      provider_id: result.provider_id,
-      amount: input.amount,
-      currency: input.currency,
-      status,
-      idempotency_key: checkoutPaymentKey(input.cart_id),
-      cart_id: input.cart_id,
-      client_secret: result.client_secret ?? null,
-      failure_reason: declined ? (result.failure_code ?? failure_message) : null,
-      note: null,
-      metadata: {},
-      created_at: input.now,
-      updated_at: input.now,
-    },
-  };
+export function paymentStatusOf(result: PaymentResult): PaymentRecordStatus {
+  switch (result.status) {
+    case 'succeeded':
+      return 'completed';
+    case 'failed':
+      return 'failed';
+    case 'cancelled':
+      return 'cancelled';
+    default:
+      return 'pending';
+  }
+}
+
+/** The customer-facing reason of a decline. */
+export function declineMessage(result: PaymentResult): string {
+  return result.failure_message ?? 'The payment was declined';
+}
+
+/**
+ * Whether an error is a definitive refusal rather than an unknown outcome:
+ * - thrown by a provider call: "nothing happened at the provider" (an unknown payment method, a
+ *   request the provider rejected), as opposed to a network failure, a timeout or a crash;
+ * - thrown by the order transaction: a business rule refused the order (a discount ran out).
+ * Every `CommerceError` except `payment_provider_unavailable` and `internal_error` is one.
+ * Anything else — and those two — means the outcome is unknown: the attempt stays open and
+ * reconciliation asks the provider what happened.
+ */
+export function isRefusal(error: unknown): error is CommerceError {
+  return (
+    CommerceError.is(error) &&
+    error.code !== 'payment_provider_unavailable' &&
+    error.code !== 'internal_error'
+  );
 }

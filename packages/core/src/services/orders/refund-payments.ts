@@ -80,8 +80,15 @@ export function paymentsToMarkRefunded(
  * caller's transaction rolls back, nothing is recorded). Returns the refund status and the first
  * provider refund id.
  *
- * Issue 6 note: provider calls run inside the refund's transaction today; for remote providers they
- * should move to a recorded attempt like checkout's.
+ * Each provider call carries the provider's payment id and the idempotency key
+ * `<refund id>_<payment id>`, so a retried call never refunds twice.
+ *
+ * Known limit (issue 6): the provider is called inside the refund's transaction (the order row is
+ * locked meanwhile, and on SQLite every writer waits). If the commit failed after the provider
+ * refunded, the refund would not be recorded and a new request would get a new refund id. The
+ * fix mirrors checkout: record the refund `pending` first, call the provider outside the
+ * transaction, then complete it — which needs a storage listing of pending refunds for
+ * reconciliation (`listRefundsByStatus`), not in the port today.
  */
 export async function refundWithProviders(
   ctx: Pick<ServiceContext, 'payments'>,

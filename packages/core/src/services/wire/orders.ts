@@ -39,8 +39,21 @@ export function orderLineToWire(line: OrderLineRecord, currency: string): OrderL
 }
 
 /**
- * A payment. `order_id` is the empty string only for a failed checkout attempt that never became
- * an order (such payments appear in `payment.failed` events, never in an order).
+ * The payment metadata key under which a checkout attempt keeps its snapshot (the order to
+ * write and the exact provider input, see `orders/checkout-attempts.ts`). Internal: the Payment
+ * resource never shows it.
+ */
+export const CHECKOUT_SNAPSHOT_KEY = '_cartwright_checkout';
+
+function publicMetadata(metadata: PaymentRecord['metadata']): PaymentRecord['metadata'] {
+  if (!(CHECKOUT_SNAPSHOT_KEY in metadata)) return metadata;
+  const { [CHECKOUT_SNAPSHOT_KEY]: _internal, ...rest } = metadata;
+  return rest;
+}
+
+/**
+ * A payment (admin view). `order_id` is the empty string only for a failed checkout attempt that
+ * never became an order (such payments appear in `payment.failed` events, never in an order).
  */
 export function paymentToWire(payment: PaymentRecord): Payment {
   return {
@@ -51,9 +64,21 @@ export function paymentToWire(payment: PaymentRecord): Payment {
     amount: money(payment.amount, payment.currency),
     status: payment.status,
     note: payment.note,
-    metadata: payment.metadata,
+    metadata: publicMetadata(payment.metadata),
     created_at: iso(payment.created_at),
   };
+}
+
+/**
+ * A payment as the storefront sees it: the admin view plus `client_secret` while the payment is
+ * `pending` and the provider asked the customer to act (3-D Secure), so the storefront can run
+ * the provider's authentication step.
+ */
+export function paymentToStorefrontWire(payment: PaymentRecord): Payment {
+  const wire = paymentToWire(payment);
+  return payment.status === 'pending' && payment.client_secret !== null
+    ? { ...wire, client_secret: payment.client_secret }
+    : wire;
 }
 
 /** A fulfillment with its lines. */
@@ -132,5 +157,17 @@ export function orderToWire(order: OrderAggregate): Order {
     created_at: iso(order.created_at),
     cancelled_at: isoOrNull(order.cancelled_at),
     completed_at: isoOrNull(order.completed_at),
+  };
+}
+
+/**
+ * The Order as checkout's response and the signed-in customer's order views show it: the same
+ * as {@link orderToWire}, with each payment in its storefront view (`client_secret` while
+ * authentication is pending).
+ */
+export function orderToStorefrontWire(order: OrderAggregate): Order {
+  return {
+    ...orderToWire(order),
+    payments: [...order.payments].sort(byCreation).map(paymentToStorefrontWire),
   };
 }

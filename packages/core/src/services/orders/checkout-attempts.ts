@@ -1,0 +1,113 @@
+import { CommerceError } from '../../errors';
+import type { CreatePaymentInput } from '../../ports/payment-provider';
+import type {
+  InventoryMovement,
+  Json,
+  JsonObject,
+  OrderAggregate,
+  PaymentRecord,
+  Repositories,
+  Scope,
+} from '../../ports/storage';
+import type { Payment } from '../../schemas/orders';
+import { CHECKOUT_SNAPSHOT_KEY, paymentToWire } from '../wire/orders';
+
+/**
+ * A checkout attempt (issue 6) is a `PaymentRecord` written and committed BEFORE the provider
+ * is called: `status: 'pending'`, `order_id: null`, `cart_id`, and an `idempotency_key`
+ * `checkout_<cart id>_<n>` — the n-th attempt to pay for that cart. The same key goes to the
+ * provider, so a retried or replayed call (reconciliation) never charges twice; a new attempt
+ * after a decline gets the next n, so the customer can pay with another card (Stripe refuses a
+ * key reused with other parameters).
+ *
+ * Its metadata keeps, under an internal key the wire never shows, the {@link CheckoutSnapshot}:
+ * everything needed to write the order later without re-reading the cart or the catalog, and the
+ * exact provider input to replay. The snapshot is dropped once the attempt is settled.
+ */
+export interface CheckoutSnapshot {
+  version: 1;
+  /** The order to write, priced when the attempt was claimed: `number` 0, no payments yet. */
+  order: OrderAggregate;
+  /** The units the claim reserved (tracked variants only): released if no order comes of it. */
+  reserved: InventoryMovement[];
+  /** What per-customer discount limits count by (customer id, else lower-cased e-mail). */
+  customer_key: string;
+  /** The exact `createPayment` input; reconciliation replays it verbatim. */
+  payment: CreatePaymentInput;
+}
+
+/** The provider idempotency key of the n-th checkout attempt of a cart. */
+export function checkoutAttemptKey(cart_id: string, n: number): string {
+  return `checkout_${cart_id}_${n}`;
+}
+
+/**
+ * Finds the last of a contiguous run of attempts `1..k` (k ≥ 0) by probing keys: doubling until a
+ * miss, then bisecting — about 2·log2(k) look-ups instead of k. Attempts are contiguous because
+ * each is inserted under the cart's row lock with the number after the last one.
+ *
+ * @example await findLastAttempt(async (n) => (n <= 5 ? `a${n}` : null)) // { n: 5, attempt: 'a5' }
+ */
+export async function findLastAttempt<T>(
+  probe: (n: number) => Promise<T | null>,
+): Promise<{ n: number; attempt: T | null }> {
+  let found: T | null = null;
+  let low = 0; // exists (or 0)
+  let high = 1; // unknown, then missing
+  for (;;) {
+    const hit = await probe(high);
+    if (hit === null) break;
+    found = hit;
+    low = high;
+    high *= 2;
+  }
+  while (high - low > 1) {
+    const mid = low + Math.floor((high - low) / 2);
+    const hit = await probe(mid);
+    if (hit === null) high = mid;
+    else {
+      found = hit;
+      low = mid;
+    }
+  }
+  return { n: low, attempt: found };
+}
+
+/** The last checkout attempt of a cart and its number (0 and null when there is none). */
+export function lastCheckoutAttempt(
+  tx: Repositories,
+  scope: Scope,
+  cart_id: string,
+): Promise<{ n: number; attempt: PaymentRecord | null }> {
+  return findLastAttempt((n) => tx.orders.getPaymentByIdempotencyKey(scope, checkoutAttemptKey(cart_id, n)));
+}
+
+/** Whether a payment is a checkout attempt still waiting to be settled (no order, pending). */
+export function isOpenAttempt(payment: PaymentRecord): boolean {
+  return payment.order_id === null && payment.status === 'pending' && payment.cart_id !== null;
+}
+
+/** The metadata that stores a snapshot on its attempt. */
+export function snapshotMetadata(snapshot: CheckoutSnapshot): JsonObject {
+  return { [CHECKOUT_SNAPSHOT_KEY]: JSON.parse(JSON.stringify(snapshot)) as Json };
+}
+
+/** The snapshot an open attempt carries; a settled attempt has none (500: it cannot be written). */
+export function readSnapshot(attempt: PaymentRecord): CheckoutSnapshot {
+  const raw = attempt.metadata[CHECKOUT_SNAPSHOT_KEY];
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || raw.version !== 1) {
+    throw new CommerceError('internal_error', `Payment '${attempt.id}' has no checkout snapshot`);
+  }
+  return raw as unknown as CheckoutSnapshot;
+}
+
+/**
+ * A settled attempt as `payment.failed` shows it: the Payment with `order_id: null` (no order
+ * came of it) and the `cart_id` it paid for.
+ */
+export function attemptToWire(attempt: PaymentRecord): Omit<Payment, 'order_id'> & {
+  order_id: null;
+  cart_id: string | null;
+} {
+  return { ...paymentToWire(attempt), order_id: null, cart_id: attempt.cart_id };
+}

@@ -1,0 +1,252 @@
+import { CommerceError } from '../../errors';
+import type { PaymentProvider } from '../../ports/payment-provider';
+import type {
+  CartAggregate,
+  InventoryChange,
+  InventoryMovement,
+  OrderAggregate,
+  PaymentRecord,
+  Repositories,
+  Scope,
+} from '../../ports/storage';
+import type { Checkout } from '../../schemas/carts';
+import { assertCartActive, type CartActor, canActOnCart, cartNotFound } from '../carts/cart-access';
+import { assertPurchasable, cartPriceableItems, loadAndPrice } from '../carts/cart-pricing';
+import type { ServiceContext } from '../context';
+import { emitInventoryCrossings } from '../inventory-events';
+import type { Work } from '../unit-of-work';
+import { addressFromInput } from '../wire/carts';
+import {
+  type CheckoutSnapshot,
+  checkoutAttemptKey,
+  isOpenAttempt,
+  lastCheckoutAttempt,
+  snapshotMetadata,
+} from './checkout-attempts';
+import { writeCheckoutOrder } from './checkout-order';
+import { customerKeyOf } from './discount-usage';
+import { buildOrder } from './order-builder';
+import { reserveLines } from './order-inventory';
+import { requireStoreIn } from './order-loading';
+import { resolveProvider } from './payment-attempt';
+
+/** Who is checking out: the key kind and the signed-in customer, if any (decisions §3). */
+export type CheckoutCaller = CartActor;
+
+/** What the first checkout transaction leads to. */
+export type CheckoutClaim =
+  /** The order total is 0: no payment is taken and the order was written at once. */
+  | { kind: 'order'; order: OrderAggregate }
+  /** An attempt was recorded (and committed) with the units reserved: now ask the provider. */
+  | { kind: 'attempt'; attempt: PaymentRecord; snapshot: CheckoutSnapshot; provider: PaymentProvider };
+
+/**
+ * Loads a cart for checkout, locked until the transaction ends, with the carts area's access rule
+ * (decisions §3: a publishable key reaches a customer's cart only with that customer's token,
+ * otherwise 404).
+ */
+async function loadCartForCheckout(
+  tx: Repositories,
+  scope: Scope,
+  id: string,
+  caller: CheckoutCaller,
+): Promise<CartAggregate> {
+  const cart = await tx.carts.get(scope, id, { forUpdate: true });
+  if (!cart || !canActOnCart(cart, caller)) throw cartNotFound(id);
+  assertCartActive(cart);
+  return cart;
+}
+
+/** Only the units a reservation actually moved (untracked variants are reported unchanged). */
+function reservedMovements(changes: readonly InventoryChange[]): InventoryMovement[] {
+  return changes
+    .map((c) => ({ variant_id: c.after.variant_id, quantity: c.after.reserved - c.before.reserved }))
+    .filter((m) => m.quantity > 0);
+}
+
+/**
+ * Checkout's first transaction, the claim (decisions §12, issue 6). Under the cart's row lock:
+ *
+ * 1. the body's `shipping_address`, `billing_address` and `metadata` are written to the cart
+ *    (they stay even if the payment is then declined, so a retry need not send them again);
+ * 2. an attempt of this cart that is still open (pending, no order: another request is paying
+ *    for it right now, or its process died and reconciliation has not settled it yet) → 409
+ *    `cart_not_active` — a double-submitted checkout charges once;
+ * 3. the checks, in this order: ≥ 1 item (422 `cart_empty`), a shipping address for physical
+ *    items (422 `shipping_address_required`), an e-mail (400 `parameter_missing`: the body's,
+ *    else the signed-in customer's, else the cart's), the provider (400, `resolveProvider`),
+ *    every item purchasable (422 `product_unavailable` / `insufficient_inventory`), no code on
+ *    the cart exhausted (422 `discount_usage_limit_reached`: the customer saw it apply);
+ * 4. inventory is reserved atomically (422 `insufficient_inventory`), and the order is priced
+ *    and built (number 0) as the snapshot;
+ * 5. total 0: no payment — discount uses, number, order and cart completion are written in this
+ *    same transaction (`writeCheckoutOrder`) and the claim ends with the order; otherwise the
+ *    attempt is inserted (`pending`, `order_id: null`, key `checkout_<cart>_<n>`) and committed.
+ *
+ * Why reserve here, before the provider is called, but count discount uses and take the order
+ * number only once it answered: a reservation can be given back (`inventory.release`) when the
+ * payment is declined or abandoned, so holding it during the call means no customer is charged
+ * for stock that a concurrent checkout took meanwhile, and nothing is ever oversold (the
+ * reservation is the same guarded update as before). Discount uses cannot be given back (the
+ * storage has no "un-count"), and order numbers must stay gap-free, so both happen in the order
+ * transaction — a declined payment leaves no order, no number and no use behind. The rare
+ * checkout whose discount runs out between the two transactions is refunded at once (see
+ * `checkout-settlement.ts`).
+ */
+export async function claimCheckout(
+  ctx: ServiceContext,
+  work: Work,
+  scope: Scope,
+  cartId: string,
+  input: Checkout,
+  caller: CheckoutCaller,
+): Promise<CheckoutClaim> {
+  const { tx, now } = work;
+  let cart = await loadCartForCheckout(tx, scope, cartId, caller);
+
+  if (
+    input.shipping_address !== undefined ||
+    input.billing_address !== undefined ||
+    input.metadata !== undefined
+  ) {
+    const updated = await tx.carts.update(scope, cart.id, {
+      updated_at: now,
+      ...(input.shipping_address !== undefined && {
+        shipping_address: addressFromInput(input.shipping_address),
+      }),
+      ...(input.billing_address !== undefined && {
+        billing_address: addressFromInput(input.billing_address),
+      }),
+      ...(input.metadata !== undefined && { metadata: input.metadata }),
+    });
+    if (updated) cart = { ...cart, ...updated, items: cart.items };
+  }
+
+  const last = await lastCheckoutAttempt(tx, scope, cart.id);
+  if (last.attempt !== null && isOpenAttempt(last.attempt)) {
+    throw new CommerceError('cart_not_active', 'A payment for this cart is already in progress', {
+      data: { status: cart.status, payment_id: last.attempt.id },
+    });
+  }
+
+  if (cart.items.length === 0) {
+    throw new CommerceError('cart_empty', 'The cart has no items to check out');
+  }
+
+  const [store, customer] = await Promise.all([
+    requireStoreIn(tx, scope),
+    cart.customer_id !== null ? tx.customers.get(scope, cart.customer_id) : Promise.resolve(null),
+  ]);
+  const email = input.email ?? customer?.email ?? cart.email ?? null;
+  const items = cartPriceableItems(cart);
+  const priced = await loadAndPrice(tx, {
+    scope,
+    store,
+    items,
+    shipping_method_id: cart.shipping_method_id,
+    discount_codes: cart.discount_codes,
+    customer: { id: customer?.id ?? null, email, tags: customer?.tags ?? [] },
+    now,
+  });
+
+  const physical = [...priced.variants.values()].some((entry) => entry.product.type === 'physical');
+  if (physical && cart.shipping_address === null) {
+    throw new CommerceError(
+      'shipping_address_required',
+      'A shipping address is required for physical items',
+      {
+        param: 'shipping_address',
+      },
+    );
+  }
+  if (email === null) {
+    throw new CommerceError('parameter_missing', 'email is required to check out as a guest', {
+      param: 'email',
+    });
+  }
+  const provider = resolveProvider(ctx, input.payment_provider, input.payment_method_id);
+  assertPurchasable(priced, items, { missing: 'product_unavailable' });
+  const exhausted = priced.pricing.rejected_codes.find((r) => r.reason === 'discount_usage_limit_reached');
+  if (exhausted) {
+    throw new CommerceError(
+      'discount_usage_limit_reached',
+      `Discount '${exhausted.code ?? exhausted.discount_id}' has reached its usage limit`,
+      { data: { discount_id: exhausted.discount_id, code: exhausted.code } },
+    );
+  }
+
+  const orderId = ctx.ids.next('ord');
+  const reservations = await reserveLines(work, scope, items);
+  const draft = buildOrder(
+    ctx,
+    {
+      id: orderId,
+      number: 0,
+      scope,
+      store,
+      status: 'pending',
+      customer_id: cart.customer_id,
+      email,
+      shipping_address: cart.shipping_address,
+      billing_address: cart.billing_address,
+      note: input.note ?? null,
+      metadata: cart.metadata,
+      cart_id: cart.id,
+      inventory_reserved: true,
+      now,
+    },
+    priced,
+    items,
+  );
+  const customer_key = customerKeyOf(cart.customer_id, email);
+  emitInventoryCrossings(work, scope, reservations);
+
+  if (draft.total === 0) {
+    const order = await writeCheckoutOrder(ctx, work, scope, { cart, draft, customer_key, payment: null });
+    return { kind: 'order', order };
+  }
+
+  const n = last.n + 1;
+  const paymentId = ctx.ids.next('pay');
+  const snapshot: CheckoutSnapshot = {
+    version: 1,
+    order: draft,
+    reserved: reservedMovements(reservations),
+    customer_key,
+    payment: {
+      amount: draft.total,
+      currency: draft.currency,
+      idempotency_key: checkoutAttemptKey(cart.id, n),
+      ...(input.payment_method_id !== undefined && { payment_method_id: input.payment_method_id }),
+      reference: {
+        payment_id: paymentId,
+        cart_id: cart.id,
+        order_id: orderId,
+        store_id: scope.store_id,
+        mode: scope.mode,
+      },
+      email,
+    },
+  };
+  const attempt: PaymentRecord = {
+    id: paymentId,
+    store_id: scope.store_id,
+    mode: scope.mode,
+    order_id: null,
+    provider: provider.name,
+    provider_id: null,
+    amount: draft.total,
+    currency: draft.currency,
+    status: 'pending',
+    idempotency_key: snapshot.payment.idempotency_key,
+    cart_id: cart.id,
+    client_secret: null,
+    failure_reason: null,
+    note: null,
+    metadata: snapshotMetadata(snapshot),
+    created_at: now,
+    updated_at: now,
+  };
+  await tx.orders.insertPayment(attempt);
+  return { kind: 'attempt', attempt, snapshot, provider };
+}

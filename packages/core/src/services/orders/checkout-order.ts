@@ -1,0 +1,92 @@
+import { CommerceError } from '../../errors';
+import type { CartRecord, OrderAggregate, PaymentRecord, Scope } from '../../ports/storage';
+import type { ServiceContext } from '../context';
+import type { Work } from '../unit-of-work';
+import { orderToWire, paymentToWire } from '../wire/orders';
+import { recordDiscountUsage } from './discount-usage';
+import { settleOrder, statusEvent } from './order-progress';
+
+/** What the order transaction of a checkout writes. */
+export interface CheckoutOrderInput {
+  /** The cart, read under its row lock in this transaction. */
+  cart: Pick<CartRecord, 'id' | 'status'>;
+  /** The order priced at the claim (`number` 0, no payments). */
+  draft: OrderAggregate;
+  customer_key: string;
+  /**
+   * The checkout attempt as it joins the order (`order_id`, `status`, provider fields set), or
+   * null when the total is 0 and nothing was paid.
+   */
+  payment: PaymentRecord | null;
+}
+
+/**
+ * Writes a checkout's order inside the caller's transaction (decisions §6, §11, §12): counts
+ * every discount's use atomically (422 `discount_usage_limit_reached` rolls everything back),
+ * takes the next gap-free order number, inserts the order with the status its payment earns
+ * (`settleOrder`: paid in full → `confirmed`), links the attempt to it (a compare-and-set on
+ * `pending`), and completes the cart. A cart that left `active` while its payment was in flight
+ * (merged away: `abandoned`) is left as it is — the customer paid, so the order is written all
+ * the same. Emits `order.created`, `payment.created`, `payment.completed` when the money was
+ * taken, and `order.confirmed` for the status moves. Reservations were made by the claim and are
+ * not repeated here.
+ */
+export async function writeCheckoutOrder(
+  ctx: ServiceContext,
+  work: Work,
+  scope: Scope,
+  input: CheckoutOrderInput,
+): Promise<OrderAggregate> {
+  const { tx, now } = work;
+  const { draft, payment } = input;
+  await recordDiscountUsage(ctx, work, scope, {
+    order_id: draft.id,
+    customer_key: input.customer_key,
+    discounts: draft.applied_discounts,
+  });
+  const number = await tx.orders.nextNumber(scope);
+  const { order, path } = settleOrder(
+    { ...draft, number, payments: payment ? [payment] : [], created_at: now, updated_at: now },
+    now,
+  );
+  await tx.orders.insert({ ...order, payments: [] });
+  if (payment) {
+    const linked = await tx.orders.updatePayment(
+      scope,
+      payment.id,
+      {
+        order_id: order.id,
+        status: payment.status,
+        provider_id: payment.provider_id,
+        client_secret: payment.client_secret,
+        failure_reason: payment.failure_reason,
+        metadata: payment.metadata,
+        updated_at: now,
+      },
+      { expect_status: 'pending' },
+    );
+    if (!linked)
+      throw new CommerceError('internal_error', `Checkout attempt '${payment.id}' was settled meanwhile`);
+  }
+  if (
+    input.cart.status === 'active' &&
+    !(await tx.carts.transition(scope, input.cart.id, 'active', 'completed', now))
+  ) {
+    throw new CommerceError('cart_not_active', 'This cart has already been checked out', {
+      data: { status: 'completed' },
+    });
+  }
+
+  const wire = orderToWire(order);
+  work.emit(scope, 'order.created', wire);
+  for (const p of order.payments) {
+    const paymentWire = paymentToWire(p);
+    work.emit(scope, 'payment.created', paymentWire);
+    if (p.status === 'completed') work.emit(scope, 'payment.completed', paymentWire);
+  }
+  for (const status of path) {
+    const type = statusEvent(status);
+    if (type) work.emit(scope, type, wire);
+  }
+  return order;
+}

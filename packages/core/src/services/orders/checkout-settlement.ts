@@ -1,0 +1,226 @@
+import { CommerceError } from '../../errors';
+import type { PaymentProvider, PaymentResult } from '../../ports/payment-provider';
+import type {
+  CartRecord,
+  OrderAggregate,
+  PaymentRecord,
+  PaymentRecordStatus,
+  Scope,
+} from '../../ports/storage';
+import type { ServiceContext } from '../context';
+import { emitInventoryCrossings } from '../inventory-events';
+import { type Work, write } from '../unit-of-work';
+import { attemptToWire, isOpenAttempt, readSnapshot } from './checkout-attempts';
+import { writeCheckoutOrder } from './checkout-order';
+import { isDeclined, isRefusal, paymentStatusOf } from './payment-attempt';
+
+/** How a checkout attempt ended. */
+export type AttemptSettlement =
+  /** The order was written (now, or before by another path: the same order). */
+  | { kind: 'order'; order: OrderAggregate }
+  /** The provider declined: no order, reservations released, `payment.failed` emitted. */
+  | { kind: 'declined'; attempt: PaymentRecord; message: string; code: string | null }
+  /**
+   * The provider took (or held) the money but the order transaction refused (e.g. the discount
+   * ran out meanwhile): the money was given back (refund or void), no order, `error` says why.
+   */
+  | { kind: 'refused'; attempt: PaymentRecord; error: CommerceError }
+  /** The attempt had already been settled without an order (by reconciliation). */
+  | { kind: 'closed'; attempt: PaymentRecord };
+
+/**
+ * Locks an attempt's cart (`forUpdate`) and reads the attempt again under that lock. Every path
+ * that settles an attempt — checkout itself, reconciliation — takes this lock first, so they run
+ * one after the other and each sees what the other did: an attempt is settled exactly once.
+ */
+async function lockAttempt(
+  work: Work,
+  scope: Scope,
+  attemptId: string,
+): Promise<{ attempt: PaymentRecord; cart: CartRecord | null }> {
+  const { tx } = work;
+  const first = await tx.orders.getPayment(scope, attemptId);
+  if (!first) throw new CommerceError('not_found', `No such payment: '${attemptId}'`);
+  const cart = first.cart_id === null ? null : await tx.carts.get(scope, first.cart_id, { forUpdate: true });
+  const attempt = (await tx.orders.getPayment(scope, attemptId)) ?? first;
+  return { attempt, cart };
+}
+
+/** What closing an attempt without an order records. */
+export interface CloseAttemptInput {
+  status: Extract<PaymentRecordStatus, 'failed' | 'cancelled' | 'refunded'>;
+  failure_reason: string | null;
+  provider_id?: string | null | undefined;
+}
+
+/**
+ * Closes an open attempt without an order, in one transaction: releases the units its claim
+ * reserved, marks it (`failed`: declined; `cancelled`: voided or never charged; `refunded`: money
+ * taken and given back), drops its snapshot, and emits `payment.failed` with the attempt
+ * (`order_id: null`, `cart_id`). Returns the attempt as it stands; an attempt already settled is
+ * returned unchanged (idempotent).
+ */
+export async function closeAttempt(
+  ctx: ServiceContext,
+  scope: Scope,
+  attemptId: string,
+  input: CloseAttemptInput,
+): Promise<PaymentRecord> {
+  return write(ctx, async (work) => {
+    const { tx, now } = work;
+    const { attempt } = await lockAttempt(work, scope, attemptId);
+    if (!isOpenAttempt(attempt)) return attempt;
+    const snapshot = readSnapshot(attempt);
+    if (snapshot.reserved.length > 0) {
+      emitInventoryCrossings(work, scope, await tx.inventory.release(scope, snapshot.reserved, now));
+    }
+    const closed = await tx.orders.updatePayment(
+      scope,
+      attempt.id,
+      {
+        status: input.status,
+        failure_reason: input.failure_reason,
+        provider_id: input.provider_id ?? attempt.provider_id,
+        client_secret: null,
+        metadata: {},
+        updated_at: now,
+      },
+      { expect_status: 'pending' },
+    );
+    if (!closed)
+      throw new CommerceError('internal_error', `Checkout attempt '${attempt.id}' changed meanwhile`);
+    work.emit(scope, 'payment.failed', attemptToWire(closed));
+    return closed;
+  });
+}
+
+/**
+ * The order transaction: writes the attempt's order from its snapshot with the provider's
+ * outcome (`succeeded` → payment `completed`, order `confirmed`; `pending` / `requires_action` →
+ * both `pending`, the `client_secret` kept for the storefront). Returns null when the attempt was
+ * closed meanwhile, or the order it already became.
+ */
+async function writeAttemptOrder(
+  ctx: ServiceContext,
+  scope: Scope,
+  attemptId: string,
+  result: PaymentResult,
+): Promise<OrderAggregate | null> {
+  return write(ctx, async (work) => {
+    const { tx, now } = work;
+    const { attempt, cart } = await lockAttempt(work, scope, attemptId);
+    if (attempt.order_id !== null) return tx.orders.get(scope, attempt.order_id);
+    if (!isOpenAttempt(attempt)) return null;
+    const snapshot = readSnapshot(attempt);
+    const payment: PaymentRecord = {
+      ...attempt,
+      order_id: snapshot.order.id,
+      status: paymentStatusOf(result),
+      provider_id: result.provider_id ?? attempt.provider_id,
+      client_secret: result.status === 'requires_action' ? (result.client_secret ?? null) : null,
+      metadata: {},
+      updated_at: now,
+    };
+    return writeCheckoutOrder(ctx, work, scope, {
+      cart: cart ?? { id: snapshot.order.cart_id ?? '', status: 'abandoned' },
+      draft: snapshot.order,
+      customer_key: snapshot.customer_key,
+      payment,
+    });
+  });
+}
+
+/**
+ * Gives back money the provider took (or holds) for an attempt that cannot become an order:
+ * a `succeeded` payment is refunded in full, an uncaptured one (`pending`, `requires_action`) is
+ * voided where the provider can, a manual one took nothing. The provider calls carry keys derived
+ * from the attempt id, so a retry (reconciliation after a crash here) never refunds twice.
+ * Returns the status to record. A refused refund throws `payment_provider_unavailable`: the
+ * attempt stays open and reconciliation tries again.
+ */
+async function giveBack(
+  provider: PaymentProvider,
+  attempt: PaymentRecord,
+  result: PaymentResult,
+): Promise<'refunded' | 'cancelled'> {
+  const provider_id = result.provider_id ?? attempt.provider_id;
+  if (provider_id === null) return 'cancelled';
+  if (result.status === 'succeeded') {
+    const refund = await provider.refundPayment({
+      provider_id,
+      amount: attempt.amount,
+      currency: attempt.currency,
+      idempotency_key: `${attempt.id}_giveback`,
+      reason: null,
+    });
+    if (refund.status === 'failed') {
+      throw new CommerceError(
+        'payment_provider_unavailable',
+        `The provider refused to refund checkout attempt '${attempt.id}': ${refund.failure_message ?? 'no reason given'}`,
+      );
+    }
+    return 'refunded';
+  }
+  if (provider.cancelPayment) {
+    await provider.cancelPayment({ provider_id, idempotency_key: `${attempt.id}_void` });
+  }
+  return 'cancelled';
+}
+
+/**
+ * Settles an open checkout attempt with the provider's outcome — checkout's second step, and
+ * reconciliation's. `null` means the provider never saw the payment: the attempt is cancelled.
+ *
+ * - declined (`failed`, `cancelled`) → the attempt is closed (`failed` / `cancelled`), its units
+ *   released, `payment.failed` emitted: no order, the cart stays `active`;
+ * - otherwise the order transaction runs (`writeCheckoutOrder`). If a business rule refuses it
+ *   (a discount that ran out since the claim), the money is given back (`giveBack`) and the
+ *   attempt closed with that reason; any other failure (a crash, the database) leaves the
+ *   attempt open for reconciliation, with its units still reserved.
+ */
+export async function settleAttempt(
+  ctx: ServiceContext,
+  scope: Scope,
+  attempt: PaymentRecord,
+  provider: PaymentProvider,
+  result: PaymentResult | null,
+): Promise<AttemptSettlement> {
+  if (result === null) {
+    const closed = await closeAttempt(ctx, scope, attempt.id, {
+      status: 'cancelled',
+      failure_reason: 'unknown_to_provider',
+    });
+    return { kind: 'closed', attempt: closed };
+  }
+  if (isDeclined(result)) {
+    const closed = await closeAttempt(ctx, scope, attempt.id, {
+      status: result.status === 'cancelled' ? 'cancelled' : 'failed',
+      failure_reason: result.failure_code ?? result.failure_message ?? 'declined',
+      provider_id: result.provider_id,
+    });
+    return {
+      kind: 'declined',
+      attempt: closed,
+      message: result.failure_message ?? 'The payment was declined',
+      code: result.failure_code ?? null,
+    };
+  }
+  let order: OrderAggregate | null;
+  try {
+    order = await writeAttemptOrder(ctx, scope, attempt.id, result);
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+    const status = await giveBack(provider, attempt, result);
+    const closed = await closeAttempt(ctx, scope, attempt.id, {
+      status,
+      failure_reason: error.code,
+      provider_id: result.provider_id,
+    });
+    return { kind: 'refused', attempt: closed, error };
+  }
+  if (order === null) {
+    const current = await ctx.storage.read((tx) => tx.orders.getPayment(scope, attempt.id));
+    return { kind: 'closed', attempt: current ?? attempt };
+  }
+  return { kind: 'order', order };
+}

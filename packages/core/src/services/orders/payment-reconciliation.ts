@@ -1,0 +1,177 @@
+import type { PaymentProvider, PaymentResult } from '../../ports/payment-provider';
+import type { PaymentRecord, Scope } from '../../ports/storage';
+import type { ServiceContext } from '../context';
+import { read } from '../unit-of-work';
+import { isOpenAttempt, readSnapshot } from './checkout-attempts';
+import { closeAttempt, settleAttempt } from './checkout-settlement';
+import { isRefusal } from './payment-attempt';
+import { syncOrderPayment } from './payment-sync';
+
+/** Options of `reconcile`. */
+export interface ReconcileOptions {
+  /**
+   * Only payments created at least this long ago are examined, so checkouts still in flight are
+   * left to finish. Default 10 minutes (longer than a provider call with its retries can take).
+   * Settling an attempt that is still in flight is safe anyway — both paths take the cart's lock
+   * and the first one settles it — but it makes the live request answer with the outcome
+   * reconciliation chose.
+   */
+  olderThanMs?: number | undefined;
+  /** At most this many pending payments per run, oldest first. Default 500. */
+  limit?: number | undefined;
+}
+
+/** What reconciliation did with one pending payment. */
+export type ReconcileOutcome =
+  /** An open attempt whose money was taken (or is pending): its order was written. */
+  | 'order_created'
+  /** An open attempt the provider declined: closed, units released. */
+  | 'declined'
+  /** An open attempt whose order could no longer be written: the money was refunded / voided. */
+  | 'refunded'
+  | 'cancelled'
+  /** A pending payment of an order (3-D Secure, lost webhook) that the provider completed or failed. */
+  | 'payment_completed'
+  | 'payment_failed'
+  | 'late_payment_refunded'
+  /** Nothing to do yet (manual payments wait for the admin; the customer has not authenticated). */
+  | 'unchanged'
+  /** The payment's provider is not registered in this engine. */
+  | 'skipped'
+  /** The provider could not be asked (it stays pending; the next run tries again). */
+  | 'error';
+
+export interface ReconcileResult {
+  payment_id: string;
+  store_id: string;
+  mode: 'test' | 'live';
+  provider: string;
+  outcome: ReconcileOutcome;
+  /** The order the payment belongs to after the run, if any. */
+  order_id: string | null;
+  /** Why, for `error` and `skipped`. */
+  message?: string;
+}
+
+export interface ReconcileReport {
+  /** Pending payments examined. */
+  checked: number;
+  results: ReconcileResult[];
+}
+
+const DEFAULT_OLDER_THAN_MS = 10 * 60 * 1000;
+const DEFAULT_LIMIT = 500;
+
+/**
+ * What the provider says about an open attempt: `lookupPayment` with the attempt's key and its
+ * exact original input (a provider such as Stripe replays the creation under the same key, which
+ * never charges twice); a provider without a lookup is asked again with `createPayment` and the
+ * same key, which every provider must treat idempotently (manual has no side effects at all).
+ */
+async function askProvider(provider: PaymentProvider, attempt: PaymentRecord): Promise<PaymentResult | null> {
+  const snapshot = readSnapshot(attempt);
+  if (provider.lookupPayment) {
+    return provider.lookupPayment({
+      provider_id: attempt.provider_id,
+      idempotency_key: snapshot.payment.idempotency_key,
+      original: snapshot.payment,
+    });
+  }
+  return provider.createPayment(snapshot.payment);
+}
+
+async function reconcileAttempt(
+  ctx: ServiceContext,
+  scope: Scope,
+  provider: PaymentProvider,
+  attempt: PaymentRecord,
+): Promise<Pick<ReconcileResult, 'outcome' | 'order_id'>> {
+  let result: PaymentResult | null;
+  try {
+    result = await askProvider(provider, attempt);
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+    await closeAttempt(ctx, scope, attempt.id, { status: 'failed', failure_reason: error.code });
+    return { outcome: 'declined', order_id: null };
+  }
+  const settled = await settleAttempt(ctx, scope, attempt, provider, result);
+  switch (settled.kind) {
+    case 'order':
+      return { outcome: 'order_created', order_id: settled.order.id };
+    case 'declined':
+      return { outcome: 'declined', order_id: null };
+    case 'refused':
+      return { outcome: settled.attempt.status === 'refunded' ? 'refunded' : 'cancelled', order_id: null };
+    case 'closed':
+      return { outcome: 'cancelled', order_id: settled.attempt.order_id };
+  }
+}
+
+async function reconcileOne(ctx: ServiceContext, payment: PaymentRecord): Promise<ReconcileResult> {
+  const scope: Scope = { store_id: payment.store_id, mode: payment.mode };
+  const base = {
+    payment_id: payment.id,
+    store_id: payment.store_id,
+    mode: payment.mode,
+    provider: payment.provider,
+    order_id: payment.order_id,
+  };
+  const provider = ctx.payments.get(payment.provider);
+  if (!provider) {
+    return {
+      ...base,
+      outcome: 'skipped',
+      message: `payment provider '${payment.provider}' is not registered`,
+    };
+  }
+  try {
+    if (isOpenAttempt(payment))
+      return { ...base, ...(await reconcileAttempt(ctx, scope, provider, payment)) };
+    if (payment.order_id === null || payment.provider_id === null || !provider.lookupPayment) {
+      return { ...base, outcome: 'unchanged' };
+    }
+    const observed = await provider.lookupPayment({
+      provider_id: payment.provider_id,
+      idempotency_key: payment.idempotency_key ?? payment.id,
+    });
+    if (observed === null) return { ...base, outcome: 'unchanged' };
+    return { ...base, outcome: await syncOrderPayment(ctx, scope, payment.id, provider, observed) };
+  } catch (error) {
+    return { ...base, outcome: 'error', message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * `engine.payments.reconcile({ olderThanMs })` — and the CLI's `cartwright reconcile` (issue 6):
+ * settles every payment left `pending` by a crash or a lost message, across all stores and modes,
+ * oldest first, one at a time.
+ *
+ * - **Open checkout attempts** (pending, no order; the process died between recording the
+ *   attempt and writing the order, or the provider could not be reached): the provider is asked
+ *   with the attempt's idempotency key and original input, then the attempt is settled exactly as
+ *   a live checkout would have (`settleAttempt`): money taken → the order is written from the
+ *   attempt's snapshot (its units are still reserved); declined or unknown to the provider → the
+ *   attempt is closed and its units released; the order refused by now (a discount ran out) →
+ *   the money is refunded (or voided) and the attempt closed. Afterwards every charge maps to
+ *   exactly one order or one refund.
+ * - **Pending payments of orders** with a provider id (3-D Secure whose webhook was lost): the
+ *   provider's current state is applied as its webhook would have been (`syncOrderPayment`).
+ * - Manual payments of orders wait for the admin and are left alone.
+ *
+ * Failures are reported per payment (`error`) and retried by the next run; a run never throws
+ * for one payment. Known limit: the storage lists pending payments oldest first without a
+ * cursor, so more than `limit` long-pending payments that stay pending (unpaid manual orders)
+ * hide newer ones; raise `limit` in that case.
+ */
+export async function reconcilePayments(
+  ctx: ServiceContext,
+  options: ReconcileOptions = {},
+): Promise<ReconcileReport> {
+  const before = ctx.clock.now() - (options.olderThanMs ?? DEFAULT_OLDER_THAN_MS);
+  const pending = await read(ctx, (tx) =>
+    tx.orders.listPaymentsByStatus('pending', before, options.limit ?? DEFAULT_LIMIT),
+  );
+  const results: ReconcileResult[] = [];
+  for (const payment of pending) results.push(await reconcileOne(ctx, payment));
+  return { checked: pending.length, results };
+}

@@ -1,0 +1,34 @@
+import type { PaymentWebhookInput } from '../../ports/payment-provider';
+import type { ServiceContext } from '../context';
+import { createOrderPayments } from './order-payments';
+import { type ReconcileOptions, reconcilePayments } from './payment-reconciliation';
+import { handlePaymentWebhook } from './payment-webhooks';
+
+export type {
+  ReconcileOptions,
+  ReconcileOutcome,
+  ReconcileReport,
+  ReconcileResult,
+} from './payment-reconciliation';
+export type { PaymentWebhookAck } from './payment-webhooks';
+
+/**
+ * Payments (decisions §8, §12, §13; issue 6): what the admin records or completes, the providers'
+ * webhooks, and reconciliation.
+ *
+ * - `create(scope, orderId, input)`, `complete(scope, paymentId)` — see `order-payments.ts`;
+ * - `handleWebhook(provider, { raw_body, headers })` — `POST /v1/webhooks/{provider}`, see
+ *   `payment-webhooks.ts`;
+ * - `reconcile({ olderThanMs, limit })` — settles payments left pending by a crash or a lost
+ *   webhook, see `payment-reconciliation.ts` (the CLI's `cartwright reconcile`).
+ */
+export function createPaymentService(ctx: ServiceContext) {
+  return {
+    ...createOrderPayments(ctx),
+    handleWebhook: (provider: string, input: PaymentWebhookInput) =>
+      handlePaymentWebhook(ctx, provider, input),
+    reconcile: (options: ReconcileOptions = {}) => reconcilePayments(ctx, options),
+  };
+}
+
+export type PaymentService = ReturnType<typeof createPaymentService>;

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { type AnyRoute, defineRoute } from '../route';
+
+const ProviderPathSchema = z
+  .object({ provider: z.string().min(1).max(64) })
+  .meta({ id: 'PaymentProviderPath' });
+
+const PaymentWebhookAckSchema = z
+  .object({
+    received: z.literal(true),
+    outcome: z.enum(['payment_completed', 'payment_failed', 'late_payment_refunded', 'unchanged']),
+  })
+  .meta({
+    id: 'PaymentWebhookAck',
+    description:
+      'The webhook was verified and handled; `outcome` says what it changed (`unchanged` for events ' +
+      'that need nothing, repeated deliveries included).',
+  });
+
+/**
+ * Payment provider webhooks (issue 6). `POST /v1/webhooks/{provider}` — `/v1/webhooks/stripe` for
+ * Stripe — takes no API key: the provider signs the delivery, and the route hands the exact raw
+ * body and the headers to the provider's `parseWebhook` (Stripe: `Stripe-Signature`, verified
+ * with the webhook secret, `STRIPE_WEBHOOK_SECRET`). A bad or missing signature → 400; a provider
+ * that is not configured for webhooks → 404. Verified events complete a 3-D Secure payment (order
+ * confirmed) or fail it (pending order cancelled); see `handleWebhook` in core.
+ */
+export const paymentsRoutes: AnyRoute[] = [
+  defineRoute({
+    method: 'POST',
+    path: '/v1/webhooks/:provider',
+    auth: 'none',
+    customerToken: 'none',
+    rawBody: true,
+    params: ProviderPathSchema,
+    response: PaymentWebhookAckSchema,
+    summary: 'Receive a payment provider webhook',
+    description:
+      'Stripe: point an endpoint at `/v1/webhooks/stripe` for `payment_intent.succeeded`, ' +
+      '`payment_intent.payment_failed` and `payment_intent.canceled`. The body is read raw and verified ' +
+      'with the `Stripe-Signature` header and the configured webhook secret. No API key.',
+    tags: ['Payments'],
+    operationId: 'receivePaymentWebhook',
+    errors: ['parameter_missing', 'parameter_invalid', 'not_found'],
+    handler: (ctx) =>
+      ctx.engine.orders.payments.handleWebhook(ctx.params.provider, {
+        raw_body: ctx.rawBody ?? '',
+        headers: ctx.headers,
+      }),
+  }),
+];
