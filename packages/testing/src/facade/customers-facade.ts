@@ -1,0 +1,48 @@
+import {
+  AdminCustomerListQuerySchema,
+  CustomerAddressCreateSchema,
+  CustomerAddressUpdateSchema,
+  CustomerCreateSchema,
+  CustomerTokenCreateSchema,
+  CustomerUpdateSchema,
+  type Engine,
+  type Scope,
+  StorefrontCustomerUpdateSchema,
+} from '@cartwright/core';
+import { body, type In, pageOf, query } from './inputs';
+
+/**
+ * Customers (admin), their tokens, and the signed-in customer's profile and address book (the
+ * storefront's `/customers/me…` endpoints, with the customer named explicitly), bound to one scope.
+ */
+export function customersFacade(engine: Engine, scope: Scope) {
+  const customers = engine.customers;
+  return {
+    create: async (input: In<typeof CustomerCreateSchema>) =>
+      customers.create(scope, body(CustomerCreateSchema, input)),
+    list: async (q: In<typeof AdminCustomerListQuerySchema> = {}) => {
+      const parsed = query(AdminCustomerListQuerySchema, q);
+      return customers.list(scope, { q: parsed.q, status: parsed.status, tag: parsed.tag }, pageOf(parsed));
+    },
+    get: async (id: string) => customers.get(scope, id),
+    update: async (id: string, input: In<typeof CustomerUpdateSchema>) =>
+      customers.update(scope, id, body(CustomerUpdateSchema, input)),
+    delete: async (id: string) => customers.delete(scope, id),
+    /** Issues an `X-Customer-Token` (`{ expires_in }` seconds, default 86400). */
+    issueToken: async (id: string, input: In<typeof CustomerTokenCreateSchema> = {}) =>
+      customers.issueToken(scope, id, body(CustomerTokenCreateSchema, input)),
+    getProfile: async (customerId: string) => customers.getProfile(scope, customerId),
+    updateProfile: async (customerId: string, input: In<typeof StorefrontCustomerUpdateSchema>) =>
+      customers.updateProfile(scope, customerId, body(StorefrontCustomerUpdateSchema, input)),
+    listAddresses: async (customerId: string) => customers.listAddresses(scope, customerId),
+    createAddress: async (customerId: string, input: In<typeof CustomerAddressCreateSchema>) =>
+      customers.createAddress(scope, customerId, body(CustomerAddressCreateSchema, input)),
+    updateAddress: async (
+      customerId: string,
+      addressId: string,
+      input: In<typeof CustomerAddressUpdateSchema>,
+    ) => customers.updateAddress(scope, customerId, addressId, body(CustomerAddressUpdateSchema, input)),
+    deleteAddress: async (customerId: string, addressId: string) =>
+      customers.deleteAddress(scope, customerId, addressId),
+  };
+}
