@@ -1,3 +1,5 @@
+import { createServices } from './engine-services';
+import { type CartActor, createStoreFacade, type StoreFacade } from './facade/store-facade';
 import { type Clock, systemClock } from './ports/clock';
 import { type CryptoPort, webCrypto } from './ports/crypto';
 import type { IdGenerator } from './ports/id-generator';
@@ -5,21 +7,8 @@ import type { PaymentProvider } from './ports/payment-provider';
 import { createRandomIdGenerator } from './ports/random-id-generator';
 import type { Mode, Scope, Storage } from './ports/storage';
 import type { WebhookTransport } from './ports/webhook-transport';
-import { createApiKeyService } from './services/api-key-service';
-import { createAuthService } from './services/auth-service';
-import { createCartService } from './services/carts/cart-service';
-import { createDiscountService } from './services/carts/discount-service';
-import { createProductService } from './services/catalog/product-service';
-import { createShippingMethodService } from './services/catalog/shipping-method-service';
 import type { EngineConfig, ServiceContext } from './services/context';
-import { createCustomerService } from './services/customers/customer-service';
-import { createInventoryService } from './services/customers/inventory-service';
 import { createEventBus } from './services/event-bus';
-import { createIdempotencyService } from './services/idempotency-service';
-import { createCheckoutService } from './services/orders/checkout-service';
-import { createOrderService } from './services/orders/order-service';
-import { createStoreService } from './services/store-service';
-import { createWebhookService } from './services/webhooks/webhook-service';
 
 export interface EngineOptions {
   storage: Storage;
@@ -80,26 +69,10 @@ export async function createEngine(options: EngineOptions) {
   };
   if (options.migrate !== false) await options.storage.migrate();
 
-  const services = {
-    auth: createAuthService(ctx),
-    idempotency: createIdempotencyService(ctx),
-    store: createStoreService(ctx),
-    apiKeys: createApiKeyService(ctx),
-    products: createProductService(ctx),
-    shippingMethods: createShippingMethodService(ctx),
-    inventory: createInventoryService(ctx),
-    customers: createCustomerService(ctx),
-    discounts: createDiscountService(ctx),
-    carts: createCartService(ctx),
-    checkout: createCheckoutService(ctx),
-    orders: createOrderService(ctx),
-    webhooks: createWebhookService(ctx),
-  };
+  const services = createServices(ctx);
 
   return {
     ...services,
-    /** Checkout payments: provider webhooks and reconciliation (`engine.payments.reconcile()`). */
-    payments: services.orders.payments,
     context: ctx,
     storage: options.storage,
     /** In-process subscribers, called after commit. */
@@ -111,6 +84,15 @@ export async function createEngine(options: EngineOptions) {
     async scopeFor(mode: Mode = 'test'): Promise<Scope> {
       const { store } = await services.store.ensureStore();
       return { store_id: store.id, mode };
+    },
+    /**
+     * The services with a scope bound, validating every input with the API's schemas (same
+     * defaults and `parameter_*` errors as over HTTP) and returning the same wire objects:
+     * `engine.forStore(scope).products.create({ name: 'Tee', variants: [{ price: 2500 }] })`.
+     * Carts and checkout act as a secret key unless another actor is given.
+     */
+    forStore(scope: Scope, actor?: CartActor): StoreFacade {
+      return createStoreFacade(services, scope, actor);
     },
     async close(): Promise<void> {
       await options.storage.close();

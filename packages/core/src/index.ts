@@ -1,5 +1,7 @@
 export * from './engine';
+export { createServices, type EngineServices } from './engine-services';
 export * from './errors';
+export { type CartActor, createStoreFacade, type In, SECRET_ACTOR, type StoreFacade } from './facade';
 export * from './inventory';
 export * from './money';
 export * from './ports';

@@ -1,7 +1,6 @@
-import { CommerceError } from '@cartwright/core';
+import { CommerceError, createStoreFacade } from '@cartwright/core';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createTestEngine, TEST_EMAIL, type TestEngine } from './create-test-engine';
-import { createStoreFacade } from './facade/store-facade';
 import { DEFAULT_TEST_TIME } from './fake-clock';
 import { TEST_ADDRESS } from './fixtures';
 

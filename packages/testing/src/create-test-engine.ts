@@ -1,7 +1,9 @@
+import type { CartActor, In } from '@cartwright/core';
 import {
   type CheckoutSchema,
   createEngine,
   createSequentialIdGenerator,
+  createStoreFacade,
   type Engine,
   type EngineConfig,
   type EngineOptions,
@@ -9,12 +11,11 @@ import {
   type Mode,
   type PaymentProvider,
   type Scope,
+  type StoreFacade,
   type StoreUpdateSchema,
   type WebhookTransport,
 } from '@cartwright/core';
 import { type EventRecorder, recordEvents } from './event-recorder';
-import type { CartActor, In } from './facade/inputs';
-import { createStoreFacade, type StoreFacade } from './facade/store-facade';
 import { createFakeClock, type FakeClock, type TimeInput } from './fake-clock';
 import {
   createFakePaymentProvider,

@@ -2,13 +2,13 @@ import type {
   CartCreateSchema,
   CustomerCreateSchema,
   DiscountCreateSchema,
+  In,
   MoneyInput,
   ProductCreateSchema,
   ShippingMethodCreateSchema,
+  StoreFacade,
   VariantCreateSchema,
 } from '@cartwright/core';
-import type { In } from './facade/inputs';
-import type { StoreFacade } from './facade/store-facade';
 
 /** The address fixtures and `t.checkout` use when a cart has none: a physical item needs one. */
 export const TEST_ADDRESS = {

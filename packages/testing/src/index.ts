@@ -1,3 +1,5 @@
+export type { CartActor, In } from '@cartwright/core';
+export { createStoreFacade, SECRET_ACTOR, type StoreFacade } from '@cartwright/core';
 export {
   type CapturedDelivery,
   type CaptureResponder,
@@ -13,8 +15,6 @@ export {
 } from './create-test-engine';
 export { type Duration, parseDuration } from './duration';
 export { type EventRecorder, type RecordedEvent, recordEvents } from './event-recorder';
-export type { CartActor, In } from './facade/inputs';
-export { createStoreFacade, SECRET_ACTOR, type StoreFacade } from './facade/store-facade';
 export { createFakeClock, DEFAULT_TEST_TIME, type FakeClock, type TimeInput, toEpochMs } from './fake-clock';
 export {
   createFakePaymentProvider,

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { type ApiHandlerOptions, createApiHandler } from '../api';
 import { type CartwrightHandler, createHandler, type HandlerOptions, isHandler } from '../create-handler';
 import type { RouteEngine } from '../engine-port';
 import { handleNodeRequest, type NodeRequest } from './node';
@@ -11,20 +12,20 @@ export type CartwrightMiddleware = (
 ) => void;
 
 /**
- * Express middleware serving the API: `app.use(cartwright(handler))` or
- * `app.use('/shop', cartwright(engine, { routes }))`. Paths are taken relative to the mount point
+ * Express middleware serving the API: `app.use(cartwright(engine))` (the whole `/v1` API),
+ * `app.use(cartwright(handler))`, or `app.use('/shop', cartwright(engine, { routes }))`. Paths are taken relative to the mount point
  * (`req.url`); requests outside `/v1` (and the aliases) go on to `next()`. Bodies that
  * `express.json()` already parsed are used as they are; otherwise the body is read here with the
  * 1 MiB limit. Mount it before `express.json()` (or leave `/v1` out of it) to get the API's own
  * `invalid_json`/413 errors rather than Express's. Works with Express 4 and 5 (imports no Express code).
  */
 export function cartwright(handler: CartwrightHandler): CartwrightMiddleware;
-export function cartwright(engine: RouteEngine, options: HandlerOptions): CartwrightMiddleware;
+export function cartwright(engine: RouteEngine, options?: HandlerOptions | ApiHandlerOptions): CartwrightMiddleware;
 export function cartwright(
   target: CartwrightHandler | RouteEngine,
-  options?: HandlerOptions,
+  options?: HandlerOptions | ApiHandlerOptions,
 ): CartwrightMiddleware {
-  const handler = isHandler(target) ? target : createHandler(target, requireOptions(options));
+  const handler = isHandler(target) ? target : handlerFor(target, options);
   return (req, res, next) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -36,8 +37,7 @@ export function cartwright(
   };
 }
 
-function requireOptions(options: HandlerOptions | undefined): HandlerOptions {
-  if (options === undefined)
-    throw new TypeError('cartwright(engine, options): options with routes are required');
-  return options;
+/** Given routes, exactly those; otherwise the whole `/v1` API. */
+function handlerFor(engine: RouteEngine, options: HandlerOptions | ApiHandlerOptions = {}): CartwrightHandler {
+  return 'routes' in options && options.routes ? createHandler(engine, options) : createApiHandler(engine, options);
 }

@@ -18,6 +18,8 @@ describe('Express adapter', () => {
     // Mounted under /shop, built from an engine; a second mount behind express.json() below.
     app.use('/shop', cartwright(createTestEngine(), { routes: testRoutes, onError: () => undefined }));
     app.use('/parsed', express.json(), cartwright(createHandler(createTestEngine(), { routes: testRoutes })));
+    // An engine alone mounts the whole /v1 API.
+    app.use('/full', cartwright(createTestEngine()));
     app.use((_req, res) => {
       res.status(404).json({ served_by: 'express-404' });
     });
@@ -34,6 +36,13 @@ describe('Express adapter', () => {
     expect(await health.json()).toEqual({ served_by: 'express' });
     const other = await fetch(`${server.url}/shop/not-the-api`);
     expect(await other.json()).toEqual({ served_by: 'express-404' });
+  });
+
+  it('cartwright(engine) without options serves the whole /v1 API', async () => {
+    const res = await fetch(`${server.url}/full/v1/openapi.json`);
+    expect(res.status).toBe(200);
+    const document = (await res.json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/admin/products', '/v1/storefront/carts/{id}/checkout']));
   });
 
   it('uses a body express.json() already parsed', async () => {

@@ -1,14 +1,14 @@
+import type { EngineServices as Engine } from '../engine-services';
+import type { Scope } from '../ports/storage';
 import {
   ApiKeyCreateSchema,
-  type Engine,
   ListQuerySchema,
   OrganizationUpdateSchema,
-  type Scope,
   StoreUpdateSchema,
   WebhookCreateSchema,
   WebhookTestSchema,
   WebhookUpdateSchema,
-} from '@cartwright/core';
+} from '../schemas';
 import { body, type In, pageOf, query } from './inputs';
 
 /** Store and organization settings (shared by both modes). */

@@ -1,9 +1,12 @@
-import type { Engine, Scope } from '@cartwright/core';
+import type { EngineServices as Engine } from '../engine-services';
+import type { Scope } from '../ports/storage';
 import { apiKeysFacade, storeSettingsFacade, webhooksFacade } from './admin-facade';
 import { inventoryFacade, productsFacade, shippingMethodsFacade } from './catalog-facade';
 import { cartsFacade, checkoutFacade, discountsFacade, ordersFacade } from './commerce-facade';
 import { customersFacade } from './customers-facade';
 import type { CartActor } from './inputs';
+
+export type { CartActor } from './inputs';
 
 /** The actor of `t.store`: a secret key, as the admin API (decisions §2, §3). */
 export const SECRET_ACTOR: CartActor = { key_type: 'secret', customer_id: null };

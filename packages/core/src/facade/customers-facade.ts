@@ -1,3 +1,5 @@
+import type { EngineServices as Engine } from '../engine-services';
+import type { Scope } from '../ports/storage';
 import {
   AdminCustomerListQuerySchema,
   CustomerAddressCreateSchema,
@@ -5,10 +7,8 @@ import {
   CustomerCreateSchema,
   CustomerTokenCreateSchema,
   CustomerUpdateSchema,
-  type Engine,
-  type Scope,
   StorefrontCustomerUpdateSchema,
-} from '@cartwright/core';
+} from '../schemas';
 import { body, type In, pageOf, query } from './inputs';
 
 /**

@@ -1,21 +1,21 @@
+import type { EngineServices as Engine } from '../engine-services';
+import type { Scope } from '../ports/storage';
 import {
   AdminProductListQuerySchema,
   AdminShippingMethodListQuerySchema,
-  type Engine,
   ImageCreateSchema,
   InventoryAdjustSchema,
   InventoryListQuerySchema,
   InventoryUpdateSchema,
   ProductCreateSchema,
   ProductUpdateSchema,
-  type Scope,
   ShippingMethodCreateSchema,
   ShippingMethodUpdateSchema,
   StorefrontProductListQuerySchema,
   StorefrontShippingMethodListQuerySchema,
   VariantCreateSchema,
   VariantUpdateSchema,
-} from '@cartwright/core';
+} from '../schemas';
 import { body, type In, pageOf, query, VariantListQuerySchema } from './inputs';
 
 /** Products, variants and images (admin and storefront views), bound to one scope. */

@@ -1,3 +1,5 @@
+import type { EngineServices as Engine } from '../engine-services';
+import type { Scope } from '../ports/storage';
 import {
   AdminDiscountListQuerySchema,
   AdminOrderCreateSchema,
@@ -12,15 +14,13 @@ import {
   CheckoutSchema,
   DiscountCreateSchema,
   DiscountUpdateSchema,
-  type Engine,
   FulfillmentCreateSchema,
   FulfillmentUpdateSchema,
   OrderCancelSchema,
   OrderLookupQuerySchema,
   RefundCreateSchema,
-  type Scope,
   StorefrontOrderListQuerySchema,
-} from '@cartwright/core';
+} from '../schemas';
 import { body, type CartActor, type In, query } from './inputs';
 
 type DiscountCreateInput = Parameters<Engine['discounts']['create']>[1];

@@ -1,17 +1,11 @@
-import { listQuery, type PageRequest, parseInput } from '@cartwright/core';
 import type { z } from 'zod';
+import type { PageRequest } from '../ports/storage';
+import { listQuery, parseInput } from '../schemas';
 
 /** What a facade method accepts: the request body or query of the matching HTTP endpoint, as written. */
 export type In<S extends z.ZodType> = z.input<S>;
 
-/**
- * Who acts on carts and checkouts (decisions §3): the key kind and the signed-in customer (the
- * one of the `X-Customer-Token`), null for none. The same shape as the engine's cart actor.
- */
-export interface CartActor {
-  key_type: 'secret' | 'publishable';
-  customer_id: string | null;
-}
+export type { CartActor } from '../services/carts/cart-access';
 
 /**
  * Validates a body exactly as the HTTP pipeline does (same defaults, same `parameter_*` errors
