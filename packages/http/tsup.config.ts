@@ -1,7 +1,13 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/adapters/node.ts', 'src/adapters/express.ts', 'src/adapters/fastify.ts', 'src/adapters/hono.ts'],
+  entry: [
+    'src/index.ts',
+    'src/adapters/node.ts',
+    'src/adapters/express.ts',
+    'src/adapters/fastify.ts',
+    'src/adapters/hono.ts',
+  ],
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

@@ -1,4 +1,5 @@
 export { type ApiHandlerOptions, createApiHandler } from './api';
+export { escapeHtml, renderApiReferenceHtml } from './api-reference-html';
 export {
   type CartwrightHandler,
   createHandler,
@@ -29,6 +30,7 @@ export {
 } from './error-response';
 export { isJsonContentType } from './json-body';
 export {
+  AUTH_EXTENSION,
   buildOpenApiDocument,
   DEFAULT_OPENAPI_INFO,
   ErrorResponseSchema,
@@ -56,9 +58,18 @@ export {
   type RawQuery,
   type RouteContext,
   type RouteDefinition,
+  type TextResponse,
+  textResponse,
 } from './route';
 export { createRouter, type RouteMatch, type Router } from './router';
 export { apiRoutes } from './routes';
-export { createOpenApiRoute, openApiRoute, systemRoutes } from './routes/system';
+export {
+  createDocsRoute,
+  createOpenApiRoute,
+  docsRoute,
+  HTML_CONTENT_TYPE,
+  openApiRoute,
+  systemRoutes,
+} from './routes/system';
 export { errorTypeForStatus, STATUS_BY_CODE, statusForCode } from './status-map';
 export { type InputLocation, type ParseInput, parseInput, toWireParam } from './validate';

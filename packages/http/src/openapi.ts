@@ -47,6 +47,12 @@ export const ErrorResponseSchema = z
     description: 'Every error: type follows the HTTP status; param names the faulty field.',
   });
 
+/**
+ * Operation extension naming the key kind a route accepts (`secret`, `any` or `none`): the
+ * bearer scheme alone cannot tell a secret-key route from one a publishable key may call.
+ */
+export const AUTH_EXTENSION = 'x-cartwright-auth';
+
 const SECURITY_API_KEY = 'ApiKey';
 const SECURITY_CUSTOMER_TOKEN = 'CustomerToken';
 
@@ -54,8 +60,10 @@ const SECURITY_CUSTOMER_TOKEN = 'CustomerToken';
  * Builds the OpenAPI 3.1 document for a list of routes with zod-to-openapi: every route with its
  * path parameters, query, JSON body, success response and the error responses it can produce (all
  * referencing the shared `ErrorResponse`), plus the two security schemes (bearer API key,
- * `X-Customer-Token` header). Schemas named with zod's `.meta({ id })` become components.
- * Aliases are listed as deprecated copies of their route. `prefix` (the mount prefix) becomes the
+ * `X-Customer-Token` header) and the key kind in {@link AUTH_EXTENSION}. The success body is
+ * `application/json` unless the route declares another `responseContentType`. Schemas named
+ * with zod's `.meta({ id })` become components. Aliases are listed as deprecated copies of their
+ * route; routes marked `excludeFromOpenApi` are left out. `prefix` (the mount prefix) becomes the
  * server URL.
  */
 export function buildOpenApiDocument(
@@ -77,6 +85,7 @@ export function buildOpenApiDocument(
   });
 
   for (const route of routes) {
+    if (route.excludeFromOpenApi === true) continue;
     const base = operationFor(route);
     registry.registerPath({
       ...base,
@@ -146,15 +155,17 @@ function operationFor(route: AnyRoute): Omit<RouteConfig, 'path'> {
     };
   }
   const status = route.status ?? 200;
+  const mediaType = (route.responseContentType ?? 'application/json').split(';')[0]?.trim() as string;
   return {
     method: route.method.toLowerCase() as RouteConfig['method'],
     summary: route.summary,
     ...(route.description === undefined ? {} : { description: route.description }),
     tags: [...route.tags],
     security: securityFor(route),
+    [AUTH_EXTENSION]: route.auth,
     request,
     responses: {
-      [status]: { description: 'Success', content: { 'application/json': { schema: route.response } } },
+      [status]: { description: 'Success', content: { [mediaType]: { schema: route.response } } },
       ...errorResponsesFor(route),
     },
   };

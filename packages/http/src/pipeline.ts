@@ -12,7 +12,14 @@ import { decodeJsonBody } from './json-body';
 import type { BodySource, HeaderReader, RawRequest, RawResponse } from './raw-http';
 import { MAX_BODY_BYTES } from './read-body';
 import { newRequestId } from './request-id';
-import { type AnyRoute, type ApiInfo, type RawQuery, type RouteContext, readJsonText } from './route';
+import {
+  type AnyRoute,
+  type ApiInfo,
+  type RawQuery,
+  type RouteContext,
+  readJsonText,
+  readTextResponse,
+} from './route';
 import { createRouter, type Router } from './router';
 import { statusForCode } from './status-map';
 import { parseInput as defaultParseInput, type ParseInput } from './validate';
@@ -46,7 +53,8 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 /**
  * The request pipeline, the one place that catches. Order: request id → route (404/405) →
  * API key (401/403) → customer token (401/403) → body (413/415/400) → params, query, body
- * validation (400) → idempotency hook (POST with `Idempotency-Key`) → handler → JSON response.
+ * validation (400) → idempotency hook (POST with `Idempotency-Key`) → handler → JSON response
+ * (or the text and media type of a `textResponse` the handler returned).
  * Routes without a `body` schema never read the body (it is ignored, e.g. a cart merge); routes
  * with `rawBody: true` read it as text into `ctx.rawBody`, unparsed (provider webhooks).
  */
@@ -111,15 +119,23 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
         api,
       };
 
-      const execute = async (): Promise<StoredResponse> => {
+      const execute = async (): Promise<StoredResponse & { contentType: string }> => {
         try {
           const result = await route.handler(ctx);
-          return { status: route.status ?? 200, body: serialise(result, route, validateResponses) };
+          const text = readTextResponse(result);
+          if (text !== undefined) {
+            return { status: route.status ?? 200, body: text.text, contentType: text.contentType };
+          }
+          return {
+            status: route.status ?? 200,
+            body: serialise(result, route, validateResponses),
+            contentType: JSON_CONTENT_TYPE,
+          };
         } catch (error) {
           // Domain outcomes are part of the idempotent result; unexpected failures are not stored.
           if (CommerceError.is(error) && statusForCode(error.code) < 500) {
             const text = JSON.stringify(errorBody(error.code, error.message, requestId, error));
-            return { status: statusForCode(error.code), body: text };
+            return { status: statusForCode(error.code), body: text, contentType: JSON_CONTENT_TYPE };
           }
           throw error;
         }
@@ -137,7 +153,10 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
             )
           : await execute();
 
-      const headers: Record<string, string> = { 'Content-Type': JSON_CONTENT_TYPE, 'Request-Id': requestId };
+      const headers: Record<string, string> = {
+        'Content-Type': contentTypeOf(stored, route),
+        'Request-Id': requestId,
+      };
       if ('replayed' in stored && stored.replayed === true) headers['Idempotent-Replayed'] = 'true';
       return { status: stored.status, headers, body: stored.body };
     } catch (error) {
@@ -228,6 +247,16 @@ export function parseQuery(query: string): RawQuery {
     else out[name] = [previous, value];
   }
   return out;
+}
+
+/**
+ * The response's media type: the one the handler's result carried, or, for a response replayed
+ * from the idempotency store (which keeps only status and body), the route's declared
+ * `responseContentType` on success and JSON on errors.
+ */
+function contentTypeOf(stored: StoredResponse & { contentType?: string }, route: AnyRoute): string {
+  if (stored.contentType !== undefined) return stored.contentType;
+  return stored.status < 400 ? (route.responseContentType ?? JSON_CONTENT_TYPE) : JSON_CONTENT_TYPE;
 }
 
 function serialise(result: unknown, route: AnyRoute, validate: boolean): string {

@@ -31,6 +31,6 @@ export interface RawRequest {
 export interface RawResponse {
   status: number;
   headers: Record<string, string>;
-  /** The serialised JSON body. */
+  /** The body text: serialised JSON unless `Content-Type` says otherwise (a `textResponse`). */
   body: string;
 }

@@ -84,6 +84,18 @@ export interface RouteDefinition<
   response: R;
   /** Success status: 200 unless the route says 201 (decisions §5). */
   status?: 200 | 201;
+  /**
+   * Media type of the success body, for the OpenAPI document and for replayed idempotent
+   * responses; default `application/json; charset=utf-8`. A route that declares another type
+   * returns a {@link textResponse} from its handler (e.g. the HTML API reference).
+   */
+  responseContentType?: string;
+  /**
+   * Leave the route out of the OpenAPI document (it is still served), as FastAPI's
+   * `include_in_schema=False` does for its docs pages: for pages meant for people, such as the
+   * HTML API reference, rather than operations of the API.
+   */
+  excludeFromOpenApi?: boolean;
   summary: string;
   description?: string;
   tags: readonly string[];
@@ -91,8 +103,9 @@ export interface RouteDefinition<
   /** Domain error codes the route can return beyond the pipeline's own, for the OpenAPI document. */
   errors?: readonly ErrorCode[];
   /**
-   * The use case. Returns the response body (serialised with `JSON.stringify`), or a
-   * {@link jsonText} value to send prepared JSON as is.
+   * The use case. Returns the response body (serialised with `JSON.stringify`), a
+   * {@link jsonText} value to send prepared JSON as is, or a {@link textResponse} value to send
+   * text of another media type.
    */
   handler(
     ctx: RouteContext<A, C, Parsed<P, RawParams>, Parsed<Q, RawQuery>, Parsed<B, NoBody>>,
@@ -135,4 +148,30 @@ export function readJsonText(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const text = (value as Partial<Record<symbol, unknown>>)[JSON_TEXT];
   return typeof text === 'string' ? text : undefined;
+}
+
+const TEXT_RESPONSE = Symbol.for('cartwright.TextResponse');
+
+/** A non-JSON success body and its media type, as a handler returns it (see {@link textResponse}). */
+export interface TextResponse {
+  readonly [TEXT_RESPONSE]: { readonly contentType: string; readonly text: string };
+}
+
+/**
+ * Wraps text of any media type so the pipeline sends it as is, with `Content-Type: contentType`,
+ * instead of serialising a JSON value: `textResponse('text/html; charset=utf-8', page)`. Like
+ * {@link jsonText}, it skips response validation. Declare the same type as the route's
+ * `responseContentType` so the OpenAPI document describes it. Error responses stay JSON.
+ */
+export function textResponse(contentType: string, text: string): TextResponse {
+  return { [TEXT_RESPONSE]: { contentType, text } };
+}
+
+/** The media type and text of a {@link textResponse} value, or undefined for any other value. */
+export function readTextResponse(value: unknown): { contentType: string; text: string } | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const inner = (value as Partial<Record<symbol, unknown>>)[TEXT_RESPONSE];
+  if (typeof inner !== 'object' || inner === null) return undefined;
+  const { contentType, text } = inner as { contentType?: unknown; text?: unknown };
+  return typeof contentType === 'string' && typeof text === 'string' ? { contentType, text } : undefined;
 }

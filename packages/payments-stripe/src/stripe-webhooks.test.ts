@@ -33,7 +33,7 @@ const pay = (payment_method: string) =>
       currency: 'gbp',
       payment_method,
       confirm: true,
-      metadata: { payment_id: 'pay_123', order_id: 'ord_9' },
+      metadata: { payment_id: 'pay_123', order_id: 'ord_9', store_id: 'store_1', mode: 'live' },
     })
     .catch((error: Stripe.errors.StripeError) => error.payment_intent!);
 
@@ -49,7 +49,7 @@ function thrown(fn: () => unknown): CommerceError {
 }
 
 describe('parseStripeWebhook: actions', () => {
-  test('payment_intent.succeeded → succeeded with the intent id, our payment_id, amount and event id', async () => {
+  test('payment_intent.succeeded → succeeded with the intent id, our payment_id, store and mode, amount and event id', async () => {
     const intent = await pay('pm_card_visa');
     const event = fake.webhookEvent('payment_intent.succeeded', intent.id);
     const body = JSON.stringify(event);
@@ -61,6 +61,8 @@ describe('parseStripeWebhook: actions', () => {
       event_type: 'payment_intent.succeeded',
       amount: 2500,
       currency: 'gbp',
+      store_id: 'store_1',
+      mode: 'live',
     });
   });
 

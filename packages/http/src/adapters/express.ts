@@ -20,7 +20,10 @@ export type CartwrightMiddleware = (
  * `invalid_json`/413 errors rather than Express's. Works with Express 4 and 5 (imports no Express code).
  */
 export function cartwright(handler: CartwrightHandler): CartwrightMiddleware;
-export function cartwright(engine: RouteEngine, options?: HandlerOptions | ApiHandlerOptions): CartwrightMiddleware;
+export function cartwright(
+  engine: RouteEngine,
+  options?: HandlerOptions | ApiHandlerOptions,
+): CartwrightMiddleware;
 export function cartwright(
   target: CartwrightHandler | RouteEngine,
   options?: HandlerOptions | ApiHandlerOptions,
@@ -38,6 +41,11 @@ export function cartwright(
 }
 
 /** Given routes, exactly those; otherwise the whole `/v1` API. */
-function handlerFor(engine: RouteEngine, options: HandlerOptions | ApiHandlerOptions = {}): CartwrightHandler {
-  return 'routes' in options && options.routes ? createHandler(engine, options) : createApiHandler(engine, options);
+function handlerFor(
+  engine: RouteEngine,
+  options: HandlerOptions | ApiHandlerOptions = {},
+): CartwrightHandler {
+  return 'routes' in options && options.routes
+    ? createHandler(engine, options)
+    : createApiHandler(engine, options);
 }

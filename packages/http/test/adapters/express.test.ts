@@ -42,7 +42,9 @@ describe('Express adapter', () => {
     const res = await fetch(`${server.url}/full/v1/openapi.json`);
     expect(res.status).toBe(200);
     const document = (await res.json()) as { paths: Record<string, unknown> };
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/admin/products', '/v1/storefront/carts/{id}/checkout']));
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/v1/admin/products', '/v1/storefront/carts/{id}/checkout']),
+    );
   });
 
   it('uses a body express.json() already parsed', async () => {

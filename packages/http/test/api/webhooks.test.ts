@@ -2,10 +2,10 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Clock, type Scope, write } from '@cartwright/core';
-import { afterAll, beforeEach, expect, test } from 'vitest';
+import type { Resolver } from '@cartwright/webhooks';
 // The transport lives in @cartwright/webhooks, which is not (yet) a devDependency of this package.
 import { createNodeWebhookTransport } from '@cartwright/webhooks';
-import type { Resolver } from '@cartwright/webhooks';
+import { afterAll, beforeEach, expect, test } from 'vitest';
 import { describeApi, type TestApi } from './support/harness';
 
 /**

@@ -69,7 +69,10 @@ export interface StoreRepository {
   insert(record: StoreRecord): Promise<void>;
   update(
     id: string,
-    patch: Patch<StoreRecord, 'name' | 'currency' | 'timezone' | 'prices_include_tax' | 'tax_rate' | 'metadata'>,
+    patch: Patch<
+      StoreRecord,
+      'name' | 'currency' | 'timezone' | 'prices_include_tax' | 'tax_rate' | 'metadata'
+    >,
   ): Promise<StoreRecord | null>;
   /** Whether the store has any product or order in either mode (currency is then locked). */
   hasCatalogOrOrders(store_id: string): Promise<boolean>;
@@ -126,7 +129,10 @@ export interface ProductRepository {
   update(
     scope: Scope,
     id: string,
-    patch: Patch<ProductRecord, 'name' | 'slug' | 'description' | 'type' | 'status' | 'tags' | 'attributes' | 'metadata'>,
+    patch: Patch<
+      ProductRecord,
+      'name' | 'slug' | 'description' | 'type' | 'status' | 'tags' | 'attributes' | 'metadata'
+    >,
   ): Promise<ProductRecord | null>;
   /** Soft delete of the product and its variants. */
   delete(scope: Scope, id: string, at: Millis): Promise<boolean>;
@@ -178,7 +184,11 @@ export interface InventoryRepository {
   get(scope: Scope, id: string): Promise<InventoryRecord | null>;
   getByVariantIds(scope: Scope, variant_ids: string[]): Promise<InventoryRecord[]>;
   /** `low_stock`: only rows with available (on_hand − reserved) ≤ safety_stock. */
-  list(scope: Scope, filter: { low_stock?: boolean | undefined }, page: PageRequest<'created_at'>): Promise<Page<InventoryRecord>>;
+  list(
+    scope: Scope,
+    filter: { low_stock?: boolean | undefined },
+    page: PageRequest<'created_at'>,
+  ): Promise<Page<InventoryRecord>>;
   /**
    * Settings and an absolute `on_hand`. Guard: the new on_hand may not go below `reserved`;
    * returns `{ refused: 'below_reserved' }` then, and changes nothing.
@@ -186,10 +196,18 @@ export interface InventoryRepository {
   update(
     scope: Scope,
     id: string,
-    patch: Patch<InventoryRecord, 'track_inventory' | 'allow_backorder' | 'safety_stock' | 'on_hand' | 'metadata'>,
+    patch: Patch<
+      InventoryRecord,
+      'track_inventory' | 'allow_backorder' | 'safety_stock' | 'on_hand' | 'metadata'
+    >,
   ): Promise<InventoryChange | { refused: 'below_reserved' } | null>;
   /** Atomic `on_hand += delta` guarded by `on_hand + delta >= reserved`. */
-  adjust(scope: Scope, id: string, delta: number, at: Millis): Promise<InventoryChange | { refused: 'below_reserved' } | null>;
+  adjust(
+    scope: Scope,
+    id: string,
+    delta: number,
+    at: Millis,
+  ): Promise<InventoryChange | { refused: 'below_reserved' } | null>;
   /**
    * Atomically reserves every movement or none: for each variant one conditional update
    * `reserved += q WHERE NOT track_inventory OR allow_backorder OR on_hand - reserved >= q`.
@@ -203,7 +221,10 @@ export interface InventoryRepository {
     scope: Scope,
     movements: InventoryMovement[],
     at: Millis,
-  ): Promise<{ ok: true; changes: InventoryChange[] } | { ok: false; refused: { variant_id: string; available: number } }>;
+  ): Promise<
+    | { ok: true; changes: InventoryChange[] }
+    | { ok: false; refused: { variant_id: string; available: number } }
+  >;
   /** `reserved -= q` (never below 0) for tracked variants. */
   release(scope: Scope, movements: InventoryMovement[], at: Millis): Promise<InventoryChange[]>;
   /** Shipping: `on_hand -= q, reserved -= q` for tracked variants. */
@@ -287,7 +308,11 @@ export interface DiscountRepository {
     use: { id: string; discount_id: string; order_id: string; customer_key: string; at: Millis },
   ): Promise<{ ok: true } | { ok: false; refused: DiscountUsageRefusal }>;
   /** Prior uses per discount by one customer key, for pricing previews. */
-  countUsesByCustomer(scope: Scope, discount_ids: string[], customer_key: string): Promise<Record<string, number>>;
+  countUsesByCustomer(
+    scope: Scope,
+    discount_ids: string[],
+    customer_key: string,
+  ): Promise<Record<string, number>>;
 }
 
 // ---------------------------------------------------------------- customers
@@ -352,7 +377,11 @@ export interface CartRepository {
   get(scope: Scope, id: string, options?: { forUpdate?: boolean }): Promise<CartAggregate | null>;
   /** The newest active cart of a guest session / of a customer. */
   getActiveBySession(scope: Scope, session_id: string): Promise<CartAggregate | null>;
-  getActiveByCustomer(scope: Scope, customer_id: string, except_cart_id?: string): Promise<CartAggregate | null>;
+  getActiveByCustomer(
+    scope: Scope,
+    customer_id: string,
+    except_cart_id?: string,
+  ): Promise<CartAggregate | null>;
   update(
     scope: Scope,
     id: string,
@@ -372,7 +401,13 @@ export interface CartRepository {
    * Compare-and-set of the status: `WHERE status = from`. Returns false when the cart was not in
    * `from` (e.g. a concurrent checkout completed it first).
    */
-  transition(scope: Scope, id: string, from: CartRecord['status'], to: CartRecord['status'], at: Millis): Promise<boolean>;
+  transition(
+    scope: Scope,
+    id: string,
+    from: CartRecord['status'],
+    to: CartRecord['status'],
+    at: Millis,
+  ): Promise<boolean>;
   insertItem(scope: Scope, item: CartItemRecord): Promise<void>;
   updateItem(
     scope: Scope,
@@ -449,7 +484,12 @@ export interface OrderRepository {
     order_id: string,
     lines: Array<
       Pick<OrderLineRecord, 'id'> &
-        Partial<Pick<OrderLineRecord, 'fulfilled_quantity' | 'shipped_quantity' | 'refunded_quantity' | 'restocked_quantity'>>
+        Partial<
+          Pick<
+            OrderLineRecord,
+            'fulfilled_quantity' | 'shipped_quantity' | 'refunded_quantity' | 'restocked_quantity'
+          >
+        >
     >,
   ): Promise<void>;
 
@@ -460,18 +500,28 @@ export interface OrderRepository {
   updatePayment(
     scope: Scope,
     id: string,
-    patch: Patch<PaymentRecord, 'status' | 'provider_id' | 'order_id' | 'client_secret' | 'failure_reason' | 'metadata'>,
+    patch: Patch<
+      PaymentRecord,
+      'status' | 'provider_id' | 'order_id' | 'client_secret' | 'failure_reason' | 'metadata'
+    >,
     options?: { expect_status?: PaymentRecord['status'] },
   ): Promise<PaymentRecord | null>;
   /** Payments in `status` created before `before`, across scopes, oldest first (reconciliation). */
-  listPaymentsByStatus(status: PaymentRecord['status'], before: Millis, limit: number): Promise<PaymentRecord[]>;
+  listPaymentsByStatus(
+    status: PaymentRecord['status'],
+    before: Millis,
+    limit: number,
+  ): Promise<PaymentRecord[]>;
 
   insertFulfillment(record: FulfillmentRecord): Promise<void>;
   getFulfillment(scope: Scope, id: string): Promise<FulfillmentRecord | null>;
   updateFulfillment(
     scope: Scope,
     id: string,
-    patch: Patch<FulfillmentRecord, 'status' | 'tracking_number' | 'tracking_url' | 'carrier' | 'metadata' | 'shipped_at' | 'delivered_at'>,
+    patch: Patch<
+      FulfillmentRecord,
+      'status' | 'tracking_number' | 'tracking_url' | 'carrier' | 'metadata' | 'shipped_at' | 'delivered_at'
+    >,
     options?: { expect_status?: FulfillmentRecord['status'] },
   ): Promise<FulfillmentRecord | null>;
 
@@ -501,7 +551,14 @@ export interface IdempotencyRepository {
    */
   begin(
     scope: Scope,
-    input: { key: string; operation: string; request_hash: string; now: Millis; lock_ms: number; ttl_ms: number },
+    input: {
+      key: string;
+      operation: string;
+      request_hash: string;
+      now: Millis;
+      lock_ms: number;
+      ttl_ms: number;
+    },
   ): Promise<IdempotencyBegin>;
   complete(scope: Scope, key: string, response: { status: number; body: string }): Promise<void>;
   /** Forget an in-progress key (the request failed in a way that should not be replayed). */
@@ -546,7 +603,12 @@ export interface WebhookRepository {
    * pending, `next_attempt_at <= now`, not leased (or lease expired), webhook active; sets
    * `lease_until = now + lease_ms`, `leased_by = worker_id`. Postgres: `FOR UPDATE SKIP LOCKED`.
    */
-  claimDue(input: { now: Millis; limit: number; lease_ms: number; worker_id: string }): Promise<ClaimedDelivery[]>;
+  claimDue(input: {
+    now: Millis;
+    limit: number;
+    lease_ms: number;
+    worker_id: string;
+  }): Promise<ClaimedDelivery[]>;
   /**
    * Records one attempt's result for a delivery this worker holds (guard: `leased_by = worker_id`),
    * clears the lease, and updates the delivery (`status`, `attempt_count`, `next_attempt_at`,
@@ -563,7 +625,12 @@ export interface WebhookRepository {
   /** Gives a claimed delivery back untouched (shutdown). */
   releaseLease(delivery_id: string, worker_id: string): Promise<void>;
   /** Success → 0; failure → +1. Returns the webhook after the change. */
-  recordOutcome(scope: Scope, webhook_id: string, succeeded: boolean, at: Millis): Promise<WebhookRecord | null>;
+  recordOutcome(
+    scope: Scope,
+    webhook_id: string,
+    succeeded: boolean,
+    at: Millis,
+  ): Promise<WebhookRecord | null>;
   /** Deactivation: every pending delivery of the webhook becomes cancelled. */
   cancelPendingDeliveries(scope: Scope, webhook_id: string, at: Millis): Promise<number>;
   listDeliveries(
