@@ -1,4 +1,4 @@
-import { divideRoundHalfAwayFromZero } from './refund-rounding';
+import { roundHalfAwayFromZero } from '../money/rounding';
 
 /** What a line cost, as the order recorded it (minor units). */
 export interface LinePaidInput {
@@ -51,7 +51,7 @@ export function lineRefundAmount({
 }: LineUnitsRefund): number {
   const paid = BigInt(paid_amount);
   const total = BigInt(quantity);
-  const through = divideRoundHalfAwayFromZero(BigInt(refunded_quantity + units) * paid, total);
-  const before = divideRoundHalfAwayFromZero(BigInt(refunded_quantity) * paid, total);
-  return Number(through - before);
+  const through = roundHalfAwayFromZero(BigInt(refunded_quantity + units) * paid, total);
+  const before = roundHalfAwayFromZero(BigInt(refunded_quantity) * paid, total);
+  return through - before;
 }
