@@ -1,10 +1,12 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Engine } from '@cartwright/core';
+import { client, errorsKeepTheirFormat, storeToCheckout } from '@cartwright/testing/http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../src/app';
-import { createShopEngine, SECRET_KEY } from '../src/shop';
-import { client, errorsKeepTheirFormat, storeToCheckout } from './flow';
+import { createShopEngine, PUBLISHABLE_KEY, SECRET_KEY } from '../src/shop';
+
+const KEYS = { secret: SECRET_KEY, publishable: PUBLISHABLE_KEY };
 
 let engine: Engine;
 let server: Server;
@@ -24,11 +26,11 @@ afterAll(async () => {
 
 describe('Express: app.use(cartwright(handler))', () => {
   test('store → product → cart → checkout → payment received, over real HTTP', async () => {
-    await storeToCheckout(baseUrl);
+    await storeToCheckout(baseUrl, KEYS);
   });
 
   test('the API answers with its own errors (401, 403, 404 route_not_found, invalid_json, parameter_missing)', async () => {
-    await errorsKeepTheirFormat(baseUrl);
+    await errorsKeepTheirFormat(baseUrl, KEYS);
   });
 
   test("the app's own routes still work, with express.json() on them", async () => {

@@ -2,11 +2,13 @@ import type { AddressInfo } from 'node:net';
 import type { Engine } from '@cartwright/core';
 import { createApiHandler } from '@cartwright/http';
 import { cartwrightFastify } from '@cartwright/http/fastify';
+import { client, errorsKeepTheirFormat, storeToCheckout } from '@cartwright/testing/http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../src/app';
-import { createShopEngine, SECRET_KEY } from '../src/shop';
-import { client, errorsKeepTheirFormat, storeToCheckout } from './flow';
+import { createShopEngine, PUBLISHABLE_KEY, SECRET_KEY } from '../src/shop';
+
+const KEYS = { secret: SECRET_KEY, publishable: PUBLISHABLE_KEY };
 
 let engine: Engine;
 let app: FastifyInstance;
@@ -26,11 +28,11 @@ afterAll(async () => {
 
 describe('Fastify: app.register(cartwrightFastify, { handler })', () => {
   test('store → product → cart → checkout → payment received, over real HTTP', async () => {
-    await storeToCheckout(baseUrl);
+    await storeToCheckout(baseUrl, KEYS);
   });
 
   test('the API answers with its own errors (401, 403, 404 route_not_found, invalid_json, parameter_missing)', async () => {
-    await errorsKeepTheirFormat(baseUrl);
+    await errorsKeepTheirFormat(baseUrl, KEYS);
   });
 
   test("the app's own routes still work, with Fastify's JSON parser on them", async () => {

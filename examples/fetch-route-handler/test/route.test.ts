@@ -1,10 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { errorsKeepTheirFormat, storeToCheckout } from '@cartwright/testing/http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as route from '../src/app/v1/[...path]/route';
 import { routeModuleListener } from '../src/serve-route-module';
 import { getShopEngine, PUBLISHABLE_KEY, SECRET_KEY } from '../src/shop';
-import { errorsKeepTheirFormat, storeToCheckout } from './flow';
+
+const KEYS = { secret: SECRET_KEY, publishable: PUBLISHABLE_KEY };
 
 const ORIGIN = 'http://shop.test';
 
@@ -72,11 +74,11 @@ describe('the route module served through node:http', () => {
   });
 
   test('store → product → cart → checkout → payment received, over real HTTP', async () => {
-    await storeToCheckout(baseUrl);
+    await storeToCheckout(baseUrl, KEYS);
   });
 
   test('the API answers with its own errors (401, 403, 404 route_not_found, invalid_json, parameter_missing)', async () => {
-    await errorsKeepTheirFormat(baseUrl);
+    await errorsKeepTheirFormat(baseUrl, KEYS);
   });
 
   test('outside /v1 nothing is served; a method the module lacks is 405 with Allow', async () => {

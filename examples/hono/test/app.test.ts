@@ -2,12 +2,14 @@ import type { AddressInfo } from 'node:net';
 import type { Engine } from '@cartwright/core';
 import { createApiHandler } from '@cartwright/http';
 import { mountCartwright } from '@cartwright/http/hono';
+import { client, errorsKeepTheirFormat, storeToCheckout } from '@cartwright/testing/http';
 import { type ServerType, serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../src/app';
-import { createShopEngine, SECRET_KEY } from '../src/shop';
-import { client, errorsKeepTheirFormat, storeToCheckout } from './flow';
+import { createShopEngine, PUBLISHABLE_KEY, SECRET_KEY } from '../src/shop';
+
+const KEYS = { secret: SECRET_KEY, publishable: PUBLISHABLE_KEY };
 
 let engine: Engine;
 let server: ServerType;
@@ -31,11 +33,11 @@ afterAll(async () => {
 
 describe('Hono: mountCartwright(app, handler) served by @hono/node-server', () => {
   test('store → product → cart → checkout → payment received, over real HTTP', async () => {
-    await storeToCheckout(baseUrl);
+    await storeToCheckout(baseUrl, KEYS);
   });
 
   test('the API answers with its own errors (401, 403, 404 route_not_found, invalid_json, parameter_missing)', async () => {
-    await errorsKeepTheirFormat(baseUrl);
+    await errorsKeepTheirFormat(baseUrl, KEYS);
   });
 
   test("the app's own routes still work", async () => {

@@ -1,5 +1,16 @@
 import { expect } from 'vitest';
-import { PUBLISHABLE_KEY, SECRET_KEY } from '../src/shop';
+
+/**
+ * HTTP smoke checks for a mounted `/v1` API, shared by the framework examples' tests (and usable
+ * by a host app's own): a whole storefront checkout over real HTTP, and the API's error format.
+ * `@cartwright/testing/http` — needs vitest (it asserts with `expect`).
+ */
+
+/** The test keys registered on the engine behind `baseUrl`. */
+export interface FlowKeys {
+  secret: string;
+  publishable: string;
+}
 
 /** A response as the tests read it. */
 export interface Reply {
@@ -29,7 +40,8 @@ export function client(baseUrl: string) {
  * it in a guest cart and check out (publishable key, manual payment), then mark the payment
  * received (secret key) and see the order confirmed.
  */
-export async function storeToCheckout(baseUrl: string): Promise<void> {
+export async function storeToCheckout(baseUrl: string, keys: FlowKeys): Promise<void> {
+  const { secret: SECRET_KEY, publishable: PUBLISHABLE_KEY } = keys;
   const call = client(baseUrl);
 
   const store = await call('GET', '/v1/admin/store', SECRET_KEY);
@@ -76,7 +88,8 @@ export async function storeToCheckout(baseUrl: string): Promise<void> {
 }
 
 /** The API's own errors come through the mount unchanged (decisions §2, §4). */
-export async function errorsKeepTheirFormat(baseUrl: string): Promise<void> {
+export async function errorsKeepTheirFormat(baseUrl: string, keys: FlowKeys): Promise<void> {
+  const { secret: SECRET_KEY, publishable: PUBLISHABLE_KEY } = keys;
   const call = client(baseUrl);
   const cases: Array<[Reply, number, string]> = [
     [await call('GET', '/v1/admin/store', null), 401, 'unauthenticated'],
