@@ -1,0 +1,2 @@
+// One throwaway PostgreSQL per vitest run for this project (shared implementation).
+export { default } from '../../storage-kysely/test/global-setup';
