@@ -1,0 +1,148 @@
+/**
+ * The server under test, run as its own process by the HTTP benchmarks (never imported).
+ *
+ * - `BENCH_SERVER=engine` (default): `createServer(toNodeListener(createApiHandler(engine)))` on
+ *   the storage of `DATABASE_URL`, the mount of packages/cli/src/server.ts minus its per-request
+ *   log line (`handleNodeRequest` is what `toNodeListener` calls; the bench keeps its promise to
+ *   count requests in flight). With `BENCH_SEED_PRODUCTS=N` (N > 0) it seeds the bench fixture first.
+ * - `BENCH_SERVER=bare`: the ceiling — a bare node:http server answering a fixed JSON body.
+ *
+ * It listens on 127.0.0.1:`PORT` (0 = any free port) and prints one line `READY <json>` with its
+ * URL (and the fixture when it seeded). The bench talks to it over stdin, one command per line,
+ * never over HTTP, so the product gets no extra route:
+ * - `stats` → `STATS <json>`: `process.cpuUsage()`, `process.memoryUsage()`, requests served;
+ * - `gc` → runs a full GC (the process is started with --expose-gc) and answers like `stats`;
+ * - `inflight` → `OK <json>`: the requests being handled (method, URL, start);
+ * - `profile-start` → `OK`: starts V8's CPU profiler (node:inspector, as `--cpu-prof` does);
+ * - `profile-stop <file>` → `OK`: stops it and writes the `.cpuprofile` to `<file>`;
+ * - `exit` → stops accepting, waits (≤ 10 s) for requests in flight that still progress, closes
+ *   the engine, exits 0.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createInterface } from 'node:readline';
+import { nodeCrypto, openStorage } from '@cartwright/cli';
+import { createEngine, type Engine } from '@cartwright/core';
+import { createApiHandler } from '@cartwright/http';
+import { handleNodeRequest } from '@cartwright/http/node';
+import { type Fixture, seedFixture } from '../fixture/seed';
+import { type CpuProfile, saveProfile, startProfiling } from '../profile/cpu-profile';
+
+/** The ceiling's fixed answer: a small JSON object, like a tiny API response. */
+const BARE_BODY = JSON.stringify({ object: 'ping', ok: true, message: 'fixed body for the ceiling' });
+
+let requests = 0;
+let inFlight = 0;
+/** Requests being handled: method and URL by start time (the `inflight` command lists them). */
+const pendingRequests = new Map<number, string>();
+let requestSeq = 0;
+let stopProfiling: (() => Promise<CpuProfile>) | null = null;
+let engine: Engine | null = null;
+let fixture: Fixture | null = null;
+/** Resolves when the response is written (the engine's work for the request is done). */
+let listener: (req: IncomingMessage, res: ServerResponse) => Promise<void> | undefined;
+
+if (process.env.BENCH_SERVER === 'bare') {
+  const body = Buffer.from(BARE_BODY);
+  listener = (_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
+    res.end(body);
+    return undefined;
+  };
+} else {
+  const databaseUrl = process.env.DATABASE_URL ?? ':memory:';
+  engine = await createEngine({ storage: await openStorage(databaseUrl), crypto: nodeCrypto });
+  const seed = Number(process.env.BENCH_SEED_PRODUCTS ?? 0);
+  if (seed > 0) fixture = await seedFixture(engine, { products: seed });
+  // What toNodeListener does, keeping the promise so that in-flight work can be counted.
+  const handler = createApiHandler(engine);
+  listener = (req, res) => handleNodeRequest(handler, req, res);
+}
+
+const server = createServer((req, res) => {
+  requests++;
+  const pending = listener(req, res);
+  if (pending) {
+    inFlight++;
+    const id = ++requestSeq;
+    pendingRequests.set(id, `${req.method} ${req.url} since ${new Date().toISOString()}`);
+    void pending.finally(() => {
+      inFlight--;
+      pendingRequests.delete(id);
+    });
+  }
+});
+server.keepAliveTimeout = 65_000;
+await new Promise<void>((resolve) => server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', resolve));
+const { port } = server.address() as AddressInfo;
+
+function stats() {
+  return {
+    pid: process.pid,
+    cpu: process.cpuUsage(),
+    memory: process.memoryUsage(),
+    requests,
+    in_flight: inFlight,
+  };
+}
+
+async function exit(): Promise<never> {
+  server.close();
+  server.closeIdleConnections();
+  // Wait for requests in flight, but not for ones that no longer make progress (aborted
+  // requests the HTTP adapter never finishes — see the benchmark report).
+  const deadline = Date.now() + 10_000;
+  let last = inFlight;
+  let since = Date.now();
+  while (inFlight > 0 && Date.now() < deadline && Date.now() - since < 1000) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    if (inFlight !== last) {
+      last = inFlight;
+      since = Date.now();
+    }
+  }
+  server.closeAllConnections();
+  await engine?.close();
+  process.exit(0);
+}
+
+async function command(line: string): Promise<string> {
+  const [name, arg] = line.trim().split(/\s+/, 2);
+  switch (name) {
+    case 'stats':
+      return `STATS ${JSON.stringify(stats())}`;
+    case 'gc':
+      (globalThis as { gc?: () => void }).gc?.();
+      return `STATS ${JSON.stringify(stats())}`;
+    case 'inflight':
+      return `OK ${JSON.stringify([...pendingRequests.values()])}`;
+    case 'profile-start':
+      stopProfiling = await startProfiling();
+      return 'OK';
+    case 'profile-stop': {
+      if (!stopProfiling || !arg) return 'ERROR no profile running or no file';
+      saveProfile(arg, await stopProfiling());
+      stopProfiling = null;
+      return 'OK';
+    }
+    case 'exit':
+      return exit();
+    default:
+      return `ERROR unknown command '${line}'`;
+  }
+}
+
+const commands = createInterface({ input: process.stdin });
+let queue = Promise.resolve();
+commands.on('line', (line) => {
+  // One answer line per command, in order.
+  queue = queue.then(async () => {
+    process.stdout.write(`${await command(line)}\n`);
+  });
+});
+// The bench died: do not linger.
+commands.on('close', () => process.exit(0));
+
+process.stdout.write(
+  `READY ${JSON.stringify({ url: `http://127.0.0.1:${port}`, pid: process.pid, fixture })}\n`,
+);

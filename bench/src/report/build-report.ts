@@ -1,0 +1,401 @@
+import type { EngineResults } from '../engine-bench';
+import type { HttpResults } from '../http-bench';
+import type { MachineInfo } from '../lib/machine';
+import type { ProfileEntry } from '../profile-bench';
+import type { ScaleResults } from '../scale-bench';
+import { mibCell, msCell, num, pct, table, verdict } from './tables';
+
+export interface ReportInput {
+  short: boolean;
+  machine: MachineInfo;
+  engine: EngineResults | null;
+  http: HttpResults | null;
+  scale: ScaleResults | null;
+  profile: { entries: ProfileEntry[] } | null;
+  /** Wall time of each script in seconds (null when it failed). */
+  durations: Array<{ script: string; seconds: number; ok: boolean }>;
+  /** Path of the chart relative to the report. */
+  chartPath: string;
+}
+
+const COMMANDS = `\`\`\`sh
+pnpm --filter @cartwright/bench bench         # everything (~25 min), writes this file
+pnpm --filter @cartwright/bench bench:short   # quick mode for CI (< 1 min): proves the scripts run
+# one script at a time, from the repository root (add --short for a quick run, --no-postgres to skip Postgres):
+node --conditions=@cartwright/source --import tsx bench/src/engine-bench.ts
+node --conditions=@cartwright/source --import tsx bench/src/http-bench.ts
+node --conditions=@cartwright/source --import tsx bench/src/scale-bench.ts
+node --conditions=@cartwright/source --import tsx bench/src/profile-bench.ts
+node --conditions=@cartwright/source --import tsx bench/src/write-report.ts   # rebuild this file from bench/results/*.json
+\`\`\``;
+
+function machineSection(machine: MachineInfo): string {
+  return [
+    `- Date: \`${machine.date}\``,
+    `- \`nproc\`: ${machine.nproc} (${machine.cpu_model}), ${machine.platform}`,
+    `- Node ${machine.node}; ${machine.postgres ?? 'Postgres: not available'}`,
+    '- `free -g`:',
+    '',
+    '```',
+    machine.free_g,
+    '```',
+  ].join('\n');
+}
+
+function targetsSection(input: ReportInput): string {
+  const { engine, http } = input;
+  const rows: string[][] = [];
+  const memory = engine?.targets.find((t) => t.target === 'sqlite-memory');
+  if (memory)
+    rows.push([
+      'In-process checkout, SQLite memory',
+      '≥ 2,000 orders/s',
+      `${num(memory.checkout.per_second)} orders/s`,
+      verdict(memory.checkout.per_second >= 2000),
+    ]);
+  for (const kind of ['sqlite-memory', 'sqlite-file'] as const) {
+    const target = http?.targets.find((t) => t.target === kind);
+    if (!target) continue;
+    const best = [...target.flow].sort((a, b) => b.flows_per_second - a.flows_per_second)[0];
+    if (!best) continue;
+    rows.push([
+      `HTTP storefront flow, ${target.label}`,
+      '≥ 500 orders/s',
+      `${num(best.flows_per_second)} orders/s (c=${best.connections})`,
+      verdict(best.flows_per_second >= 500),
+    ]);
+    rows.push([
+      `… as a fraction of the bare-server ceiling, ${target.label}`,
+      '≥ 25 %',
+      `${pct(best.fraction_of_ceiling)} (c=${best.connections})`,
+      verdict(best.fraction_of_ceiling >= 0.25),
+    ]);
+    rows.push([
+      `… server CPU per order, ${target.label}`,
+      '≤ 2 ms',
+      `${msCell(best.cpu_ms_per_order)} ms (c=${best.connections})`,
+      verdict(best.cpu_ms_per_order <= 2),
+    ]);
+  }
+  const list = http?.targets.find((t) => t.target === 'sqlite-memory')?.catalog;
+  if (list && http) {
+    rows.push([
+      `Catalog list, c=16, ${num(http.settings.products)} products, SQLite memory`,
+      '≥ 3,000 req/s, p99 < 10 ms',
+      `${num(list.requests_per_second)} req/s, p99 ${msCell(list.latency.p99)} ms`,
+      verdict(list.requests_per_second >= 3000 && list.latency.p99 < 10),
+    ]);
+  }
+  const mem = http?.memory;
+  if (mem && mem.samples.length > 1) {
+    const first = mem.samples[0] as { rss: number; requests: number };
+    const last = mem.samples[mem.samples.length - 1] as { rss: number; requests: number };
+    const growth = last.rss - first.rss;
+    rows.push([
+      `RSS after warm-up and after ${num(last.requests)} requests (${mem.label})`,
+      '< 150 MiB, flat',
+      `${mibCell(first.rss)} → ${mibCell(last.rss)} MiB (${growth >= 0 ? '+' : ''}${mibCell(growth)})`,
+      verdict(first.rss < 150 * 1024 * 1024 && growth < 10 * 1024 * 1024),
+    ]);
+  }
+  if (rows.length === 0) return 'No results yet.';
+  return `${table(['Target of the issue', 'Goal', 'Measured', 'Verdict'], rows)}\n\n"Flat" is read as less than 10 MiB of growth (noise of the allocator and V8's heap sizing).`;
+}
+
+function engineSection(engine: EngineResults | null): string {
+  if (!engine) return 'Not run (or failed).';
+  const out: string[] = [];
+  out.push(
+    `${num(engine.settings.products)} products (3 variants each), ${engine.settings.seconds} s per measurement. A checkout cart has 3 lines, the 10 % code discount, tax 8.875 % and a shipping method; carts are prepared outside the clock. "Order flow" is the four service calls a storefront makes (create cart with items and address, set shipping method, apply code, checkout).`,
+  );
+  out.push(
+    table(
+      [
+        'Target',
+        'Checkout/s',
+        'p50 / p99 ms',
+        `Checkout/s, ${engine.settings.concurrency} concurrent`,
+        'p50 / p99 ms',
+        'Order flow/s',
+        '50-line re-price/s',
+        'p50 / p99 ms',
+        'List queries/s (mix)',
+        'p50 / p99 ms',
+      ],
+      engine.targets.map((t) => [
+        t.label,
+        num(t.checkout.per_second),
+        `${msCell(t.checkout.latency.p50)} / ${msCell(t.checkout.latency.p99)}`,
+        num(t.checkout_concurrent.per_second),
+        `${msCell(t.checkout_concurrent.latency.p50)} / ${msCell(t.checkout_concurrent.latency.p99)}`,
+        num(t.order_flow.per_second),
+        num(t.reprice_50.per_second),
+        `${msCell(t.reprice_50.latency.p50)} / ${msCell(t.reprice_50.latency.p99)}`,
+        num(t.catalog_mix.per_second),
+        `${msCell(t.catalog_mix.latency.p50)} / ${msCell(t.catalog_mix.latency.p99)}`,
+      ]),
+    ),
+  );
+  out.push(
+    `Core's \`priceCart\` alone on the same 50-line cart: ${num(engine.price_cart_50.per_second)} carts/s (p50 ${msCell(engine.price_cart_50.latency.p50)} ms) — the rest of a re-price is loading and serialising.`,
+  );
+  out.push('SQL statements per operation (counted at the driver; BEGIN/COMMIT included):');
+  out.push(
+    table(
+      [
+        'Target',
+        'Cart create (3 items)',
+        'Cart update',
+        'Apply code',
+        'Checkout',
+        '50-line cart GET',
+        'List page',
+      ],
+      engine.targets.map((t) => [
+        t.label,
+        num(t.statements.cart_create, 1),
+        num(t.statements.cart_update, 1),
+        num(t.statements.apply_discount, 1),
+        num(t.statements.checkout, 1),
+        num(t.statements.reprice_50, 1),
+        num(t.statements.catalog_list, 1),
+      ]),
+    ),
+  );
+  out.push('Catalog list queries one by one (queries/s, p50 / p99 ms):');
+  const names = engine.targets[0]?.catalog.map((q) => q.name) ?? [];
+  out.push(
+    table(
+      ['Query', ...engine.targets.map((t) => t.label)],
+      names.map((name, i) => [
+        `\`${engine.targets[0]?.catalog[i]?.query ?? name}\``,
+        ...engine.targets.map((t) => {
+          const q = t.catalog[i];
+          return q ? `${num(q.per_second)} (${msCell(q.latency.p50)} / ${msCell(q.latency.p99)})` : '–';
+        }),
+      ]),
+    ),
+  );
+  return out.join('\n\n');
+}
+
+function httpSection(http: HttpResults | null, chartPath: string): string {
+  if (!http) return 'Not run (or failed).';
+  const out: string[] = [];
+  out.push(
+    `${num(http.settings.products)} products; ${http.settings.seconds} s per point after ${http.settings.warmup_seconds} s of warm-up.`,
+  );
+  out.push('**The ceiling** — a bare `node:http` server answering a fixed JSON body, same load generator:');
+  out.push(
+    table(
+      ['Concurrency', 'Requests/s', 'p50 ms', 'p99 ms', 'Server CPU µs/request'],
+      http.ceiling.map((c) => [
+        c.connections,
+        num(c.requests_per_second),
+        msCell(c.latency.p50),
+        msCell(c.latency.p99),
+        num(c.cpu_us_per_request),
+      ]),
+    ),
+  );
+  out.push(
+    '**Storefront flow** — create cart → add item → add item → PATCH address + shipping method → checkout (5 requests, guest, manual payment). Flow latency is from the first request to the 201 of the checkout. Fraction of ceiling = 5 × orders/s ÷ ceiling requests/s at the same concurrency.',
+  );
+  out.push(
+    table(
+      [
+        'Target',
+        'Concurrency',
+        'Orders/s',
+        'Requests/s',
+        'Flow p50 ms',
+        'Flow p99 ms',
+        'Request p50 / p99 ms',
+        'Server CPU ms/order',
+        'Of ceiling',
+        'Failed flows',
+      ],
+      http.targets.flatMap((t) =>
+        t.flow.map((f) => [
+          t.label,
+          f.connections,
+          num(f.flows_per_second),
+          num(f.requests_per_second),
+          msCell(f.flow_latency.p50),
+          msCell(f.flow_latency.p99),
+          `${msCell(f.latency.p50)} / ${msCell(f.latency.p99)}`,
+          msCell(f.cpu_ms_per_order),
+          pct(f.fraction_of_ceiling),
+          f.failed_flows,
+        ]),
+      ),
+    ),
+  );
+  out.push(`![Throughput versus concurrency](${chartPath})`);
+  out.push('**Catalog list** — `GET /v1/storefront/products?limit=20` at concurrency 16:');
+  out.push(
+    table(
+      ['Target', 'Requests/s', 'p50 ms', 'p99 ms', 'Server CPU µs/request', 'Of ceiling', 'Non-2xx'],
+      http.targets.map((t) => [
+        t.label,
+        num(t.catalog.requests_per_second),
+        msCell(t.catalog.latency.p50),
+        msCell(t.catalog.latency.p99),
+        num(t.catalog.cpu_us_per_request),
+        pct(t.catalog.fraction_of_ceiling),
+        t.catalog.non2xx,
+      ]),
+    ),
+  );
+  const stuck = http.targets.filter((t) => t.stuck_requests > 0);
+  if (stuck.length > 0) {
+    out.push(
+      `Requests the server never finished after autocannon closed their connection: ${stuck.map((t) => `${t.label} ${t.stuck_requests}`).join(', ')}.`,
+    );
+  }
+  return out.join('\n\n');
+}
+
+function memorySection(http: HttpResults | null): string {
+  const mem = http?.memory;
+  if (!mem || !http) return 'Not run (or failed).';
+  const reached = mem.samples[mem.samples.length - 1]?.requests ?? 0;
+  const capped =
+    reached < http.settings.soak_requests
+      ? `The soak stopped at ${num(reached)} requests when its time cap (${http.settings.soak_max_seconds} s) ran out, before the ${num(http.settings.soak_requests)} asked for.`
+      : '';
+  return [
+    `Server process on ${mem.label}, sampled after a full GC (\`--expose-gc\`) after warm-up and after each chunk of storefront flows (c=8; every fourth chunk catalog pages, c=16). The soak uses a SQLite file seeded by the bench before the server starts (an in-memory database would grow with its data by design, and seeding inside the server would leave its garbage in the first figure).`,
+    table(
+      ['Requests since warm-up', 'RSS MiB', 'Heap used MiB', 'Heap total MiB', 'External MiB'],
+      mem.samples.map((s) => [
+        num(s.requests),
+        mibCell(s.rss),
+        mibCell(s.heap_used),
+        mibCell(s.heap_total ?? Number.NaN),
+        mibCell(s.external ?? Number.NaN),
+      ]),
+    ),
+    capped,
+    mem.stuck_requests > 0 ? `Requests left unfinished by the server at the end: ${mem.stuck_requests}.` : '',
+  ]
+    .filter((part) => part !== '')
+    .join('\n\n');
+}
+
+function scaleSection(scale: ScaleResults | null): string {
+  if (!scale) return 'Not run (or failed).';
+  if (scale.skipped) return `Skipped: ${scale.skipped}.`;
+  return [
+    `One Postgres; N server processes on their own ports, autocannon spreading ${scale.settings.connections} connections round-robin over them (catalog: ${scale.settings.catalog_connections}); ${scale.settings.seconds} s per point. Rows are grown by SQL cloning of rows the engine wrote (see bench/src/fixture/bulk-postgres.ts), then \`ANALYZE\`.`,
+    table(
+      ['What was added', 'Rows', 'Seconds'],
+      scale.growth.map((g) => [g.what, num(g.rows), g.seconds.toFixed(1)]),
+    ),
+    table(
+      [
+        'Products',
+        'Orders',
+        'Processes',
+        'Orders/s',
+        'Flow p50 ms',
+        'Flow p99 ms',
+        'CPU ms/order',
+        'List req/s',
+        'List p99 ms',
+        'Failed flows',
+      ],
+      scale.points.map((p) => [
+        num(p.products),
+        num(p.orders),
+        p.processes,
+        num(p.flow.flows_per_second),
+        msCell(p.flow.flow_latency.p50),
+        msCell(p.flow.flow_latency.p99),
+        msCell(p.flow.cpu_ms_per_order),
+        num(p.catalog.requests_per_second),
+        msCell(p.catalog.latency.p99),
+        p.flow.failed_flows,
+      ]),
+    ),
+  ].join('\n\n');
+}
+
+function profileSection(profile: ReportInput['profile']): string {
+  if (!profile) return 'Not run (or failed).';
+  return profile.entries
+    .map((entry) =>
+      [
+        `**${entry.name}, ${entry.target}** — ${num(entry.operations)} operations, ${num(entry.summary.busy_ms)} ms busy (GC ${num(entry.summary.gc_ms)} ms); \`${entry.file.slice(entry.file.indexOf('bench/'))}\``,
+        table(
+          ['Self %', 'Total %', 'Function (file:line)'],
+          entry.summary.functions
+            .slice(0, 15)
+            .map((f) => [f.self_pct.toFixed(1), f.total_pct.toFixed(1), `\`${f.name}\``]),
+        ),
+        `By package (self): ${entry.summary.places
+          .slice(0, 8)
+          .map((p) => `${p.where} ${p.self_pct.toFixed(1)} %`)
+          .join(', ')}.`,
+      ].join('\n\n'),
+    )
+    .join('\n\n');
+}
+
+const METHOD = `- **Engine in-process**: the services are called directly (\`engine.carts.*\`, \`engine.checkout.checkout\`, \`engine.products.listStorefront\`) with inputs parsed once by the request schemas; the catalog is seeded through the storage port (\`tx.products.insert\`, 250 per transaction). Rates are operations ÷ measured time; each operation is timed with \`performance.now()\`.
+- **HTTP**: the server runs in its own process (\`bench/src/http/server-process.ts\`): \`createServer(toNodeListener(createApiHandler(engine)))\` as in packages/cli/src/server.ts, without the CLI's per-request log line. Load comes from this process with **autocannon 8** over loopback keep-alive connections, one request in flight per connection (concurrency = connections, no pipelining). The storefront flow uses autocannon's \`requests\` sequence: \`setupRequest\` puts the cart id from the create response into the following paths, \`onResponse\` counts completed checkouts and flow latency. Per-request latency is taken from autocannon's \`response\` event (float ms from \`process.hrtime\`, write of the request to end of the response) because its own histogram rounds to whole milliseconds.
+- **The ceiling** is measured in the same run with the same generator against a bare \`node:http\` server answering a fixed JSON body.
+- **CPU per order** is the server's own \`process.cpuUsage()\` (user + system) delta over a measured window divided by the checkouts completed in it; the bench asks the server for it over the child process's stdin (no HTTP route is added to the product).
+- **Memory**: the server's \`process.memoryUsage()\` after a full GC, read the same way.
+- **Profiles**: V8's sampling CPU profiler (the one \`node --cpu-prof\` drives), started and stopped through \`node:inspector\` around the measured window only, 200 µs sampling; positions in TypeScript files are mapped back through tsx's inline source maps. The \`.cpuprofile\` files open in Chrome DevTools or speedscope.
+- **Caveat — one machine**: the load generator, the server(s) and Postgres share the same CPUs, so on a small machine every figure is also bounded by autocannon's own CPU. The fraction-of-ceiling figures put the HTTP numbers in proportion to what this machine and generator can do at all.`;
+
+/** The whole docs/benchmarks.md. */
+export function buildReport(input: ReportInput): string {
+  const durations = input.durations
+    .map((d) => `${d.script} ${d.ok ? `${d.seconds.toFixed(0)} s` : 'FAILED'}`)
+    .join(', ');
+  return `# Benchmarks
+
+Figures printed by the \`bench/\` workspace package${input.short ? ' (**short mode — tiny sizes, not meaningful figures**)' : ''}. This file is generated by
+\`pnpm --filter @cartwright/bench bench\` (bench/src/run-all.ts); the raw results are in \`bench/results/*.json\`.
+
+## Commands
+
+${COMMANDS}
+
+## Machine
+
+${machineSection(input.machine)}
+
+Scripts run: ${durations || '–'}.
+
+## Targets of the issue
+
+${targetsSection(input)}
+
+## 1. Engine in-process
+
+${engineSection(input.engine)}
+
+## 2. HTTP: storefront flow, catalog list and the ceiling (3), CPU per order (4)
+
+${httpSection(input.http, input.chartPath)}
+
+## 5. Scale: server processes and database size (Postgres)
+
+${scaleSection(input.scale)}
+
+## 6. Memory
+
+${memorySection(input.http)}
+
+## Profiles: top functions by self time
+
+${profileSection(input.profile)}
+
+## Method
+
+${METHOD}
+`;
+}
