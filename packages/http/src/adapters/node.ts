@@ -90,6 +90,12 @@ export function readNodeRequestBody(req: NodeRequest, limit: number): Promise<Bo
  */
 export function readNodeStream(req: IncomingMessage, limit: number): Promise<BodySource> {
   return new Promise((resolve, reject) => {
+    // The client may have gone while the pipeline awaited authentication: then `close` has
+    // already fired and `end` never will, so answer at once instead of waiting forever.
+    if (req.destroyed || req.readableAborted) {
+      reject(new Error('The client closed the connection before the body was complete'));
+      return;
+    }
     const declared = Number(req.headers['content-length'] ?? '0');
     let tooLarge = Number.isFinite(declared) && declared > limit;
     const chunks: Buffer[] = [];
