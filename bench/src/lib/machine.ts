@@ -17,7 +17,7 @@ function run(command: string, args: string[]): string | null {
   try {
     return execFileSync(command, args, { stdio: ['ignore', 'pipe', 'ignore'] })
       .toString()
-      .trim();
+      .trimEnd();
   } catch {
     return null;
   }

@@ -99,7 +99,7 @@ function targetsSection(input: ReportInput): string {
     ]);
   }
   if (rows.length === 0) return 'No results yet.';
-  return `${table(['Target of the issue', 'Goal', 'Measured', 'Verdict'], rows)}\n\n"Flat" is read as less than 10 MiB of growth (noise of the allocator and V8's heap sizing).`;
+  return `${table(['Target of the issue', 'Goal', 'Measured', 'Verdict'], rows, [0, 3])}\n\n"Flat" is read as less than 10 MiB of growth (noise of the allocator and V8's heap sizing).`;
 }
 
 function engineSection(engine: EngineResults | null): string {
@@ -332,6 +332,7 @@ function profileSection(profile: ReportInput['profile']): string {
           entry.summary.functions
             .slice(0, 15)
             .map((f) => [f.self_pct.toFixed(1), f.total_pct.toFixed(1), `\`${f.name}\``]),
+          [2],
         ),
         `By package (self): ${entry.summary.places
           .slice(0, 8)

@@ -16,7 +16,17 @@ export interface ChartOptions {
   height?: number;
 }
 
-const COLOURS = ['#444444', '#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd'];
+const COLOURS = [
+  '#444444',
+  '#1f77b4',
+  '#ff7f0e',
+  '#2ca02c',
+  '#d62728',
+  '#9467bd',
+  '#8c564b',
+  '#e377c2',
+  '#17becf',
+];
 
 function escapeXml(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');

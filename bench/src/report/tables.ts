@@ -1,7 +1,9 @@
 /** Markdown table helpers. */
-export function table(header: string[], rows: Array<Array<string | number>>): string {
+
+/** A Markdown table: the first column (or those listed in `left`) left-aligned, others right. */
+export function table(header: string[], rows: Array<Array<string | number>>, left: number[] = [0]): string {
   const line = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
-  const align = header.map((_, i) => (i === 0 ? '---' : '---:'));
+  const align = header.map((_, i) => (left.includes(i) ? '---' : '---:'));
   return [line(header), line(align), ...rows.map(line)].join('\n');
 }
 
