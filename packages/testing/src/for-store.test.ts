@@ -47,7 +47,10 @@ describe('engine.forStore(scope) — the embedding facade, end to end', () => {
     expect((await store.webhooks.list()).data).toHaveLength(1);
     expect((await store.webhooks.listDeliveries(hook.id)).data).toEqual([]);
     expect((await store.webhooks.listNotifications()).data).toEqual([]);
-    await rejects(store.webhooks.test(hook.id, { event_type: 'nope' as 'order.created' }), 'parameter_invalid');
+    await rejects(
+      store.webhooks.test(hook.id, { event_type: 'nope' as 'order.created' }),
+      'parameter_invalid',
+    );
     expect(await store.webhooks.delete(hook.id)).toEqual({ id: hook.id, deleted: true });
   });
 
