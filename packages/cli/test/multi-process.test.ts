@@ -39,7 +39,10 @@ function startServe(databaseUrl: string): Promise<Server> {
   );
   let out = '';
   return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${out}`)), 60_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`serve did not start:\n${out}`));
+    }, 60_000);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       const match = out.match(/listening on (http:\/\/\S+)/);
@@ -94,8 +97,10 @@ for (const target of ['sqlite', 'postgres'] as const) {
         servers.map(
           (server) =>
             new Promise<void>((resolvePromise) => {
+              if (server.child.exitCode !== null) return resolvePromise();
               server.child.once('exit', () => resolvePromise());
               server.child.kill('SIGTERM');
+              setTimeout(() => server.child.kill('SIGKILL'), 10_000).unref();
             }),
         ),
       );

@@ -6,6 +6,12 @@ import { afterAll, describe, expect, test } from 'vitest';
 
 const CLI_DIR = resolve(import.meta.dirname, '..');
 
+/** Every child started here, so a failing test never leaves a server running. */
+const children = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
 /** Starts `cartwright serve` as a child process and collects its output. */
 function startServe(env: Record<string, string>): {
   child: ChildProcess;
