@@ -1,3 +1,4 @@
+import { createApiKeyCache } from './services/api-key-cache';
 import { createApiKeyService } from './services/api-key-service';
 import { createAuthService } from './services/auth-service';
 import { createCartService } from './services/carts/cart-service';
@@ -19,11 +20,12 @@ import { createWebhookService } from './services/webhooks/webhook-service';
  * `engine.forStore(scope)` binds a scope and validates inputs.
  */
 export function createServices(ctx: ServiceContext) {
+  const keyCache = createApiKeyCache(ctx.config.api_key_cache_ms);
   const services = {
-    auth: createAuthService(ctx),
+    auth: createAuthService(ctx, keyCache),
     idempotency: createIdempotencyService(ctx),
     store: createStoreService(ctx),
-    apiKeys: createApiKeyService(ctx),
+    apiKeys: createApiKeyService(ctx, keyCache),
     products: createProductService(ctx),
     shippingMethods: createShippingMethodService(ctx),
     inventory: createInventoryService(ctx),

@@ -34,12 +34,18 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   allow_private_webhooks: false,
   idempotency_ttl_ms: 24 * 60 * 60 * 1000,
   idempotency_lock_ms: 30_000,
+  api_key_cache_ms: 1000,
 };
 
-/** The manual provider (decisions §12): records a pending payment, completed later by the admin. */
+/**
+ * The manual provider (decisions §12): records a pending payment, completed later by the admin.
+ * Its `createPayment` touches nothing outside the engine, so checkout calls it inside its one
+ * transaction (`settlesInProcess`).
+ */
 export const manualPaymentProvider: PaymentProvider = {
   name: 'manual',
   requiresPaymentMethod: false,
+  settlesInProcess: true,
   async createPayment() {
     return { status: 'pending', provider_id: null };
   },

@@ -12,6 +12,7 @@ import { idempotencySuite } from './suites/idempotency';
 import { inventorySuite } from './suites/inventory';
 import { ordersSuite } from './suites/orders';
 import { paginationSuite } from './suites/pagination';
+import { productCountsSuite } from './suites/product-counts';
 import { transactionsSuite } from './suites/transactions';
 
 /**
@@ -25,6 +26,7 @@ export function runStorageConformance(options: StorageConformanceOptions): void 
     transactionsSuite(ctx);
     accountsSuite(ctx);
     catalogSuite(ctx);
+    productCountsSuite(ctx);
     inventorySuite(ctx);
     discountsSuite(ctx);
     customersSuite(ctx);

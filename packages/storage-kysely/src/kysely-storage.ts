@@ -1,10 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Repositories, Storage } from '@cartwright/core';
-import { type Kysely, Migrator, sql } from 'kysely';
+import { CompiledQuery, type Kysely, Migrator } from 'kysely';
 import { AsyncMutex } from './async-mutex';
 import type { DialectCapabilities } from './dialects/dialect-capabilities';
 import { createMigrationProvider } from './migrations/migration-provider';
-import { QueryRunner } from './query/query-runner';
+import { QueryRunner, type StatementExecutor } from './query/query-runner';
 import { TemplateCache } from './query/template';
 import { createRepositories } from './repositories/create-repositories';
 import type { Database } from './schema/database';
@@ -12,7 +12,7 @@ import type { Database } from './schema/database';
 /** The transaction a callback runs in, found again by nested calls through AsyncLocalStorage. */
 interface TransactionFrame {
   readonly owner: KyselyStorage;
-  readonly db: Kysely<Database>;
+  readonly executor: StatementExecutor;
   readonly repos: Repositories;
   /** Serialises nested calls made concurrently inside this frame. */
   readonly nested: AsyncMutex;
@@ -44,8 +44,24 @@ export abstract class KyselyStorage implements Storage {
     this.templates = new TemplateCache({ db, caps });
   }
 
-  /** Runs `body` inside one database transaction bound to `db`; commits or rolls back. */
-  protected abstract runTransaction<T>(body: (db: Kysely<Database>) => Promise<T>): Promise<T>;
+  /**
+   * Runs `body` inside one database transaction; commits or rolls back. `body` gets the
+   * executor bound to the transaction and the repositories over it (a subclass whose
+   * transactions always run on the same executor may hand the same repositories every time).
+   */
+  protected abstract runTransaction<T>(
+    body: (executor: StatementExecutor, repos: Repositories) => Promise<T>,
+  ): Promise<T>;
+
+  /** Where statements outside a transaction run. Default: the Kysely instance. */
+  protected rootExecutor(): StatementExecutor {
+    return this.db;
+  }
+
+  /** Repositories over an executor (one set per executor is enough: they hold no state). */
+  protected repositoriesOn(executor: StatementExecutor): Repositories {
+    return createRepositories(new QueryRunner(executor, this.templates));
+  }
 
   async migrate(): Promise<void> {
     const migrator = new Migrator({ db: this.db, provider: createMigrationProvider(this.dialect) });
@@ -59,11 +75,11 @@ export abstract class KyselyStorage implements Storage {
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
     const frame = frames.getStore();
     if (frame?.owner === this && frame.active) return frame.nested.run(() => this.#savepoint(frame, fn));
-    return this.runTransaction(async (db) => {
+    return this.runTransaction(async (executor, repos) => {
       const top: TransactionFrame = {
         owner: this,
-        db,
-        repos: createRepositories(new QueryRunner(db, this.templates)),
+        executor,
+        repos,
         nested: new AsyncMutex(),
         counter: { savepoints: 0 },
         active: true,
@@ -81,7 +97,7 @@ export abstract class KyselyStorage implements Storage {
     if (frame?.owner === this && frame.active) return fn(frame.repos);
     let repositories = this.#rootRepositories;
     if (!repositories) {
-      repositories = createRepositories(new QueryRunner(this.db, this.templates));
+      repositories = this.repositoriesOn(this.rootExecutor());
       this.#rootRepositories = repositories;
     }
     return fn(repositories);
@@ -92,16 +108,17 @@ export abstract class KyselyStorage implements Storage {
   }
 
   async #savepoint<T>(parent: TransactionFrame, fn: (tx: Repositories) => Promise<T>): Promise<T> {
-    const name = sql.id(`cartwright_sp_${++parent.counter.savepoints}`);
+    const name = `cartwright_sp_${++parent.counter.savepoints}`;
+    const run = (statement: string) => parent.executor.executeQuery(CompiledQuery.raw(statement));
     const child: TransactionFrame = { ...parent, nested: new AsyncMutex(), active: true };
-    await sql`savepoint ${name}`.execute(parent.db);
+    await run(`savepoint ${name}`);
     try {
       const result = await frames.run(child, () => fn(child.repos));
-      await sql`release savepoint ${name}`.execute(parent.db);
+      await run(`release savepoint ${name}`);
       return result;
     } catch (error) {
-      await sql`rollback to savepoint ${name}`.execute(parent.db);
-      await sql`release savepoint ${name}`.execute(parent.db);
+      await run(`rollback to savepoint ${name}`);
+      await run(`release savepoint ${name}`);
       throw error;
     } finally {
       child.active = false;

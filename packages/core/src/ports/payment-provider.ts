@@ -8,6 +8,20 @@ export interface PaymentProvider {
   readonly name: string;
   /** Whether checkout with this provider needs `payment_method_id`. */
   readonly requiresPaymentMethod: boolean;
+  /**
+   * Declares that `createPayment` does no I/O and cannot fail or hang: it only computes an
+   * outcome from its input (the `manual` provider records a pending payment). The engine may then
+   * call it INSIDE the checkout transaction, so checkout runs as one transaction — claim checks,
+   * reservation, this call, discount uses, order number, order and its payment (inserted once,
+   * in its final state) — instead of claim → provider → settle. Because that transaction can
+   * still roll back after the call (a discount used up concurrently, a lost race for the last
+   * unit), the outcome must have no effect outside the returned value: nothing is charged,
+   * recorded or sent. A decline (`failed` / `cancelled`) or a thrown refusal is recorded exactly
+   * as on the two-transaction path (a `failed` attempt, `payment.failed`, units released).
+   * Leave it unset for every provider that talks to a payment service (Stripe): a crash between
+   * that call and the order must stay reconcilable.
+   */
+  readonly settlesInProcess?: boolean;
   /** Create and confirm a payment for the order total. */
   createPayment(input: CreatePaymentInput): Promise<PaymentResult>;
   /** Capture a previously authorised payment, where the provider separates the steps. */

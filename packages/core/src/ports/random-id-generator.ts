@@ -13,7 +13,10 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 export function createRandomIdGenerator(now: () => number = Date.now): IdGenerator {
   let lastTime = -1;
   let counter = 0;
-  const random = new Uint8Array(26);
+  // Randomness is drawn from the system in blocks (one call per ~150 ids, not one per id); each
+  // byte is used once.
+  const pool = new Uint8Array(26 * 156);
+  let offset = pool.length;
   const seed = new Uint32Array(1);
   return {
     next(prefix: IdPrefix): string {
@@ -37,9 +40,13 @@ export function createRandomIdGenerator(now: () => number = Date.now): IdGenerat
         counterPart = CROCKFORD[c % 32] + counterPart;
         c = Math.floor(c / 32);
       }
-      globalThis.crypto.getRandomValues(random);
+      if (offset + 26 > pool.length) {
+        globalThis.crypto.getRandomValues(pool);
+        offset = 0;
+      }
       let randomPart = '';
-      for (const byte of random) randomPart += CROCKFORD[byte & 31];
+      for (let i = offset, end = offset + 26; i < end; i++) randomPart += CROCKFORD[(pool[i] as number) & 31];
+      offset += 26;
       return `${prefix}_${timePart}${counterPart}${randomPart}`;
     },
   };

@@ -1,5 +1,6 @@
 import { CommerceError } from '../errors';
 import type { ApiKeyRecord, KeyType, Mode, PageRequest, Scope } from '../ports/storage';
+import type { ApiKeyCache } from './api-key-cache';
 import { isWellFormedKey, keyPrefixOf, keyTypeOf, modeOf } from './auth-service';
 import type { ServiceContext } from './context';
 import { read, write } from './unit-of-work';
@@ -30,7 +31,7 @@ export function apiKeyToWire(record: ApiKeyRecord) {
  * API keys (decisions §2, §8): stored as SHA-256 hashes, shown in full only once (create and
  * rotate), scoped to one store and one mode.
  */
-export function createApiKeyService(ctx: ServiceContext) {
+export function createApiKeyService(ctx: ServiceContext, keyCache: ApiKeyCache) {
   /** `sk_test_` + 32 URL-safe random characters (192 bits). */
   function generateKey(keyType: KeyType, mode: Mode): string {
     return `${keyType === 'secret' ? 'sk' : 'pk'}_${mode}_${ctx.crypto.randomToken(24)}`;
@@ -113,13 +114,14 @@ export function createApiKeyService(ctx: ServiceContext) {
     /** Revokes at once. */
     async delete(scope: Scope, id: string) {
       const ok = await write(ctx, ({ tx, now }) => tx.apiKeys.revoke(scope, id, now));
+      keyCache.clear();
       if (!ok) throw new CommerceError('not_found', `No such API key: '${id}'`);
       return { id, deleted: true as const };
     },
 
     /** A new key of the same kind replaces the old one, which stops working at once. */
     async rotate(scope: Scope, id: string) {
-      return write(ctx, async ({ tx, now }) => {
+      const rotated = await write(ctx, async ({ tx, now }) => {
         const old = await tx.apiKeys.get(scope, id);
         if (!old || old.revoked_at !== null) throw new CommerceError('not_found', `No such API key: '${id}'`);
         const key = generateKey(old.key_type, old.mode);
@@ -128,6 +130,8 @@ export function createApiKeyService(ctx: ServiceContext) {
         await tx.apiKeys.insert(record);
         return { ...apiKeyToWire(record), key };
       });
+      keyCache.clear();
+      return rotated;
     },
   };
 }

@@ -1,5 +1,6 @@
 import { CommerceError } from '../errors';
 import type { ApiKeyRecord, KeyType, Mode, Scope } from '../ports/storage';
+import type { ApiKeyCache } from './api-key-cache';
 import type { ServiceContext } from './context';
 
 /** Who is calling: resolved from the API key (decisions §2). */
@@ -38,7 +39,11 @@ export function keyPrefixOf(raw: string): string {
   return raw.slice(0, 12);
 }
 
-export function createAuthService(ctx: ServiceContext) {
+/**
+ * Authentication of API keys and customer tokens. Usable keys are remembered in `keyCache` for
+ * `EngineConfig.api_key_cache_ms` (see {@link ApiKeyCache}).
+ */
+export function createAuthService(ctx: ServiceContext, keyCache: ApiKeyCache) {
   const hashOf = (secret: string) => ctx.crypto.sha256Hex(secret);
 
   function assertUsable(record: ApiKeyRecord | null, now: number): asserts record is ApiKeyRecord {
@@ -50,14 +55,22 @@ export function createAuthService(ctx: ServiceContext) {
   return {
     /** Resolves `Authorization: Bearer <key>`; unknown, revoked or expired → 401 `invalid_api_key`. */
     async authenticateApiKey(raw: string): Promise<ApiKeyPrincipal> {
-      if (!isWellFormedKey(raw)) throw new CommerceError('invalid_api_key', 'Invalid API key provided');
-      const hash = await hashOf(raw);
       const now = ctx.clock.now();
-      const record = await ctx.storage.read((tx) => tx.apiKeys.findByHash(hash));
-      assertUsable(record, now);
+      let record = keyCache.get(raw, now) ?? null;
+      if (record === null) {
+        if (!isWellFormedKey(raw)) throw new CommerceError('invalid_api_key', 'Invalid API key provided');
+        const hash = await hashOf(raw);
+        record = await ctx.storage.read((tx) => tx.apiKeys.findByHash(hash));
+        assertUsable(record, now);
+        keyCache.set(raw, record, now);
+      } else {
+        assertUsable(record, now);
+      }
       if (record.last_used_at === null || now - record.last_used_at > TOUCH_INTERVAL_MS) {
         // Best effort and off the request's critical path.
-        void ctx.storage.read((tx) => tx.apiKeys.touch(record.id, now)).catch(() => undefined);
+        const id = record.id;
+        keyCache.set(raw, { ...record, last_used_at: now }, now);
+        void ctx.storage.read((tx) => tx.apiKeys.touch(id, now)).catch(() => undefined);
       }
       return { key_id: record.id, store_id: record.store_id, mode: record.mode, key_type: record.key_type };
     },

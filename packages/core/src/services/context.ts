@@ -21,6 +21,12 @@ export interface EngineConfig {
   idempotency_ttl_ms: number;
   /** How long an in-progress idempotency claim blocks a concurrent request with the same key. */
   idempotency_lock_ms: number;
+  /**
+   * How long a verified API key is remembered (ms) before it is read again; 0 turns it off.
+   * Revoking or rotating through this engine takes effect at once here; other processes on the
+   * same database notice within this time. Default 1000.
+   */
+  api_key_cache_ms: number;
 }
 
 /** What every service gets: the ports, chosen once at start-up. */

@@ -47,7 +47,13 @@ export function read<T>(ctx: ServiceContext, fn: (tx: Repositories) => Promise<T
   return ctx.storage.read(fn);
 }
 
+/**
+ * Event data are wire objects: plain JSON already (ISO strings, numbers, nested objects), so
+ * they are kept as they are — not copied through a JSON round trip on every write. The outbox
+ * row is their JSON text (keys holding `undefined` are dropped there, as in any response), and
+ * in-process listeners, called right after the commit, get the same object: use cases build a
+ * fresh wire object for each event and do not change it after `emit`.
+ */
 function toJsonObject(data: unknown): JsonObject {
-  // Wire objects are plain JSON already (ISO strings, numbers, nested objects); drop undefined.
-  return JSON.parse(JSON.stringify(data ?? {})) as { [key: string]: Json };
+  return (data ?? {}) as { [key: string]: Json };
 }

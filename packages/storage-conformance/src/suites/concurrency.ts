@@ -63,6 +63,40 @@ export function concurrencySuite(ctx: SuiteContext): void {
       });
     });
 
+    it('40 parallel reservations of two variants, listed in either order → exactly 10, no deadlock', async () => {
+      const scope = newScope();
+      const product = makeProduct(scope, { prices: [100, 200], on_hand: 10 });
+      await ctx.tx((tx) => tx.products.insert(product));
+      const [a, b] = product.variants.map((v) => v.id);
+      const pool = await storages();
+      try {
+        const results = await inParallel(pool.storages, 40, (storage, i) =>
+          storage.transaction(async (tx) => {
+            const pair = i % 2 === 0 ? [a!, b!] : [b!, a!];
+            const result = await tx.inventory.reserve(
+              scope,
+              pair.map((variant_id) => ({ variant_id, quantity: 1 })),
+              1,
+            );
+            if (!result.ok) throw new Error('refused');
+            expect(result.changes.map((change) => change.after.variant_id)).toEqual(pair);
+            return result;
+          }),
+        );
+        const unexpected = results.filter((r) => r instanceof Error && r.message !== 'refused');
+        expect(unexpected).toEqual([]);
+        expect(results.filter((r) => !(r instanceof Error))).toHaveLength(10);
+      } finally {
+        await pool.close();
+      }
+      for (const variant of product.variants) {
+        expect(await ctx.read((r) => r.inventory.get(scope, variant.inventory.id))).toMatchObject({
+          on_hand: 10,
+          reserved: 10,
+        });
+      }
+    });
+
     it('a discount with usage_limit 3 under 20 parallel uses → exactly 3', async () => {
       const scope = newScope();
       const discount = makeDiscount(scope, { usage_limit: 3 });

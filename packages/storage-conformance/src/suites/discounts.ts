@@ -62,6 +62,45 @@ export function discountsSuite(ctx: SuiteContext): void {
       await ctx.tx((tx) => tx.discounts.insert(makeDiscount(scope, { code: 'SAVE10' })));
     });
 
+    it('listForPricing returns exactly what listAutomatic and getByCodes return, in one call', async () => {
+      const scope = newScope();
+      const late = makeDiscount(scope, { code: null, type: 'automatic', created_at: 30 });
+      const early = makeDiscount(scope, { code: null, type: 'automatic', created_at: 10 });
+      const inactive = makeDiscount(scope, {
+        code: null,
+        type: 'automatic',
+        created_at: 5,
+        is_active: false,
+      });
+      const summer = makeDiscount(scope, { code: 'Summer', created_at: 20 });
+      const paused = makeDiscount(scope, { code: 'PAUSED', created_at: 25, is_active: false });
+      const unrelated = makeDiscount(scope, { code: 'OTHER', created_at: 1 });
+      const deleted = makeDiscount(scope, { code: 'GONE', created_at: 2 });
+      await ctx.tx(async (tx) => {
+        for (const d of [late, early, inactive, summer, paused, unrelated, deleted])
+          await tx.discounts.insert(d);
+        await tx.discounts.insert(makeDiscount(otherMode(scope), { code: 'SUMMER' }));
+        await tx.discounts.delete(scope, deleted.id, 3);
+      });
+      const codes = ['summer', 'paused', 'gone', 'missing', 'SUMMER'];
+      const both = await ctx.read((r) => r.discounts.listForPricing(scope, codes));
+      expect(both.automatic).toEqual(await ctx.read((r) => r.discounts.listAutomatic(scope)));
+      expect(both.automatic.map((d) => d.id)).toEqual([early.id, late.id]);
+      const byCode = await ctx.read((r) => r.discounts.getByCodes(scope, codes));
+      expect([...both.by_code].sort((a, b) => a.id.localeCompare(b.id))).toEqual(
+        [...byCode].sort((a, b) => a.id.localeCompare(b.id)),
+      );
+      expect(both.by_code.map((d) => d.id).sort()).toEqual([summer.id, paused.id].sort());
+      expect(await ctx.read((r) => r.discounts.listForPricing(scope, []))).toEqual({
+        automatic: both.automatic,
+        by_code: [],
+      });
+      expect(await ctx.read((r) => r.discounts.listForPricing(otherMode(scope), ['nope']))).toEqual({
+        automatic: [],
+        by_code: [],
+      });
+    });
+
     it('listAutomatic returns active automatic discounts oldest first; list filters by type and is_active', async () => {
       const scope = newScope();
       const late = makeDiscount(scope, { code: null, type: 'automatic', created_at: 30 });

@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import { initialMigration } from './0001_initial';
+import { catalogReadPathMigration } from './0002_catalog_read_path';
 import type { SchemaDialect } from './column-types';
 
 /**
@@ -9,6 +10,7 @@ import type { SchemaDialect } from './column-types';
 export function migrationsFor(dialect: SchemaDialect): Record<string, Migration> {
   return {
     '0001_initial': initialMigration(dialect),
+    '0002_catalog_read_path': catalogReadPathMigration(dialect),
   };
 }
 

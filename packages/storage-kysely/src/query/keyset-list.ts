@@ -12,7 +12,9 @@ import { type BuildContext, type Slots, shapedTemplate, slot, type Template } fr
  * and the page continues strictly after `(keys…, id)` with one row-value comparison, which the
  * `(store_id, mode, <keys>, id)` indexes serve. Rows inserted concurrently land either before
  * or after the cursor, so a walk never repeats or skips a row. `total_count` is a COUNT with
- * the same filter; `limit + 1` rows tell `has_more`.
+ * the same filter unless the caller knows it cheaper (`count` of {@link runKeysetList}, e.g. a
+ * maintained counter); `limit + 1` rows tell `has_more`. A list may select its page's columns
+ * itself (`select`, default every column), e.g. to load a page's children in the same statement.
  */
 export interface ListShape<F> {
   filter: F;
@@ -32,9 +34,15 @@ export type SortKeys =
   | readonly string[]
   | { readonly asc: readonly string[]; readonly desc: readonly string[] };
 
-export interface KeysetList<TB extends TableName, P extends string, F> {
+/** The page's select list over `base` (rows must carry `id`, the next cursor). */
+type PageSelect<TB extends TableName, R> = (
+  ctx: BuildContext,
+  query: SelectQueryBuilder<Database, TB, object>,
+) => SelectQueryBuilder<Database, TB, R>;
+
+export interface KeysetList<TB extends TableName, P extends string, F, R = Selectable<Database[TB]>> {
   readonly keysOf: (sort: string, order: 'asc' | 'desc') => readonly string[];
-  readonly page: Template<string, Selectable<Database[TB]>, ListShape<F>>;
+  readonly page: Template<string, R, ListShape<F>>;
   readonly count: Template<string, { count: number | string }, F>;
   readonly cursor: Template<
     'store_id' | 'mode' | 'id',
@@ -50,14 +58,23 @@ export interface KeysetList<TB extends TableName, P extends string, F> {
  * @param sorts sort name → SQL key expressions over the table's columns (`id` is appended).
  * @param filterKey a string that identifies which filters are present (the statement's shape).
  * @param base `selectFrom(table)` with the scope and the present filters applied.
+ * @param select the page's columns (default `selectAll()`); the count and cursor ignore it.
  */
-export function keysetList<TB extends TableName, P extends string = never, F = undefined>(options: {
+export function keysetList<
+  TB extends TableName,
+  P extends string = never,
+  F = undefined,
+  R = Selectable<Database[TB]>,
+>(options: {
   table: TB;
   sorts: Record<string, SortKeys>;
   filterKey: (filter: F) => string;
   base: Base<TB, P, F>;
-}): KeysetList<TB, P, F> {
+  select?: PageSelect<TB, R>;
+}): KeysetList<TB, P, F, R> {
   const { table, sorts, filterKey, base } = options;
+  const select: PageSelect<TB, R> =
+    options.select ?? ((_ctx, query) => query.selectAll() as unknown as SelectQueryBuilder<Database, TB, R>);
   const keysOf = (sort: string, order: 'asc' | 'desc'): readonly string[] => {
     const keys = Object.hasOwn(sorts, sort) ? sorts[sort] : undefined;
     if (!keys) throw new CommerceError('parameter_invalid', `Unknown sort '${sort}'`, { param: 'sort' });
@@ -76,10 +93,7 @@ export function keysetList<TB extends TableName, P extends string = never, F = u
         query = query.where(sql<SqlBool>`(${columns}) ${op} (${values})`);
       }
       for (const key of keys) query = query.orderBy(sql.raw(key), shape.order);
-      return query
-        .orderBy(sql.ref('id'), shape.order)
-        .selectAll()
-        .limit(slot(p, 'limit')) as unknown as SelectQueryBuilder<Database, TB, Selectable<Database[TB]>>;
+      return select(ctx, query.orderBy(sql.ref('id'), shape.order)).limit(slot(p, 'limit'));
     },
   );
 
@@ -101,15 +115,25 @@ export function keysetList<TB extends TableName, P extends string = never, F = u
   return { keysOf, page, count, cursor };
 }
 
+/** How a list may answer parts of a page itself. */
+export interface KeysetListOptions {
+  /**
+   * The exact `total_count` of the filter when the caller knows it without a COUNT (a counter
+   * kept in the same transactions as the rows), or undefined to COUNT.
+   */
+  count?: (() => Promise<number>) | undefined;
+}
+
 /** Runs a list: cursor lookup (if any), the page, the count. */
-export async function runKeysetList<TB extends TableName, P extends string, F, T>(
+export async function runKeysetList<TB extends TableName, P extends string, F, R, T>(
   q: QueryRunner,
-  list: KeysetList<TB, P, F>,
+  list: KeysetList<TB, P, F, R>,
   scope: Scope,
   filter: F,
   filterArgs: Readonly<Record<string, unknown>>,
   request: PageRequest,
-  load: (rows: Selectable<Database[TB]>[]) => Promise<T[]> | T[],
+  load: (rows: R[]) => Promise<T[]> | T[],
+  options: KeysetListOptions = {},
 ): Promise<Page<T>> {
   const keys = list.keysOf(request.sort, request.order);
   const args: Record<string, unknown> = { ...filterArgs, store_id: scope.store_id, mode: scope.mode };
@@ -134,14 +158,16 @@ export async function runKeysetList<TB extends TableName, P extends string, F, T
   args.limit = request.limit + 1;
   const shape: ListShape<F> = { filter, sort: request.sort, order: request.order, cursor: hasCursor };
   const rows = await q.rows(list.page, args, shape);
-  const countRow = await q.first(list.count, args, filter);
+  const total = options.count
+    ? await options.count()
+    : Number((await q.first(list.count, args, filter))?.count ?? 0);
   const hasMore = rows.length > request.limit;
   const pageRows = hasMore ? rows.slice(0, request.limit) : rows;
   const data = await load(pageRows);
   const last = pageRows[pageRows.length - 1] as { id?: unknown } | undefined;
   return {
     data,
-    total_count: Number(countRow?.count ?? 0),
+    total_count: total,
     has_more: hasMore,
     next_cursor: hasMore && last ? String(last.id) : null,
   };

@@ -1,6 +1,5 @@
-import type { CompiledQuery, Kysely } from 'kysely';
+import type { CompiledQuery, QueryResult } from 'kysely';
 import type { DialectCapabilities } from '../dialects/dialect-capabilities';
-import type { Database } from '../schema/database';
 import { translateDbError } from '../translate-db-error';
 import {
   type Args,
@@ -11,6 +10,14 @@ import {
 } from './template';
 
 /**
+ * What statements run on: a Kysely instance (or a transaction / connection bound one), or the
+ * SQLite adapter's direct executor over its cached better-sqlite3 statements.
+ */
+export interface StatementExecutor {
+  executeQuery<R>(compiled: CompiledQuery<R>): Promise<QueryResult<R>>;
+}
+
+/**
  * Runs templates on one executor: the root Kysely (reads outside a transaction) or the
  * connection/transaction a `Storage.transaction` callback is bound to. Every statement of the
  * repositories goes through here, so database errors are translated in one place.
@@ -19,7 +26,7 @@ export class QueryRunner {
   readonly caps: DialectCapabilities;
 
   constructor(
-    readonly db: Kysely<Database>,
+    readonly db: StatementExecutor,
     readonly templates: TemplateCache,
   ) {
     this.caps = templates.ctx.caps;

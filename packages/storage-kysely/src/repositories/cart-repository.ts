@@ -16,17 +16,35 @@ import type { QueryRunner } from '../query/query-runner';
 import { type Slots, template } from '../query/template';
 import { updateArgs, updateTemplate } from '../query/update-template';
 import type { CartItemsTable, CartsTable } from '../schema/database';
+import { insertTree, insertTreeTemplate, TREE_MAX_ROWS } from './insert-tree';
 
 type ScopeSlots = 'store_id' | 'mode';
 
 const insert = insertTemplate('carts');
 const insertItemRow = insertTemplate('cart_items');
+const CART_TREE = ['carts', 'cart_items'] as const;
+const insertCartTree = insertTreeTemplate(CART_TREE);
+
+/**
+ * A cart's items as ONE JSON array column of the cart's own row (so a cart is one statement):
+ * `[id, variant_id, quantity, metadata, created_at, updated_at]` per item, in the order they
+ * were added (`created_at`, then id); `[]` without items. SQLite aggregates an ordered subquery
+ * with `json_group_array` (metadata is TEXT, nested through `json()`); Postgres uses `json_agg
+ * … order by` (jsonb nests as is; bigint comes back as a JSON number).
+ */
+function itemsColumn(caps: DialectCapabilities) {
+  if (caps.dialect === 'postgres') {
+    return sql<unknown>`(select coalesce(json_agg(json_build_array(ci.id, ci.variant_id, ci.quantity, ci.metadata, ci.created_at, ci.updated_at) order by ci.created_at, ci.id), '[]'::json) from cart_items ci where ci.store_id = carts.store_id and ci.mode = carts.mode and ci.cart_id = carts.id)`;
+  }
+  return sql<unknown>`(select json_group_array(json_array(id, variant_id, quantity, json(metadata), created_at, updated_at)) from (select id, variant_id, quantity, metadata, created_at, updated_at from cart_items ci where ci.store_id = carts.store_id and ci.mode = carts.mode and ci.cart_id = carts.id order by created_at, id))`;
+}
 
 const byId = (forUpdate: boolean) =>
   template(({ db, caps }, p: Slots<ScopeSlots | 'id'>) => {
     const query = db
       .selectFrom('carts')
-      .selectAll()
+      .selectAll('carts')
+      .select(itemsColumn(caps).as('items_json'))
       .where('store_id', '=', p.store_id)
       .where('mode', '=', p.mode)
       .where('id', '=', p.id);
@@ -35,10 +53,11 @@ const byId = (forUpdate: boolean) =>
 const get = byId(false);
 const getForUpdate = byId(true);
 
-const activeBySession = template(({ db }, p: Slots<ScopeSlots | 'session_id'>) =>
+const activeBySession = template(({ db, caps }, p: Slots<ScopeSlots | 'session_id'>) =>
   db
     .selectFrom('carts')
-    .selectAll()
+    .selectAll('carts')
+    .select(itemsColumn(caps).as('items_json'))
     .where('store_id', '=', p.store_id)
     .where('mode', '=', p.mode)
     .where('session_id', '=', p.session_id)
@@ -47,10 +66,11 @@ const activeBySession = template(({ db }, p: Slots<ScopeSlots | 'session_id'>) =
     .orderBy('id', 'desc')
     .limit(1),
 );
-const activeByCustomer = template(({ db }, p: Slots<ScopeSlots | 'customer_id' | 'except_id'>) =>
+const activeByCustomer = template(({ db, caps }, p: Slots<ScopeSlots | 'customer_id' | 'except_id'>) =>
   db
     .selectFrom('carts')
-    .selectAll()
+    .selectAll('carts')
+    .select(itemsColumn(caps).as('items_json'))
     .where('store_id', '=', p.store_id)
     .where('mode', '=', p.mode)
     .where('customer_id', '=', p.customer_id)
@@ -59,16 +79,6 @@ const activeByCustomer = template(({ db }, p: Slots<ScopeSlots | 'customer_id' |
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(1),
-);
-const itemsOf = template(({ db }, p: Slots<ScopeSlots | 'cart_id'>) =>
-  db
-    .selectFrom('cart_items')
-    .selectAll()
-    .where('store_id', '=', p.store_id)
-    .where('mode', '=', p.mode)
-    .where('cart_id', '=', p.cart_id)
-    .orderBy('created_at')
-    .orderBy('id'),
 );
 const update = updateTemplate('carts');
 /** Compare-and-set of the status: the WHERE is the guard (one checkout wins). */
@@ -126,6 +136,28 @@ function decodeItem(row: Selectable<CartItemsTable>, c: DialectCapabilities): Ca
   };
 }
 
+/** One element of `items_json`: `[id, variant_id, quantity, metadata, created_at, updated_at]`. */
+type ItemTuple = [string, string, number, JsonObject | string, number | string, number | string];
+
+function decodeItemTuple(cart_id: string, tuple: ItemTuple, c: DialectCapabilities): CartItemRecord {
+  return {
+    id: tuple[0],
+    cart_id,
+    variant_id: tuple[1],
+    quantity: Number(tuple[2]),
+    metadata: c.parseJson<JsonObject>(tuple[3]),
+    created_at: Number(tuple[4]),
+    updated_at: Number(tuple[5]),
+  };
+}
+
+/** A cart row read with its `items_json` column. */
+function decodeAggregate(row: Selectable<CartsTable> & { items_json: unknown }, c: DialectCapabilities) {
+  const cart = decodeCart(row, c);
+  const tuples = c.parseJson<ItemTuple[] | null>(row.items_json) ?? [];
+  return { ...cart, items: tuples.map((tuple) => decodeItemTuple(cart.id, tuple, c)) };
+}
+
 function encodeItem(scope: Scope, item: CartItemRecord, c: DialectCapabilities): EncodedRow<'cart_items'> {
   return {
     store_id: scope.store_id,
@@ -140,48 +172,48 @@ function encodeItem(scope: Scope, item: CartItemRecord, c: DialectCapabilities):
   };
 }
 
-/** Carts with their items (two queries per cart); items in the order they were added. */
+/** Carts with their items (one query per cart); items in the order they were added. */
 export class KyselyCartRepository implements CartRepository {
   constructor(private readonly q: QueryRunner) {}
 
+  /** SQLite: the cart, then its items. Postgres: both in ONE statement ({@link insertTree}). */
   async insert(cart: CartAggregate): Promise<void> {
     const c = this.q.caps;
-    await insertRows(this.q, insert, 'carts', [
-      {
-        store_id: cart.store_id,
-        mode: cart.mode,
-        id: cart.id,
-        status: cart.status,
-        session_id: cart.session_id,
-        customer_id: cart.customer_id,
-        email: cart.email,
-        shipping_address: c.jsonOrNull(cart.shipping_address),
-        billing_address: c.jsonOrNull(cart.billing_address),
-        shipping_method_id: cart.shipping_method_id,
-        discount_codes: c.json(cart.discount_codes),
-        currency: cart.currency,
-        metadata: c.json(cart.metadata),
-        created_at: cart.created_at,
-        updated_at: cart.updated_at,
-        completed_at: cart.completed_at,
-      },
-    ]);
-    await insertRows(
-      this.q,
-      insertItemRow,
-      'cart_items',
-      cart.items.map((item) => encodeItem(cart, item, c)),
-    );
+    const row: EncodedRow<'carts'> = {
+      store_id: cart.store_id,
+      mode: cart.mode,
+      id: cart.id,
+      status: cart.status,
+      session_id: cart.session_id,
+      customer_id: cart.customer_id,
+      email: cart.email,
+      shipping_address: c.jsonOrNull(cart.shipping_address),
+      billing_address: c.jsonOrNull(cart.billing_address),
+      shipping_method_id: cart.shipping_method_id,
+      discount_codes: c.json(cart.discount_codes),
+      currency: cart.currency,
+      metadata: c.json(cart.metadata),
+      created_at: cart.created_at,
+      updated_at: cart.updated_at,
+      completed_at: cart.completed_at,
+    };
+    const items = cart.items.map((item) => encodeItem(cart, item, c));
+    if (c.dialect === 'postgres' && items.length <= TREE_MAX_ROWS) {
+      await insertTree(this.q, insertCartTree, CART_TREE, [[row], items]);
+      return;
+    }
+    await insertRows(this.q, insert, 'carts', [row]);
+    await insertRows(this.q, insertItemRow, 'cart_items', items);
   }
 
   async get(scope: Scope, id: string, options?: { forUpdate?: boolean }): Promise<CartAggregate | null> {
     const row = await this.q.first(options?.forUpdate ? getForUpdate : get, { ...scope, id });
-    return row ? this.#withItems(scope, row) : null;
+    return row ? decodeAggregate(row, this.q.caps) : null;
   }
 
   async getActiveBySession(scope: Scope, session_id: string): Promise<CartAggregate | null> {
     const row = await this.q.first(activeBySession, { ...scope, session_id });
-    return row ? this.#withItems(scope, row) : null;
+    return row ? decodeAggregate(row, this.q.caps) : null;
   }
 
   async getActiveByCustomer(
@@ -194,7 +226,7 @@ export class KyselyCartRepository implements CartRepository {
       customer_id,
       except_id: except_cart_id ?? '',
     });
-    return row ? this.#withItems(scope, row) : null;
+    return row ? decodeAggregate(row, this.q.caps) : null;
   }
 
   async update(
@@ -270,11 +302,5 @@ export class KyselyCartRepository implements CartRepository {
 
   async deleteItem(scope: Scope, cart_id: string, item_id: string): Promise<boolean> {
     return (await this.q.affected(deleteItemRow, { ...scope, cart_id, id: item_id })) > 0;
-  }
-
-  async #withItems(scope: Scope, row: Selectable<CartsTable>): Promise<CartAggregate> {
-    const c = this.q.caps;
-    const items = await this.q.rows(itemsOf, { ...scope, cart_id: row.id });
-    return { ...decodeCart(row, c), items: items.map((item) => decodeItem(item, c)) };
   }
 }

@@ -10,7 +10,7 @@ import type {
   Patch,
   Scope,
 } from '@cartwright/core';
-import { type Selectable, type SqlBool, sql } from 'kysely';
+import { type CompiledQuery, type Selectable, type SqlBool, sql } from 'kysely';
 import type { DialectCapabilities } from '../dialects/dialect-capabilities';
 import { type EncodedRow, insertRows, insertTemplate } from '../query/insert-template';
 import { keysetList, runKeysetList } from '../query/keyset-list';
@@ -54,6 +54,23 @@ const automatic = template(({ db }, p: Slots<ScopeSlots>) =>
     .orderBy('created_at')
     .orderBy('id'),
 );
+/** Active automatic discounts and the discounts of some codes, oldest first (see `listForPricing`). */
+const forPricing = template(({ db, caps }, p: Slots<ScopeSlots | 'codes'>) =>
+  db
+    .selectFrom('discounts')
+    .selectAll()
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('deleted_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('type', '=', 'automatic'), sql<SqlBool>`is_active = true`]),
+        caps.inList(sql.ref('code_lower'), p.codes),
+      ]),
+    )
+    .orderBy('created_at')
+    .orderBy('id'),
+);
 const update = updateTemplate('discounts', { where: 'deleted_at is null' });
 const softDelete = template(({ db }, p: Slots<ScopeSlots | 'id' | 'at'>) =>
   db
@@ -76,6 +93,22 @@ const countUse = template(({ db }, p: Slots<ScopeSlots | 'id'>) =>
     .where('deleted_at', 'is', null)
     .where(sql<SqlBool>`(usage_limit is null or usage_count < usage_limit)`)
     .returning('per_customer_limit'),
+);
+/**
+ * Postgres: {@link countUse} and, when the discount has no `per_customer_limit`, the use's row,
+ * in ONE statement. No row back: the usage limit refused (nothing changed); a row with
+ * `per_customer_limit` set: only the count moved, and the caller checks the customer's uses
+ * and records the use itself.
+ */
+const countAndRecordUse = template(
+  ({ db }, p: Slots<ScopeSlots | 'id' | 'use_id' | 'order_id' | 'customer_key' | 'at'>) => {
+    const query = sql<{
+      per_customer_limit: number | null;
+    }>`with counted as (update discounts set usage_count = usage_count + 1 where store_id = ${p.store_id} and mode = ${p.mode} and id = ${p.id} and deleted_at is null and (usage_limit is null or usage_count < usage_limit) returning per_customer_limit),
+recorded as (insert into discount_usages (store_id, mode, id, discount_id, order_id, customer_key, created_at) select ${p.store_id}::text, ${p.mode}::text, ${p.use_id}::text, ${p.id}::text, ${p.order_id}::text, ${p.customer_key}::text, ${p.at}::bigint from counted where counted.per_customer_limit is null)
+select per_customer_limit from counted`;
+    return { compile: () => query.compile(db) as CompiledQuery<{ per_customer_limit: number | null }> };
+  },
 );
 const uncountUse = template(({ db }, p: Slots<ScopeSlots | 'id'>) =>
   db
@@ -183,6 +216,28 @@ export class KyselyDiscountRepository implements DiscountRepository {
     return rows.map((row) => decode(row, this.q.caps));
   }
 
+  /**
+   * One query for both sets pricing needs (the cart's codes and the automatic discounts), split
+   * here: rows come oldest first, so `automatic` keeps `listAutomatic`'s order.
+   */
+  async listForPricing(
+    scope: Scope,
+    codes: string[],
+  ): Promise<{ automatic: DiscountRecord[]; by_code: DiscountRecord[] }> {
+    if (codes.length === 0) return { automatic: await this.listAutomatic(scope), by_code: [] };
+    const c = this.q.caps;
+    const lower = new Set(codes.map((code) => code.toLowerCase()));
+    const rows = await this.q.rows(forPricing, { ...scope, codes: c.list([...lower]) });
+    const automatic: DiscountRecord[] = [];
+    const by_code: DiscountRecord[] = [];
+    for (const row of rows) {
+      const record = decode(row, c);
+      if (record.type === 'automatic' && record.is_active) automatic.push(record);
+      if (row.code_lower !== null && lower.has(row.code_lower)) by_code.push(record);
+    }
+    return { automatic, by_code };
+  }
+
   list(
     scope: Scope,
     filter: { type?: 'code' | 'automatic' | undefined; is_active?: boolean | undefined },
@@ -257,17 +312,43 @@ export class KyselyDiscountRepository implements DiscountRepository {
    * `usage_count += 1` guarded by the usage limit; then, holding that row lock, the customer's
    * recorded uses are checked against `per_customer_limit` — over the limit, the increment is
    * undone in the same transaction — and the use is recorded. `updated_at` is not touched (a
-   * use is not an edit), so a refusal leaves the row exactly as it was.
+   * use is not an edit), so a refusal leaves the row exactly as it was. On Postgres the count
+   * and the record of a discount without `per_customer_limit` are one statement.
    */
   async recordUsage(
     scope: Scope,
     use: { id: string; discount_id: string; order_id: string; customer_key: string; at: number },
   ): Promise<{ ok: true } | { ok: false; refused: DiscountUsageRefusal }> {
+    if (this.q.caps.dialect === 'postgres') {
+      const counted = await this.q.first(countAndRecordUse, {
+        ...scope,
+        id: use.discount_id,
+        use_id: use.id,
+        order_id: use.order_id,
+        customer_key: use.customer_key,
+        at: use.at,
+      });
+      if (!counted) return { ok: false, refused: 'usage_limit_reached' };
+      if (counted.per_customer_limit === null) return { ok: true };
+      return this.#recordLimitedUse(scope, use, counted.per_customer_limit);
+    }
     const counted = await this.q.first(countUse, { ...scope, id: use.discount_id });
     if (!counted) return { ok: false, refused: 'usage_limit_reached' };
-    if (counted.per_customer_limit !== null) {
+    return this.#recordLimitedUse(scope, use, counted.per_customer_limit);
+  }
+
+  /**
+   * After the count moved: checks `per_customer_limit` (when set) against the customer's recorded
+   * uses — over the limit, the increment is undone — and records the use.
+   */
+  async #recordLimitedUse(
+    scope: Scope,
+    use: { id: string; discount_id: string; order_id: string; customer_key: string; at: number },
+    per_customer_limit: number | null,
+  ): Promise<{ ok: true } | { ok: false; refused: DiscountUsageRefusal }> {
+    if (per_customer_limit !== null) {
       const prior = await this.countUsesByCustomer(scope, [use.discount_id], use.customer_key);
-      if ((prior[use.discount_id] ?? 0) >= counted.per_customer_limit) {
+      if ((prior[use.discount_id] ?? 0) >= per_customer_limit) {
         await this.q.affected(uncountUse, { ...scope, id: use.discount_id });
         return { ok: false, refused: 'per_customer_limit_reached' };
       }

@@ -8,12 +8,21 @@ import type {
   Patch,
   Scope,
 } from '@cartwright/core';
-import { type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import {
+  type Compilable,
+  type CompiledQuery,
+  type Kysely,
+  type RawBuilder,
+  type Selectable,
+  type SelectQueryBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely';
 import { keysetList, runKeysetList } from '../query/keyset-list';
 import type { QueryRunner } from '../query/query-runner';
-import { type Slots, template } from '../query/template';
+import { type Slots, shapedTemplate, slot, type Template, template } from '../query/template';
 import { updateArgs, updateTemplate } from '../query/update-template';
-import type { Database } from '../schema/database';
+import type { Database, InventoryItemsTable } from '../schema/database';
 import { decodeInventory } from './catalog-codecs';
 
 type ScopeSlots = 'store_id' | 'mode';
@@ -43,7 +52,8 @@ const byVariantIds = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =>
 /**
  * The rows an atomic movement is about to change, locked on Postgres (FOR UPDATE, in variant
  * order so that concurrent movements of several variants cannot deadlock) — their values are
- * the exact `before` of each change. SQLite already holds the writer lock.
+ * the exact `before` of each change. SQLite already holds the writer lock: no lock, and no
+ * ORDER BY either (its sorter alone costs about as much as the read).
  */
 const lockByVariantIds = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) => {
   const query = db
@@ -51,9 +61,8 @@ const lockByVariantIds = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =
     .selectAll()
     .where('store_id', '=', p.store_id)
     .where('mode', '=', p.mode)
-    .where(caps.inList(sql.ref('variant_id'), p.ids))
-    .orderBy('variant_id');
-  return caps.forUpdate ? query.forUpdate() : query;
+    .where(caps.inList(sql.ref('variant_id'), p.ids));
+  return caps.forUpdate ? query.orderBy('variant_id').forUpdate() : query;
 });
 
 const lockById = template(({ db, caps }, p: Slots<ScopeSlots | 'id'>) => {
@@ -67,34 +76,68 @@ const lockById = template(({ db, caps }, p: Slots<ScopeSlots | 'id'>) => {
   return caps.forUpdate ? query.forUpdate() : query;
 });
 
-/** The WHERE clause is both the selector and the guard: no oversell under any concurrency. */
-const reserve = template(({ db }, p: Slots<ScopeSlots | 'variant_id' | 'quantity' | 'at'>) =>
-  db
-    .updateTable('inventory_items')
-    .set((eb) => ({ reserved: eb('reserved', '+', p.quantity), updated_at: p.at }))
-    .where('store_id', '=', p.store_id)
-    .where('mode', '=', p.mode)
-    .where('variant_id', '=', p.variant_id)
-    .where(
-      sql<SqlBool>`track_inventory = true and (allow_backorder = true or on_hand - reserved >= ${p.quantity})`,
-    )
-    .returningAll(),
+/** Variants per multi-row movement statement (one compiled statement per count up to this). */
+const MOVE_CHUNK = 50;
+
+/** `case variant_id when $v0 then $<name>0 … end`: a per-variant integer of a multi-row statement. */
+function perVariant(p: object, n: number, name: string) {
+  const branches = Array.from(
+    { length: n },
+    (_, i) => sql`when ${slot(p, `v${i}`)} then cast(${slot(p, `${name}${i}`)} as integer)`,
+  );
+  return sql<number>`case variant_id ${sql.join(branches, sql` `)} end`;
+}
+
+/** `variant_id in ($v0, …)`. */
+function variantIn(p: object, n: number) {
+  const ids = Array.from({ length: n }, (_, i) => sql`${slot(p, `v${i}`)}`);
+  return sql<SqlBool>`variant_id in (${sql.join(ids)})`;
+}
+
+/** What a multi-row movement returns: the moved columns (the rest is the locked `before`). */
+type MovedColumns = Pick<
+  Selectable<InventoryItemsTable>,
+  'variant_id' | 'reserved' | 'on_hand' | 'updated_at'
+>;
+
+/**
+ * `reserved += q_i` for n variants in ONE statement. The WHERE clause is both the selector and
+ * the guard, per row: no oversell under any concurrency (a refused row is simply not updated, and
+ * the caller sees it missing from RETURNING). RETURNING only the moved columns: on SQLite
+ * `RETURNING *` of several rows costs three times the update itself.
+ */
+const reserveMany = shapedTemplate(
+  (n: number) => String(n),
+  ({ db }, p: Slots<ScopeSlots | 'at'>, n: number) => {
+    const quantity = perVariant(p, n, 'q');
+    return db
+      .updateTable('inventory_items')
+      .set({ reserved: sql`reserved + ${quantity}`, updated_at: p.at })
+      .where('store_id', '=', p.store_id)
+      .where('mode', '=', p.mode)
+      .where(variantIn(p, n))
+      .where(
+        sql<SqlBool>`track_inventory = true and (allow_backorder = true or on_hand - reserved >= ${quantity})`,
+      )
+      .returning(['variant_id', 'reserved', 'on_hand', 'updated_at']);
+  },
 );
 
-/** `reserved -= from_reserved` (never below 0), `on_hand += to_on_hand`, tracked rows only. */
-const move = template(({ db }, p: Slots<ScopeSlots | 'variant_id' | 'from_reserved' | 'to_on_hand' | 'at'>) =>
-  db
-    .updateTable('inventory_items')
-    .set({
-      reserved: sql`case when reserved >= ${p.from_reserved} then reserved - ${p.from_reserved} else 0 end`,
-      on_hand: sql`on_hand + ${p.to_on_hand}`,
-      updated_at: p.at,
-    })
-    .where('store_id', '=', p.store_id)
-    .where('mode', '=', p.mode)
-    .where('variant_id', '=', p.variant_id)
-    .where(sql<SqlBool>`track_inventory = true`)
-    .returningAll(),
+/**
+ * Sets `reserved` and `on_hand` of n tracked variants in ONE statement, to values computed from
+ * the rows locked just before (see `#move`).
+ */
+const setMany = shapedTemplate(
+  (n: number) => String(n),
+  ({ db }, p: Slots<ScopeSlots | 'at'>, n: number) =>
+    db
+      .updateTable('inventory_items')
+      .set({ reserved: perVariant(p, n, 'r'), on_hand: perVariant(p, n, 'h'), updated_at: p.at })
+      .where('store_id', '=', p.store_id)
+      .where('mode', '=', p.mode)
+      .where(variantIn(p, n))
+      .where(sql<SqlBool>`track_inventory = true`)
+      .returning(['variant_id', 'reserved', 'on_hand', 'updated_at']),
 );
 
 const adjust = template(({ db }, p: Slots<ScopeSlots | 'id' | 'delta' | 'at'>) =>
@@ -127,7 +170,130 @@ const list = keysetList({
   },
 });
 
+/**
+ * Postgres: the locking read and the guarded `reserved += q` of every variant in ONE statement.
+ * `old` locks the rows in variant order (FOR UPDATE, materialised, so concurrent reservations of
+ * several variants cannot deadlock) and yields their exact `before`; `upd` updates them through
+ * `old` — a row is only written after `old` locked it — with the same per-row guard as
+ * {@link reserveMany} (READ COMMITTED re-checks it on the latest row version); the result is
+ * every locked row with its moved columns, null where the guard refused or the variant is
+ * untracked. `m` carries the total quantity per variant.
+ */
+const reserveInOneStatement = template(({ db }, p: Slots<ScopeSlots | 'ids' | 'quantities' | 'at'>) =>
+  compilable<Selectable<InventoryItemsTable> & MovedAs>(
+    db,
+    sql`with m as (select * from unnest(${p.ids}::text[], ${p.quantities}::int[]) as m(variant_id, q)),
+old as materialized (select i.* from inventory_items i where i.store_id = ${p.store_id} and i.mode = ${p.mode} and i.variant_id = any(${p.ids}::text[]) order by i.variant_id for update),
+upd as (update inventory_items i set reserved = i.reserved + m.q, updated_at = ${p.at} from old join m on m.variant_id = old.variant_id where i.store_id = old.store_id and i.mode = old.mode and i.id = old.id and i.track_inventory = true and (i.allow_backorder = true or i.on_hand - i.reserved >= m.q) returning i.variant_id, i.reserved, i.on_hand, i.updated_at)
+select old.*, upd.reserved as moved_reserved, upd.on_hand as moved_on_hand, upd.updated_at as moved_updated_at from old left join upd on upd.variant_id = old.variant_id`,
+  ),
+);
+
+/** The moved columns of {@link reserveInOneStatement}'s rows (null: not updated). */
+interface MovedAs {
+  moved_reserved: number | null;
+  moved_on_hand: number | null;
+  moved_updated_at: number | null;
+}
+
+/** A raw statement as a template body (compiled by the build-only Kysely instance). */
+function compilable<R>(db: Kysely<Database>, query: RawBuilder<unknown>): Compilable<R> {
+  return { compile: () => query.compile(db) as CompiledQuery<R> };
+}
+
+/** The outcome of applying movements, in order, to locked rows (see `reserve`). */
+type ReservePlan =
+  | { ok: true; changes: InventoryChange[]; totals: Map<string, number> }
+  | { ok: false; refused: { variant_id: string; available: number } };
+
+/**
+ * Applies reservations in order to the locked rows: unknown variant → refused with 0 available;
+ * untracked → reported unchanged (before === after); tracked without backorder and short →
+ * refused with what is available at that point (a variant listed twice sees its first movement).
+ * `totals`: the quantity to add per tracked variant. Pure.
+ */
+function planReservation(
+  locked: ReadonlyMap<string, InventoryRecord>,
+  movements: readonly InventoryMovement[],
+  at: number,
+): ReservePlan {
+  const current = new Map(locked);
+  const changes: InventoryChange[] = [];
+  const totals = new Map<string, number>();
+  for (const { variant_id, quantity } of movements) {
+    const before = current.get(variant_id);
+    if (!before) return { ok: false, refused: { variant_id, available: 0 } };
+    if (!before.track_inventory) {
+      changes.push({ before, after: before });
+      continue;
+    }
+    const available = before.on_hand - before.reserved;
+    if (!before.allow_backorder && available < quantity) {
+      return { ok: false, refused: { variant_id, available } };
+    }
+    const after: InventoryRecord = { ...before, reserved: before.reserved + quantity, updated_at: at };
+    current.set(variant_id, after);
+    changes.push({ before, after });
+    totals.set(variant_id, (totals.get(variant_id) ?? 0) + quantity);
+  }
+  return { ok: true, changes, totals };
+}
+
+/**
+ * The plan's result once written: every tracked variant must have been updated (the guard is
+ * the last line of defence; a row it refused is reported refused and the caller rolls back).
+ */
+function reservationResult(
+  plan: ReservePlan,
+  moved: ReadonlyMap<
+    string,
+    { reserved: number | string; on_hand: number | string; updated_at: number | string }
+  >,
+):
+  | { ok: true; changes: InventoryChange[] }
+  | { ok: false; refused: { variant_id: string; available: number } } {
+  if (!plan.ok) return plan;
+  for (const variant_id of plan.totals.keys()) {
+    if (!moved.has(variant_id)) {
+      const before = plan.changes.find((change) => change.before.variant_id === variant_id)?.before;
+      return { ok: false, refused: { variant_id, available: before ? before.on_hand - before.reserved : 0 } };
+    }
+  }
+  return { ok: true, changes: withStoredAfter(plan.changes, moved) };
+}
+
 type Refusal = { refused: 'below_reserved' };
+
+/**
+ * The changes with each variant's LAST `after` carrying the moved columns as stored (the
+ * UPDATE's RETURNING), so what callers see is exactly what the database holds.
+ */
+function withStoredAfter(
+  changes: InventoryChange[],
+  stored: ReadonlyMap<
+    string,
+    { reserved: number | string; on_hand: number | string; updated_at: number | string }
+  >,
+): InventoryChange[] {
+  const seen = new Set<string>();
+  for (let i = changes.length - 1; i >= 0; i--) {
+    const change = changes[i]!;
+    const variant_id = change.after.variant_id;
+    const row = stored.get(variant_id);
+    if (row === undefined || seen.has(variant_id)) continue;
+    seen.add(variant_id);
+    changes[i] = {
+      before: change.before,
+      after: {
+        ...change.after,
+        reserved: Number(row.reserved),
+        on_hand: Number(row.on_hand),
+        updated_at: Number(row.updated_at),
+      },
+    };
+  }
+  return changes;
+}
 
 /**
  * Inventory rows and their atomic movements. Every movement is one conditional UPDATE per
@@ -199,6 +365,15 @@ export class KyselyInventoryRepository implements InventoryRepository {
     return { before: decodeInventory(beforeRow, c), after: decodeInventory(row, c) };
   }
 
+  /**
+   * SQLite: two statements whatever the number of variants — the read of every row (their exact
+   * `before`: the transaction holds the writer lock), then, when no movement is refused, one
+   * guarded UPDATE of all tracked rows ({@link reserveMany}); the refusal is decided on the read
+   * rows ({@link planReservation}), so nothing is written when one is refused. Postgres: ONE
+   * statement that locks, reads and updates ({@link reserveInOneStatement}); a refusal found in
+   * its result leaves the other rows updated, which the contract allows (the caller's
+   * transaction rolls back).
+   */
   async reserve(
     scope: Scope,
     movements: InventoryMovement[],
@@ -207,25 +382,45 @@ export class KyselyInventoryRepository implements InventoryRepository {
     | { ok: true; changes: InventoryChange[] }
     | { ok: false; refused: { variant_id: string; available: number } }
   > {
-    const current = await this.#lock(
-      scope,
-      movements.map((movement) => movement.variant_id),
-    );
-    const changes: InventoryChange[] = [];
-    for (const { variant_id, quantity } of movements) {
-      const before = current.get(variant_id);
-      if (!before) return { ok: false, refused: { variant_id, available: 0 } };
-      if (!before.track_inventory) {
-        changes.push({ before, after: before });
-        continue;
+    const c = this.q.caps;
+    if (movements.length === 0) return { ok: true, changes: [] };
+    if (c.dialect === 'postgres') {
+      const quantities = new Map<string, number>();
+      for (const { variant_id, quantity } of movements) {
+        quantities.set(variant_id, (quantities.get(variant_id) ?? 0) + quantity);
       }
-      const row = await this.q.first(reserve, { ...scope, variant_id, quantity, at });
-      if (!row) return { ok: false, refused: { variant_id, available: before.on_hand - before.reserved } };
-      const after = decodeInventory(row, this.q.caps);
-      current.set(variant_id, after);
-      changes.push({ before, after });
+      const rows = await this.q.rows(reserveInOneStatement, {
+        ...scope,
+        ids: c.list([...quantities.keys()]),
+        quantities: [...quantities.values()],
+        at,
+      });
+      const locked = new Map(rows.map((row) => [row.variant_id, decodeInventory(row, c)]));
+      const moved = new Map<string, { reserved: number; on_hand: number; updated_at: number }>();
+      for (const row of rows) {
+        if (row.moved_reserved === null || row.moved_on_hand === null || row.moved_updated_at === null)
+          continue;
+        moved.set(row.variant_id, {
+          reserved: row.moved_reserved,
+          on_hand: row.moved_on_hand,
+          updated_at: row.moved_updated_at,
+        });
+      }
+      return reservationResult(planReservation(locked, movements, at), moved);
     }
-    return { ok: true, changes };
+    const plan = planReservation(
+      await this.#lock(
+        scope,
+        movements.map((movement) => movement.variant_id),
+      ),
+      movements,
+      at,
+    );
+    if (!plan.ok) return plan;
+    return reservationResult(
+      plan,
+      await this.#updateMany(reserveMany, scope, at, plan.totals, (total) => ({ q: total })),
+    );
   }
 
   release(scope: Scope, movements: InventoryMovement[], at: number): Promise<InventoryChange[]> {
@@ -256,6 +451,12 @@ export class KyselyInventoryRepository implements InventoryRepository {
     return this.#move(scope, movements, at);
   }
 
+  /**
+   * Two statements whatever the number of variants: the locking read, then one UPDATE setting
+   * every tracked row to the values the movements lead to — applied in order on the locked rows
+   * (`reserved -= from_reserved`, never below 0; `on_hand += to_on_hand`), so a variant listed
+   * twice moves twice. Untracked and unknown variants are skipped.
+   */
   async #move(
     scope: Scope,
     movements: Array<{ variant_id: string; from_reserved: number; to_on_hand: number }>,
@@ -266,16 +467,54 @@ export class KyselyInventoryRepository implements InventoryRepository {
       movements.map((movement) => movement.variant_id),
     );
     const changes: InventoryChange[] = [];
+    const finals = new Map<string, InventoryRecord>();
     for (const movement of movements) {
       const before = current.get(movement.variant_id);
       if (!before?.track_inventory) continue;
-      const row = await this.q.first(move, { ...scope, ...movement, at });
-      if (!row) continue;
-      const after = decodeInventory(row, this.q.caps);
+      const after: InventoryRecord = {
+        ...before,
+        reserved: before.reserved >= movement.from_reserved ? before.reserved - movement.from_reserved : 0,
+        on_hand: before.on_hand + movement.to_on_hand,
+        updated_at: at,
+      };
       current.set(movement.variant_id, after);
+      finals.set(movement.variant_id, after);
       changes.push({ before, after });
     }
-    return changes;
+    const rows = await this.#updateMany(setMany, scope, at, finals, (after) => ({
+      r: after.reserved,
+      h: after.on_hand,
+    }));
+    return withStoredAfter(
+      changes.filter((change) => rows.has(change.before.variant_id)),
+      rows,
+    );
+  }
+
+  /**
+   * Runs a multi-row movement template over `byVariant` (chunks of {@link MOVE_CHUNK}), binding
+   * `v<i>` to the variant id and each of `values(entry)` as `<name><i>`. Returns the updated rows
+   * by variant id.
+   */
+  async #updateMany<T>(
+    t: Template<string, MovedColumns, number>,
+    scope: Scope,
+    at: number,
+    byVariant: ReadonlyMap<string, T>,
+    values: (entry: T) => Record<string, number>,
+  ): Promise<Map<string, MovedColumns>> {
+    const updated = new Map<string, MovedColumns>();
+    const entries = [...byVariant];
+    for (let start = 0; start < entries.length; start += MOVE_CHUNK) {
+      const chunk = entries.slice(start, start + MOVE_CHUNK);
+      const args: Record<string, unknown> = { ...scope, at };
+      chunk.forEach(([variant_id, entry], i) => {
+        args[`v${i}`] = variant_id;
+        for (const [name, value] of Object.entries(values(entry))) args[`${name}${i}`] = value;
+      });
+      for (const row of await this.q.rows(t, args, chunk.length)) updated.set(row.variant_id, row);
+    }
+    return updated;
   }
 
   async #lock(scope: Scope, variantIds: string[]): Promise<Map<string, InventoryRecord>> {

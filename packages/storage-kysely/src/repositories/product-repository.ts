@@ -19,14 +19,13 @@ import { type Selectable, type SqlBool, sql } from 'kysely';
 import { insertRows, insertTemplate } from '../query/insert-template';
 import { keysetList, runKeysetList } from '../query/keyset-list';
 import type { QueryRunner } from '../query/query-runner';
-import { type Slots, template } from '../query/template';
+import { type Slots, shapedTemplate, slot, template } from '../query/template';
 import { updateArgs, updateTemplate } from '../query/update-template';
-import type { ProductsTable, ProductVariantsTable } from '../schema/database';
+import type { ProductVariantsTable } from '../schema/database';
 import { PRICE_ASC_KEY, PRICE_DESC_KEY } from '../schema/sort-keys';
 import {
   containsPattern,
   decodeAliasedInventory,
-  decodeImage,
   decodeProduct,
   decodeVariant,
   encodeImage,
@@ -37,6 +36,16 @@ import {
   type InventoryAliasColumns,
   representativePrice,
 } from './catalog-codecs';
+import {
+  decodeProductDocument,
+  decodeVariantElement,
+  PURCHASABLE,
+  PURCHASABLE_JOINS,
+  parseDocument,
+  productDocumentSql,
+  purchasableDocumentSql,
+} from './catalog-documents';
+import { type CountChange, countDeltas, tagPrefilterNeedles } from './product-counts';
 
 type ScopeSlots = 'store_id' | 'mode';
 
@@ -47,101 +56,31 @@ const insertVariantRow = insertTemplate('product_variants');
 const insertInventoryRow = insertTemplate('inventory_items');
 const insertImageRow = insertTemplate('product_images');
 
-const productById = template(({ db }, p: Slots<ScopeSlots | 'id'>) =>
-  db
-    .selectFrom('products')
-    .selectAll()
-    .where('store_id', '=', p.store_id)
-    .where('mode', '=', p.mode)
-    .where('id', '=', p.id)
-    .where('deleted_at', 'is', null),
-);
-const productBySlug = template(({ db }, p: Slots<ScopeSlots | 'slug'>) =>
-  db
-    .selectFrom('products')
-    .selectAll()
-    .where('store_id', '=', p.store_id)
-    .where('mode', '=', p.mode)
-    .where('slug', '=', p.slug)
-    .where('deleted_at', 'is', null),
-);
-const productsByIds = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =>
-  db
-    .selectFrom('products')
-    .selectAll()
-    .where('store_id', '=', p.store_id)
-    .where('mode', '=', p.mode)
-    .where(caps.inList(sql.ref('id'), p.ids))
-    .where('deleted_at', 'is', null),
-);
+/** How `productDocuments` finds its products. */
+type ProductLookup = 'id' | 'slug' | 'ids';
 
-/** Options of many products with their values (one query), in display order. */
-const optionsOfProducts = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =>
-  db
-    .selectFrom('product_options as o')
-    .leftJoin('product_option_values as v', (join) =>
-      join
-        .onRef('v.store_id', '=', 'o.store_id')
-        .onRef('v.mode', '=', 'o.mode')
-        .onRef('v.option_id', '=', 'o.id'),
-    )
-    .select([
-      'o.id as option_id',
-      'o.product_id',
-      'o.name',
-      'o.position as option_position',
-      'v.id as value_id',
-      'v.value',
-      'v.position as value_position',
-    ])
-    .where('o.store_id', '=', p.store_id)
-    .where('o.mode', '=', p.mode)
-    .where(caps.inList(sql.ref('o.product_id'), p.ids))
-    .orderBy('o.product_id')
-    .orderBy('o.position')
-    .orderBy('o.id')
-    .orderBy('v.position')
-    .orderBy('v.id'),
-);
-
-/** Variants (not deleted) with their inventory, by product or by variant id. */
-const variantsWith = (by: 'product_id' | 'id') =>
-  template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =>
+/** Live products with their whole aggregate as one JSON document each (catalog-documents.ts). */
+const productDocuments = shapedTemplate(
+  (by: ProductLookup) => by,
+  ({ db, caps }, p: Slots<ScopeSlots | 'key'>, by: ProductLookup) =>
     db
-      .selectFrom('product_variants as v')
-      .innerJoin('inventory_items as i', (join) =>
-        join
-          .onRef('i.store_id', '=', 'v.store_id')
-          .onRef('i.mode', '=', 'v.mode')
-          .onRef('i.variant_id', '=', 'v.id'),
+      .selectFrom('products')
+      .select([
+        'products.id',
+        sql<unknown>`${sql.raw(productDocumentSql(caps.dialect, 'products'))}`.as('doc'),
+      ])
+      .where('store_id', '=', p.store_id)
+      .where('mode', '=', p.mode)
+      .where(
+        by === 'ids'
+          ? caps.inList(sql.ref('id'), p.key)
+          : sql<SqlBool>`${sql.ref(by === 'id' ? 'id' : 'slug')} = ${p.key}`,
       )
-      .selectAll('v')
-      .select(INVENTORY_ALIASES)
-      .where('v.store_id', '=', p.store_id)
-      .where('v.mode', '=', p.mode)
-      .where(caps.inList(sql.ref(`v.${by}`), p.ids))
-      .where('v.deleted_at', 'is', null)
-      .orderBy('v.product_id')
-      .orderBy('v.position')
-      .orderBy('v.id'),
-  );
-const variantsOfProducts = variantsWith('product_id');
-const variantsById = variantsWith('id');
-
-const imagesOfProducts = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =>
-  db
-    .selectFrom('product_images')
-    .selectAll()
-    .where('store_id', '=', p.store_id)
-    .where('mode', '=', p.mode)
-    .where(caps.inList(sql.ref('product_id'), p.ids))
-    .orderBy('product_id')
-    .orderBy('position')
-    .orderBy('id'),
+      .where('deleted_at', 'is', null),
 );
 
-/** Variants with inventory and product fields; image_url prefers an image attached to the variant. */
-const purchasable = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =>
+/** A variant (not deleted) with its inventory. */
+const variantById = template(({ db }, p: Slots<ScopeSlots | 'id'>) =>
   db
     .selectFrom('product_variants as v')
     .innerJoin('inventory_items as i', (join) =>
@@ -150,49 +89,107 @@ const purchasable = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =>
         .onRef('i.mode', '=', 'v.mode')
         .onRef('i.variant_id', '=', 'v.id'),
     )
-    .innerJoin('products as p', (join) =>
-      join
-        .onRef('p.store_id', '=', 'v.store_id')
-        .onRef('p.mode', '=', 'v.mode')
-        .onRef('p.id', '=', 'v.product_id'),
-    )
     .selectAll('v')
     .select(INVENTORY_ALIASES)
-    .select([
-      'p.name as product_name',
-      'p.status as product_status',
-      'p.type as product_type',
-      'p.tags as product_tags',
-      'p.deleted_at as product_deleted_at',
-    ])
-    .select((eb) =>
-      eb
-        .selectFrom('product_images as im')
-        .select('im.url')
-        .whereRef('im.store_id', '=', 'v.store_id')
-        .whereRef('im.mode', '=', 'v.mode')
-        .whereRef('im.product_id', '=', 'v.product_id')
-        .orderBy(
-          sql`case when ${caps.jsonArrayContains(sql.ref('im.variant_ids'), sql.ref('v.id'))} then 0 else 1 end`,
-        )
-        .orderBy('im.position')
-        .orderBy('im.id')
-        .limit(1)
-        .as('image_url'),
-    )
     .where('v.store_id', '=', p.store_id)
     .where('v.mode', '=', p.mode)
-    .where(caps.inList(sql.ref('v.id'), p.ids))
+    .where('v.id', '=', p.id)
     .where('v.deleted_at', 'is', null),
 );
 
-const optionValuesById = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =>
+/** Live variants by id, each as one purchasable document (catalog-documents.ts). */
+const purchasable = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =>
   db
-    .selectFrom('product_option_values')
-    .select(['id', 'value'])
+    .selectFrom(sql`product_variants v ${sql.raw(PURCHASABLE_JOINS)}` as never)
+    .select(sql<unknown>`${sql.raw(purchasableDocumentSql(caps.dialect))}`.as('doc'))
+    .where(sql<SqlBool>`v.store_id = ${p.store_id} and v.mode = ${p.mode}`)
+    .where(caps.inList(sql.ref('v.id'), p.ids))
+    .where(sql<SqlBool>`v.deleted_at is null`),
+);
+
+/** The counted columns of a live product, locked on Postgres (its counts change with them). */
+const countedColumns = template(({ db, caps }, p: Slots<ScopeSlots | 'id'>) => {
+  const query = db
+    .selectFrom('products')
+    .select(['status', 'tags'])
     .where('store_id', '=', p.store_id)
     .where('mode', '=', p.mode)
-    .where(caps.inList(sql.ref('id'), p.ids)),
+    .where('id', '=', p.id)
+    .where('deleted_at', 'is', null);
+  return caps.forUpdate ? query.forUpdate() : query;
+});
+
+/** Rows per counter upsert statement. */
+const COUNT_CHUNK = 50;
+
+/** Adds `n<i>` to the live count of status `s<i>` (rows in key order, see product-counts.ts). */
+const addStatusCounts = shapedTemplate(
+  (rows: number) => String(rows),
+  ({ db }, p: Slots<ScopeSlots>, rows: number) =>
+    db
+      .insertInto('product_counts')
+      .values(
+        Array.from({ length: rows }, (_, i) => ({
+          store_id: p.store_id,
+          mode: p.mode,
+          status: slot(p, `s${i}`),
+          n: slot(p, `n${i}`),
+        })),
+      )
+      .onConflict((oc) =>
+        oc
+          .columns(['store_id', 'mode', 'status'])
+          .doUpdateSet({ n: sql<number>`product_counts.n + excluded.n` }),
+      ),
+);
+
+/** Adds `n<i>` to the live count of tag `t<i>` and status `s<i>`. */
+const addTagCounts = shapedTemplate(
+  (rows: number) => String(rows),
+  ({ db }, p: Slots<ScopeSlots>, rows: number) =>
+    db
+      .insertInto('product_tag_counts')
+      .values(
+        Array.from({ length: rows }, (_, i) => ({
+          store_id: p.store_id,
+          mode: p.mode,
+          tag: slot(p, `t${i}`),
+          status: slot(p, `s${i}`),
+          n: slot(p, `n${i}`),
+        })),
+      )
+      .onConflict((oc) =>
+        oc
+          .columns(['store_id', 'mode', 'tag', 'status'])
+          .doUpdateSet({ n: sql<number>`product_tag_counts.n + excluded.n` }),
+      ),
+);
+
+/** Live products of the scope, of one status or all. */
+const liveCount = shapedTemplate(
+  (byStatus: boolean) => String(byStatus),
+  ({ db }, p: Slots<ScopeSlots | 'status'>, byStatus: boolean) => {
+    const query = db
+      .selectFrom('product_counts')
+      .select(sql<number>`coalesce(sum(n), 0)`.as('count'))
+      .where('store_id', '=', p.store_id)
+      .where('mode', '=', p.mode);
+    return byStatus ? query.where('status', '=', p.status) : query;
+  },
+);
+
+/** Live products of the scope carrying a tag, of one status or all. */
+const liveTagCount = shapedTemplate(
+  (byStatus: boolean) => String(byStatus),
+  ({ db }, p: Slots<ScopeSlots | 'tag' | 'status'>, byStatus: boolean) => {
+    const query = db
+      .selectFrom('product_tag_counts')
+      .select(sql<number>`coalesce(sum(n), 0)`.as('count'))
+      .where('store_id', '=', p.store_id)
+      .where('mode', '=', p.mode)
+      .where('tag', '=', p.tag);
+    return byStatus ? query.where('status', '=', p.status) : query;
+  },
 );
 
 /** SKUs of the scope already taken by live variants (other than `except_id`). */
@@ -236,7 +233,8 @@ const softDeleteProduct = template(({ db }, p: Slots<ScopeSlots | 'id' | 'at'>) 
     .where('store_id', '=', p.store_id)
     .where('mode', '=', p.mode)
     .where('id', '=', p.id)
-    .where('deleted_at', 'is', null),
+    .where('deleted_at', 'is', null)
+    .returning(['status', 'tags']),
 );
 const softDeleteVariantsOfProduct = template(({ db }, p: Slots<ScopeSlots | 'id' | 'at'>) =>
   db
@@ -271,6 +269,8 @@ interface ProductFilterShape {
   type: boolean;
   q: boolean;
   tags: boolean;
+  /** SQLite: how many `instr` prefilters precede the exact tag test (see `tagPrefilterNeedles`). */
+  tagNeedles: number;
   price_min: boolean;
   price_max: boolean;
 }
@@ -283,7 +283,7 @@ const list = keysetList({
     price: { asc: [PRICE_ASC_KEY], desc: [PRICE_DESC_KEY] },
   },
   filterKey: (f: ProductFilterShape) =>
-    [f.status, f.type, f.q, f.tags, f.price_min, f.price_max].map((flag) => (flag ? 1 : 0)).join(''),
+    `${[f.status, f.type, f.q, f.tags, f.price_min, f.price_max].map((flag) => (flag ? 1 : 0)).join('')}${f.tagNeedles}`,
   base: ({ db, caps }, p: Slots<'store_id' | 'mode' | keyof ProductFilterShape>, f) => {
     let query = db
       .selectFrom('products')
@@ -293,18 +293,29 @@ const list = keysetList({
     if (f.status) query = query.where('status', '=', p.status);
     if (f.type) query = query.where('type', '=', p.type);
     if (f.q) query = query.where(sql<SqlBool>`name_lower like ${p.q} escape '\\'`);
+    for (let i = 0; i < f.tagNeedles; i++) {
+      query = query.where(sql<SqlBool>`instr(tags, ${slot(p, `tag_needle${i}`)}) > 0`);
+    }
     if (f.tags) query = query.where(caps.jsonArrayContainsAll(sql.ref('tags'), p.tags));
     if (f.price_min) query = query.where('price', '>=', p.price_min);
     if (f.price_max) query = query.where('price', '<=', p.price_max);
     return query;
   },
+  select: ({ caps }, query) =>
+    query.select([
+      'products.id',
+      sql<unknown>`${sql.raw(productDocumentSql(caps.dialect, 'products'))}`.as('doc'),
+    ]),
 });
 
 type VariantJoinRow = Selectable<ProductVariantsTable> & InventoryAliasColumns;
 
 /**
- * Products with options, variants (with inventory) and images. Aggregates load in four
- * queries whatever their number (products, options+values, variants+inventory, images).
+ * Products with options, variants (with inventory) and images. A product is read with its whole
+ * aggregate in one statement (a JSON document per product, catalog-documents.ts), and so is a
+ * page of a list. `total_count` of lists filtered by at most a status and one tag comes from
+ * the live-product counters (product-counts.ts) kept here in the transaction of every insert,
+ * status or tags change and delete; other filters COUNT.
  * SKU uniqueness is checked before writing so that `param` names the offending variant
  * (`variants[i].sku`); the unique index remains the final guard under concurrency.
  */
@@ -347,22 +358,21 @@ export class KyselyProductRepository implements ProductRepository {
       'product_images',
       product.images.map((image) => encodeImage(scope, image, c)),
     );
+    await this.#changeCounts(scope, { before: null, after: product });
   }
 
   async get(scope: Scope, id: string): Promise<ProductAggregate | null> {
-    const row = await this.q.first(productById, { ...scope, id });
-    return row ? ((await this.#load(scope, [row]))[0] ?? null) : null;
+    return (await this.#documents(scope, 'id', id))[0] ?? null;
   }
 
   async getBySlug(scope: Scope, slug: string): Promise<ProductAggregate | null> {
-    const row = await this.q.first(productBySlug, { ...scope, slug });
-    return row ? ((await this.#load(scope, [row]))[0] ?? null) : null;
+    return (await this.#documents(scope, 'slug', slug))[0] ?? null;
   }
 
   async getMany(scope: Scope, ids: string[]): Promise<ProductAggregate[]> {
     if (ids.length === 0) return [];
-    const rows = await this.q.rows(productsByIds, { ...scope, ids: this.q.caps.list(ids) });
-    const byId = new Map((await this.#load(scope, rows)).map((product) => [product.id, product]));
+    const found = await this.#documents(scope, 'ids', this.q.caps.list(ids));
+    const byId = new Map(found.map((product) => [product.id, product]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
@@ -373,15 +383,17 @@ export class KyselyProductRepository implements ProductRepository {
   ): Promise<Page<ProductAggregate>> {
     const c = this.q.caps;
     const tags = filter.tags?.length ? filter.tags : undefined;
+    const needles = tags && c.dialect === 'sqlite' ? tagPrefilterNeedles(tags) : [];
     const shape: ProductFilterShape = {
       status: filter.status !== undefined,
       type: filter.type !== undefined,
       q: filter.q !== undefined && filter.q !== '',
       tags: tags !== undefined,
+      tagNeedles: needles.length,
       price_min: filter.price_min !== undefined,
       price_max: filter.price_max !== undefined,
     };
-    const args = {
+    const args: Record<string, unknown> = {
       status: filter.status,
       type: filter.type,
       q: shape.q ? containsPattern(filter.q as string) : undefined,
@@ -389,7 +401,23 @@ export class KyselyProductRepository implements ProductRepository {
       price_min: filter.price_min,
       price_max: filter.price_max,
     };
-    return runKeysetList(this.q, list, scope, shape, args, page, (rows) => this.#load(scope, rows));
+    needles.forEach((needle, i) => {
+      args[`tag_needle${i}`] = needle;
+    });
+    // Counters answer a status and at most one tag; any other filter counts the rows.
+    const counted =
+      !shape.type && !shape.q && !shape.price_min && !shape.price_max && (tags?.length ?? 0) <= 1;
+    const count = counted ? () => this.#liveCount(scope, filter.status, tags?.[0]) : undefined;
+    return runKeysetList(
+      this.q,
+      list,
+      scope,
+      shape,
+      args,
+      page,
+      (rows) => rows.map((row) => decodeProductDocument(scope, row.id, parseDocument(row.doc, c), c)),
+      { count },
+    );
   }
 
   async update(
@@ -416,14 +444,31 @@ export class KyselyProductRepository implements ProductRepository {
       },
       { ...scope, id },
     );
+    // A status or tags change moves the product between counters: read (and lock) what it was.
+    const before =
+      patch.status !== undefined || patch.tags !== undefined
+        ? await this.q.first(countedColumns, { ...scope, id })
+        : undefined;
     const row = await this.q.first(updateProduct, args, shape);
-    return row ? decodeProduct(row, c) : null;
+    if (!row) return null;
+    const product = decodeProduct(row, c);
+    if (before) {
+      await this.#changeCounts(scope, {
+        before: { status: before.status, tags: c.parseJson<string[]>(before.tags) },
+        after: product,
+      });
+    }
+    return product;
   }
 
   async delete(scope: Scope, id: string, at: number): Promise<boolean> {
-    const deleted = await this.q.affected(softDeleteProduct, { ...scope, id, at });
-    if (deleted === 0) return false;
+    const deleted = await this.q.first(softDeleteProduct, { ...scope, id, at });
+    if (!deleted) return false;
     await this.q.affected(softDeleteVariantsOfProduct, { ...scope, id, at });
+    await this.#changeCounts(scope, {
+      before: { status: deleted.status, tags: this.q.caps.parseJson<string[]>(deleted.tags) },
+      after: null,
+    });
     return true;
   }
 
@@ -444,12 +489,10 @@ export class KyselyProductRepository implements ProductRepository {
   }
 
   async getVariant(scope: Scope, id: string): Promise<VariantWithInventory | null> {
-    const rows = (await this.q.rows(variantsById, {
-      ...scope,
-      ids: this.q.caps.list([id]),
-    })) as VariantJoinRow[];
-    const row = rows[0];
-    return row ? this.#decodeVariantRow(row) : null;
+    const row = (await this.q.first(variantById, { ...scope, id })) as VariantJoinRow | undefined;
+    if (!row) return null;
+    const c = this.q.caps;
+    return { ...decodeVariant(row, c), inventory: decodeAliasedInventory(row, c) };
   }
 
   async updateVariant(
@@ -510,29 +553,30 @@ export class KyselyProductRepository implements ProductRepository {
     if (variant_ids.length === 0) return [];
     const c = this.q.caps;
     const rows = await this.q.rows(purchasable, { ...scope, ids: c.list([...new Set(variant_ids)]) });
-    const variants = rows.map((row) => ({ row, variant: decodeVariant(row, c) }));
-    const valueIds = [...new Set(variants.flatMap(({ variant }) => variant.option_value_ids))];
-    const values = new Map<string, string>();
-    if (valueIds.length > 0) {
-      for (const value of await this.q.rows(optionValuesById, { ...scope, ids: c.list(valueIds) })) {
-        values.set(value.id, value.value);
-      }
-    }
-    return variants.map(({ row, variant }) => {
-      const names = variant.option_value_ids.flatMap((valueId) => values.get(valueId) ?? []);
+    return rows.map((row): PurchasableVariant => {
+      const doc = parseDocument(row.doc, c);
+      const productId = doc[PURCHASABLE.productId] as string;
+      const { inventory, ...variant } = decodeVariantElement(
+        scope,
+        productId,
+        doc[PURCHASABLE.variant] as unknown[],
+        c,
+      );
+      const productName = doc[PURCHASABLE.productName] as string;
+      const names = (doc[PURCHASABLE.valueNames] as string[] | null) ?? [];
       return {
         variant,
-        inventory: decodeAliasedInventory(row, c),
+        inventory,
         product: {
-          id: variant.product_id,
-          name: row.product_name,
-          status: row.product_status as ProductRecord['status'],
-          type: row.product_type as ProductRecord['type'],
-          tags: c.parseJson<string[]>(row.product_tags),
-          deleted: row.product_deleted_at !== null,
+          id: productId,
+          name: productName,
+          status: doc[PURCHASABLE.productStatus] as ProductRecord['status'],
+          type: doc[PURCHASABLE.productType] as ProductRecord['type'],
+          tags: doc[PURCHASABLE.productTags] as string[],
+          deleted: c.toBool(doc[PURCHASABLE.productDeleted]),
         },
-        variant_name: names.length > 0 ? names.join(' / ') : row.product_name,
-        image_url: (row.image_url as string | null | undefined) ?? null,
+        variant_name: names.length > 0 ? names.join(' / ') : productName,
+        image_url: (doc[PURCHASABLE.imageUrl] as string | null) ?? null,
       };
     });
   }
@@ -593,55 +637,45 @@ export class KyselyProductRepository implements ProductRepository {
     if (index >= 0) throw duplicateSku(paramOf(index));
   }
 
-  #decodeVariantRow(row: VariantJoinRow): VariantWithInventory {
+  /** Live products found by id, slug or a list of ids, as aggregates. */
+  async #documents(scope: Scope, by: ProductLookup, key: unknown): Promise<ProductAggregate[]> {
     const c = this.q.caps;
-    return { ...decodeVariant(row, c), inventory: decodeAliasedInventory(row, c) };
+    const rows = await this.q.rows(productDocuments, { ...scope, key }, by);
+    return rows.map((row) => decodeProductDocument(scope, row.id, parseDocument(row.doc, c), c));
   }
 
-  /** Loads the aggregates of product rows in three more queries, preserving row order. */
-  async #load(scope: Scope, rows: readonly Selectable<ProductsTable>[]): Promise<ProductAggregate[]> {
-    if (rows.length === 0) return [];
-    const c = this.q.caps;
-    const ids = c.list(rows.map((row) => row.id));
-    const options = new Map<string, OptionRecord[]>();
-    const optionById = new Map<string, OptionRecord>();
-    for (const row of await this.q.rows(optionsOfProducts, { ...scope, ids })) {
-      let option = optionById.get(row.option_id);
-      if (!option) {
-        option = {
-          id: row.option_id,
-          product_id: row.product_id,
-          name: row.name,
-          position: row.option_position,
-          values: [],
-        };
-        optionById.set(option.id, option);
-        push(options, row.product_id, option);
-      }
-      if (row.value_id !== null && row.value !== null && row.value_position !== null) {
-        option.values.push({
-          id: row.value_id,
-          option_id: option.id,
-          value: row.value,
-          position: row.value_position,
-        });
-      }
+  /** Live products of the scope with `status` (or any) and `tag` (or any), from the counters. */
+  async #liveCount(scope: Scope, status: string | undefined, tag: string | undefined): Promise<number> {
+    const byStatus = status !== undefined;
+    const row =
+      tag === undefined
+        ? await this.q.first(liveCount, { ...scope, status: status ?? '' }, byStatus)
+        : await this.q.first(liveTagCount, { ...scope, tag, status: status ?? '' }, byStatus);
+    return Number(row?.count ?? 0);
+  }
+
+  /** Applies a product's move between counters (see product-counts.ts). */
+  async #changeCounts(scope: Scope, change: CountChange): Promise<void> {
+    const { statuses, tags } = countDeltas(change);
+    for (let start = 0; start < statuses.length; start += COUNT_CHUNK) {
+      const rows = statuses.slice(start, start + COUNT_CHUNK);
+      const args: Record<string, unknown> & Scope = { ...scope };
+      rows.forEach(([status, n], i) => {
+        args[`s${i}`] = status;
+        args[`n${i}`] = n;
+      });
+      await this.q.affected(addStatusCounts, args, rows.length);
     }
-    const variants = new Map<string, VariantWithInventory[]>();
-    for (const row of (await this.q.rows(variantsOfProducts, { ...scope, ids })) as VariantJoinRow[]) {
-      const variant = this.#decodeVariantRow(row);
-      push(variants, variant.product_id, variant);
+    for (let start = 0; start < tags.length; start += COUNT_CHUNK) {
+      const rows = tags.slice(start, start + COUNT_CHUNK);
+      const args: Record<string, unknown> & Scope = { ...scope };
+      rows.forEach(([tag, status, n], i) => {
+        args[`t${i}`] = tag;
+        args[`s${i}`] = status;
+        args[`n${i}`] = n;
+      });
+      await this.q.affected(addTagCounts, args, rows.length);
     }
-    const images = new Map<string, ImageRecord[]>();
-    for (const row of await this.q.rows(imagesOfProducts, { ...scope, ids })) {
-      push(images, row.product_id, decodeImage(row, c));
-    }
-    return rows.map((row) => ({
-      ...decodeProduct(row, c),
-      options: options.get(row.id) ?? [],
-      variants: variants.get(row.id) ?? [],
-      images: images.get(row.id) ?? [],
-    }));
   }
 }
 

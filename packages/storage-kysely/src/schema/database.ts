@@ -82,6 +82,23 @@ export interface ProductsTable extends ScopedColumns {
   deleted_at: number | null;
 }
 
+/**
+ * Live (not deleted) products per status: `total_count` of unfiltered and status-only product
+ * lists without a COUNT (0002_catalog_read_path). Maintained by the product repository in the
+ * transaction of every insert, status change and delete.
+ */
+export interface ProductCountsTable extends ScopedColumns {
+  status: string;
+  n: number;
+}
+
+/** Live products per tag and status: `total_count` of one-tag product lists (like `ProductCountsTable`). */
+export interface ProductTagCountsTable extends ScopedColumns {
+  tag: string;
+  status: string;
+  n: number;
+}
+
 export interface ProductOptionsTable extends ScopedColumns {
   id: string;
   product_id: string;
@@ -440,6 +457,8 @@ export interface Database {
   api_keys: ApiKeysTable;
   customer_tokens: CustomerTokensTable;
   products: ProductsTable;
+  product_counts: ProductCountsTable;
+  product_tag_counts: ProductTagCountsTable;
   product_options: ProductOptionsTable;
   product_option_values: ProductOptionValuesTable;
   product_variants: ProductVariantsTable;

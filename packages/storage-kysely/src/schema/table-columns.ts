@@ -54,6 +54,8 @@ export const TABLE_COLUMNS = {
     'updated_at',
     'deleted_at',
   ],
+  product_counts: ['store_id', 'mode', 'status', 'n'],
+  product_tag_counts: ['store_id', 'mode', 'tag', 'status', 'n'],
   product_options: ['store_id', 'mode', 'id', 'product_id', 'name', 'position'],
   product_option_values: ['store_id', 'mode', 'id', 'option_id', 'product_id', 'value', 'position'],
   product_variants: [

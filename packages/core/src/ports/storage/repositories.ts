@@ -269,6 +269,14 @@ export interface DiscountRepository {
   getByCodes(scope: Scope, codes: string[]): Promise<DiscountRecord[]>;
   /** Active automatic discounts, oldest first (the application order of decisions §11). */
   listAutomatic(scope: Scope): Promise<DiscountRecord[]>;
+  /**
+   * What pricing reads, in one query: `automatic` as `listAutomatic` returns it, and `by_code` as
+   * `getByCodes(scope, codes)` returns it (same records, any order).
+   */
+  listForPricing(
+    scope: Scope,
+    codes: string[],
+  ): Promise<{ automatic: DiscountRecord[]; by_code: DiscountRecord[] }>;
   list(
     scope: Scope,
     filter: { type?: 'code' | 'automatic' | undefined; is_active?: boolean | undefined },

@@ -42,6 +42,16 @@ export interface LoadAndPriceInput {
   customer: { id: string | null; email: string | null; tags: string[] };
   /** Epoch ms, for discount windows. */
   now: number;
+  /** Records the caller already read in this transaction; each one given skips its query. */
+  known?: KnownPricingRecords | undefined;
+}
+
+/** Records a use case has already loaded, handed to {@link loadAndPrice} instead of re-read. */
+export interface KnownPricingRecords {
+  /** A shipping method read in this transaction; used when `shipping_method_id` names it. */
+  shipping_method?: ShippingMethodRecord | undefined;
+  /** A `discounts.listForPricing` result over (at least) every one of `discount_codes`. */
+  discounts?: { automatic: DiscountRecord[]; by_code: DiscountRecord[] } | undefined;
 }
 
 /**
@@ -49,8 +59,11 @@ export interface LoadAndPriceInput {
  * checkout and admin orders are priced, so a cart and the order made from it never disagree.
  *
  * A fixed number of queries whatever the cart size: purchasable variants (1), shipping method
- * (0–1), automatic discounts (1), code discounts (0–1), the customer's prior uses of discounts with
- * a `per_customer_limit` (0–1; keyed by customer id, else lower-cased e-mail, as checkout counts).
+ * (0–1), automatic and code discounts (1, `listForPricing`), the customer's prior uses of
+ * discounts with a `per_customer_limit` (0–1; keyed by customer id, else lower-cased e-mail, as
+ * checkout counts).
+ * The shipping method and the discounts are not read again when the caller passes them in
+ * `known` (a PATCH that just validated the method, a discount code just looked up).
  *
  * Decisions:
  * - Items whose variant is unknown or deleted are not priced (they would have no price); the cart
@@ -62,16 +75,18 @@ export interface LoadAndPriceInput {
  * - Codes are looked up case-insensitively; unknown codes are skipped.
  */
 export async function loadAndPrice(tx: Repositories, input: LoadAndPriceInput): Promise<PricedCart> {
-  const { scope, store } = input;
+  const { scope, store, known } = input;
   const variantIds = [...new Set(input.items.map((item) => item.variant_id))];
   const codes = [...new Set(input.discount_codes)];
-  const [purchasable, method, automatic, byCode] = await Promise.all([
+  const knownMethod = known?.shipping_method;
+  const [purchasable, method, { automatic, by_code: byCode }] = await Promise.all([
     variantIds.length > 0 ? tx.products.getPurchasable(scope, variantIds) : Promise.resolve([]),
-    input.shipping_method_id !== null
-      ? tx.shippingMethods.get(scope, input.shipping_method_id)
-      : Promise.resolve(null),
-    tx.discounts.listAutomatic(scope),
-    codes.length > 0 ? tx.discounts.getByCodes(scope, codes) : Promise.resolve([]),
+    input.shipping_method_id === null
+      ? Promise.resolve(null)
+      : knownMethod?.id === input.shipping_method_id
+        ? Promise.resolve(knownMethod)
+        : tx.shippingMethods.get(scope, input.shipping_method_id),
+    known?.discounts ?? tx.discounts.listForPricing(scope, codes),
   ]);
 
   const variants = new Map(purchasable.map((entry) => [entry.variant.id, entry]));
@@ -248,6 +263,7 @@ export async function priceStoredCart(
     cart: CartAggregate;
     now: number;
     email?: string | null | undefined;
+    known?: KnownPricingRecords | undefined;
   },
 ): Promise<PricedCart> {
   const { cart, scope } = input;
@@ -264,5 +280,6 @@ export async function priceStoredCart(
       tags: customer?.tags ?? [],
     },
     now: input.now,
+    known: input.known,
   });
 }

@@ -20,7 +20,13 @@ import {
   cartNotFound,
 } from './cart-access';
 import { planMerge } from './cart-merge';
-import { assertPurchasable, type PricedCart, priceStoredCart, requireShippingMethod } from './cart-pricing';
+import {
+  assertPurchasable,
+  type KnownPricingRecords,
+  type PricedCart,
+  priceStoredCart,
+  requireShippingMethod,
+} from './cart-pricing';
 
 export type { CartActor } from './cart-access';
 
@@ -73,9 +79,15 @@ export function createCartService(ctx: ServiceContext) {
     return customer;
   }
 
-  async function priced(tx: Repositories, scope: Scope, cart: CartAggregate, now: number) {
+  async function priced(
+    tx: Repositories,
+    scope: Scope,
+    cart: CartAggregate,
+    now: number,
+    known?: KnownPricingRecords,
+  ) {
     const store = await requireStore(tx, scope);
-    const result = await priceStoredCart(tx, { scope, store, cart, now });
+    const result = await priceStoredCart(tx, { scope, store, cart, now, known });
     return { store, result };
   }
 
@@ -203,8 +215,10 @@ export function createCartService(ctx: ServiceContext) {
           assertMaySetCustomer(input.customer_id, actor);
           if (input.customer_id !== actor.customer_id) await requireCustomer(tx, scope, input.customer_id);
         }
-        if (input.shipping_method_id != null)
-          await requireShippingMethod(tx, scope, input.shipping_method_id);
+        const shipping_method =
+          input.shipping_method_id != null
+            ? await requireShippingMethod(tx, scope, input.shipping_method_id)
+            : undefined;
         const updated = await tx.carts.update(scope, id, {
           updated_at: now,
           ...(input.customer_id !== undefined && { customer_id: input.customer_id }),
@@ -219,7 +233,7 @@ export function createCartService(ctx: ServiceContext) {
         });
         if (!updated) throw cartNotFound(id);
         const next: CartAggregate = { ...updated, items: cart.items };
-        const { result } = await priced(tx, scope, next, now);
+        const { result } = await priced(tx, scope, next, now, { shipping_method });
         return cartToWire(next, result);
       });
     },
@@ -309,7 +323,10 @@ export function createCartService(ctx: ServiceContext) {
       return write(ctx, async ({ tx, now }) => {
         const cart = await loadCart(tx, scope, actor, id, true);
         assertCartActive(cart);
-        const discount = await tx.discounts.getByCode(scope, code);
+        // One look-up serves both the code asked for and pricing (the cart's other codes).
+        const lower = code.toLowerCase();
+        const discounts = await tx.discounts.listForPricing(scope, [...cart.discount_codes, code]);
+        const discount = discounts.by_code.find((d) => d.code?.toLowerCase() === lower);
         if (discount?.type !== 'code' || discount.code === null) {
           throw new CommerceError('discount_not_found', `No discount with code '${code}'`, { param: 'code' });
         }
@@ -317,7 +334,7 @@ export function createCartService(ctx: ServiceContext) {
         const already = cart.discount_codes.some((c) => c.toLowerCase() === canonical.toLowerCase());
         const codes = already ? cart.discount_codes : [...cart.discount_codes, canonical];
         const candidate: CartAggregate = { ...cart, discount_codes: codes };
-        const { result } = await priced(tx, scope, candidate, now);
+        const { result } = await priced(tx, scope, candidate, now, { discounts });
         const rejected = result.pricing.rejected_codes.find((r) => r.discount_id === discount.id);
         if (rejected) throw rejection(rejected.reason, canonical);
         if (already) return cartToWire(cart, result);

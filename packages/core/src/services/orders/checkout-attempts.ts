@@ -87,9 +87,14 @@ export function isOpenAttempt(payment: PaymentRecord): boolean {
   return payment.order_id === null && payment.status === 'pending' && payment.cart_id !== null;
 }
 
-/** The metadata that stores a snapshot on its attempt. */
+/**
+ * The metadata that stores a snapshot on its attempt. The snapshot is JSON-shaped already (plain
+ * records of strings, numbers, booleans and nulls; absent optional fields are dropped when the
+ * storage serialises the column), so it is referenced as is, not deep-copied: the records it
+ * holds are freshly built by the claim and never mutated afterwards.
+ */
 export function snapshotMetadata(snapshot: CheckoutSnapshot): JsonObject {
-  return { [CHECKOUT_SNAPSHOT_KEY]: JSON.parse(JSON.stringify(snapshot)) as Json };
+  return { [CHECKOUT_SNAPSHOT_KEY]: snapshot as unknown as Json };
 }
 
 /** The snapshot an open attempt carries; a settled attempt has none (500: it cannot be written). */

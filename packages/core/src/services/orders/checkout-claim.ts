@@ -1,10 +1,9 @@
 import { CommerceError } from '../../errors';
-import type { PaymentProvider } from '../../ports/payment-provider';
+import type { CreatePaymentInput, PaymentProvider } from '../../ports/payment-provider';
 import type {
   CartAggregate,
   InventoryChange,
   InventoryMovement,
-  OrderAggregate,
   PaymentRecord,
   Repositories,
   Scope,
@@ -23,6 +22,7 @@ import {
   lastCheckoutAttempt,
   snapshotMetadata,
 } from './checkout-attempts';
+import { type InProcessSettlement, settleInProcess } from './checkout-in-process';
 import { writeCheckoutOrder } from './checkout-order';
 import { customerKeyOf } from './discount-usage';
 import { buildOrder } from './order-builder';
@@ -35,8 +35,12 @@ export type CheckoutCaller = CartActor;
 
 /** What the first checkout transaction leads to. */
 export type CheckoutClaim =
-  /** The order total is 0: no payment is taken and the order was written at once. */
-  | { kind: 'order'; order: OrderAggregate }
+  /**
+   * Settled in this transaction: the order total is 0 (no payment, the order was written at
+   * once), or the provider `settlesInProcess` and was asked here (`settleInProcess`): the order,
+   * or the recorded decline / refusal to answer with once the transaction committed.
+   */
+  | InProcessSettlement
   /** An attempt was recorded (and committed) with the units reserved: now ask the provider. */
   | { kind: 'attempt'; attempt: PaymentRecord; snapshot: CheckoutSnapshot; provider: PaymentProvider };
 
@@ -80,8 +84,10 @@ function reservedMovements(changes: readonly InventoryChange[]): InventoryMoveme
  * 4. inventory is reserved atomically (422 `insufficient_inventory`), and the order is priced
  *    and built (number 0) as the snapshot;
  * 5. total 0: no payment — discount uses, number, order and cart completion are written in this
- *    same transaction (`writeCheckoutOrder`) and the claim ends with the order; otherwise the
- *    attempt is inserted (`pending`, `order_id: null`, key `checkout_<cart>_<n>`) and committed.
+ *    same transaction (`writeCheckoutOrder`) and the claim ends with the order; a provider that
+ *    `settlesInProcess` (manual) is asked right here and the order (or the decline) is written
+ *    in this same transaction too (`settleInProcess`); otherwise the attempt is inserted
+ *    (`pending`, `order_id: null`, key `checkout_<cart>_<n>`) and committed.
  *
  * Why reserve here, before the provider is called, but count discount uses and take the order
  * number only once it answered: a reservation can be given back (`inventory.release`) when the
@@ -91,7 +97,9 @@ function reservedMovements(changes: readonly InventoryChange[]): InventoryMoveme
  * storage has no "un-count"), and order numbers must stay gap-free, so both happen in the order
  * transaction — a declined payment leaves no order, no number and no use behind. The rare
  * checkout whose discount runs out between the two transactions is refunded at once (see
- * `checkout-settlement.ts`).
+ * `checkout-settlement.ts`). With a provider that `settlesInProcess` there is no "between": a
+ * discount found used up by the count rolls the whole checkout back, reservation included, and
+ * nothing needs giving back (the provider did nothing outside the engine).
  */
 export async function claimCheckout(
   ctx: ServiceContext,
@@ -202,32 +210,38 @@ export async function claimCheckout(
   emitInventoryCrossings(work, scope, reservations);
 
   if (draft.total === 0) {
-    const order = await writeCheckoutOrder(ctx, work, scope, { cart, draft, customer_key, payment: null });
+    const order = await writeCheckoutOrder(ctx, work, scope, {
+      cart,
+      draft,
+      customer_key,
+      payment: null,
+      payment_row: 'new',
+    });
     return { kind: 'order', order };
   }
 
   const n = last.n + 1;
   const paymentId = ctx.ids.next('pay');
-  const snapshot: CheckoutSnapshot = {
-    version: 1,
-    order: draft,
-    reserved: reservedMovements(reservations),
-    customer_key,
-    payment: {
-      amount: draft.total,
-      currency: draft.currency,
-      idempotency_key: checkoutAttemptKey(cart.id, n),
-      ...(input.payment_method_id !== undefined && { payment_method_id: input.payment_method_id }),
-      reference: {
-        payment_id: paymentId,
-        cart_id: cart.id,
-        order_id: orderId,
-        store_id: scope.store_id,
-        mode: scope.mode,
-      },
-      email,
+  const reserved = reservedMovements(reservations);
+  const payment: CreatePaymentInput = {
+    amount: draft.total,
+    currency: draft.currency,
+    idempotency_key: checkoutAttemptKey(cart.id, n),
+    ...(input.payment_method_id !== undefined && { payment_method_id: input.payment_method_id }),
+    reference: {
+      payment_id: paymentId,
+      cart_id: cart.id,
+      order_id: orderId,
+      store_id: scope.store_id,
+      mode: scope.mode,
     },
+    email,
   };
+  if (provider.settlesInProcess === true) {
+    return settleInProcess(ctx, work, scope, { provider, cart, draft, customer_key, reserved, payment });
+  }
+
+  const snapshot: CheckoutSnapshot = { version: 1, order: draft, reserved, customer_key, payment };
   const attempt: PaymentRecord = {
     id: paymentId,
     store_id: scope.store_id,

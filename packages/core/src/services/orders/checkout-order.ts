@@ -14,18 +14,24 @@ export interface CheckoutOrderInput {
   draft: OrderAggregate;
   customer_key: string;
   /**
-   * The checkout attempt as it joins the order (`order_id`, `status`, provider fields set), or
-   * null when the total is 0 and nothing was paid.
+   * The payment in its final state (`order_id`, `status`, provider fields set), or null when the
+   * total is 0 and nothing was paid.
    */
   payment: PaymentRecord | null;
+  /**
+   * `attempt`: the payment is a checkout attempt recorded (pending) by an earlier transaction and
+   * is linked to the order by a compare-and-set on `pending` (two-transaction checkout);
+   * `new`: it is inserted with the order, once, in its final state (single-transaction checkout).
+   */
+  payment_row: 'attempt' | 'new';
 }
 
 /**
  * Writes a checkout's order inside the caller's transaction (decisions §6, §11, §12): counts
  * every discount's use atomically (422 `discount_usage_limit_reached` rolls everything back),
  * takes the next gap-free order number, inserts the order with the status its payment earns
- * (`settleOrder`: paid in full → `confirmed`), links the attempt to it (a compare-and-set on
- * `pending`), and completes the cart. A cart that left `active` while its payment was in flight
+ * (`settleOrder`: paid in full → `confirmed`) together with a new payment, or links the recorded
+ * attempt to it (a compare-and-set on `pending`), and completes the cart. A cart that left `active` while its payment was in flight
  * (merged away: `abandoned`) is left as it is — the customer paid, so the order is written all
  * the same. Emits `order.created`, `payment.created`, `payment.completed` when the money was
  * taken, and `order.confirmed` for the status moves. Reservations were made by the claim and are
@@ -49,8 +55,8 @@ export async function writeCheckoutOrder(
     { ...draft, number, payments: payment ? [payment] : [], created_at: now, updated_at: now },
     now,
   );
-  await tx.orders.insert({ ...order, payments: [] });
-  if (payment) {
+  await tx.orders.insert(input.payment_row === 'new' ? order : { ...order, payments: [] });
+  if (payment && input.payment_row === 'attempt') {
     const linked = await tx.orders.updatePayment(
       scope,
       payment.id,

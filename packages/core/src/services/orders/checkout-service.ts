@@ -41,6 +41,10 @@ function orderOrThrow(settled: AttemptSettlement) {
  * Checkout (decisions §12, issue 6): turns a cart into an order and takes payment, so that no
  * path charges twice or keeps money without an order.
  *
+ * With a provider that `settlesInProcess` (manual), or a total of 0, all of it is ONE
+ * transaction: the claim below asks the provider inside it and writes the order (or records the
+ * decline) at once — see `settleInProcess`. Other providers (Stripe) take three steps:
+ *
  * 1. **Claim** (one transaction, `claimCheckout`): checks the cart and the request, reserves the
  *    units and records the payment attempt — `pending`, `order_id: null`, provider idempotency
  *    key `checkout_<cart>_<n>`, with a snapshot of the priced order — and commits. A cart whose
@@ -73,7 +77,7 @@ export function createCheckoutService(ctx: ServiceContext) {
   return {
     async checkout(scope: Scope, cartId: string, input: Checkout, caller: CheckoutCaller) {
       const claim = await write(ctx, (work) => claimCheckout(ctx, work, scope, cartId, input, caller));
-      if (claim.kind === 'order') return orderToStorefrontWire(claim.order);
+      if (claim.kind !== 'attempt') return orderOrThrow(claim);
 
       const { attempt, snapshot, provider } = claim;
       let result: PaymentResult;
@@ -81,7 +85,7 @@ export function createCheckoutService(ctx: ServiceContext) {
         result = await provider.createPayment(snapshot.payment);
       } catch (error) {
         if (isRefusal(error)) {
-          await closeAttempt(ctx, scope, attempt.id, { status: 'failed', failure_reason: error.code });
+          await closeAttempt(ctx, scope, attempt, { status: 'failed', failure_reason: error.code });
         }
         throw error;
       }

@@ -28,21 +28,25 @@ export type AttemptSettlement =
   /** The attempt had already been settled without an order (by reconciliation). */
   | { kind: 'closed'; attempt: PaymentRecord };
 
+/** The attempt an operation settles: its id, and the cart it pays for (never changes). */
+export type AttemptRef = Pick<PaymentRecord, 'id' | 'cart_id'>;
+
 /**
- * Locks an attempt's cart (`forUpdate`) and reads the attempt again under that lock. Every path
- * that settles an attempt — checkout itself, reconciliation — takes this lock first, so they run
- * one after the other and each sees what the other did: an attempt is settled exactly once.
+ * Locks an attempt's cart (`forUpdate`) and reads the attempt under that lock. Every path that
+ * settles an attempt — checkout itself, reconciliation — takes this lock first, so they run one
+ * after the other and each sees what the other did: an attempt is settled exactly once. The
+ * cart id comes from the caller's copy of the attempt (a payment's `cart_id` is written once, at
+ * insert), so the attempt is read once, after the lock.
  */
 async function lockAttempt(
   work: Work,
   scope: Scope,
-  attemptId: string,
+  ref: AttemptRef,
 ): Promise<{ attempt: PaymentRecord; cart: CartRecord | null }> {
   const { tx } = work;
-  const first = await tx.orders.getPayment(scope, attemptId);
-  if (!first) throw new CommerceError('not_found', `No such payment: '${attemptId}'`);
-  const cart = first.cart_id === null ? null : await tx.carts.get(scope, first.cart_id, { forUpdate: true });
-  const attempt = (await tx.orders.getPayment(scope, attemptId)) ?? first;
+  const cart = ref.cart_id === null ? null : await tx.carts.get(scope, ref.cart_id, { forUpdate: true });
+  const attempt = await tx.orders.getPayment(scope, ref.id);
+  if (!attempt) throw new CommerceError('not_found', `No such payment: '${ref.id}'`);
   return { attempt, cart };
 }
 
@@ -63,12 +67,12 @@ export interface CloseAttemptInput {
 export async function closeAttempt(
   ctx: ServiceContext,
   scope: Scope,
-  attemptId: string,
+  ref: AttemptRef,
   input: CloseAttemptInput,
 ): Promise<PaymentRecord> {
   return write(ctx, async (work) => {
     const { tx, now } = work;
-    const { attempt } = await lockAttempt(work, scope, attemptId);
+    const { attempt } = await lockAttempt(work, scope, ref);
     if (!isOpenAttempt(attempt)) return attempt;
     const snapshot = readSnapshot(attempt);
     if (snapshot.reserved.length > 0) {
@@ -103,12 +107,12 @@ export async function closeAttempt(
 async function writeAttemptOrder(
   ctx: ServiceContext,
   scope: Scope,
-  attemptId: string,
+  ref: AttemptRef,
   result: PaymentResult,
 ): Promise<OrderAggregate | null> {
   return write(ctx, async (work) => {
     const { tx, now } = work;
-    const { attempt, cart } = await lockAttempt(work, scope, attemptId);
+    const { attempt, cart } = await lockAttempt(work, scope, ref);
     if (attempt.order_id !== null) return tx.orders.get(scope, attempt.order_id);
     if (!isOpenAttempt(attempt)) return null;
     const snapshot = readSnapshot(attempt);
@@ -126,6 +130,7 @@ async function writeAttemptOrder(
       draft: snapshot.order,
       customer_key: snapshot.customer_key,
       payment,
+      payment_row: 'attempt',
     });
   });
 }
@@ -186,14 +191,14 @@ export async function settleAttempt(
   result: PaymentResult | null,
 ): Promise<AttemptSettlement> {
   if (result === null) {
-    const closed = await closeAttempt(ctx, scope, attempt.id, {
+    const closed = await closeAttempt(ctx, scope, attempt, {
       status: 'cancelled',
       failure_reason: 'unknown_to_provider',
     });
     return { kind: 'closed', attempt: closed };
   }
   if (isDeclined(result)) {
-    const closed = await closeAttempt(ctx, scope, attempt.id, {
+    const closed = await closeAttempt(ctx, scope, attempt, {
       status: result.status === 'cancelled' ? 'cancelled' : 'failed',
       failure_reason: result.failure_code ?? result.failure_message ?? 'declined',
       provider_id: result.provider_id,
@@ -207,11 +212,11 @@ export async function settleAttempt(
   }
   let order: OrderAggregate | null;
   try {
-    order = await writeAttemptOrder(ctx, scope, attempt.id, result);
+    order = await writeAttemptOrder(ctx, scope, attempt, result);
   } catch (error) {
     if (!isRefusal(error)) throw error;
     const status = await giveBack(provider, attempt, result);
-    const closed = await closeAttempt(ctx, scope, attempt.id, {
+    const closed = await closeAttempt(ctx, scope, attempt, {
       status,
       failure_reason: error.code,
       provider_id: result.provider_id,

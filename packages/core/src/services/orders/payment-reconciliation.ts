@@ -91,7 +91,7 @@ async function reconcileAttempt(
     result = await askProvider(provider, attempt);
   } catch (error) {
     if (!isRefusal(error)) throw error;
-    await closeAttempt(ctx, scope, attempt.id, { status: 'failed', failure_reason: error.code });
+    await closeAttempt(ctx, scope, attempt, { status: 'failed', failure_reason: error.code });
     return { outcome: 'declined', order_id: null };
   }
   const settled = await settleAttempt(ctx, scope, attempt, provider, result);

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { ProductAggregate, VariantWithInventory } from '../../ports/storage';
 import { productToWire } from './catalog';
@@ -134,5 +135,159 @@ describe('productToWire', () => {
     expect(wire.variants[0]?.option_values.map((v) => v.value)).toEqual(['Red', 'L']);
     expect(wire.variants[0]?.images.map((i) => i.id)).toEqual(['img_1']);
     expect(wire.variants[1]?.images).toEqual([]);
+  });
+});
+
+/** The serialisation before the issue-9 rewrite (sorted copies, filter/map chains), kept as the oracle. */
+function referenceProductToWire(p: ProductAggregate, view: 'admin' | 'storefront') {
+  const byPos = <T extends { position: number }>(a: T, b: T) => a.position - b.position;
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const money = (amount: number | null, currency: string) => (amount == null ? null : { amount, currency });
+  const image = (i: ProductAggregate['images'][number]) => ({
+    id: i.id,
+    url: i.url,
+    alt_text: i.alt_text,
+    position: i.position,
+    width: i.width,
+    height: i.height,
+  });
+  const optionValues = new Map<string, { wire: object; optionPosition: number }>();
+  for (const option of p.options) {
+    for (const value of option.values) {
+      optionValues.set(value.id, {
+        wire: { id: value.id, value: value.value, position: value.position },
+        optionPosition: option.position,
+      });
+    }
+  }
+  const images = [...p.images].sort(byPos);
+  const variants = [...p.variants].sort(byPos);
+  const visible = view === 'admin' ? variants : variants.filter((v) => v.is_active);
+  return {
+    id: p.id,
+    name: p.name,
+    slug: p.slug,
+    description: p.description,
+    type: p.type,
+    status: p.status,
+    tags: p.tags,
+    attributes: p.attributes,
+    images: images.map(image),
+    options: [...p.options].sort(byPos).map((o) => ({
+      id: o.id,
+      name: o.name,
+      position: o.position,
+      values: [...o.values].sort(byPos).map((v) => ({ id: v.id, value: v.value, position: v.position })),
+    })),
+    variants: visible.map((v) => {
+      const found: { wire: object; optionPosition: number }[] = [];
+      for (const id of v.option_value_ids) {
+        const value = optionValues.get(id);
+        if (value !== undefined) found.push(value);
+      }
+      const admin = view === 'admin';
+      return {
+        id: v.id,
+        product_id: v.product_id,
+        sku: v.sku,
+        barcode: v.barcode,
+        price: money(v.price, v.currency),
+        compare_at_price: money(v.compare_at_price, v.currency),
+        cost_price: admin ? money(v.cost_price, v.currency) : null,
+        weight: v.weight,
+        is_active: v.is_active,
+        option_values: found.sort((a, b) => a.optionPosition - b.optionPosition).map((x) => x.wire),
+        images: images.filter((i) => i.variant_ids.includes(v.id)).map(image),
+        inventory: {
+          id: v.inventory.id,
+          variant_id: v.inventory.variant_id,
+          track_inventory: v.inventory.track_inventory,
+          allow_backorder: v.inventory.allow_backorder,
+          safety_stock: admin ? v.inventory.safety_stock : null,
+          on_hand: admin ? v.inventory.on_hand : null,
+          reserved: admin ? v.inventory.reserved : null,
+          available: v.inventory.on_hand - v.inventory.reserved,
+          metadata: admin ? v.inventory.metadata : {},
+        },
+        metadata: v.metadata,
+        created_at: iso(v.created_at),
+        updated_at: iso(v.updated_at),
+      };
+    }),
+    price: money(p.price, p.currency),
+    metadata: p.metadata,
+    created_at: iso(p.created_at),
+    updated_at: iso(p.updated_at),
+  };
+}
+
+describe('productToWire equals the reference serialisation', () => {
+  const position = fc.integer({ min: 0, max: 3 });
+  const time = fc.integer({ min: 0, max: 4_102_444_800_000 });
+  const aggregate = fc
+    .record({
+      options: fc.array(
+        fc.record({ position, values: fc.array(fc.record({ position, value: fc.string() }), { maxLength: 3 }) }),
+        { maxLength: 3 },
+      ),
+      variants: fc.array(
+        fc.record({
+          position,
+          is_active: fc.boolean(),
+          picks: fc.array(fc.nat({ max: 12 }), { maxLength: 3 }),
+          cost: fc.option(fc.nat(), { nil: null }),
+          created_at: time,
+        }),
+        { maxLength: 4 },
+      ),
+      images: fc.array(fc.record({ position, attach: fc.array(fc.nat({ max: 5 }), { maxLength: 2 }) }), {
+        maxLength: 3,
+      }),
+      price: fc.option(fc.nat(), { nil: null }),
+      created_at: time,
+    })
+    .map((shape): ProductAggregate => {
+      const options = shape.options.map((o, i) => ({
+        id: `opt_${i}`,
+        product_id: 'prod_1',
+        name: `O${i}`,
+        position: o.position,
+        values: o.values.map((v, j) => ({ id: `val_${i}_${j}`, option_id: `opt_${i}`, ...v })),
+      }));
+      const valueIds = [...options.flatMap((o) => o.values.map((v) => v.id)), 'val_unknown'];
+      const variants = shape.variants.map((v, i) =>
+        variant(`var_${i}`, v.position, {
+          is_active: v.is_active,
+          cost_price: v.cost,
+          created_at: v.created_at,
+          option_value_ids: v.picks.map((k) => valueIds[k % valueIds.length] as string),
+        }),
+      );
+      return {
+        ...product,
+        price: shape.price,
+        created_at: shape.created_at,
+        options,
+        variants,
+        images: shape.images.map((im, i) => ({
+          id: `img_${i}`,
+          product_id: 'prod_1',
+          url: `https://x/${i}.png`,
+          alt_text: null,
+          position: im.position,
+          width: null,
+          height: null,
+          variant_ids: im.attach.map((k) => `var_${k}`),
+        })),
+      };
+    });
+
+  test('same JSON text (values and key order) for random aggregates, both views', () => {
+    fc.assert(
+      fc.property(aggregate, fc.constantFrom('admin' as const, 'storefront' as const), (p, view) => {
+        expect(JSON.stringify(productToWire(p, view))).toBe(JSON.stringify(referenceProductToWire(p, view)));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

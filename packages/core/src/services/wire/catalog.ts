@@ -18,6 +18,17 @@ export type CatalogView = 'admin' | 'storefront';
 
 const byPosition = <T extends { position: number }>(a: T, b: T) => a.position - b.position;
 
+/**
+ * `list` in position order: `list` itself when it already is (the storage returns children in
+ * display order, and a stable sort would leave them as they are), else a sorted copy.
+ */
+function inPositionOrder<T extends { position: number }>(list: readonly T[]): readonly T[] {
+  for (let i = 1; i < list.length; i++) {
+    if ((list[i - 1] as T).position > (list[i] as T).position) return [...list].sort(byPosition);
+  }
+  return list;
+}
+
 export function imageToWire(image: ImageRecord) {
   return {
     id: image.id,
@@ -42,7 +53,7 @@ export function optionToWire(option: OptionRecord) {
     id: option.id,
     name: option.name,
     position: option.position,
-    values: [...option.values].sort(byPosition).map(optionValueToWire),
+    values: inPositionOrder(option.values).map(optionValueToWire),
   };
 }
 
@@ -54,6 +65,8 @@ export interface VariantWireContext {
   /** Option value id → its wire form and its option's position. */
   optionValues: ReadonlyMap<string, { wire: OptionValueWire; optionPosition: number }>;
   images: readonly ImageRecord[];
+  /** Whether any image is attached to variants (else every variant's `images` is empty). */
+  attachedImages: boolean;
 }
 
 /** The {@link VariantWireContext} of a product. */
@@ -64,7 +77,33 @@ export function variantContextOf(product: Pick<ProductAggregate, 'options' | 'im
       optionValues.set(value.id, { wire: optionValueToWire(value), optionPosition: option.position });
     }
   }
-  return { optionValues, images: [...product.images].sort(byPosition) };
+  const images = inPositionOrder(product.images);
+  return { optionValues, images, attachedImages: images.some((image) => image.variant_ids.length > 0) };
+}
+
+/** A variant's option values in its product's option order. */
+function variantOptionValues(variant: VariantWithInventory, context: VariantWireContext): OptionValueWire[] {
+  const ids = variant.option_value_ids;
+  if (ids.length === 1) {
+    const value = context.optionValues.get(ids[0] as string);
+    return value === undefined ? [] : [value.wire];
+  }
+  const found: { wire: OptionValueWire; optionPosition: number }[] = [];
+  for (const id of ids) {
+    const value = context.optionValues.get(id);
+    if (value !== undefined) found.push(value);
+  }
+  return found.sort((a, b) => a.optionPosition - b.optionPosition).map((value) => value.wire);
+}
+
+/** The product images attached to a variant, in position order. */
+function variantImages(variant: VariantWithInventory, context: VariantWireContext): ImageWire[] {
+  const images: ImageWire[] = [];
+  if (!context.attachedImages) return images;
+  for (const image of context.images) {
+    if (image.variant_ids.includes(variant.id)) images.push(imageToWire(image));
+  }
+  return images;
 }
 
 /**
@@ -77,12 +116,6 @@ export function variantToWire(
   context: VariantWireContext,
   view: CatalogView = 'admin',
 ) {
-  const found: { wire: OptionValueWire; optionPosition: number }[] = [];
-  for (const id of variant.option_value_ids) {
-    const value = context.optionValues.get(id);
-    if (value !== undefined) found.push(value);
-  }
-  const optionValues = found.sort((a, b) => a.optionPosition - b.optionPosition).map((value) => value.wire);
   return {
     id: variant.id,
     product_id: variant.product_id,
@@ -93,8 +126,8 @@ export function variantToWire(
     cost_price: view === 'admin' ? moneyOrNull(variant.cost_price, variant.currency) : null,
     weight: variant.weight,
     is_active: variant.is_active,
-    option_values: optionValues,
-    images: context.images.filter((image) => image.variant_ids.includes(variant.id)).map(imageToWire),
+    option_values: variantOptionValues(variant, context),
+    images: variantImages(variant, context),
     inventory: inventoryToWire(variant.inventory, view),
     metadata: variant.metadata,
     created_at: iso(variant.created_at),
@@ -111,8 +144,10 @@ export type VariantWire = ReturnType<typeof variantToWire>;
  */
 export function productToWire(product: ProductAggregate, view: CatalogView = 'admin') {
   const context = variantContextOf(product);
-  const variants = [...product.variants].sort(byPosition);
-  const visible = view === 'admin' ? variants : variants.filter((variant) => variant.is_active);
+  const variants: VariantWire[] = [];
+  for (const variant of inPositionOrder(product.variants)) {
+    if (view === 'admin' || variant.is_active) variants.push(variantToWire(variant, context, view));
+  }
   return {
     id: product.id,
     name: product.name,
@@ -123,8 +158,8 @@ export function productToWire(product: ProductAggregate, view: CatalogView = 'ad
     tags: product.tags,
     attributes: product.attributes,
     images: context.images.map(imageToWire),
-    options: [...product.options].sort(byPosition).map(optionToWire),
-    variants: visible.map((variant) => variantToWire(variant, context, view)),
+    options: inPositionOrder(product.options).map(optionToWire),
+    variants,
     price: moneyOrNull(product.price, product.currency),
     metadata: product.metadata,
     created_at: iso(product.created_at),

@@ -1,6 +1,8 @@
+import type { Repositories } from '@cartwright/core';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { KyselyStorage } from '../../kysely-storage';
+import type { StatementExecutor } from '../../query/query-runner';
 import type { Database } from '../../schema/database';
 import { postgresCapabilities } from './postgres-capabilities';
 import { wrapPool } from './postgres-pool';
@@ -43,11 +45,13 @@ export class PostgresStorage extends KyselyStorage {
     isTemplateSql = (sql) => this.templates.sqlTexts.has(sql);
   }
 
-  protected runTransaction<T>(body: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  protected runTransaction<T>(
+    body: (executor: StatementExecutor, repos: Repositories) => Promise<T>,
+  ): Promise<T> {
     return this.db
       .transaction()
       .setIsolationLevel('read committed')
-      .execute((trx) => body(trx));
+      .execute((trx) => body(trx, this.repositoriesOn(trx)));
   }
 }
 

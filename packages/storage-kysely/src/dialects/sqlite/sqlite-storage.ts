@@ -1,12 +1,15 @@
 import { mkdirSync, realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import type { Repositories } from '@cartwright/core';
 import BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, Kysely } from 'kysely';
 import { AsyncMutex } from '../../async-mutex';
 import { KyselyStorage } from '../../kysely-storage';
+import type { StatementExecutor } from '../../query/query-runner';
 import type { Database } from '../../schema/database';
 import { sqliteCapabilities } from './sqlite-capabilities';
 import { CartwrightSqliteDialect } from './sqlite-dialect';
+import { ConnectionGate, rootExecutor, runStatement, transactionExecutor } from './sqlite-executor';
 import { cachingDatabase } from './statement-cache';
 
 export interface SqliteStorageOptions {
@@ -50,17 +53,24 @@ function releaseFileQueue(key: string): void {
 /**
  * Storage on SQLite through better-sqlite3 (one connection per instance).
  *
- * Transactions: every `transaction()` runs on the instance's single connection (Kysely queues
- * users of it) as `BEGIN IMMEDIATE … COMMIT`, so the writer lock is taken before the first read
+ * Transactions: every `transaction()` runs on the instance's single connection (a
+ * {@link ConnectionGate} hands it to one transaction, or one statement outside a transaction, at
+ * a time) as `BEGIN IMMEDIATE … COMMIT`, so the writer lock is taken before the first read
  * and a transaction never has to upgrade a read lock (no SQLITE_BUSY mid-transaction); other
  * processes wait up to `busy_timeout`. File databases use WAL (readers never block the writer)
- * with `synchronous = NORMAL`; foreign keys are enforced.
+ * with `synchronous = NORMAL`; foreign keys are enforced. Statements run straight on
+ * better-sqlite3's cached prepared statements (Kysely builds and compiles them once, and runs
+ * the migrations).
  */
 export class SqliteStorage extends KyselyStorage {
   readonly dialect = 'sqlite' as const;
   readonly #raw: BetterSqlite3.Database;
   readonly #fileKey: string | undefined;
   readonly #fileQueue: AsyncMutex | undefined;
+  readonly #gate = new ConnectionGate();
+  readonly #statements: ReturnType<typeof cachingDatabase>;
+  #txExecutor: StatementExecutor | undefined;
+  #txRepositories: Repositories | undefined;
   #closed = false;
 
   constructor(options: SqliteStorageOptions) {
@@ -71,42 +81,73 @@ export class SqliteStorage extends KyselyStorage {
     if (!memory) raw.pragma('journal_mode = WAL');
     raw.pragma('synchronous = NORMAL');
     raw.pragma('foreign_keys = ON');
-    const db = new Kysely<Database>({
-      dialect: new CartwrightSqliteDialect({ database: cachingDatabase(raw, options.statementCacheSize) }),
-    });
+    const statements = cachingDatabase(raw, options.statementCacheSize);
+    const db = new Kysely<Database>({ dialect: new CartwrightSqliteDialect({ database: statements }) });
     super(db, sqliteCapabilities);
     this.#raw = raw;
+    this.#statements = statements;
     if (!memory) {
       this.#fileKey = realpathSync(options.filename);
       this.#fileQueue = acquireFileQueue(this.#fileKey);
     }
   }
 
-  protected runTransaction<T>(body: (db: Kysely<Database>) => Promise<T>): Promise<T> {
-    const run = () =>
-      this.db.connection().execute(async (connection) => {
-        await connection.executeQuery(BEGIN);
-        let result: T;
-        try {
-          result = await body(connection);
-        } catch (error) {
-          // SQLite may already have rolled back (e.g. SQLITE_FULL); then there is nothing to undo.
-          if (this.#raw.inTransaction) await connection.executeQuery(ROLLBACK);
-          throw error;
-        }
-        try {
-          await connection.executeQuery(COMMIT);
-        } catch (error) {
-          if (this.#raw.inTransaction) await connection.executeQuery(ROLLBACK);
-          throw error;
-        }
-        return result;
-      });
+  /**
+   * Statements outside a transaction run straight on better-sqlite3 (no Kysely driver on the
+   * hot path), at once when no transaction holds the connection.
+   */
+  protected override rootExecutor(): StatementExecutor {
+    return rootExecutor(this.#statements, this.#gate);
+  }
+
+  protected runTransaction<T>(
+    body: (executor: StatementExecutor, repos: Repositories) => Promise<T>,
+  ): Promise<T> {
+    const run = async () => {
+      await this.#gate.acquire();
+      try {
+        return await this.#transaction(body);
+      } finally {
+        this.#gate.release();
+      }
+    };
     return this.#fileQueue ? this.#fileQueue.run(run) : run();
   }
 
+  /** BEGIN IMMEDIATE … COMMIT on the connection this transaction holds. */
+  async #transaction<T>(body: (executor: StatementExecutor, repos: Repositories) => Promise<T>): Promise<T> {
+    if (!this.#txExecutor || !this.#txRepositories) {
+      this.#txExecutor = transactionExecutor(this.#statements);
+      this.#txRepositories = this.repositoriesOn(this.#txExecutor);
+    }
+    runStatement(this.#statements, BEGIN);
+    let result: T;
+    try {
+      result = await body(this.#txExecutor, this.#txRepositories);
+    } catch (error) {
+      // SQLite may already have rolled back (e.g. SQLITE_FULL); then there is nothing to undo.
+      if (this.#raw.inTransaction) runStatement(this.#statements, ROLLBACK);
+      throw error;
+    }
+    try {
+      runStatement(this.#statements, COMMIT);
+    } catch (error) {
+      if (this.#raw.inTransaction) runStatement(this.#statements, ROLLBACK);
+      throw error;
+    }
+    return result;
+  }
+
   override migrate(): Promise<void> {
-    return this.#fileQueue ? this.#fileQueue.run(() => super.migrate()) : super.migrate();
+    const run = async () => {
+      await this.#gate.acquire();
+      try {
+        await super.migrate();
+      } finally {
+        this.#gate.release();
+      }
+    };
+    return this.#fileQueue ? this.#fileQueue.run(run) : run();
   }
 
   override async close(): Promise<void> {

@@ -6,7 +6,10 @@ import type { SqliteDatabase } from 'kysely';
  * templates produce identical SQL text, so after warm-up no statement is parsed again.
  * Eviction is first-in-first-out beyond `capacity` (the set of texts is small and stable).
  */
-export function cachingDatabase(database: BetterSqlite3Database, capacity = 1000): SqliteDatabase {
+export function cachingDatabase(
+  database: BetterSqlite3Database,
+  capacity = 1000,
+): SqliteDatabase & { prepare(sql: string): Statement } {
   const statements = new Map<string, Statement>();
   return {
     close: () => {
