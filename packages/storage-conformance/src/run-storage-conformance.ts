@@ -4,6 +4,7 @@ import { createSuiteContext } from './suite-context';
 import { accountsSuite } from './suites/accounts';
 import { cartsSuite } from './suites/carts';
 import { catalogSuite } from './suites/catalog';
+import { catalogDocumentsSuite } from './suites/catalog-documents';
 import { concurrencySuite } from './suites/concurrency';
 import { customersSuite } from './suites/customers';
 import { discountsSuite } from './suites/discounts';
@@ -27,6 +28,7 @@ export function runStorageConformance(options: StorageConformanceOptions): void 
     accountsSuite(ctx);
     catalogSuite(ctx);
     productCountsSuite(ctx);
+    catalogDocumentsSuite(ctx);
     inventorySuite(ctx);
     discountsSuite(ctx);
     customersSuite(ctx);

@@ -34,6 +34,29 @@ async function seedBeforeCounters(storage: KyselyStorage): Promise<void> {
       db,
     );
   }
+  // prod_1's children: an option with a value, a variant with its inventory, an image.
+  const yes = storage.dialect === 'postgres' ? sql`true` : sql`1`;
+  const no = storage.dialect === 'postgres' ? sql`false` : sql`0`;
+  const json = (value: unknown) =>
+    storage.dialect === 'postgres' ? sql`${JSON.stringify(value)}::jsonb` : JSON.stringify(value);
+  await sql`insert into product_options values (${scope.store_id}, 'test', 'opt_1', 'prod_1', 'Size', 0)`.execute(
+    db,
+  );
+  await sql`insert into product_option_values
+    values (${scope.store_id}, 'test', 'optval_1', 'opt_1', 'prod_1', 'M', 0)`.execute(db);
+  await sql`insert into product_variants (store_id, mode, id, product_id, sku, barcode, price, compare_at_price, cost_price,
+    currency, weight, is_active, option_value_ids, position, metadata, created_at, updated_at, deleted_at)
+    values (${scope.store_id}, 'test', 'var_1', 'prod_1', 'SKU-1', null, 1500, null, 700, 'USD', 2.5, ${yes},
+    ${json(['optval_1'])}, 0, ${json({ a: 1 })}, 1, 1, null)`.execute(db);
+  await sql`insert into inventory_items (store_id, mode, id, variant_id, product_id, track_inventory, allow_backorder,
+    safety_stock, on_hand, reserved, metadata, created_at, updated_at)
+    values (${scope.store_id}, 'test', 'inv_1', 'var_1', 'prod_1', ${yes}, ${no}, 1, 9, 2, ${json({})}, 1, 1)`.execute(
+    db,
+  );
+  await sql`insert into product_images (store_id, mode, id, product_id, url, alt_text, position, width, height, variant_ids)
+    values (${scope.store_id}, 'test', 'img_1', 'prod_1', 'https://x/1.png', null, 0, 10, 20, ${json(['var_1'])})`.execute(
+    db,
+  );
 }
 
 async function counters(storage: KyselyStorage) {
@@ -58,7 +81,7 @@ async function counters(storage: KyselyStorage) {
 
 function describeBackfill(name: string, open: () => Promise<KyselyStorage>): void {
   describe(`0002_catalog_read_path on ${name}`, () => {
-    it('counts the live products already there: per status and per distinct tag, per mode; deleted ones left out', async () => {
+    it('counts the live products already there (per status and distinct tag, per mode; deleted ones left out) and builds their documents', async () => {
       const storage = await open();
       try {
         await seedBeforeCounters(storage);
@@ -87,6 +110,36 @@ function describeBackfill(name: string, open: () => Promise<KyselyStorage>): voi
           ),
         );
         expect(page.total_count).toBe(2);
+        // …and read the products through the documents built for them.
+        const product = await storage.read((r) =>
+          r.products.get({ store_id: scope.store_id, mode: 'test' }, 'prod_1'),
+        );
+        expect(product).toMatchObject({
+          id: 'prod_1',
+          tags: ['red', 'sale'],
+          options: [{ id: 'opt_1', name: 'Size', values: [{ id: 'optval_1', value: 'M' }] }],
+          variants: [
+            {
+              id: 'var_1',
+              price: 1500,
+              weight: 2.5,
+              is_active: true,
+              metadata: { a: 1 },
+              inventory: {
+                id: 'inv_1',
+                on_hand: 9,
+                reserved: 2,
+                track_inventory: true,
+                allow_backorder: false,
+              },
+            },
+          ],
+          images: [{ id: 'img_1', width: 10, variant_ids: ['var_1'] }],
+        });
+        expect(
+          (await storage.read((r) => r.products.get({ store_id: scope.store_id, mode: 'test' }, 'prod_4')))
+            ?.variants,
+        ).toEqual([]);
         expect(
           await storage.transaction((tx) =>
             tx.products.delete({ store_id: scope.store_id, mode: 'test' }, 'prod_1', 9),

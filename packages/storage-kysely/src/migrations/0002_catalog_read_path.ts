@@ -1,4 +1,5 @@
 import { type CreateTableBuilder, type Kysely, type Migration, sql } from 'kysely';
+import { documentUpsertSql } from '../repositories/catalog-documents';
 import { type ColumnKind, columnDataType, type SchemaDialect } from './column-types';
 
 /**
@@ -12,9 +13,17 @@ import { type ColumnKind, columnDataType, type SchemaDialect } from './column-ty
  * tags change and delete (atomic `n = n + delta` upserts, rows in key order so that concurrent
  * writers cannot deadlock on them). This migration creates them and counts the existing rows.
  * Rows whose count drops to 0 stay (a later insert reuses them).
+ *
+ * And the catalog documents: `product_documents (store_id, mode, product_id, children,
+ * variant_ids)` holds each product's options, values, live variants and images as ready JSON
+ * (repositories/catalog-documents.ts), rewritten by the repository with every write to them;
+ * this migration builds them for the existing products. (A later change of the document format
+ * needs a migration that rebuilds them.) SQLite keeps it a rowid table so that its ~2 KB rows
+ * stay on their b-tree pages; Postgres stores `json` (returned as written, no jsonb rendering).
  */
 
-type Columns = Record<string, ColumnKind>;
+/** A column kind, or `json_text`: JSON kept as written (TEXT on SQLite, json on Postgres). */
+type Columns = Record<string, ColumnKind | 'json_text'>;
 
 async function createTable(
   db: Kysely<unknown>,
@@ -22,14 +31,18 @@ async function createTable(
   name: string,
   columns: Columns,
   primaryKey: [string, ...string[]],
+  options: { withoutRowid: boolean },
 ): Promise<void> {
   let builder = db.schema.createTable(name) as CreateTableBuilder<string, string>;
   for (const [column, kind] of Object.entries(columns)) {
-    builder = builder.addColumn(column, columnDataType(dialect, kind), (col) => col.notNull());
+    const type =
+      kind === 'json_text' ? (dialect === 'postgres' ? sql`json` : sql`text`) : columnDataType(dialect, kind);
+    builder = builder.addColumn(column, type, (col) => col.notNull());
   }
   builder = builder.addPrimaryKeyConstraint(`${name}_pkey`, primaryKey);
-  // Small tables read and written by primary key only: SQLite stores them clustered on it.
-  if (dialect === 'sqlite') builder = builder.modifyEnd(sql`strict, without rowid`);
+  if (dialect === 'sqlite') {
+    builder = builder.modifyEnd(options.withoutRowid ? sql`strict, without rowid` : sql`strict`);
+  }
   await builder.execute();
 }
 
@@ -53,6 +66,7 @@ export function catalogReadPathMigration(dialect: SchemaDialect): Migration {
         'product_counts',
         { store_id: 'text', mode: 'text', status: 'text', n: 'int' },
         ['store_id', 'mode', 'status'],
+        { withoutRowid: true },
       );
       await createTable(
         db,
@@ -60,6 +74,21 @@ export function catalogReadPathMigration(dialect: SchemaDialect): Migration {
         'product_tag_counts',
         { store_id: 'text', mode: 'text', tag: 'text', status: 'text', n: 'int' },
         ['store_id', 'mode', 'tag', 'status'],
+        { withoutRowid: true },
+      );
+      await createTable(
+        db,
+        dialect,
+        'product_documents',
+        {
+          store_id: 'text',
+          mode: 'text',
+          product_id: 'text',
+          children: 'json_text',
+          variant_ids: 'json_text',
+        },
+        ['store_id', 'mode', 'product_id'],
+        { withoutRowid: false },
       );
       await sql`insert into product_counts (store_id, mode, status, n)
         select store_id, mode, status, count(*) from products where deleted_at is null
@@ -67,8 +96,10 @@ export function catalogReadPathMigration(dialect: SchemaDialect): Migration {
       await sql`insert into product_tag_counts (store_id, mode, tag, status, n)
         select store_id, mode, tag, status, count(distinct id) from (${liveProductTags(dialect)}) as live
         group by store_id, mode, tag, status`.execute(db);
+      await sql.raw(documentUpsertSql(dialect, 'true')).execute(db);
     },
     async down(db) {
+      await db.schema.dropTable('product_documents').ifExists().execute();
       await db.schema.dropTable('product_tag_counts').ifExists().execute();
       await db.schema.dropTable('product_counts').ifExists().execute();
     },

@@ -13,7 +13,8 @@ import { type BuildContext, type Slots, shapedTemplate, slot, type Template } fr
  * `(store_id, mode, <keys>, id)` indexes serve. Rows inserted concurrently land either before
  * or after the cursor, so a walk never repeats or skips a row. `total_count` is a COUNT with
  * the same filter unless the caller knows it cheaper (`count` of {@link runKeysetList}, e.g. a
- * maintained counter); `limit + 1` rows tell `has_more`. A list may select its page's columns
+ * maintained counter), and no count at all when a first page (no cursor) holds every match;
+ * `limit + 1` rows tell `has_more`. A list may select its page's columns
  * itself (`select`, default every column), e.g. to load a page's children in the same statement.
  */
 export interface ListShape<F> {
@@ -158,10 +159,14 @@ export async function runKeysetList<TB extends TableName, P extends string, F, R
   args.limit = request.limit + 1;
   const shape: ListShape<F> = { filter, sort: request.sort, order: request.order, cursor: hasCursor };
   const rows = await q.rows(list.page, args, shape);
-  const total = options.count
-    ? await options.count()
-    : Number((await q.first(list.count, args, filter))?.count ?? 0);
   const hasMore = rows.length > request.limit;
+  // A first page that holds every match is its own count.
+  const total =
+    !hasCursor && !hasMore
+      ? rows.length
+      : options.count
+        ? await options.count()
+        : Number((await q.first(list.count, args, filter))?.count ?? 0);
   const pageRows = hasMore ? rows.slice(0, request.limit) : rows;
   const data = await load(pageRows);
   const last = pageRows[pageRows.length - 1] as { id?: unknown } | undefined;

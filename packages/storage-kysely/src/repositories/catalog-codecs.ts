@@ -11,12 +11,7 @@ import type {
 import type { Selectable } from 'kysely';
 import type { DialectCapabilities } from '../dialects/dialect-capabilities';
 import type { EncodedRow } from '../query/insert-template';
-import type {
-  InventoryItemsTable,
-  ProductImagesTable,
-  ProductsTable,
-  ProductVariantsTable,
-} from '../schema/database';
+import type { InventoryItemsTable, ProductsTable, ProductVariantsTable } from '../schema/database';
 
 /** Row ⇄ record conversions of the catalog tables. */
 
@@ -144,19 +139,6 @@ export function encodeInventory(
     track_inventory: c.bool(inventory.track_inventory),
     allow_backorder: c.bool(inventory.allow_backorder),
     metadata: c.json(inventory.metadata),
-  };
-}
-
-export function decodeImage(row: Selectable<ProductImagesTable>, c: DialectCapabilities): ImageRecord {
-  return {
-    id: row.id,
-    product_id: row.product_id,
-    url: row.url,
-    alt_text: row.alt_text,
-    position: row.position,
-    width: row.width,
-    height: row.height,
-    variant_ids: c.parseJson<string[]>(row.variant_ids),
   };
 }
 

@@ -12,17 +12,24 @@ import type {
 import type { DialectCapabilities } from '../dialects/dialect-capabilities';
 
 /**
- * Catalog aggregates read as JSON documents built by the database: one value per product (or
- * per purchasable variant) holding its columns and its children, instead of one statement per
- * child table and one JS object per child row (moving values from the driver to JS costs more
- * than the database's JSON aggregation). SQLite builds them with json_array/json_group_array,
- * Postgres with json_build_array/json_agg; children are ordered in the aggregate (`order by`),
- * exactly as the per-table queries ordered them. Documents are positional arrays (no key names
- * to build and parse); the decoders below name the positions.
+ * Catalog aggregates read as JSON built by the database: one value per product (or per
+ * purchasable variant) holding its columns and its children, instead of one statement per child
+ * table and one JS object per child row (moving values from the driver to JS costs more than the
+ * database's JSON aggregation). SQLite builds JSON with json_array/json_group_array, Postgres
+ * with json_build_array/json_agg; children are ordered in the aggregate (`order by`) exactly as
+ * the per-table queries ordered them. Documents are positional arrays (no key names to build
+ * and parse); the decoders below name the positions.
  *
- * Encodings inside a document: JSON columns nest as JSON (SQLite wraps TEXT in `json()`),
- * booleans are 0/1 (SQLite) or true/false (Postgres), bigints are JSON numbers, an empty child
- * list is `[]` (SQLite) or null (Postgres `json_agg` of no rows).
+ * The parts of a product that only catalog writes change — options, option values, live
+ * variants (without inventory) and images — are kept ready as JSON in `product_documents`
+ * (0002_catalog_read_path), rewritten by the product repository in the transaction of every
+ * write to them (`documentUpsertSql`). A read joins that text with the product's columns and the
+ * live inventory of its variants (which checkouts change), so a page of 20 products reads 20
+ * document rows and the variants' inventory instead of five child tables.
+ *
+ * Encodings: JSON columns nest as JSON (SQLite wraps TEXT in `json()`), booleans are 0/1
+ * (SQLite) or true/false (Postgres), bigints are JSON numbers, an empty child list is `[]`
+ * (SQLite) or null (Postgres `json_agg` of no rows).
  *
  * `P` in the fragments is replaced by the alias of the outer products row.
  */
@@ -49,31 +56,87 @@ const POSTGRES: Fragments = {
 
 const fragmentsOf = (dialect: Dialect): Fragments => (dialect === 'sqlite' ? SQLITE : POSTGRES);
 
-/** A variant with its inventory (positions: see {@link decodeVariantElement}); `v` and `i` aliases. */
-function variantElement(f: Fragments): string {
-  return `${f.array}(v.id, v.sku, v.barcode, v.price, v.compare_at_price, v.cost_price, v.currency, v.weight, v.is_active, ${f.json('v.option_value_ids')}, v.position, ${f.json('v.metadata')}, v.created_at, v.updated_at, i.id, i.product_id, i.track_inventory, i.allow_backorder, i.safety_stock, i.on_hand, i.reserved, ${f.json('i.metadata')}, i.created_at, i.updated_at)`;
+const withAlias = (sql: string, alias: string): string => sql.replaceAll('P.', `${alias}.`);
+
+/** A variant's own columns (positions: see {@link decodeVariantElement}); alias `v`. */
+function variantColumns(f: Fragments): string {
+  return `v.id, v.sku, v.barcode, v.price, v.compare_at_price, v.cost_price, v.currency, v.weight, v.is_active, ${f.json('v.option_value_ids')}, v.position, ${f.json('v.metadata')}, v.created_at, v.updated_at`;
 }
 
-const INVENTORY_JOIN =
-  'inner join inventory_items i on i.store_id = v.store_id and i.mode = v.mode and i.variant_id = v.id';
+/** An inventory row's columns (positions 14…23 of a variant element); alias `i`. */
+function inventoryColumns(f: Fragments): string {
+  return `i.id, i.product_id, i.track_inventory, i.allow_backorder, i.safety_stock, i.on_hand, i.reserved, ${f.json('i.metadata')}, i.created_at, i.updated_at`;
+}
+
+const LIVE_VARIANTS =
+  'v.store_id = P.store_id and v.mode = P.mode and v.product_id = P.id and v.deleted_at is null';
 
 /**
- * The document of the products row aliased `alias`: its columns, then its options, their
- * values, its live variants with inventory and its images, each in display order.
+ * The catalog-written children of product `P` as one JSON array: options, option values,
+ * live variants (own columns only) and images, each in display order.
  */
-export function productDocumentSql(dialect: Dialect, alias: string): string {
-  const f = fragmentsOf(dialect);
-  const sql = `${f.array}(P.name, P.slug, P.description, P.type, P.status, ${f.json('P.tags')}, ${f.json('P.attributes')}, ${f.json('P.metadata')}, P.price, P.currency, P.created_at, P.updated_at,
+function childrenSql(f: Fragments): string {
+  return `${f.array}(
   (select ${f.agg(`${f.array}(o.id, o.name, o.position)`, 'o.position, o.id')} from product_options o
     where o.store_id = P.store_id and o.mode = P.mode and o.product_id = P.id),
   (select ${f.agg(`${f.array}(ov.option_id, ov.id, ov.value, ov.position)`, 'ov.position, ov.id')} from product_option_values ov
     where ov.store_id = P.store_id and ov.mode = P.mode and ov.product_id = P.id),
-  (select ${f.agg(variantElement(f), 'v.position, v.id')} from product_variants v ${INVENTORY_JOIN}
-    where v.store_id = P.store_id and v.mode = P.mode and v.product_id = P.id and v.deleted_at is null),
+  (select ${f.agg(`${f.array}(${variantColumns(f)})`, 'v.position, v.id')} from product_variants v where ${LIVE_VARIANTS}),
   (select ${f.agg(`${f.array}(im.id, im.url, im.alt_text, im.position, im.width, im.height, ${f.json('im.variant_ids')})`, 'im.position, im.id')} from product_images im
     where im.store_id = P.store_id and im.mode = P.mode and im.product_id = P.id))`;
-  return sql.replaceAll('P.', `${alias}.`);
 }
+
+/** The ids of product `P`'s live variants as a JSON array (never null). */
+function variantIdsSql(dialect: Dialect): string {
+  return dialect === 'sqlite'
+    ? `(select json_group_array(v.id) from product_variants v where ${LIVE_VARIANTS})`
+    : `coalesce((select json_agg(v.id) from product_variants v where ${LIVE_VARIANTS}), '[]'::json)`;
+}
+
+/**
+ * `INSERT … SELECT` (re)writing the `product_documents` row of every products row (alias `p`)
+ * matching `where`: an upsert, so that it both creates and refreshes.
+ */
+export function documentUpsertSql(dialect: Dialect, where: string): string {
+  const f = fragmentsOf(dialect);
+  return `insert into product_documents (store_id, mode, product_id, children, variant_ids)
+select p.store_id, p.mode, p.id, ${withAlias(childrenSql(f), 'p')}, ${withAlias(variantIdsSql(dialect), 'p')}
+from products p where ${where}
+on conflict (store_id, mode, product_id) do update set children = excluded.children, variant_ids = excluded.variant_ids`;
+}
+
+/**
+ * The document of the products row aliased `alias`, as JSON text: `[columns, children,
+ * inventory]` — the product's own columns, its `product_documents.children`, and the inventory
+ * rows of its live variants (variant id first). Null when the product has no document row.
+ */
+export function productDocumentSql(dialect: Dialect, alias: string): string {
+  const f = fragmentsOf(dialect);
+  const columns = `${f.array}(P.name, P.slug, P.description, P.type, P.status, ${f.json('P.tags')}, ${f.json('P.attributes')}, ${f.json('P.metadata')}, P.price, P.currency, P.created_at, P.updated_at)`;
+  const inventory = `${f.array}(i.variant_id, ${inventoryColumns(f)})`;
+  const sql =
+    dialect === 'sqlite'
+      ? // CROSS JOIN keeps json_each outermost (SQLite does not reorder it): one key lookup per id.
+        `(select '[' || ${columns} || ',' || d.children || ',' || (select json_group_array(${inventory})
+          from json_each(d.variant_ids) e cross join inventory_items i
+          where i.store_id = d.store_id and i.mode = d.mode and i.variant_id = e.value) || ']'
+        from product_documents d where d.store_id = P.store_id and d.mode = P.mode and d.product_id = P.id)`
+      : // A LATERAL lookup per id (LIMIT 1 keeps the planner from flattening it into a join, which
+        // it may hash over the whole scope's inventory when the tables have no statistics yet).
+        `(select '[' || ${columns}::text || ',' || d.children::text || ',' || coalesce((select json_agg(${inventory})
+          from json_array_elements_text(d.variant_ids) as e(id) cross join lateral (select * from inventory_items i
+            where i.store_id = d.store_id and i.mode = d.mode and i.variant_id = e.id limit 1) as i)::text, '[]') || ']'
+        from product_documents d where d.store_id = P.store_id and d.mode = P.mode and d.product_id = P.id)`;
+  return withAlias(sql, alias);
+}
+
+/** A variant element with its inventory (positions: see {@link decodeVariantElement}); `v` and `i` aliases. */
+function variantElement(f: Fragments): string {
+  return `${f.array}(${variantColumns(f)}, ${inventoryColumns(f)})`;
+}
+
+const INVENTORY_JOIN =
+  'inner join inventory_items i on i.store_id = v.store_id and i.mode = v.mode and i.variant_id = v.id';
 
 /**
  * The document of a purchasable variant (`v`, its inventory `i`, its product `p`): the variant
@@ -112,57 +175,74 @@ export const PURCHASABLE_JOINS = `${INVENTORY_JOIN}
 
 type Element = readonly unknown[];
 
-/** A document as the driver returns it (JSON text on SQLite, parsed on Postgres). */
-export function parseDocument(value: unknown, c: DialectCapabilities): Element {
-  return c.parseJson<Element>(value);
+/** A document as the driver returns it: JSON text (product documents on both engines, SQLite's
+ * purchasable documents) or already parsed (Postgres json). */
+export function parseDocument(value: unknown): Element {
+  if (typeof value === 'string') return JSON.parse(value) as Element;
+  if (Array.isArray(value)) return value;
+  throw new Error('Catalog document missing (product_documents out of date?)');
 }
 
 const list = (value: unknown): readonly Element[] => (value as Element[] | null) ?? [];
 
-/** Decodes a variant element (see `variantElement`). */
+/**
+ * A variant from its own columns `v` (positions 0…13 of {@link variantColumns}) and its
+ * inventory columns found in `inv` from position `at` (see `inventoryColumns`).
+ */
+function decodeVariant(
+  scope: Scope,
+  productId: string,
+  v: Element,
+  inv: Element,
+  at: number,
+  c: DialectCapabilities,
+): VariantWithInventory {
+  const id = v[0] as string;
+  const inventory: InventoryRecord = {
+    id: inv[at] as string,
+    store_id: scope.store_id,
+    mode: scope.mode,
+    variant_id: id,
+    product_id: inv[at + 1] as string,
+    track_inventory: c.toBool(inv[at + 2]),
+    allow_backorder: c.toBool(inv[at + 3]),
+    safety_stock: inv[at + 4] as number,
+    on_hand: inv[at + 5] as number,
+    reserved: inv[at + 6] as number,
+    metadata: inv[at + 7] as JsonObject,
+    created_at: inv[at + 8] as number,
+    updated_at: inv[at + 9] as number,
+  };
+  return {
+    id,
+    store_id: scope.store_id,
+    mode: scope.mode,
+    product_id: productId,
+    sku: v[1] as string | null,
+    barcode: v[2] as string | null,
+    price: v[3] as number,
+    compare_at_price: v[4] as number | null,
+    cost_price: v[5] as number | null,
+    currency: v[6] as string,
+    weight: v[7] as number | null,
+    is_active: c.toBool(v[8]),
+    option_value_ids: v[9] as string[],
+    position: v[10] as number,
+    metadata: v[11] as JsonObject,
+    created_at: v[12] as number,
+    updated_at: v[13] as number,
+    inventory,
+  };
+}
+
+/** Decodes a variant element with its inventory (see `variantElement`). */
 export function decodeVariantElement(
   scope: Scope,
   productId: string,
   e: Element,
   c: DialectCapabilities,
 ): VariantWithInventory {
-  const mode = scope.mode;
-  const id = e[0] as string;
-  const inventory: InventoryRecord = {
-    id: e[14] as string,
-    store_id: scope.store_id,
-    mode,
-    variant_id: id,
-    product_id: e[15] as string,
-    track_inventory: c.toBool(e[16]),
-    allow_backorder: c.toBool(e[17]),
-    safety_stock: e[18] as number,
-    on_hand: e[19] as number,
-    reserved: e[20] as number,
-    metadata: e[21] as JsonObject,
-    created_at: e[22] as number,
-    updated_at: e[23] as number,
-  };
-  return {
-    id,
-    store_id: scope.store_id,
-    mode,
-    product_id: productId,
-    sku: e[1] as string | null,
-    barcode: e[2] as string | null,
-    price: e[3] as number,
-    compare_at_price: e[4] as number | null,
-    cost_price: e[5] as number | null,
-    currency: e[6] as string,
-    weight: e[7] as number | null,
-    is_active: c.toBool(e[8]),
-    option_value_ids: e[9] as string[],
-    position: e[10] as number,
-    metadata: e[11] as JsonObject,
-    created_at: e[12] as number,
-    updated_at: e[13] as number,
-    inventory,
-  };
+  return decodeVariant(scope, productId, e, e, 14, c);
 }
 
 /** Decodes a product document (see {@link productDocumentSql}) of the product `id`. */
@@ -172,9 +252,13 @@ export function decodeProductDocument(
   doc: Element,
   c: DialectCapabilities,
 ): ProductAggregate {
+  const columns = doc[0] as Element;
+  const children = doc[1] as Element;
+  const stock = new Map<string, Element>();
+  for (const row of list(doc[2])) stock.set(row[0] as string, row);
   const options: OptionRecord[] = [];
   const optionById = new Map<string, OptionRecord>();
-  for (const o of list(doc[12])) {
+  for (const o of list(children[0])) {
     const option: OptionRecord = {
       id: o[0] as string,
       product_id: id,
@@ -185,7 +269,7 @@ export function decodeProductDocument(
     options.push(option);
     optionById.set(option.id, option);
   }
-  for (const v of list(doc[13])) {
+  for (const v of list(children[1])) {
     const option = optionById.get(v[0] as string);
     option?.values.push({
       id: v[1] as string,
@@ -194,8 +278,14 @@ export function decodeProductDocument(
       position: v[3] as number,
     });
   }
-  const variants = list(doc[14]).map((e) => decodeVariantElement(scope, id, e, c));
-  const images = list(doc[15]).map(
+  // Variants without an inventory row are left out, as the inner join of variants and
+  // inventory always did.
+  const variants: VariantWithInventory[] = [];
+  for (const v of list(children[2])) {
+    const inventory = stock.get(v[0] as string);
+    if (inventory) variants.push(decodeVariant(scope, id, v, inventory, 1, c));
+  }
+  const images = list(children[3]).map(
     (im): ImageRecord => ({
       id: im[0] as string,
       product_id: id,
@@ -211,18 +301,18 @@ export function decodeProductDocument(
     id,
     store_id: scope.store_id,
     mode: scope.mode,
-    name: doc[0] as string,
-    slug: doc[1] as string,
-    description: doc[2] as string | null,
-    type: doc[3] as ProductType,
-    status: doc[4] as ProductStatus,
-    tags: doc[5] as string[],
-    attributes: doc[6] as JsonObject,
-    metadata: doc[7] as JsonObject,
-    price: doc[8] as number | null,
-    currency: doc[9] as string,
-    created_at: doc[10] as number,
-    updated_at: doc[11] as number,
+    name: columns[0] as string,
+    slug: columns[1] as string,
+    description: columns[2] as string | null,
+    type: columns[3] as ProductType,
+    status: columns[4] as ProductStatus,
+    tags: columns[5] as string[],
+    attributes: columns[6] as JsonObject,
+    metadata: columns[7] as JsonObject,
+    price: columns[8] as number | null,
+    currency: columns[9] as string,
+    created_at: columns[10] as number,
+    updated_at: columns[11] as number,
     options,
     variants,
     images,

@@ -39,6 +39,7 @@ import {
 import {
   decodeProductDocument,
   decodeVariantElement,
+  documentUpsertSql,
   PURCHASABLE,
   PURCHASABLE_JOINS,
   parseDocument,
@@ -107,7 +108,10 @@ const purchasable = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =>
     .where(sql<SqlBool>`v.deleted_at is null`),
 );
 
-/** The counted columns of a live product, locked on Postgres (its counts change with them). */
+/**
+ * The counted columns of a live product, locked on Postgres (its counts change with them) with
+ * the lock its UPDATE takes anyway (see `lockProduct`).
+ */
 const countedColumns = template(({ db, caps }, p: Slots<ScopeSlots | 'id'>) => {
   const query = db
     .selectFrom('products')
@@ -116,7 +120,32 @@ const countedColumns = template(({ db, caps }, p: Slots<ScopeSlots | 'id'>) => {
     .where('mode', '=', p.mode)
     .where('id', '=', p.id)
     .where('deleted_at', 'is', null);
-  return caps.forUpdate ? query.forUpdate() : query;
+  return caps.forUpdate ? query.forNoKeyUpdate() : query;
+});
+
+/**
+ * Locks a product row (Postgres) after its children changed, so that writers of one product's
+ * children go one after another and each rewrites the document and price from a snapshot taken
+ * after the previous one committed (READ COMMITTED takes one per statement). `FOR NO KEY
+ * UPDATE`, the lock an UPDATE of the row takes: it does not conflict with the `FOR KEY SHARE`
+ * that inserting a child row takes on its product (foreign key), so two writers that both
+ * inserted children cannot deadlock upgrading it.
+ */
+const lockProduct = template(({ db }, p: Slots<ScopeSlots | 'id'>) =>
+  db
+    .selectFrom('products')
+    .select('id')
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('id', '=', p.id)
+    .forNoKeyUpdate(),
+);
+
+/** Rewrites a product's catalog document from its child tables (catalog-documents.ts). */
+const refreshDocument = template(({ db, caps }, p: Slots<ScopeSlots | 'id'>) => {
+  const [head, tail] = documentUpsertSql(caps.dialect, '\u0000').split('\u0000') as [string, string];
+  const statement = sql`${sql.raw(head)}p.store_id = ${p.store_id} and p.mode = ${p.mode} and p.id = ${p.id}${sql.raw(tail)}`;
+  return { compile: () => statement.compile(db) };
 });
 
 /** Rows per counter upsert statement. */
@@ -311,11 +340,14 @@ const list = keysetList({
 type VariantJoinRow = Selectable<ProductVariantsTable> & InventoryAliasColumns;
 
 /**
- * Products with options, variants (with inventory) and images. A product is read with its whole
- * aggregate in one statement (a JSON document per product, catalog-documents.ts), and so is a
- * page of a list. `total_count` of lists filtered by at most a status and one tag comes from
- * the live-product counters (product-counts.ts) kept here in the transaction of every insert,
- * status or tags change and delete; other filters COUNT.
+ * Products with options, variants (with inventory) and images.
+ * - Reads: a product, or a list page, is one statement returning a JSON document per product
+ *   (its columns, its `product_documents` children, its variants' live inventory; see
+ *   catalog-documents.ts). Every write to options, values, variants or images rewrites the
+ *   product's document (and price) in the same transaction (`#childrenChanged`).
+ * - `total_count` of lists filtered by at most a status and one tag comes from the live-product
+ *   counters (product-counts.ts), kept here in the transaction of every insert, status or tags
+ *   change and delete; other filters COUNT (SQLite tag filters prefilter with `instr`).
  * SKU uniqueness is checked before writing so that `param` names the offending variant
  * (`variants[i].sku`); the unique index remains the final guard under concurrency.
  */
@@ -358,6 +390,7 @@ export class KyselyProductRepository implements ProductRepository {
       'product_images',
       product.images.map((image) => encodeImage(scope, image, c)),
     );
+    await this.q.affected(refreshDocument, { ...scope, id: product.id });
     await this.#changeCounts(scope, { before: null, after: product });
   }
 
@@ -415,7 +448,7 @@ export class KyselyProductRepository implements ProductRepository {
       shape,
       args,
       page,
-      (rows) => rows.map((row) => decodeProductDocument(scope, row.id, parseDocument(row.doc, c), c)),
+      (rows) => rows.map((row) => decodeProductDocument(scope, row.id, parseDocument(row.doc), c)),
       { count },
     );
   }
@@ -475,8 +508,10 @@ export class KyselyProductRepository implements ProductRepository {
   async insertOptions(scope: Scope, options: OptionRecord[]): Promise<void> {
     const byProduct = new Map<string, OptionRecord[]>();
     for (const option of options) push(byProduct, option.product_id, option);
-    for (const [productId, productOptions] of byProduct)
+    for (const [productId, productOptions] of byProduct) {
       await this.#insertOptions(scope, productId, productOptions);
+      await this.#childrenChanged(scope, productId, { price: false });
+    }
   }
 
   async insertVariant(variant: VariantRecord, inventory: InventoryRecord): Promise<void> {
@@ -485,7 +520,7 @@ export class KyselyProductRepository implements ProductRepository {
     await this.#assertSkusFree(scope, [variant.sku], () => 'sku');
     await insertRows(this.q, insertVariantRow, 'product_variants', [encodeVariant(variant, c)]);
     await insertRows(this.q, insertInventoryRow, 'inventory_items', [encodeInventory(inventory, c)]);
-    await this.q.affected(recomputePrice, { ...scope, id: variant.product_id });
+    await this.#childrenChanged(scope, variant.product_id, { price: true });
   }
 
   async getVariant(scope: Scope, id: string): Promise<VariantWithInventory | null> {
@@ -530,23 +565,26 @@ export class KyselyProductRepository implements ProductRepository {
     );
     const row = await this.q.first(updateVariantRow, args, shape);
     if (!row) return null;
-    await this.q.affected(recomputePrice, { ...scope, id: row.product_id });
+    await this.#childrenChanged(scope, row.product_id, { price: true });
     return decodeVariant(row, c);
   }
 
   async deleteVariant(scope: Scope, id: string, at: number): Promise<boolean> {
     const row = await this.q.first(softDeleteVariant, { ...scope, id, at });
     if (!row) return false;
-    await this.q.affected(recomputePrice, { ...scope, id: row.product_id });
+    await this.#childrenChanged(scope, row.product_id, { price: true });
     return true;
   }
 
   async insertImage(scope: Scope, image: ImageRecord): Promise<void> {
     await insertRows(this.q, insertImageRow, 'product_images', [encodeImage(scope, image, this.q.caps)]);
+    await this.#childrenChanged(scope, image.product_id, { price: false });
   }
 
   async deleteImage(scope: Scope, product_id: string, image_id: string): Promise<boolean> {
-    return (await this.q.affected(deleteImageRow, { ...scope, product_id, id: image_id })) > 0;
+    if ((await this.q.affected(deleteImageRow, { ...scope, product_id, id: image_id })) === 0) return false;
+    await this.#childrenChanged(scope, product_id, { price: false });
+    return true;
   }
 
   async getPurchasable(scope: Scope, variant_ids: string[]): Promise<PurchasableVariant[]> {
@@ -554,7 +592,7 @@ export class KyselyProductRepository implements ProductRepository {
     const c = this.q.caps;
     const rows = await this.q.rows(purchasable, { ...scope, ids: c.list([...new Set(variant_ids)]) });
     return rows.map((row): PurchasableVariant => {
-      const doc = parseDocument(row.doc, c);
+      const doc = parseDocument(row.doc);
       const productId = doc[PURCHASABLE.productId] as string;
       const { inventory, ...variant } = decodeVariantElement(
         scope,
@@ -637,11 +675,22 @@ export class KyselyProductRepository implements ProductRepository {
     if (index >= 0) throw duplicateSku(paramOf(index));
   }
 
+  /**
+   * After a write to a product's children: its price (when variants changed) and its catalog
+   * document are recomputed, on Postgres under the product's row lock (see `lockProduct`).
+   */
+  async #childrenChanged(scope: Scope, productId: string, options: { price: boolean }): Promise<void> {
+    const key = { ...scope, id: productId };
+    if (this.q.caps.forUpdate) await this.q.first(lockProduct, key);
+    if (options.price) await this.q.affected(recomputePrice, key);
+    await this.q.affected(refreshDocument, key);
+  }
+
   /** Live products found by id, slug or a list of ids, as aggregates. */
   async #documents(scope: Scope, by: ProductLookup, key: unknown): Promise<ProductAggregate[]> {
     const c = this.q.caps;
     const rows = await this.q.rows(productDocuments, { ...scope, key }, by);
-    return rows.map((row) => decodeProductDocument(scope, row.id, parseDocument(row.doc, c), c));
+    return rows.map((row) => decodeProductDocument(scope, row.id, parseDocument(row.doc), c));
   }
 
   /** Live products of the scope with `status` (or any) and `tag` (or any), from the counters. */

@@ -99,6 +99,18 @@ export interface ProductTagCountsTable extends ScopedColumns {
   n: number;
 }
 
+/**
+ * The catalog-written children of a product as ready JSON (options, values, live variants
+ * without inventory, images) and its live variant ids, rewritten with every write to them
+ * (0002_catalog_read_path, repositories/catalog-documents.ts). JSON TEXT on SQLite, json on
+ * Postgres (returned verbatim).
+ */
+export interface ProductDocumentsTable extends ScopedColumns {
+  product_id: string;
+  children: JsonColumn;
+  variant_ids: JsonColumn;
+}
+
 export interface ProductOptionsTable extends ScopedColumns {
   id: string;
   product_id: string;
@@ -459,6 +471,7 @@ export interface Database {
   products: ProductsTable;
   product_counts: ProductCountsTable;
   product_tag_counts: ProductTagCountsTable;
+  product_documents: ProductDocumentsTable;
   product_options: ProductOptionsTable;
   product_option_values: ProductOptionValuesTable;
   product_variants: ProductVariantsTable;

@@ -227,7 +227,10 @@ describe('productToWire equals the reference serialisation', () => {
   const aggregate = fc
     .record({
       options: fc.array(
-        fc.record({ position, values: fc.array(fc.record({ position, value: fc.string() }), { maxLength: 3 }) }),
+        fc.record({
+          position,
+          values: fc.array(fc.record({ position, value: fc.string() }), { maxLength: 3 }),
+        }),
         { maxLength: 3 },
       ),
       variants: fc.array(

@@ -1,0 +1,158 @@
+import type { ImageRecord, ProductAggregate, Storage, VariantWithInventory } from '@cartwright/core';
+import { describe, expect, it } from 'vitest';
+import { makeInventory, makeProduct, newId, newScope } from '../fixtures';
+import type { SuiteContext } from '../suite-context';
+
+/** A new variant of `product` at `position` (its own inventory, a unique SKU). */
+function newVariant(product: ProductAggregate, position: number, price: number): VariantWithInventory {
+  const id = newId('var');
+  const scope = { store_id: product.store_id, mode: product.mode };
+  return {
+    ...(product.variants[0] as VariantWithInventory),
+    id,
+    sku: `SKU-${id}`,
+    price,
+    position,
+    option_value_ids: [],
+    inventory: makeInventory(scope, { id, product_id: product.id }),
+  };
+}
+
+function newImage(product: ProductAggregate, position: number, variantIds: string[] = []): ImageRecord {
+  return {
+    id: newId('img'),
+    product_id: product.id,
+    url: `https://cdn.example.com/${product.id}/${position}.png`,
+    alt_text: null,
+    position,
+    width: null,
+    height: null,
+    variant_ids: variantIds,
+  };
+}
+
+/**
+ * A product read back always shows its current children, whatever the storage caches: after
+ * each kind of variant, option and image write, and after many concurrent ones on one product.
+ */
+export function catalogDocumentsSuite(ctx: SuiteContext): void {
+  describe('product aggregates follow every child write', () => {
+    it('each variant field, options, images and inventory changes show in get, getBySlug, getMany and lists', async () => {
+      const scope = newScope();
+      const product = makeProduct(scope, { prices: [1000, 2000], images: 1 });
+      await ctx.tx((tx) => tx.products.insert(product));
+      const [first, second] = product.variants as [VariantWithInventory, VariantWithInventory];
+      const expectEverywhere = async (expected: ProductAggregate) => {
+        await ctx.read(async (r) => {
+          expect(await r.products.get(scope, product.id)).toEqual(expected);
+          expect(await r.products.getBySlug(scope, product.slug)).toEqual(expected);
+          expect(await r.products.getMany(scope, [product.id])).toEqual([expected]);
+          const page = await r.products.list(scope, {}, { limit: 5, sort: 'created_at', order: 'desc' });
+          expect(page.data).toEqual([expected]);
+        });
+      };
+      let expected: ProductAggregate = { ...product, price: 1000 };
+      await expectEverywhere(expected);
+
+      const patch = {
+        sku: 'NEW-SKU',
+        barcode: '0123',
+        price: 1500,
+        compare_at_price: 1800,
+        cost_price: null,
+        weight: 12.25,
+        metadata: { note: 'changed', list: [1, 2] },
+        option_value_ids: [product.options[0]?.values[1]?.id as string],
+        updated_at: 5,
+      };
+      await ctx.tx((tx) => tx.products.updateVariant(scope, first.id, patch));
+      expected = { ...expected, variants: [{ ...first, ...patch }, second], price: 1500 };
+      await expectEverywhere(expected);
+
+      const option = {
+        id: newId('opt'),
+        product_id: product.id,
+        name: 'Colour',
+        position: 1,
+        values: [] as never[],
+      };
+      const red = { id: newId('optval'), option_id: option.id, value: 'Red', position: 0 };
+      await ctx.tx((tx) => tx.products.insertOptions(scope, [{ ...option, values: [red] }]));
+      expected = { ...expected, options: [...expected.options, { ...option, values: [red] }] };
+      await expectEverywhere(expected);
+
+      const third = newVariant(product, 2, 900);
+      await ctx.tx((tx) => tx.products.insertVariant(third, third.inventory));
+      const image = newImage(product, 1, [third.id]);
+      await ctx.tx((tx) => tx.products.insertImage(scope, image));
+      expected = {
+        ...expected,
+        variants: [...expected.variants, third],
+        images: [...expected.images, image],
+        price: 900,
+      };
+      await expectEverywhere(expected);
+
+      // Inventory is read live: a reservation shows at once.
+      const reserved = await ctx.tx((tx) =>
+        tx.inventory.reserve(scope, [{ variant_id: third.id, quantity: 3 }], 6),
+      );
+      expect(reserved.ok).toBe(true);
+      const stocked = { ...third, inventory: { ...third.inventory, reserved: 3, updated_at: 6 } };
+      expected = {
+        ...expected,
+        variants: [expected.variants[0], expected.variants[1], stocked] as VariantWithInventory[],
+      };
+      await expectEverywhere(expected);
+
+      await ctx.tx((tx) => tx.products.deleteVariant(scope, second.id, 7));
+      expect(
+        await ctx.tx((tx) => tx.products.deleteImage(scope, product.id, product.images[0]?.id as string)),
+      ).toBe(true);
+      expected = {
+        ...expected,
+        variants: [expected.variants[0], stocked] as VariantWithInventory[],
+        images: [image],
+      };
+      await expectEverywhere(expected);
+    });
+
+    it('concurrent variant inserts, updates and image adds on one product all show in its aggregate and price', async () => {
+      const scope = newScope();
+      const product = makeProduct(scope, { prices: [5000] });
+      await ctx.tx((tx) => tx.products.insert(product));
+      const variants = Array.from({ length: 16 }, (_, i) => newVariant(product, i + 1, 3000 + i * 10));
+      const images = Array.from({ length: 8 }, (_, i) => newImage(product, i));
+      const original = product.variants[0] as VariantWithInventory;
+      const writes: Array<(storage: Storage) => Promise<unknown>> = [
+        ...variants.map(
+          (v) => (s: Storage) => s.transaction((tx) => tx.products.insertVariant(v, v.inventory)),
+        ),
+        ...images.map((im) => (s: Storage) => s.transaction((tx) => tx.products.insertImage(scope, im))),
+        ...[4000, 2500, 4500].map(
+          (price, i) => (s: Storage) =>
+            s.transaction((tx) =>
+              tx.products.updateVariant(scope, original.id, { price, updated_at: 10 + i }),
+            ),
+        ),
+      ];
+      const pool = await ctx.openStorages(
+        ctx.options.sharedDatabase ? (ctx.options.concurrentStorages ?? 4) : 1,
+      );
+      try {
+        const results = await Promise.allSettled(
+          writes.map((write, i) => write(pool.storages[i % pool.storages.length] as Storage)),
+        );
+        expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+      } finally {
+        await pool.close();
+      }
+      const read = await ctx.read((r) => r.products.get(scope, product.id));
+      const current = await ctx.read((r) => r.products.getVariant(scope, original.id));
+      expect(read?.variants.map((v) => v.id)).toEqual([original.id, ...variants.map((v) => v.id)]);
+      expect(read?.variants[0]).toEqual(current);
+      expect(read?.images.map((im) => im.id)).toEqual(images.map((im) => im.id));
+      expect(read?.price).toBe(Math.min(current?.price ?? 0, 3000));
+    });
+  });
+}
