@@ -103,10 +103,15 @@ export class SqliteStorage extends KyselyStorage {
   protected runTransaction<T>(
     body: (executor: StatementExecutor, repos: Repositories) => Promise<T>,
   ): Promise<T> {
+    return this.#holdingConnection(() => this.#transaction(body));
+  }
+
+  /** Runs `fn` holding the connection (after this process's other connections to the file). */
+  #holdingConnection<T>(fn: () => Promise<T>): Promise<T> {
     const run = async () => {
       await this.#gate.acquire();
       try {
-        return await this.#transaction(body);
+        return await fn();
       } finally {
         this.#gate.release();
       }
@@ -139,15 +144,7 @@ export class SqliteStorage extends KyselyStorage {
   }
 
   override migrate(): Promise<void> {
-    const run = async () => {
-      await this.#gate.acquire();
-      try {
-        await super.migrate();
-      } finally {
-        this.#gate.release();
-      }
-    };
-    return this.#fileQueue ? this.#fileQueue.run(run) : run();
+    return this.#holdingConnection(() => super.migrate());
   }
 
   override async close(): Promise<void> {
