@@ -8,6 +8,18 @@ export function bodyTooLarge(limit: number): CommerceError {
   return new CommerceError('body_too_large', `The request body exceeds the limit of ${limit} bytes.`);
 }
 
+/**
+ * The client went away before its request body was complete. Not a server failure (so never
+ * reported through `onError`): the body that arrived is incomplete, hence 400 `invalid_json`,
+ * which nobody will read.
+ */
+export function bodyIncomplete(): CommerceError {
+  return new CommerceError(
+    'invalid_json',
+    'The client closed the connection before the body was complete, so the request body is incomplete.',
+  );
+}
+
 /** The declared `Content-Length`, when present and numeric. */
 export function declaredLength(headers: HeaderReader): number | undefined {
   const value = headers.get('content-length');
@@ -41,7 +53,9 @@ export async function readWebBody(request: Request, limit: number): Promise<Body
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      throw bodyIncomplete();
+    });
     if (done) break;
     size += value.byteLength;
     if (size > limit) {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CartwrightHandler } from '../create-handler';
 import { splitUrl } from '../create-handler';
 import type { BodySource, HeaderReader, RawRequest, RawResponse } from '../raw-http';
-import { bodyTooLarge, decodeUtf8 } from '../read-body';
+import { bodyIncomplete, bodyTooLarge, decodeUtf8 } from '../read-body';
 
 /** A Node request, possibly with a body a framework already parsed (`express.json()`). */
 export type NodeRequest = IncomingMessage & { body?: unknown; _body?: boolean };
@@ -86,14 +86,15 @@ export function readNodeRequestBody(req: NodeRequest, limit: number): Promise<Bo
  * Reads a Node stream as UTF-8 text holding at most `limit` bytes. Past the limit (or when
  * `Content-Length` declares more) it keeps draining without storing anything and rejects with
  * `body_too_large` once the upload ends, so the client is still reading when the 413 arrives
- * (as body-parser does); the 413 response closes the connection.
+ * (as body-parser does); the 413 response closes the connection. A client that leaves before the
+ * body is complete gets `invalid_json` (see `bodyIncomplete`): its own doing, not a server failure.
  */
 export function readNodeStream(req: IncomingMessage, limit: number): Promise<BodySource> {
   return new Promise((resolve, reject) => {
     // The client may have gone while the pipeline awaited authentication: then `close` has
     // already fired and `end` never will, so answer at once instead of waiting forever.
     if (req.destroyed || req.readableAborted) {
-      reject(new Error('The client closed the connection before the body was complete'));
+      reject(bodyIncomplete());
       return;
     }
     const declared = Number(req.headers['content-length'] ?? '0');
@@ -127,13 +128,13 @@ export function readNodeStream(req: IncomingMessage, limit: number): Promise<Bod
         }
       }
     };
-    const onError = (error: Error) => {
+    // A stream error on a request (ECONNRESET, "aborted") means the client went away mid-body.
+    const onError = () => {
       cleanup();
-      reject(error);
+      reject(bodyIncomplete());
     };
     const onClose = () => {
-      if (!req.readableEnded)
-        onError(new Error('The client closed the connection before the body was complete'));
+      if (!req.readableEnded) onError();
     };
     req.on('data', onData);
     req.on('end', onEnd);
