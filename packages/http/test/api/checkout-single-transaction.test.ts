@@ -12,13 +12,13 @@ import {
   ADDRESS,
   checkout,
   createCart,
+  createCodeDiscount,
   createProduct,
   expectError,
   expectStatus,
   inventoryOf,
   placeOrder,
   recordEvents,
-  unique,
 } from './support/order-fixtures';
 
 /**
@@ -142,22 +142,6 @@ async function attemptsOf(api: TestApi, cartId: string): Promise<PaymentRecord[]
   }
 }
 
-async function discountWithCode(api: TestApi, usage_limit: number | null = null) {
-  const code = unique('ONE').toUpperCase();
-  const discount = expectStatus(
-    await api.post('/v1/admin/discounts', {
-      name: 'Five off',
-      code,
-      type: 'code',
-      value_type: 'fixed',
-      value: 500,
-      ...(usage_limit !== null && { usage_limit }),
-    }),
-    200,
-  ).body as { id: string };
-  return { id: discount.id, code };
-}
-
 async function usageCount(api: TestApi, discountId: string): Promise<number> {
   return expectStatus(await api.get(`/v1/admin/discounts/${discountId}`), 200).body.usage_count;
 }
@@ -172,7 +156,7 @@ async function observeCheckout(api: TestApi, payment_method_id: string) {
   const events = recordEvents(api);
   try {
     const item = await createProduct(api, { price: 4200, on_hand: 3, safety_stock: 2 });
-    const discount = await discountWithCode(api);
+    const discount = await createCodeDiscount(api, { prefix: 'ONE' });
     const cart = await createCart(api, [{ variant_id: item.variant_id, quantity: 2 }]);
     expectStatus(
       await api.storefront.post(`/v1/storefront/carts/${cart.id}/discounts`, { code: discount.code }),
@@ -292,7 +276,7 @@ describeApi(
       async (_label, fault) => {
         const a = api();
         const item = await createProduct(a, { price: 2000, on_hand: 4 });
-        const discount = await discountWithCode(a, 10);
+        const discount = await createCodeDiscount(a, { prefix: 'ONE', usage_limit: 10 });
         const first = await placeOrder(a, [{ variant_id: item.variant_id }]);
         const cart = await createCart(a, [{ variant_id: item.variant_id, quantity: 2 }]);
         expectStatus(

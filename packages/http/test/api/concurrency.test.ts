@@ -5,13 +5,13 @@ import {
   adminOrder,
   checkout,
   createCart,
+  createCodeDiscount,
   createProduct,
   expectError,
   expectStatus,
   inventoryOf,
   payOrder,
   placeOrder,
-  unique,
 } from './support/order-fixtures';
 
 /** `{ 201: 5, 422: 35 }`-style tally of response statuses. */
@@ -52,18 +52,8 @@ describeApi('concurrency', (api) => {
   test('a discount with usage_limit 3 under 20 concurrent checkouts is used exactly 3 times', async () => {
     const a = api();
     const item = await createProduct(a, { price: 2000, on_hand: 1000 });
-    const code = unique('LIMIT').toUpperCase();
-    const discount = expectStatus(
-      await a.post('/v1/admin/discounts', {
-        name: 'Three only',
-        code,
-        type: 'code',
-        value_type: 'fixed',
-        value: 500,
-        usage_limit: 3,
-      }),
-      200,
-    ).body;
+    const discount = await createCodeDiscount(a, { prefix: 'LIMIT', usage_limit: 3 });
+    const { code } = discount;
     const carts = await Promise.all(
       Array.from({ length: 20 }, () => createCart(a, [{ variant_id: item.variant_id }])),
     );

@@ -3,11 +3,11 @@ import type { TestApi } from './support/harness';
 import {
   checkout,
   createCart,
+  createCodeDiscount,
   createProduct,
   expectError,
   expectStatus,
   inventoryOf,
-  unique,
 } from './support/order-fixtures';
 import {
   allOrders,
@@ -170,18 +170,8 @@ describeStripeApi('payments: faults and reconciliation', (ctx) => {
   test('charged, then the order is refused (the discount ran out meanwhile): the money is refunded at once (422)', async () => {
     const { api, fake, plan } = ctx();
     const item = await createProduct(api, { price: 2000, on_hand: 10 });
-    const code = unique('ONCE').toUpperCase();
-    const discount = expectStatus(
-      await api.post('/v1/admin/discounts', {
-        name: 'Once',
-        code,
-        type: 'code',
-        value_type: 'fixed',
-        value: 500,
-        usage_limit: 1,
-      }),
-      200,
-    ).body;
+    const discount = await createCodeDiscount(api, { prefix: 'ONCE', usage_limit: 1 });
+    const { code } = discount;
     const carts = [
       await createCart(api, [{ variant_id: item.variant_id }]),
       await createCart(api, [{ variant_id: item.variant_id }]),
@@ -220,18 +210,7 @@ describeStripeApi('payments: faults and reconciliation', (ctx) => {
   test('killed after the charge, and the cart can no longer be checked out by reconciliation time: reconcile refunds', async () => {
     const { api, fake, plan } = ctx();
     const item = await createProduct(api, { price: 2600, on_hand: 10 });
-    const code = unique('SOLO').toUpperCase();
-    expectStatus(
-      await api.post('/v1/admin/discounts', {
-        name: 'Solo',
-        code,
-        type: 'code',
-        value_type: 'fixed',
-        value: 600,
-        usage_limit: 1,
-      }),
-      200,
-    );
+    const { code } = await createCodeDiscount(api, { prefix: 'SOLO', amount: 600, usage_limit: 1 });
     const crashed = await createCart(api, [{ variant_id: item.variant_id }]);
     const other = await createCart(api, [{ variant_id: item.variant_id }]);
     for (const cart of [crashed, other]) {

@@ -113,6 +113,29 @@ export async function createCustomer(api: TestApi, email = `${unique('c')}@examp
   return { id: customer.id as string, email, token };
 }
 
+/**
+ * A fixed-amount code discount created through the admin API: `amount` off (default 500), with an
+ * optional `usage_limit`. The code is unique per call (upper case, starting with `prefix`).
+ */
+export async function createCodeDiscount(
+  api: TestApi,
+  options: { amount?: number; usage_limit?: number; prefix?: string } = {},
+): Promise<{ id: string; code: string }> {
+  const code = unique(options.prefix ?? 'CODE').toUpperCase();
+  const discount = expectStatus(
+    await api.post('/v1/admin/discounts', {
+      name: `${options.amount ?? 500} off`,
+      code,
+      type: 'code',
+      value_type: 'fixed',
+      value: options.amount ?? 500,
+      ...(options.usage_limit !== undefined && { usage_limit: options.usage_limit }),
+    }),
+    200,
+  ).body as { id: string };
+  return { id: discount.id, code };
+}
+
 export interface CartLine {
   variant_id: string;
   quantity?: number;
