@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { createEngine, type Engine, type EngineOptions, type PaymentProvider } from '@cartwright/core';
 import { createApiHandler } from '@cartwright/http';
 import { toRawRequest, writeNodeResponse } from '@cartwright/http/node';
-import { stripeProvider } from '@cartwright/payments-stripe';
 import { createNodeWebhookTransport } from '@cartwright/webhooks';
 import pino, { type Logger } from 'pino';
 import type { ServerConfig } from './config';
@@ -44,6 +43,9 @@ export async function createConfiguredEngine(
   const storage = await openStorage(config.databaseUrl);
   const payments = [...(options.payments ?? [])];
   if (config.stripeSecretKey && !payments.some((provider) => provider.name === 'stripe')) {
+    // Loaded only when configured: the `stripe` client is the largest module the server could
+    // load (~3 MiB of heap), and most stores start without it.
+    const { stripeProvider } = await import('@cartwright/payments-stripe');
     payments.push(
       stripeProvider({
         secretKey: config.stripeSecretKey,
