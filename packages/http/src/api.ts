@@ -1,13 +1,12 @@
-import { type Engine, parseInput } from '@cartwright/core';
+import type { Engine } from '@cartwright/core';
 import { type CartwrightHandler, createHandler, type HandlerOptions } from './create-handler';
 import { apiRoutes } from './routes';
-import type { ParseInput } from './validate';
 
 export type ApiHandlerOptions = Omit<HandlerOptions, 'routes'>;
 
 /**
  * The whole `/v1` API of an engine as a fetch handler (plus the light Node path), validating
- * inputs with the core's `parseInput`:
+ * inputs with the core's `parseInput` (the pipeline's default):
  *
  * ```ts
  * const handler = createApiHandler(engine);
@@ -15,10 +14,5 @@ export type ApiHandlerOptions = Omit<HandlerOptions, 'routes'>;
  * ```
  */
 export function createApiHandler(engine: Engine, options: ApiHandlerOptions = {}): CartwrightHandler {
-  const handlerOptions: HandlerOptions = {
-    parseInput: parseInput as ParseInput,
-    ...options,
-    routes: apiRoutes,
-  };
-  return createHandler(engine, handlerOptions);
+  return createHandler(engine, { ...options, routes: apiRoutes });
 }

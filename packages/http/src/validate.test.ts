@@ -21,7 +21,7 @@ const Body = z.strictObject({
   tags: z.array(z.string()).max(2).optional(),
   note: z
     .string()
-    .refine((v) => v !== 'forbidden', 'note may not be "forbidden"')
+    .refine((v) => v !== 'forbidden', 'may not be "forbidden"')
     .optional(),
 });
 
@@ -35,6 +35,7 @@ describe('toWireParam', () => {
   });
 });
 
+// The HTTP package validates with core's parseInput: these are the messages the API sends.
 describe('parseInput', () => {
   it('returns the parsed value (with defaults) when valid', () => {
     const schema = z.object({ quantity: z.number().int().default(1) });
@@ -63,9 +64,9 @@ describe('parseInput', () => {
     [{ percentage: 100.5 }, 'percentage', 'percentage must be at most 100'],
     [{ lines: [{ quantity: 0 }] }, 'lines[0].quantity', 'lines[0].quantity must be at least 1'],
     [{ lines: [{ quantity: 1.5 }] }, 'lines[0].quantity', 'lines[0].quantity must be an integer'],
-    [{ name: 'a' }, 'name', 'name must have at least 2 characters'],
-    [{ tags: ['a', 'b', 'c'] }, 'tags', 'tags must have at most 2 items'],
-    [{ email: 'nope' }, 'email', 'email must be a valid email'],
+    [{ name: 'a' }, 'name', 'name must be at least 2 characters long'],
+    [{ tags: ['a', 'b', 'c'] }, 'tags', 'tags must contain at most 2 items'],
+    [{ email: 'nope' }, 'email', 'email must be a valid e-mail address'],
     [{ note: 'forbidden' }, 'note', 'note may not be "forbidden"'],
   ])('%j → parameter_invalid on %s: "%s"', (value, param, message) => {
     const error = failure(Body, value);
@@ -79,14 +80,14 @@ describe('parseInput', () => {
     expect(error.param).toBe('percentage');
     expect(error.details).toEqual([
       { param: 'percentage', message: 'percentage must be greater than 0' },
-      { param: 'name', message: 'name must have at least 2 characters' },
+      { param: 'name', message: 'name must be at least 2 characters long' },
     ]);
   });
 
-  it('a root-level failure has no param and names the location', () => {
+  it('a root-level failure has no param and names the input', () => {
     const error = failure(z.object({}), 'text');
     expect(error.code).toBe('parameter_invalid');
     expect(error.param).toBeUndefined();
-    expect(error.message).toBe('The body must be an object');
+    expect(error.message).toBe('The request body must be a JSON object');
   });
 });
