@@ -32,4 +32,13 @@ export {
   toMillis,
   toMillisOrNull,
 } from './services/wire/format';
+export {
+  fillStorefrontTemplate,
+  fillStorefrontTemplateBy,
+  STOREFRONT_SLOT,
+  type StorefrontTemplate,
+  storefrontProductJson,
+  storefrontStockFragment,
+  storefrontTemplate,
+} from './services/wire/storefront-product-text';
 export * from './state';

@@ -29,7 +29,7 @@ export interface PipelineOptions {
   routes: readonly AnyRoute[];
   /** Mount prefix before `/v1`, e.g. `/api` serves `/api/v1/...`. Default `''`. */
   prefix?: string;
-  /** Input validation; pass core's `parseInput` here. Default: this package's `parseInput`. */
+  /** Input validation. Default: core's `parseInput` (the engine's own validator). */
   parseInput?: ParseInput;
   /** Validate every success body with the route's `response` schema (500 on mismatch). Default false: tests only. */
   validateResponses?: boolean;
@@ -259,17 +259,22 @@ function contentTypeOf(stored: StoredResponse & { contentType?: string }, route:
   return stored.status < 400 ? (route.responseContentType ?? JSON_CONTENT_TYPE) : JSON_CONTENT_TYPE;
 }
 
+/**
+ * The response text of a handler's result, checked against the route's response schema when
+ * `validate` is on: prepared JSON text ({@link jsonText}) is parsed and checked too (it must be
+ * valid JSON of the declared shape), then sent as is.
+ */
 function serialise(result: unknown, route: AnyRoute, validate: boolean): string {
   const prepared = readJsonText(result);
-  if (prepared !== undefined) return prepared;
   if (validate) {
-    const check = route.response.safeParse(result);
+    const check = route.response.safeParse(prepared === undefined ? result : JSON.parse(prepared));
     if (!check.success) {
       throw new Error(
         `Response of ${route.method} ${route.path} does not match its schema: ${check.error.message}`,
       );
     }
   }
+  if (prepared !== undefined) return prepared;
   const text = JSON.stringify(result);
   if (text === undefined) throw new Error(`Route ${route.method} ${route.path} returned no value`);
   return text;

@@ -14,6 +14,7 @@ import { inventorySuite } from './suites/inventory';
 import { ordersSuite } from './suites/orders';
 import { paginationSuite } from './suites/pagination';
 import { productCountsSuite } from './suites/product-counts';
+import { storefrontTextSuite } from './suites/storefront-text';
 import { transactionsSuite } from './suites/transactions';
 
 /**
@@ -29,6 +30,7 @@ export function runStorageConformance(options: StorageConformanceOptions): void 
     catalogSuite(ctx);
     productCountsSuite(ctx);
     catalogDocumentsSuite(ctx);
+    storefrontTextSuite(ctx);
     inventorySuite(ctx);
     discountsSuite(ctx);
     customersSuite(ctx);

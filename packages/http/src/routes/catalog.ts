@@ -25,7 +25,7 @@ import {
   VariantUpdateSchema,
 } from '@cartwright/core';
 import { z } from 'zod';
-import { type AnyRoute, defineRoute } from '../route';
+import { type AnyRoute, defineRoute, jsonText } from '../route';
 import { pageOf, scopeOf } from './scope';
 
 /** `GET /v1/admin/products/{id}/variants`: newest first by default, or `sort=position`. */
@@ -303,7 +303,9 @@ const storefrontRoutes: AnyRoute[] = [
       'Active products only. Filters: `q` (partial name, case-insensitive), `tag` (comma-separated, all required), `price_min`/`price_max` (minor units, inclusive, on the representative variant). Sorts: `created_at` (default, newest first), `name`, `price`. Cost prices and stock counts other than `available` are null; inactive variants are left out.',
     tags: STOREFRONT_TAGS,
     operationId: 'browseProducts',
-    handler: async (ctx) => ctx.engine.products.listStorefront(scopeOf(ctx.auth), ctx.query),
+    // Prepared text (storefront templates filled with live stock), byte-identical to the object path.
+    handler: async (ctx) =>
+      jsonText(await ctx.engine.products.listStorefrontJson(scopeOf(ctx.auth), ctx.query)),
   }),
   defineRoute({
     method: 'GET',
@@ -316,7 +318,8 @@ const storefrontRoutes: AnyRoute[] = [
     description: '404 unless an active product has this slug.',
     tags: STOREFRONT_TAGS,
     operationId: 'getStorefrontProductBySlug',
-    handler: async (ctx) => ctx.engine.products.getStorefrontBySlug(scopeOf(ctx.auth), ctx.params.slug),
+    handler: async (ctx) =>
+      jsonText(await ctx.engine.products.getStorefrontJson(scopeOf(ctx.auth), 'slug', ctx.params.slug)),
   }),
   defineRoute({
     method: 'GET',
@@ -329,7 +332,8 @@ const storefrontRoutes: AnyRoute[] = [
     description: '404 unless the product is active.',
     tags: STOREFRONT_TAGS,
     operationId: 'getStorefrontProduct',
-    handler: async (ctx) => ctx.engine.products.getStorefront(scopeOf(ctx.auth), ctx.params.id),
+    handler: async (ctx) =>
+      jsonText(await ctx.engine.products.getStorefrontJson(scopeOf(ctx.auth), 'id', ctx.params.id)),
   }),
   defineRoute({
     method: 'GET',

@@ -174,6 +174,98 @@ export function inventorySuite(ctx: SuiteContext): void {
       expect(foreign.ok).toBe(false);
     });
 
+    it('reserve with `current` (rows read earlier in the transaction): same changes as without, before = those rows', async () => {
+      const scope = newScope();
+      const product = await setup(scope, { prices: [1, 2, 3], on_hand: 5 });
+      const [tracked, untracked, other] = product.variants.map((v) => v.inventory);
+      await ctx.tx((tx) =>
+        tx.inventory.update(scope, untracked!.id, { track_inventory: false, updated_at: 1 }),
+      );
+      const movements = [
+        { variant_id: tracked!.variant_id, quantity: 2 },
+        { variant_id: untracked!.variant_id, quantity: 9 },
+        { variant_id: tracked!.variant_id, quantity: 1 },
+        { variant_id: other!.variant_id, quantity: 5 },
+      ];
+      const { read, result } = await ctx.tx(async (tx) => {
+        const read = await tx.inventory.getByVariantIds(scope, [
+          tracked!.variant_id,
+          untracked!.variant_id,
+          other!.variant_id,
+        ]);
+        return { read, result: await tx.inventory.reserve(scope, movements, 8, { current: read }) };
+      });
+      if (!result.ok) throw new Error('expected ok');
+      const byVariant = new Map(read.map((row) => [row.variant_id, row]));
+      expect(result.changes.map((c) => [c.before, c.after.reserved, c.after.updated_at])).toEqual([
+        [byVariant.get(tracked!.variant_id), 2, 8],
+        [byVariant.get(untracked!.variant_id), 0, 1],
+        [{ ...byVariant.get(tracked!.variant_id), reserved: 2, updated_at: 8 }, 3, 8],
+        [byVariant.get(other!.variant_id), 5, 8],
+      ]);
+      expect(result.changes[3]?.after).toEqual({
+        ...byVariant.get(other!.variant_id),
+        reserved: 5,
+        updated_at: 8,
+      });
+      const stored = await ctx.read((r) =>
+        r.inventory.getByVariantIds(scope, [tracked!.variant_id, other!.variant_id]),
+      );
+      expect(stored.map((row) => row.reserved).sort()).toEqual([3, 5]);
+    });
+
+    it('reserve with stale `current` never oversells: refusals and before come from the rows as they are', async () => {
+      const scope = newScope();
+      const product = await setup(scope, { prices: [1, 2], on_hand: 4 });
+      const [a, b] = product.variants.map((v) => v.inventory);
+      // `current` says 4 available, the row holds 1: the guard refuses, reported with the real 1.
+      const refused = await ctx
+        .tx(async (tx) => {
+          const read = await tx.inventory.getByVariantIds(scope, [a!.variant_id, b!.variant_id]);
+          await tx.inventory.update(scope, a!.id, { on_hand: 1, updated_at: 2 });
+          const result = await tx.inventory.reserve(
+            scope,
+            [
+              { variant_id: b!.variant_id, quantity: 1 },
+              { variant_id: a!.variant_id, quantity: 3 },
+            ],
+            3,
+            { current: read },
+          );
+          if (!result.ok) throw Object.assign(new Error('refused'), { refused: result.refused });
+          return result;
+        })
+        .catch((error: { refused: unknown }) => error.refused);
+      expect(refused).toEqual({ variant_id: a!.variant_id, available: 1 });
+      expect(await ctx.read((r) => r.inventory.get(scope, b!.id))).toMatchObject({ reserved: 0, on_hand: 4 });
+      // `current` says 0 available, the row holds 4: reserved all the same.
+      const short = { ...a!, on_hand: 0 };
+      const ok = await ctx.tx((tx) =>
+        tx.inventory.reserve(scope, [{ variant_id: a!.variant_id, quantity: 4 }], 4, { current: [short] }),
+      );
+      expect(ok).toMatchObject({
+        ok: true,
+        changes: [{ before: { reserved: 0, on_hand: 4 }, after: { reserved: 4 } }],
+      });
+      // `current` has an old `reserved` (the row moved since): before and after are what the row held.
+      const old = await ctx.read((r) => r.inventory.get(scope, b!.id));
+      await ctx.tx((tx) => tx.inventory.reserve(scope, [{ variant_id: b!.variant_id, quantity: 1 }], 5));
+      const moved = await ctx.tx((tx) =>
+        tx.inventory.reserve(scope, [{ variant_id: b!.variant_id, quantity: 2 }], 6, { current: [old!] }),
+      );
+      expect(moved).toMatchObject({
+        ok: true,
+        changes: [{ before: { reserved: 1 }, after: { reserved: 3, updated_at: 6 } }],
+      });
+      // More than is there, with `current` claiming enough: refused, nothing moved.
+      const over = await ctx.tx((tx) =>
+        tx.inventory.reserve(scope, [{ variant_id: b!.variant_id, quantity: 2 }], 7, {
+          current: [{ ...old!, on_hand: 100 }],
+        }),
+      );
+      expect(over).toEqual({ ok: false, refused: { variant_id: b!.variant_id, available: 1 } });
+    });
+
     it('release (never below 0), ship (on_hand and reserved), restock; untracked rows are left out', async () => {
       const scope = newScope();
       const product = await setup(scope, { prices: [1, 2] });

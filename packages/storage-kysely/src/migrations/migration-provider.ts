@@ -1,6 +1,8 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import { initialMigration } from './0001_initial';
 import { catalogReadPathMigration } from './0002_catalog_read_path';
+import { storefrontDocumentsMigration } from './0003_storefront_documents';
+import { checkoutWritePathMigration } from './0004_checkout_write_path';
 import type { SchemaDialect } from './column-types';
 
 /**
@@ -11,6 +13,8 @@ export function migrationsFor(dialect: SchemaDialect): Record<string, Migration>
   return {
     '0001_initial': initialMigration(dialect),
     '0002_catalog_read_path': catalogReadPathMigration(dialect),
+    '0003_storefront_documents': storefrontDocumentsMigration(dialect),
+    '0004_checkout_write_path': checkoutWritePathMigration(dialect),
   };
 }
 

@@ -61,7 +61,8 @@ const activeBySession = template(({ db, caps }, p: Slots<ScopeSlots | 'session_i
     .where('store_id', '=', p.store_id)
     .where('mode', '=', p.mode)
     .where('session_id', '=', p.session_id)
-    .where('status', '=', 'active')
+    // A literal, so the partial index of active carts (migration 0004) is provably usable.
+    .where(sql<SqlBool>`status = 'active'`)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(1),
@@ -74,7 +75,7 @@ const activeByCustomer = template(({ db, caps }, p: Slots<ScopeSlots | 'customer
     .where('store_id', '=', p.store_id)
     .where('mode', '=', p.mode)
     .where('customer_id', '=', p.customer_id)
-    .where('status', '=', 'active')
+    .where(sql<SqlBool>`status = 'active'`)
     .where('id', '!=', p.except_id)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')

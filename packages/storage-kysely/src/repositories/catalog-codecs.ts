@@ -106,6 +106,9 @@ export function encodeVariant(
     created_at: variant.created_at,
     updated_at: variant.updated_at,
     deleted_at: null,
+    // Written by the product repository right after (`variantPurchaseUpdateSql`).
+    option_value_names: null,
+    image_url: null,
   };
 }
 

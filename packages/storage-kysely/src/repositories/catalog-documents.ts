@@ -1,13 +1,16 @@
-import type {
-  ImageRecord,
-  InventoryRecord,
-  JsonObject,
-  OptionRecord,
-  ProductAggregate,
-  ProductStatus,
-  ProductType,
-  Scope,
-  VariantWithInventory,
+import {
+  fillStorefrontTemplateBy,
+  type ImageRecord,
+  type InventoryRecord,
+  type JsonObject,
+  type OptionRecord,
+  type ProductAggregate,
+  type ProductStatus,
+  type ProductType,
+  type Scope,
+  STOREFRONT_SLOT,
+  storefrontStockFragment,
+  type VariantWithInventory,
 } from '@cartwright/core';
 import type { DialectCapabilities } from '../dialects/dialect-capabilities';
 
@@ -130,6 +133,27 @@ export function productDocumentSql(dialect: Dialect, alias: string): string {
   return withAlias(sql, alias);
 }
 
+/**
+ * The storefront text of the products row aliased `alias`, as one text value: the stock of the
+ * product's variants (`<variant id> U+001F <flags><available>` per inventory row, U+001E between
+ * rows; flags = track_inventory * 2 + allow_backorder, available = on_hand − reserved), a U+0001,
+ * then the template (`product_documents.storefront`, rendered by the repository at write time;
+ * see `storefrontTemplate` in core). The stock comes from one range of the
+ * `inventory_items (store_id, mode, product_id)` index (0003_storefront_documents); the template
+ * names the variant of each slot. Null when the product has no rendered template.
+ */
+export function storefrontTextSql(dialect: Dialect, alias: string): string {
+  const sql =
+    dialect === 'sqlite'
+      ? `(select coalesce((select group_concat(i.variant_id || char(31) || (i.track_inventory * 2 + i.allow_backorder) || (i.on_hand - i.reserved), char(30))
+          from inventory_items i where i.store_id = P.store_id and i.mode = P.mode and i.product_id = P.id), '') || char(1) || d.storefront
+        from product_documents d where d.store_id = P.store_id and d.mode = P.mode and d.product_id = P.id)`
+      : `(select coalesce((select string_agg(i.variant_id || chr(31) || (i.track_inventory::int * 2 + i.allow_backorder::int)::text || (i.on_hand - i.reserved)::text, chr(30))
+          from inventory_items i where i.store_id = P.store_id and i.mode = P.mode and i.product_id = P.id), '') || chr(1) || d.storefront
+        from product_documents d where d.store_id = P.store_id and d.mode = P.mode and d.product_id = P.id)`;
+  return withAlias(sql, alias);
+}
+
 /** A variant element with its inventory (positions: see {@link decodeVariantElement}); `v` and `i` aliases. */
 function variantElement(f: Fragments): string {
   return `${f.array}(${variantColumns(f)}, ${inventoryColumns(f)})`;
@@ -139,19 +163,20 @@ const INVENTORY_JOIN =
   'inner join inventory_items i on i.store_id = v.store_id and i.mode = v.mode and i.variant_id = v.id';
 
 /**
- * The document of a purchasable variant (`v`, its inventory `i`, its product `p`): the variant
- * element (nested), then its product's id, name, status, type, tags and deleted flag, the names of the
- * variant's option values in `option_value_ids` order (unknown ids skipped), and the image url
- * (the first image attached to the variant, else the product's first image, by position, id).
+ * `UPDATE product_variants AS v SET option_value_names, image_url` of the live variants matching
+ * `where` (over `v`): the names of each variant's option values in `option_value_ids` order
+ * (unknown ids skipped) and its image url (the first image attached to the variant, else the
+ * product's first image, by position, id). The product repository runs it in the transaction of
+ * every catalog write to a product (they depend on its option values, variants and images), so
+ * that a purchase reads them with the variant row instead of computing them.
  */
-export function purchasableDocumentSql(dialect: Dialect): string {
-  const f = fragmentsOf(dialect);
+export function variantPurchaseUpdateSql(dialect: Dialect, where: string): string {
   const names =
     dialect === 'sqlite'
       ? // CROSS JOIN keeps json_each outermost (SQLite does not reorder it): one key lookup per id.
         `(select json_group_array(ov.value order by e.key) from json_each(v.option_value_ids) e
           cross join product_option_values ov where ov.store_id = v.store_id and ov.mode = v.mode and ov.id = e.value)`
-      : `(select json_agg(ov.value order by e.ord) from jsonb_array_elements_text(v.option_value_ids) with ordinality as e(id, ord)
+      : `(select jsonb_agg(ov.value order by e.ord) from jsonb_array_elements_text(v.option_value_ids) with ordinality as e(id, ord)
           inner join product_option_values ov on ov.store_id = v.store_id and ov.mode = v.mode and ov.id = e.id)`;
   const images = 'im.store_id = v.store_id and im.mode = v.mode and im.product_id = v.product_id';
   // SQLite: `instr` on the JSON text (which always holds `"<id>"` when the id is an element) skips
@@ -163,8 +188,19 @@ export function purchasableDocumentSql(dialect: Dialect): string {
   const imageUrl = `coalesce(
     (select im.url from product_images im where ${images} and ${attached} order by im.position, im.id limit 1),
     (select im.url from product_images im where ${images} order by im.position, im.id limit 1))`;
+  return `update product_variants as v set option_value_names = ${names}, image_url = ${imageUrl}
+where v.deleted_at is null and ${where}`;
+}
+
+/**
+ * The document of a purchasable variant (`v`, its inventory `i`, its product `p`): the variant
+ * element (nested), then its product's id, name, status, type, tags and deleted flag, and the
+ * variant's kept option value names and image url (see {@link variantPurchaseUpdateSql}).
+ */
+export function purchasableDocumentSql(dialect: Dialect): string {
+  const f = fragmentsOf(dialect);
   const deleted = dialect === 'sqlite' ? '(p.deleted_at is not null)' : 'p.deleted_at is not null';
-  return `${f.array}(${variantElement(f)}, v.product_id, p.name, p.status, p.type, ${f.json('p.tags')}, ${deleted}, ${names}, ${imageUrl})`;
+  return `${f.array}(${variantElement(f)}, v.product_id, p.name, p.status, p.type, ${f.json('p.tags')}, ${deleted}, ${f.json('v.option_value_names')}, v.image_url)`;
 }
 
 /** Joins of {@link purchasableDocumentSql} after `from product_variants v`. */
@@ -331,3 +367,31 @@ export const PURCHASABLE = {
   valueNames: 7,
   imageUrl: 8,
 } as const;
+
+/** The four stock prefixes of a slot, by flags (track_inventory * 2 + allow_backorder). */
+const STOCK_PREFIXES = [0, 1, 2, 3].map((flags) =>
+  storefrontStockFragment(flags >= 2, flags % 2 === 1, 0).slice(0, -1),
+);
+
+/**
+ * A product's storefront JSON from a {@link storefrontTextSql} value: the template with each slot
+ * filled by its variant's current stock (the text `storefrontStockFragment` writes). Undefined
+ * when there is no template or a slot's variant has no inventory row (the caller then renders
+ * the product from its aggregate).
+ */
+export function fillStorefrontText(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const cut = value.indexOf(STOREFRONT_SLOT);
+  if (cut < 0) return undefined;
+  const stock = new Map<string, string>();
+  if (cut > 0) {
+    for (const entry of value.slice(0, cut).split('\u001e')) {
+      const sep = entry.indexOf('\u001f');
+      stock.set(
+        entry.slice(0, sep),
+        `${STOCK_PREFIXES[entry.charCodeAt(sep + 1) - 48]}${entry.slice(sep + 2)}`,
+      );
+    }
+  }
+  return fillStorefrontTemplateBy(value.slice(cut + 1), (variantId) => stock.get(variantId));
+}

@@ -43,10 +43,13 @@ const subscribers = template(({ db, caps }, p: Slots<'stores'>) =>
     .orderBy('created_at')
     .orderBy('id'),
 );
-const markDispatched = template(({ db, caps }, p: Slots<'ids' | 'now'>) =>
+/** By primary key `(store_id, mode, id)`, one scope at a time (no index on the bare id: 0004). */
+const markDispatched = template(({ db, caps }, p: Slots<'store_id' | 'mode' | 'ids' | 'now'>) =>
   db
     .updateTable('events')
     .set({ dispatched_at: p.now })
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
     .where(caps.inList(sql.ref('id'), p.ids))
     .where('dispatched_at', 'is', null),
 );
@@ -91,7 +94,19 @@ export class KyselyEventRepository implements EventRepository {
       }
     }
     await insertRows(this.q, insertDelivery, 'webhook_deliveries', deliveries);
-    await this.q.affected(markDispatched, { ids: c.list(events.map((event) => event.id)), now });
+    const byScope = new Map<string, { store_id: string; mode: string; ids: string[] }>();
+    for (const event of events) {
+      const key = `${event.store_id}\u0000${event.mode}`;
+      let group = byScope.get(key);
+      if (!group) {
+        group = { store_id: event.store_id, mode: event.mode, ids: [] };
+        byScope.set(key, group);
+      }
+      group.ids.push(event.id);
+    }
+    for (const { store_id, mode, ids } of byScope.values()) {
+      await this.q.affected(markDispatched, { store_id, mode, ids: c.list(ids), now });
+    }
     return events.length;
   }
 }

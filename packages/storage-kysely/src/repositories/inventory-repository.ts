@@ -369,15 +369,19 @@ export class KyselyInventoryRepository implements InventoryRepository {
    * SQLite: two statements whatever the number of variants — the read of every row (their exact
    * `before`: the transaction holds the writer lock), then, when no movement is refused, one
    * guarded UPDATE of all tracked rows ({@link reserveMany}); the refusal is decided on the read
-   * rows ({@link planReservation}), so nothing is written when one is refused. Postgres: ONE
-   * statement that locks, reads and updates ({@link reserveInOneStatement}); a refusal found in
-   * its result leaves the other rows updated, which the contract allows (the caller's
-   * transaction rolls back).
+   * rows ({@link planReservation}), so nothing is written when one is refused. With
+   * `options.current` covering every variant (rows read earlier in this transaction, which on
+   * SQLite nobody else can have changed since), the read is skipped: ONE statement
+   * ({@link #reserveFromCurrent}). Postgres: ONE statement that locks, reads and updates
+   * ({@link reserveInOneStatement}; `current` is ignored — its rows were read without a lock); a
+   * refusal found in its result leaves the other rows updated, which the contract allows (the
+   * caller's transaction rolls back).
    */
   async reserve(
     scope: Scope,
     movements: InventoryMovement[],
     at: number,
+    options?: { current?: readonly InventoryRecord[] },
   ): Promise<
     | { ok: true; changes: InventoryChange[] }
     | { ok: false; refused: { variant_id: string; available: number } }
@@ -408,6 +412,10 @@ export class KyselyInventoryRepository implements InventoryRepository {
       }
       return reservationResult(planReservation(locked, movements, at), moved);
     }
+    if (options?.current !== undefined) {
+      const fast = await this.#reserveFromCurrent(scope, movements, at, options.current);
+      if (fast !== undefined) return fast;
+    }
     const plan = planReservation(
       await this.#lock(
         scope,
@@ -421,6 +429,81 @@ export class KyselyInventoryRepository implements InventoryRepository {
       plan,
       await this.#updateMany(reserveMany, scope, at, plan.totals, (total) => ({ q: total })),
     );
+  }
+
+  /**
+   * SQLite reservation planned on rows the caller read earlier in this transaction: only the
+   * guarded UPDATE runs. Returns undefined — nothing written, the caller takes the reading path —
+   * when `current` lacks a variant or the plan refuses (refusals are always reported from rows
+   * read afresh). After the UPDATE every planned row must come back exactly as planned
+   * (`reserved` moved by the total, `on_hand` unchanged); otherwise `current` was not current (a
+   * caller bug): the guard alone decided what was written, and the outcome is rebuilt from the
+   * rows read now ({@link #reconcileReservation}).
+   */
+  async #reserveFromCurrent(
+    scope: Scope,
+    movements: InventoryMovement[],
+    at: number,
+    current: readonly InventoryRecord[],
+  ): Promise<
+    | { ok: true; changes: InventoryChange[] }
+    | { ok: false; refused: { variant_id: string; available: number } }
+    | undefined
+  > {
+    const rows = new Map<string, InventoryRecord>();
+    for (const row of current) {
+      if (row.store_id === scope.store_id && row.mode === scope.mode) rows.set(row.variant_id, row);
+    }
+    for (const movement of movements) if (!rows.has(movement.variant_id)) return undefined;
+    const plan = planReservation(rows, movements, at);
+    if (!plan.ok) return undefined;
+    const moved = await this.#updateMany(reserveMany, scope, at, plan.totals, (total) => ({ q: total }));
+    for (const [variant_id, total] of plan.totals) {
+      const row = moved.get(variant_id);
+      const before = rows.get(variant_id)!;
+      if (
+        row === undefined ||
+        Number(row.reserved) !== before.reserved + total ||
+        Number(row.on_hand) !== before.on_hand
+      ) {
+        return this.#reconcileReservation(scope, movements, at, plan.totals, moved, rows);
+      }
+    }
+    return reservationResult(plan, moved);
+  }
+
+  /**
+   * The outcome of a reservation whose UPDATE did not match the caller's rows: the rows as they
+   * are now, with the units this UPDATE added taken off again, are what it started from
+   * (`updated_at` of a moved row is the caller's: the UPDATE overwrote it); the plan on them
+   * decides refusals exactly as the reading path would.
+   */
+  async #reconcileReservation(
+    scope: Scope,
+    movements: InventoryMovement[],
+    at: number,
+    totals: ReadonlyMap<string, number>,
+    moved: ReadonlyMap<string, MovedColumns>,
+    current: ReadonlyMap<string, InventoryRecord>,
+  ): Promise<
+    | { ok: true; changes: InventoryChange[] }
+    | { ok: false; refused: { variant_id: string; available: number } }
+  > {
+    const now = await this.#lock(
+      scope,
+      movements.map((movement) => movement.variant_id),
+    );
+    for (const [variant_id, row] of now) {
+      if (!moved.has(variant_id)) continue;
+      now.set(variant_id, {
+        ...row,
+        reserved: row.reserved - (totals.get(variant_id) ?? 0),
+        updated_at: current.get(variant_id)?.updated_at ?? row.updated_at,
+      });
+    }
+    const plan = planReservation(now, movements, at);
+    if (!plan.ok) return plan;
+    return reservationResult(plan, moved);
   }
 
   release(scope: Scope, movements: InventoryMovement[], at: number): Promise<InventoryChange[]> {

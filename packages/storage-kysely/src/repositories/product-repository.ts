@@ -9,19 +9,20 @@ import type {
   ProductListFilter,
   ProductRecord,
   ProductRepository,
+  ProductStatus,
   PurchasableVariant,
   Scope,
   VariantRecord,
   VariantWithInventory,
 } from '@cartwright/core';
-import { CommerceError } from '@cartwright/core';
-import { type Selectable, type SqlBool, sql } from 'kysely';
+import { CommerceError, storefrontProductJson, storefrontTemplate } from '@cartwright/core';
+import { type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { insertRows, insertTemplate } from '../query/insert-template';
 import { keysetList, runKeysetList } from '../query/keyset-list';
 import type { QueryRunner } from '../query/query-runner';
-import { type Slots, shapedTemplate, slot, template } from '../query/template';
+import { type BuildContext, type Slots, shapedTemplate, slot, template } from '../query/template';
 import { updateArgs, updateTemplate } from '../query/update-template';
-import type { ProductVariantsTable } from '../schema/database';
+import type { Database, ProductVariantsTable } from '../schema/database';
 import { PRICE_ASC_KEY, PRICE_DESC_KEY } from '../schema/sort-keys';
 import {
   containsPattern,
@@ -40,11 +41,14 @@ import {
   decodeProductDocument,
   decodeVariantElement,
   documentUpsertSql,
+  fillStorefrontText,
   PURCHASABLE,
   PURCHASABLE_JOINS,
   parseDocument,
   productDocumentSql,
   purchasableDocumentSql,
+  storefrontTextSql,
+  variantPurchaseUpdateSql,
 } from './catalog-documents';
 import { type CountChange, countDeltas, tagPrefilterNeedles } from './product-counts';
 
@@ -77,6 +81,23 @@ const productDocuments = shapedTemplate(
           ? caps.inList(sql.ref('id'), p.key)
           : sql<SqlBool>`${sql.ref(by === 'id' ? 'id' : 'slug')} = ${p.key}`,
       )
+      .where('deleted_at', 'is', null),
+);
+
+/** A live product of a status found by id or slug, as its storefront text (catalog-documents.ts). */
+const storefrontByKey = shapedTemplate(
+  (by: 'id' | 'slug') => by,
+  ({ db, caps }, p: Slots<ScopeSlots | 'key' | 'status'>, by: 'id' | 'slug') =>
+    db
+      .selectFrom('products')
+      .select([
+        'products.id',
+        sql<string | null>`${sql.raw(storefrontTextSql(caps.dialect, 'products'))}`.as('text'),
+      ])
+      .where('store_id', '=', p.store_id)
+      .where('mode', '=', p.mode)
+      .where(sql<SqlBool>`${sql.ref(by)} = ${p.key}`)
+      .where('status', '=', p.status)
       .where('deleted_at', 'is', null),
 );
 
@@ -141,12 +162,55 @@ const lockProduct = template(({ db }, p: Slots<ScopeSlots | 'id'>) =>
     .forNoKeyUpdate(),
 );
 
+/**
+ * Locks (Postgres) the product of a variant before the variant row is written: `#childrenChanged`
+ * rewrites every live variant row of the product under the product's lock, so a writer of one
+ * variant row must take the product's lock first (parent, then children) or the two could
+ * deadlock. Writers that only insert child rows need not: others do not see (nor wait for) rows
+ * not yet committed.
+ */
+const lockProductOfVariant = template(({ db }, p: Slots<ScopeSlots | 'id'>) =>
+  db
+    .selectFrom('products')
+    .select('id')
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where(
+      'id',
+      '=',
+      db
+        .selectFrom('product_variants')
+        .select('product_id')
+        .where('store_id', '=', p.store_id)
+        .where('mode', '=', p.mode)
+        .where('id', '=', p.id),
+    )
+    .forNoKeyUpdate(),
+);
+
 /** Rewrites a product's catalog document from its child tables (catalog-documents.ts). */
 const refreshDocument = template(({ db, caps }, p: Slots<ScopeSlots | 'id'>) => {
   const [head, tail] = documentUpsertSql(caps.dialect, '\u0000').split('\u0000') as [string, string];
   const statement = sql`${sql.raw(head)}p.store_id = ${p.store_id} and p.mode = ${p.mode} and p.id = ${p.id}${sql.raw(tail)}`;
   return { compile: () => statement.compile(db) };
 });
+
+/** Rewrites the kept option value names and image url of a product's live variants (catalog-documents.ts). */
+const refreshVariantPurchase = template(({ db, caps }, p: Slots<ScopeSlots | 'id'>) => {
+  const [head, tail] = variantPurchaseUpdateSql(caps.dialect, '\u0000').split('\u0000') as [string, string];
+  const statement = sql`${sql.raw(head)}v.store_id = ${p.store_id} and v.mode = ${p.mode} and v.product_id = ${p.id}${sql.raw(tail)}`;
+  return { compile: () => statement.compile(db) };
+});
+
+/** Stores a product's storefront template (catalog-documents.ts). */
+const setStorefront = template(({ db }, p: Slots<ScopeSlots | 'id' | 'storefront'>) =>
+  db
+    .updateTable('product_documents')
+    .set({ storefront: p.storefront })
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('product_id', '=', p.id),
+);
 
 /** Rows per counter upsert statement. */
 const COUNT_CHUNK = 50;
@@ -304,38 +368,61 @@ interface ProductFilterShape {
   price_max: boolean;
 }
 
-const list = keysetList({
-  table: 'products',
-  sorts: {
-    created_at: ['created_at'],
-    name: ['name_lower'],
-    price: { asc: [PRICE_ASC_KEY], desc: [PRICE_DESC_KEY] },
-  },
-  filterKey: (f: ProductFilterShape) =>
-    `${[f.status, f.type, f.q, f.tags, f.price_min, f.price_max].map((flag) => (flag ? 1 : 0)).join('')}${f.tagNeedles}`,
-  base: ({ db, caps }, p: Slots<'store_id' | 'mode' | keyof ProductFilterShape>, f) => {
-    let query = db
-      .selectFrom('products')
-      .where('store_id', '=', p.store_id)
-      .where('mode', '=', p.mode)
-      .where('deleted_at', 'is', null);
-    if (f.status) query = query.where('status', '=', p.status);
-    if (f.type) query = query.where('type', '=', p.type);
-    if (f.q) query = query.where(sql<SqlBool>`name_lower like ${p.q} escape '\\'`);
-    for (let i = 0; i < f.tagNeedles; i++) {
-      query = query.where(sql<SqlBool>`instr(tags, ${slot(p, `tag_needle${i}`)}) > 0`);
-    }
-    if (f.tags) query = query.where(caps.jsonArrayContainsAll(sql.ref('tags'), p.tags));
-    if (f.price_min) query = query.where('price', '>=', p.price_min);
-    if (f.price_max) query = query.where('price', '<=', p.price_max);
-    return query;
-  },
-  select: ({ caps }, query) =>
-    query.select([
-      'products.id',
-      sql<unknown>`${sql.raw(productDocumentSql(caps.dialect, 'products'))}`.as('doc'),
-    ]),
-});
+/**
+ * The products list (sorts, filter shapes, the filtered base query) with a page select: the same
+ * pages, cursors and counts whatever the page's columns.
+ */
+function productList<R>(
+  select: (
+    ctx: BuildContext,
+    query: SelectQueryBuilder<Database, 'products', object>,
+  ) => SelectQueryBuilder<Database, 'products', R>,
+) {
+  return keysetList({
+    table: 'products',
+    sorts: {
+      created_at: ['created_at'],
+      name: ['name_lower'],
+      price: { asc: [PRICE_ASC_KEY], desc: [PRICE_DESC_KEY] },
+    },
+    filterKey: (f: ProductFilterShape) =>
+      `${[f.status, f.type, f.q, f.tags, f.price_min, f.price_max].map((flag) => (flag ? 1 : 0)).join('')}${f.tagNeedles}`,
+    base: ({ db, caps }, p: Slots<'store_id' | 'mode' | keyof ProductFilterShape>, f) => {
+      let query = db
+        .selectFrom('products')
+        .where('store_id', '=', p.store_id)
+        .where('mode', '=', p.mode)
+        .where('deleted_at', 'is', null);
+      if (f.status) query = query.where('status', '=', p.status);
+      if (f.type) query = query.where('type', '=', p.type);
+      if (f.q) query = query.where(sql<SqlBool>`name_lower like ${p.q} escape '\\'`);
+      for (let i = 0; i < f.tagNeedles; i++) {
+        query = query.where(sql<SqlBool>`instr(tags, ${slot(p, `tag_needle${i}`)}) > 0`);
+      }
+      if (f.tags) query = query.where(caps.jsonArrayContainsAll(sql.ref('tags'), p.tags));
+      if (f.price_min) query = query.where('price', '>=', p.price_min);
+      if (f.price_max) query = query.where('price', '<=', p.price_max);
+      return query;
+    },
+    select,
+  });
+}
+
+/** Product pages as whole aggregate documents. */
+const list = productList(({ caps }, query) =>
+  query.select([
+    'products.id',
+    sql<unknown>`${sql.raw(productDocumentSql(caps.dialect, 'products'))}`.as('doc'),
+  ]),
+);
+
+/** Product pages as storefront texts: the stored template and its slots' stock (catalog-documents.ts). */
+const storefrontList = productList(({ caps }, query) =>
+  query.select([
+    'products.id',
+    sql<string | null>`${sql.raw(storefrontTextSql(caps.dialect, 'products'))}`.as('text'),
+  ]),
+);
 
 type VariantJoinRow = Selectable<ProductVariantsTable> & InventoryAliasColumns;
 
@@ -345,6 +432,15 @@ type VariantJoinRow = Selectable<ProductVariantsTable> & InventoryAliasColumns;
  *   (its columns, its `product_documents` children, its variants' live inventory; see
  *   catalog-documents.ts). Every write to options, values, variants or images rewrites the
  *   product's document (and price) in the same transaction (`#childrenChanged`).
+ * - Storefront texts (`listStorefrontJson`, `getStorefrontJson`): each product's storefront JSON
+ *   template (core storefront-product-text.ts) is rendered from its aggregate and stored with its
+ *   document on every write that changes its storefront view (insert, update, every child write;
+ *   `#renderStorefront`); reads fill it with the live stock of its variants, one statement per
+ *   page. Inventory writes never touch it.
+ * - Purchases (`getPurchasable`): each live variant keeps its option value names and image url
+ *   (`option_value_names`, `image_url`), rewritten with the document. Since that rewrites every
+ *   variant row of the product under the product's lock, writers of one variant row take the
+ *   product's lock first (Postgres, `lockProductOfVariant`).
  * - `total_count` of lists filtered by at most a status and one tag comes from the live-product
  *   counters (product-counts.ts), kept here in the transaction of every insert, status or tags
  *   change and delete; other filters COUNT (SQLite tag filters prefilter with `instr`).
@@ -391,6 +487,9 @@ export class KyselyProductRepository implements ProductRepository {
       product.images.map((image) => encodeImage(scope, image, c)),
     );
     await this.q.affected(refreshDocument, { ...scope, id: product.id });
+    if (product.variants.length > 0)
+      await this.q.affected(refreshVariantPurchase, { ...scope, id: product.id });
+    await this.#renderStorefront(scope, product.id);
     await this.#changeCounts(scope, { before: null, after: product });
   }
 
@@ -414,6 +513,76 @@ export class KyselyProductRepository implements ProductRepository {
     filter: ProductListFilter,
     page: PageRequest<'created_at' | 'name' | 'price'>,
   ): Promise<Page<ProductAggregate>> {
+    const c = this.q.caps;
+    const { shape, args, count } = this.#listArgs(scope, filter);
+    return runKeysetList(
+      this.q,
+      list,
+      scope,
+      shape,
+      args,
+      page,
+      (rows) => rows.map((row) => decodeProductDocument(scope, row.id, parseDocument(row.doc), c)),
+      { count },
+    );
+  }
+
+  /**
+   * The page `list` returns, each product as its storefront JSON: its stored template filled with
+   * its variants' live stock (one statement per page, as `list`). A product without a current
+   * template (none rendered, or a slot's inventory row missing) is rendered from its aggregate.
+   */
+  listStorefrontJson(
+    scope: Scope,
+    filter: ProductListFilter,
+    page: PageRequest<'created_at' | 'name' | 'price'>,
+  ): Promise<Page<string>> {
+    const { shape, args, count } = this.#listArgs(scope, filter);
+    return runKeysetList(
+      this.q,
+      storefrontList,
+      scope,
+      shape,
+      args,
+      page,
+      async (rows) => {
+        const texts: string[] = [];
+        for (const row of rows) {
+          const text = fillStorefrontText(row.text);
+          if (text !== undefined) {
+            texts.push(text);
+            continue;
+          }
+          const product = await this.get(scope, row.id);
+          if (!product) throw new Error(`Product ${row.id} vanished while its page was read`);
+          texts.push(storefrontProductJson(product));
+        }
+        return texts;
+      },
+      { count },
+    );
+  }
+
+  /**
+   * A live product of `status` by id or slug as its storefront JSON (see `listStorefrontJson`),
+   * or null.
+   */
+  async getStorefrontJson(
+    scope: Scope,
+    by: 'id' | 'slug',
+    key: string,
+    status: ProductStatus,
+  ): Promise<string | null> {
+    const row = await this.q.first(storefrontByKey, { ...scope, key, status }, by);
+    if (!row) return null;
+    const text = fillStorefrontText(row.text);
+    if (text !== undefined) return text;
+    const product = await this.get(scope, row.id);
+    return product ? storefrontProductJson(product) : null;
+  }
+
+  /** The filter shape, filter arguments and (when counters answer it) the count of a product list. */
+  #listArgs(scope: Scope, filter: ProductListFilter) {
     const c = this.q.caps;
     const tags = filter.tags?.length ? filter.tags : undefined;
     const needles = tags && c.dialect === 'sqlite' ? tagPrefilterNeedles(tags) : [];
@@ -441,16 +610,7 @@ export class KyselyProductRepository implements ProductRepository {
     const counted =
       !shape.type && !shape.q && !shape.price_min && !shape.price_max && (tags?.length ?? 0) <= 1;
     const count = counted ? () => this.#liveCount(scope, filter.status, tags?.[0]) : undefined;
-    return runKeysetList(
-      this.q,
-      list,
-      scope,
-      shape,
-      args,
-      page,
-      (rows) => rows.map((row) => decodeProductDocument(scope, row.id, parseDocument(row.doc), c)),
-      { count },
-    );
+    return { shape, args, count };
   }
 
   async update(
@@ -485,6 +645,8 @@ export class KyselyProductRepository implements ProductRepository {
     const row = await this.q.first(updateProduct, args, shape);
     if (!row) return null;
     const product = decodeProduct(row, c);
+    // Every product column shows on the storefront; the UPDATE holds the row lock (Postgres).
+    await this.#renderStorefront(scope, id);
     if (before) {
       await this.#changeCounts(scope, {
         before: { status: before.status, tags: c.parseJson<string[]>(before.tags) },
@@ -563,6 +725,7 @@ export class KyselyProductRepository implements ProductRepository {
       },
       { ...scope, id },
     );
+    if (c.forUpdate) await this.q.first(lockProductOfVariant, { ...scope, id });
     const row = await this.q.first(updateVariantRow, args, shape);
     if (!row) return null;
     await this.#childrenChanged(scope, row.product_id, { price: true });
@@ -570,6 +733,7 @@ export class KyselyProductRepository implements ProductRepository {
   }
 
   async deleteVariant(scope: Scope, id: string, at: number): Promise<boolean> {
+    if (this.q.caps.forUpdate) await this.q.first(lockProductOfVariant, { ...scope, id });
     const row = await this.q.first(softDeleteVariant, { ...scope, id, at });
     if (!row) return false;
     await this.#childrenChanged(scope, row.product_id, { price: true });
@@ -676,14 +840,32 @@ export class KyselyProductRepository implements ProductRepository {
   }
 
   /**
-   * After a write to a product's children: its price (when variants changed) and its catalog
-   * document are recomputed, on Postgres under the product's row lock (see `lockProduct`).
+   * After a write to a product's children: its price (when variants changed), its catalog
+   * document, its variants' kept option value names and image urls and its storefront template
+   * are recomputed, on Postgres under the product's row lock (see `lockProduct`).
    */
   async #childrenChanged(scope: Scope, productId: string, options: { price: boolean }): Promise<void> {
     const key = { ...scope, id: productId };
     if (this.q.caps.forUpdate) await this.q.first(lockProduct, key);
     if (options.price) await this.q.affected(recomputePrice, key);
     await this.q.affected(refreshDocument, key);
+    await this.q.affected(refreshVariantPurchase, key);
+    await this.#renderStorefront(scope, productId);
+  }
+
+  /**
+   * Renders a live product's storefront template from its aggregate as this transaction sees it
+   * (after its document was rewritten; on Postgres under the product's row lock, taken by the
+   * caller's UPDATE or `lockProduct`) and stores it with its document. Stock is not part of it.
+   */
+  async #renderStorefront(scope: Scope, productId: string): Promise<void> {
+    const [product] = await this.#documents(scope, 'id', productId);
+    if (!product) return;
+    await this.q.affected(setStorefront, {
+      ...scope,
+      id: productId,
+      storefront: storefrontTemplate(product).template,
+    });
   }
 
   /** Live products found by id, slug or a list of ids, as aggregates. */

@@ -109,6 +109,12 @@ export interface ProductDocumentsTable extends ScopedColumns {
   product_id: string;
   children: JsonColumn;
   variant_ids: JsonColumn;
+  /**
+   * The product's storefront JSON template (services/wire/storefront-product-text.ts in core):
+   * its storefront wire text with each shown variant's stock left out as a U+0001 slot; null
+   * until rendered (0003_storefront_documents).
+   */
+  storefront: string | null;
 }
 
 export interface ProductOptionsTable extends ScopedColumns {
@@ -143,6 +149,13 @@ export interface ProductVariantsTable extends ScopedColumns {
   created_at: number;
   updated_at: number;
   deleted_at: number | null;
+  /**
+   * Kept for purchases (getPurchasable), rewritten with every catalog write to the product
+   * (0003_storefront_documents): the names of the variant's option values in `option_value_ids`
+   * order (JSON array; null on Postgres when it has none) and the image url a cart line shows.
+   */
+  option_value_names: JsonColumn | null;
+  image_url: string | null;
 }
 
 export interface InventoryItemsTable extends ScopedColumns {

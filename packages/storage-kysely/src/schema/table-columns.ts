@@ -56,7 +56,7 @@ export const TABLE_COLUMNS = {
   ],
   product_counts: ['store_id', 'mode', 'status', 'n'],
   product_tag_counts: ['store_id', 'mode', 'tag', 'status', 'n'],
-  product_documents: ['store_id', 'mode', 'product_id', 'children', 'variant_ids'],
+  product_documents: ['store_id', 'mode', 'product_id', 'children', 'variant_ids', 'storefront'],
   product_options: ['store_id', 'mode', 'id', 'product_id', 'name', 'position'],
   product_option_values: ['store_id', 'mode', 'id', 'option_id', 'product_id', 'value', 'position'],
   product_variants: [
@@ -78,6 +78,8 @@ export const TABLE_COLUMNS = {
     'created_at',
     'updated_at',
     'deleted_at',
+    'option_value_names',
+    'image_url',
   ],
   inventory_items: [
     'store_id',

@@ -25,6 +25,7 @@ import type {
   PaymentRecord,
   ProductAggregate,
   ProductRecord,
+  ProductStatus,
   PurchasableVariant,
   RefundRecord,
   ShippingMethodRecord,
@@ -126,6 +127,29 @@ export interface ProductRepository {
     filter: ProductListFilter,
     page: PageRequest<'created_at' | 'name' | 'price'>,
   ): Promise<Page<ProductAggregate>>;
+  /**
+   * Optional fast path of the storefront catalog: the page `list` returns for the same
+   * arguments, each product as its storefront JSON text, exactly
+   * `JSON.stringify(productToWire(product, 'storefront'))` of the aggregate `list` would return
+   * (e.g. from a template rendered at write time, services/wire/storefront-product-text.ts).
+   * Storages without it are served through `list`.
+   */
+  listStorefrontJson?(
+    scope: Scope,
+    filter: ProductListFilter,
+    page: PageRequest<'created_at' | 'name' | 'price'>,
+  ): Promise<Page<string>>;
+  /**
+   * Optional fast path of the storefront product page: the storefront JSON text (as in
+   * `listStorefrontJson`) of the live product with this id or slug when its status is `status`,
+   * else null.
+   */
+  getStorefrontJson?(
+    scope: Scope,
+    by: 'id' | 'slug',
+    key: string,
+    status: ProductStatus,
+  ): Promise<string | null>;
   update(
     scope: Scope,
     id: string,
@@ -216,11 +240,19 @@ export interface InventoryRepository {
    * returns `{ refused }` (the caller's transaction must then roll back: earlier movements of the
    * same call were applied inside it). Untracked variants are left untouched and reported with
    * before === after.
+   *
+   * `options.current`: inventory rows of these variants that the caller read EARLIER IN THIS
+   * SAME TRANSACTION and has not moved since (checkout passes the rows `getPurchasable` returned).
+   * A storage whose transactions hold the write lock from their first statement (SQLite) may take
+   * each `before` from them instead of reading the rows again; the guarded update stays the only
+   * judge (no oversell whatever is passed), and a refusal is always reported from rows read
+   * afresh. Other storages ignore it.
    */
   reserve(
     scope: Scope,
     movements: InventoryMovement[],
     at: Millis,
+    options?: { current?: readonly InventoryRecord[] },
   ): Promise<
     | { ok: true; changes: InventoryChange[] }
     | { ok: false; refused: { variant_id: string; available: number } }

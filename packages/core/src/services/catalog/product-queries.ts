@@ -1,9 +1,10 @@
 import { errors } from '../../errors';
-import type { PageRequest, ProductAggregate, ProductListFilter, Scope } from '../../ports/storage';
+import type { Page, PageRequest, ProductAggregate, ProductListFilter, Scope } from '../../ports/storage';
 import type { AdminProductListQuery, PRODUCT_SORTS, StorefrontProductListQuery } from '../../schemas/catalog';
 import type { ServiceContext } from '../context';
 import { read } from '../unit-of-work';
 import { type ProductWire, productToWire } from '../wire/catalog';
+import { storefrontProductJson } from '../wire/storefront-product-text';
 import { productPageToWire } from './product-support';
 
 type ProductSort = (typeof PRODUCT_SORTS)[number];
@@ -24,6 +25,21 @@ function searchOf(query: { q?: string | undefined; tag?: string[] | undefined })
     ...(q !== undefined && q !== '' && { q }),
     ...(query.tag !== undefined && query.tag.length > 0 && { tags: query.tag }),
   };
+}
+
+/** The storefront list's filter: active products, `q`, `tag`, price bounds. */
+function storefrontFilterOf(query: StorefrontProductListQuery): ProductListFilter {
+  return {
+    ...searchOf(query),
+    status: 'active',
+    ...(query.price_min !== undefined && { price_min: query.price_min }),
+    ...(query.price_max !== undefined && { price_max: query.price_max }),
+  };
+}
+
+/** A page of aggregates as a page of their storefront JSON texts. */
+function storefrontTextPage(page: Page<ProductAggregate>): Page<string> {
+  return { ...page, data: page.data.map(storefrontProductJson) };
 }
 
 /** Whether the storefront may show a product (decisions §9): only `active` ones. */
@@ -62,14 +78,40 @@ export function createProductQueries(ctx: ServiceContext) {
      * active variant have no price and never match a bound).
      */
     async listStorefront(scope: Scope, query: StorefrontProductListQuery) {
-      const filter: ProductListFilter = {
-        ...searchOf(query),
-        status: 'active',
-        ...(query.price_min !== undefined && { price_min: query.price_min }),
-        ...(query.price_max !== undefined && { price_max: query.price_max }),
-      };
+      const filter = storefrontFilterOf(query);
       const page = await read(ctx, (tx) => tx.products.list(scope, filter, pageOf(query)));
       return productPageToWire(page, 'storefront');
+    },
+
+    /**
+     * `listStorefront` as JSON text, byte for byte `JSON.stringify(await listStorefront(…))`:
+     * the storage's prepared product texts (`listStorefrontJson`, rendered at write time) joined
+     * into the list envelope, or, when the storage lacks that method, the object path serialised.
+     */
+    async listStorefrontJson(scope: Scope, query: StorefrontProductListQuery): Promise<string> {
+      const filter = storefrontFilterOf(query);
+      const page = await read(ctx, async (tx) =>
+        tx.products.listStorefrontJson
+          ? tx.products.listStorefrontJson(scope, filter, pageOf(query))
+          : storefrontTextPage(await tx.products.list(scope, filter, pageOf(query))),
+      );
+      return `{"data":[${page.data.join(',')}],"total_count":${JSON.stringify(page.total_count)},"has_more":${page.has_more},"next_cursor":${JSON.stringify(page.next_cursor)}}`;
+    },
+
+    /**
+     * `getStorefront` / `getStorefrontBySlug` as JSON text, byte for byte `JSON.stringify` of
+     * theirs: the storage's prepared text (`getStorefrontJson`), or the object path serialised
+     * when the storage lacks it. 404 unless an active product has this id (or slug).
+     */
+    async getStorefrontJson(scope: Scope, by: 'id' | 'slug', key: string): Promise<string> {
+      const text = await read(ctx, async (tx) => {
+        if (tx.products.getStorefrontJson) return tx.products.getStorefrontJson(scope, by, key, 'active');
+        const product =
+          by === 'id' ? await tx.products.get(scope, key) : await tx.products.getBySlug(scope, key);
+        return visible(product) ? storefrontProductJson(product) : null;
+      });
+      if (text === null) throw errors.notFound('product', key);
+      return text;
     },
 
     /** `GET /v1/storefront/products/{id}`: 404 unless the product is active. */

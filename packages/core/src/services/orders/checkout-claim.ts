@@ -184,7 +184,9 @@ export async function claimCheckout(
   }
 
   const orderId = ctx.ids.next('ord');
-  const reservations = await reserveLines(work, scope, items);
+  // The rows pricing read in this transaction are the reservation's `before` (no second read).
+  const current = [...priced.variants.values()].map((entry) => entry.inventory);
+  const reservations = await reserveLines(work, scope, items, undefined, current);
   const draft = buildOrder(
     ctx,
     {

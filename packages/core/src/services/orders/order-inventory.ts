@@ -1,5 +1,11 @@
 import { CommerceError } from '../../errors';
-import type { InventoryChange, InventoryMovement, OrderAggregate, Scope } from '../../ports/storage';
+import type {
+  InventoryChange,
+  InventoryMovement,
+  InventoryRecord,
+  OrderAggregate,
+  Scope,
+} from '../../ports/storage';
 import { emitInventoryCrossings } from '../inventory-events';
 import type { Work } from '../unit-of-work';
 import { restockTotalsByLine } from './refund-ledger';
@@ -21,18 +27,27 @@ export function movementsByVariant(
  * 422 `insufficient_inventory` with `data: { variant_id, requested, available }`; the caller's
  * transaction then rolls back the movements already applied. `paramOf` names the input field of
  * the first line of the refused variant (`lines[2].quantity` for admin orders); checkout has no
- * such field and passes nothing. Returns the changes; the caller emits the threshold events
- * (`emitInventoryCrossings`) once the order's own events are queued.
+ * such field and passes nothing. `current`: the lines' inventory rows as read earlier in this same
+ * transaction and not moved since (the `getPurchasable` rows pricing loaded), which a storage may
+ * use instead of reading them again (see `InventoryRepository.reserve`). Returns the changes; the
+ * caller emits the threshold events (`emitInventoryCrossings`) once the order's own events are
+ * queued.
  */
 export async function reserveLines(
   work: Work,
   scope: Scope,
   lines: ReadonlyArray<{ variant_id: string; quantity: number }>,
   paramOf?: (index: number) => string,
+  current?: readonly InventoryRecord[],
 ): Promise<InventoryChange[]> {
   const movements = movementsByVariant(lines);
   if (movements.length === 0) return [];
-  const result = await work.tx.inventory.reserve(scope, movements, work.now);
+  const result = await work.tx.inventory.reserve(
+    scope,
+    movements,
+    work.now,
+    current === undefined ? undefined : { current },
+  );
   if (!result.ok) {
     const { variant_id, available } = result.refused;
     const requested = movements.find((m) => m.variant_id === variant_id)?.quantity ?? 0;

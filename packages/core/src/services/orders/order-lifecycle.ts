@@ -145,7 +145,13 @@ export function createOrderLifecycle(ctx: ServiceContext) {
         );
         let reservations: InventoryChange[] = [];
         if (pending) {
-          reservations = await reserveLines(work, scope, items, (i) => lineParam(i, 'quantity'));
+          reservations = await reserveLines(
+            work,
+            scope,
+            items,
+            (i) => lineParam(i, 'quantity'),
+            [...priced.variants.values()].map((entry) => entry.inventory),
+          );
           await recordDiscountUsage(ctx, work, scope, {
             order_id: id,
             customer_key: customerKeyOf(draft.customer_id, email),

@@ -1,0 +1,363 @@
+import {
+  type ImageRecord,
+  type PageRequest,
+  type ProductAggregate,
+  type ProductListFilter,
+  type Repositories,
+  type Scope,
+  type Storage,
+  storefrontProductJson,
+  type VariantWithInventory,
+} from '@cartwright/core';
+import { describe, expect, it } from 'vitest';
+import { makeInventory, makeProduct, newId, newScope, RICH_METADATA } from '../fixtures';
+import type { SuiteContext } from '../suite-context';
+
+type ProductSort = 'created_at' | 'name' | 'price';
+
+const NEWEST: PageRequest<ProductSort> = { limit: 50, sort: 'created_at', order: 'desc' };
+
+/**
+ * The storefront texts of a page as the storage serves them (`listStorefrontJson`), or, for a
+ * storage without that optional method, the object path (which then trivially conforms).
+ */
+async function storefrontTexts(
+  r: Repositories,
+  scope: Scope,
+  filter: ProductListFilter,
+  page: PageRequest<ProductSort>,
+) {
+  return r.products.listStorefrontJson
+    ? r.products.listStorefrontJson(scope, filter, page)
+    : r.products.list(scope, filter, page).then((p) => ({ ...p, data: p.data.map(storefrontProductJson) }));
+}
+
+/**
+ * The storefront page equals `list`'s page with each product serialised as
+ * `JSON.stringify(productToWire(product, 'storefront'))` (same order, counts and cursor), and
+ * each text equals the storefront JSON of the product `get` returns.
+ */
+async function expectStorefrontTexts(
+  r: Repositories,
+  scope: Scope,
+  filter: ProductListFilter = {},
+  page: PageRequest<ProductSort> = NEWEST,
+): Promise<string[]> {
+  const objects = await r.products.list(scope, filter, page);
+  const texts = await storefrontTexts(r, scope, filter, page);
+  expect(texts).toEqual({ ...objects, data: objects.data.map(storefrontProductJson) });
+  for (const [i, product] of objects.data.entries()) {
+    const current = (await r.products.get(scope, product.id)) as ProductAggregate;
+    expect(texts.data[i]).toBe(storefrontProductJson(current));
+    if (r.products.getStorefrontJson) {
+      // The single-product form agrees, by id and by slug, and only for the status asked for.
+      expect(await r.products.getStorefrontJson(scope, 'id', current.id, current.status)).toBe(texts.data[i]);
+      expect(await r.products.getStorefrontJson(scope, 'slug', current.slug, current.status)).toBe(
+        texts.data[i],
+      );
+      const other = current.status === 'active' ? 'draft' : 'active';
+      expect(await r.products.getStorefrontJson(scope, 'id', current.id, other)).toBeNull();
+    }
+  }
+  return texts.data;
+}
+
+function newVariant(product: ProductAggregate, position: number, price: number): VariantWithInventory {
+  const id = newId('var');
+  const scope = { store_id: product.store_id, mode: product.mode };
+  return {
+    ...(product.variants[0] as VariantWithInventory),
+    id,
+    sku: `SKU-${id}`,
+    price,
+    position,
+    option_value_ids: [],
+    metadata: { note: 'tab\there "q" \\ ü' },
+    inventory: makeInventory(scope, { id, product_id: product.id }, { on_hand: 4 }),
+  };
+}
+
+function newImage(product: ProductAggregate, position: number, variantIds: string[] = []): ImageRecord {
+  return {
+    id: newId('img'),
+    product_id: product.id,
+    url: `https://cdn.example.com/${product.id}/${position}.png?a="b"`,
+    alt_text: 'alt \u0001 \u2028',
+    position,
+    width: 10,
+    height: null,
+    variant_ids: variantIds,
+  };
+}
+
+/**
+ * The storefront catalog served as text (`listStorefrontJson`, optional): after every kind of
+ * catalog write (product fields, status, options, variants, activation, images, representative
+ * price, delete) and every stock change (reservations, releases, inventory edits and
+ * adjustments), the texts are exactly the storefront JSON of the current aggregates.
+ */
+export function storefrontTextSuite(ctx: SuiteContext): void {
+  describe('storefront product texts follow every write', () => {
+    it('product fields, children, price and stock changes all show in the texts', async () => {
+      const scope = newScope();
+      const product = makeProduct(scope, {
+        name: 'Tee "Ünï" \\ \u0001 😀',
+        prices: [1500, 1200, 900],
+        inactive: [2],
+        images: 2,
+        tags: ['summer', 'q"uote'],
+        metadata: RICH_METADATA,
+      });
+      const [first, second, third] = product.variants as [
+        VariantWithInventory,
+        VariantWithInventory,
+        VariantWithInventory,
+      ];
+      (product.images[1] as ImageRecord).variant_ids = [second.id];
+      const check = (filter: ProductListFilter = {}) =>
+        ctx.read((r) => expectStorefrontTexts(r, scope, filter));
+
+      await ctx.tx((tx) => tx.products.insert(product));
+      const [inserted] = await check();
+      expect(inserted).toContain('"price":{"amount":1200,"currency":"USD"}');
+      expect(inserted).not.toContain(third.id);
+
+      // Product fields, one by one and together.
+      const patches = [
+        { name: 'Renamed \n "again"', updated_at: 2 },
+        { slug: 'new-slug', description: null, updated_at: 3 },
+        { tags: ['winter'], attributes: { fit: 'slim', n: [1, 2.5] }, updated_at: 4 },
+        { metadata: { shown: true }, type: 'digital' as const, updated_at: 5 },
+        { status: 'draft' as const, updated_at: 6 },
+        { status: 'active' as const, updated_at: 7 },
+      ];
+      for (const patch of patches) {
+        await ctx.tx((tx) => tx.products.update(scope, product.id, patch));
+        await check();
+      }
+      await check({ status: 'active', tags: ['winter'] });
+
+      // Options and variants: a new option, a variant, price edits, activation, deletion.
+      const option = {
+        id: newId('opt'),
+        product_id: product.id,
+        name: 'Colour "c"',
+        position: 1,
+        values: [{ id: newId('optval'), option_id: '', value: 'Réd', position: 0 }],
+      };
+      (option.values[0] as { option_id: string }).option_id = option.id;
+      await ctx.tx((tx) => tx.products.insertOptions(scope, [option]));
+      await check();
+      const fourth = newVariant(product, 3, 700);
+      await ctx.tx((tx) => tx.products.insertVariant(fourth, fourth.inventory));
+      let [text] = await check();
+      expect(text).toContain('"price":{"amount":700,"currency":"USD"}');
+      await ctx.tx((tx) =>
+        tx.products.updateVariant(scope, fourth.id, {
+          price: 2000,
+          compare_at_price: 2500,
+          option_value_ids: [option.values[0]?.id as string],
+          metadata: { v: 'x' },
+          updated_at: 8,
+        }),
+      );
+      [text] = await check();
+      expect(text).toContain('"price":{"amount":1200,"currency":"USD"}');
+      await ctx.tx((tx) => tx.products.updateVariant(scope, third.id, { is_active: true, updated_at: 9 }));
+      [text] = await check();
+      expect(text).toContain(third.id);
+      expect(text).toContain('"price":{"amount":900,"currency":"USD"}');
+      await ctx.tx((tx) => tx.products.updateVariant(scope, second.id, { is_active: false, updated_at: 10 }));
+      await check();
+      await ctx.tx((tx) => tx.products.deleteVariant(scope, third.id, 11));
+      [text] = await check();
+      expect(text).not.toContain(third.id);
+
+      // Images.
+      const image = newImage(product, 0, [first.id, fourth.id]);
+      await ctx.tx((tx) => tx.products.insertImage(scope, image));
+      await check();
+      await ctx.tx((tx) => tx.products.deleteImage(scope, product.id, product.images[0]?.id as string));
+      await check();
+
+      // Stock: reservations, releases, inventory edits and adjustments show at once.
+      const reserved = await ctx.tx((tx) =>
+        tx.inventory.reserve(
+          scope,
+          [
+            { variant_id: first.id, quantity: 3 },
+            { variant_id: fourth.id, quantity: 4 },
+          ],
+          12,
+        ),
+      );
+      expect(reserved.ok).toBe(true);
+      [text] = await check();
+      expect(text).toContain('"reserved":null,"available":7,');
+      expect(text).toContain('"reserved":null,"available":0,');
+      await ctx.tx((tx) => tx.inventory.release(scope, [{ variant_id: first.id, quantity: 1 }], 13));
+      [text] = await check();
+      expect(text).toContain('"available":8,');
+      await ctx.tx((tx) =>
+        tx.inventory.update(scope, fourth.inventory.id, {
+          track_inventory: false,
+          allow_backorder: true,
+          on_hand: 9,
+          updated_at: 14,
+        }),
+      );
+      [text] = await check();
+      expect(text).toContain(
+        '"track_inventory":false,"allow_backorder":true,"safety_stock":null,"on_hand":null',
+      );
+      await ctx.tx((tx) => tx.inventory.adjust(scope, first.inventory.id, -4, 15));
+      await check();
+
+      // Delete: gone from both.
+      await ctx.tx((tx) => tx.products.delete(scope, product.id, 16));
+      expect(await check()).toEqual([]);
+      const gone = await ctx.read(async (r) =>
+        r.products.getStorefrontJson?.(scope, 'id', product.id, 'active'),
+      );
+      expect(gone ?? null).toBeNull();
+    });
+
+    it('getPurchasable: variant_name and image_url follow option, variant and image writes (kept with the variant)', async () => {
+      const scope = newScope();
+      const product = makeProduct(scope, { name: 'Tee', prices: [1000, 1200], images: 1 });
+      await ctx.tx((tx) => tx.products.insert(product));
+      const [first, second] = product.variants as [VariantWithInventory, VariantWithInventory];
+      const [cover] = product.images as [ImageRecord];
+      const sizes = product.options[0]?.values ?? [];
+      const bought = async (id: string) =>
+        (await ctx.read((r) => r.products.getPurchasable(scope, [id])))[0] ?? null;
+      expect(await bought(second.id)).toMatchObject({ variant_name: 'V1', image_url: cover.url });
+
+      // A new option value and a variant pointing at it (and at another option's value).
+      const colour = {
+        id: newId('opt'),
+        product_id: product.id,
+        name: 'Colour',
+        position: 1,
+        values: [] as never[],
+      };
+      const red = { id: newId('optval'), option_id: colour.id, value: 'Red', position: 0 };
+      await ctx.tx((tx) => tx.products.insertOptions(scope, [{ ...colour, values: [red] }]));
+      await ctx.tx((tx) =>
+        tx.products.updateVariant(scope, second.id, {
+          option_value_ids: [red.id, sizes[0]?.id as string],
+          updated_at: 2,
+        }),
+      );
+      expect(await bought(second.id)).toMatchObject({ variant_name: 'Red / V0' });
+      const third = newVariant(product, 2, 800);
+      await ctx.tx((tx) =>
+        tx.products.insertVariant({ ...third, option_value_ids: [sizes[1]?.id as string] }, third.inventory),
+      );
+      expect(await bought(third.id)).toMatchObject({ variant_name: 'V1', image_url: cover.url });
+
+      // Images: one attached to the third variant wins for it; deleting images moves the others on.
+      const attached = newImage(product, 5, [third.id]);
+      await ctx.tx((tx) => tx.products.insertImage(scope, attached));
+      expect(await bought(third.id)).toMatchObject({ image_url: attached.url });
+      expect(await bought(first.id)).toMatchObject({ variant_name: 'V0', image_url: cover.url });
+      await ctx.tx((tx) => tx.products.deleteImage(scope, product.id, cover.id));
+      expect(await bought(first.id)).toMatchObject({ image_url: attached.url });
+      await ctx.tx((tx) => tx.products.deleteImage(scope, product.id, attached.id));
+      expect(await bought(third.id)).toMatchObject({ image_url: null });
+
+      // A product name change shows (variants without options are named after their product).
+      await ctx.tx((tx) =>
+        tx.products.updateVariant(scope, first.id, { option_value_ids: [], updated_at: 3 }),
+      );
+      await ctx.tx((tx) => tx.products.update(scope, product.id, { name: 'Shirt', updated_at: 4 }));
+      expect(await bought(first.id)).toMatchObject({ variant_name: 'Shirt', product: { name: 'Shirt' } });
+    });
+
+    it('pages, cursors, filters and sorts give the same products, counts and cursors as list', async () => {
+      const scope = newScope();
+      const products = Array.from({ length: 7 }, (_, i) =>
+        makeProduct(scope, {
+          name: `Lamp ${String.fromCharCode(71 - i)} "${i}"`,
+          prices: i === 3 ? [] : [1000 + i * 100, 800 + i * 50],
+          tags: i % 2 === 0 ? ['even', 'lamp'] : ['lamp'],
+          status: i === 5 ? 'archived' : 'active',
+          created_at: 1_700_000_000_000 + i,
+        }),
+      );
+      for (const product of products) await ctx.tx((tx) => tx.products.insert(product));
+      await ctx.read(async (r) => {
+        const filters: ProductListFilter[] = [
+          { status: 'active' },
+          { status: 'active', tags: ['even'] },
+          { status: 'active', tags: ['even', 'lamp'] },
+          { status: 'active', q: 'lamp' },
+          { status: 'active', price_min: 900, price_max: 1200 },
+          {},
+        ];
+        for (const filter of filters) {
+          for (const sort of ['created_at', 'name', 'price'] as const) {
+            for (const order of ['asc', 'desc'] as const) {
+              let cursor: string | undefined;
+              do {
+                const page = { limit: 2, sort, order, starting_after: cursor };
+                await expectStorefrontTexts(r, scope, filter, page);
+                cursor = (await r.products.list(scope, filter, page)).next_cursor ?? undefined;
+              } while (cursor !== undefined);
+            }
+          }
+        }
+      });
+    });
+
+    it('concurrent variant inserts, updates and deletes, image and product writes on one product leave its text current (no deadlock)', async () => {
+      const scope = newScope();
+      const product = makeProduct(scope, { prices: [5000, 6000], images: 1 });
+      const [original, doomed] = product.variants as [VariantWithInventory, VariantWithInventory];
+      await ctx.tx((tx) => tx.products.insert(product));
+      const variants = Array.from({ length: 8 }, (_, i) => newVariant(product, i + 1, 3000 + i * 10));
+      const images = Array.from({ length: 4 }, (_, i) => newImage(product, i));
+      const writes: Array<(storage: Storage) => Promise<unknown>> = [
+        ...variants.map(
+          (v) => (s: Storage) => s.transaction((tx) => tx.products.insertVariant(v, v.inventory)),
+        ),
+        ...images.map((im) => (s: Storage) => s.transaction((tx) => tx.products.insertImage(scope, im))),
+        ...['A', 'B', 'C'].map(
+          (name, i) => (s: Storage) =>
+            s.transaction((tx) => tx.products.update(scope, product.id, { name, updated_at: 20 + i })),
+        ),
+        (s: Storage) =>
+          s.transaction((tx) => tx.inventory.reserve(scope, [{ variant_id: original.id, quantity: 2 }], 30)),
+        ...[4000, 2500, 4500].map(
+          (price, i) => (s: Storage) =>
+            s.transaction((tx) =>
+              tx.products.updateVariant(scope, original.id, { price, updated_at: 40 + i }),
+            ),
+        ),
+        (s: Storage) => s.transaction((tx) => tx.products.deleteVariant(scope, doomed.id, 50)),
+        (s: Storage) =>
+          s.transaction((tx) => tx.products.deleteImage(scope, product.id, product.images[0]?.id as string)),
+      ];
+      const pool = await ctx.openStorages(
+        ctx.options.sharedDatabase ? (ctx.options.concurrentStorages ?? 4) : 1,
+      );
+      try {
+        const results = await Promise.allSettled(
+          writes.map((write, i) => write(pool.storages[i % pool.storages.length] as Storage)),
+        );
+        expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+      } finally {
+        await pool.close();
+      }
+      const [text] = await ctx.read((r) => expectStorefrontTexts(r, scope));
+      for (const v of variants) expect(text).toContain(v.id);
+      for (const im of images) expect(text).toContain(im.id);
+      expect(text).not.toContain(doomed.id);
+      // Purchases see the same children (kept option value names and image urls).
+      const bought = await ctx.read((r) =>
+        r.products.getPurchasable(scope, [original.id, ...variants.map((v) => v.id)]),
+      );
+      expect(bought).toHaveLength(variants.length + 1);
+    });
+  });
+}

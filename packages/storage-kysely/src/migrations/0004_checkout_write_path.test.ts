@@ -1,0 +1,176 @@
+import type { CartAggregate, EventRecord, Scope } from '@cartwright/core';
+import { createTestDatabase, dropTestDatabase } from '@cartwright/storage-conformance';
+import { type Kysely, Migrator, sql } from 'kysely';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import type { KyselyStorage } from '../kysely-storage';
+import { postgresStorage } from '../postgres';
+import type { Database } from '../schema/database';
+import { sqliteStorage } from '../sqlite';
+import { createMigrationProvider } from './migration-provider';
+
+const scope: Scope = { store_id: 'store_m4', mode: 'test' };
+
+function cart(id: string, fields: Partial<CartAggregate>): CartAggregate {
+  return {
+    id,
+    ...scope,
+    status: 'active',
+    session_id: null,
+    customer_id: null,
+    email: null,
+    shipping_address: null,
+    billing_address: null,
+    shipping_method_id: null,
+    discount_codes: [],
+    currency: 'USD',
+    metadata: {},
+    created_at: 1,
+    updated_at: 1,
+    completed_at: null,
+    items: [],
+    ...fields,
+  };
+}
+
+async function indexNames(storage: KyselyStorage): Promise<Set<string>> {
+  const query =
+    storage.dialect === 'sqlite'
+      ? sql<{ name: string }>`select name from sqlite_master where type = 'index'`
+      : sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = 'public'`;
+  return new Set((await query.execute(storage.db)).rows.map((row) => row.name));
+}
+
+/** The plan of the active-cart-by-session lookup as the repository runs it (index names included). */
+async function sessionLookupPlan(storage: KyselyStorage): Promise<string> {
+  const db = storage.db as Kysely<Database>;
+  if (storage.dialect === 'sqlite') {
+    const rows = await sql<{ detail: string }>`explain query plan select * from carts
+      where store_id = ${scope.store_id} and mode = ${scope.mode} and session_id = ${'sess_a'} and status = 'active'
+      order by created_at desc, id desc limit 1`.execute(db);
+    return rows.rows.map((row) => row.detail).join('\n');
+  }
+  // A generic plan (as a named prepared statement gets): the index predicate must be provable
+  // from the statement text alone.
+  return db.connection().execute(async (conn) => {
+    await sql`set enable_seqscan = off`.execute(conn);
+    await sql`set plan_cache_mode = force_generic_plan`.execute(conn);
+    await sql`prepare m4_by_session(text, text, text) as select * from carts
+      where store_id = $1 and mode = $2 and session_id = $3 and status = 'active'
+      order by created_at desc, id desc limit 1`.execute(conn);
+    const rows = await sql<{
+      'QUERY PLAN': string;
+    }>`explain execute m4_by_session(${sql.lit(scope.store_id)}, ${sql.lit(scope.mode)}, 'sess_a')`.execute(
+      conn,
+    );
+    await sql`deallocate m4_by_session`.execute(conn);
+    await sql`reset plan_cache_mode`.execute(conn);
+    await sql`reset enable_seqscan`.execute(conn);
+    return rows.rows.map((row) => row['QUERY PLAN']).join('\n');
+  });
+}
+
+function describeMigration(name: string, open: () => Promise<KyselyStorage>): void {
+  describe(`0004_checkout_write_path on ${name}`, () => {
+    it('replaces the cart lookup indexes by partial ones of active carts and drops events_id_idx; lookups and dispatch still find their rows', async () => {
+      const storage = await open();
+      try {
+        const migrator = new Migrator({ db: storage.db, provider: createMigrationProvider(storage.dialect) });
+        const { error } = await migrator.migrateTo('0003_storefront_documents');
+        if (error) throw error;
+        // Carts written before 0004: two of one session (the newer completed), one of a customer.
+        await storage.transaction(async (tx) => {
+          await tx.carts.insert(cart('cart_1', { session_id: 'sess_a', created_at: 1 }));
+          await tx.carts.insert(cart('cart_2', { session_id: 'sess_a', created_at: 2 }));
+          await tx.carts.insert(cart('cart_3', { customer_id: 'cus_1', created_at: 3 }));
+          await tx.carts.transition(scope, 'cart_2', 'active', 'completed', 4);
+        });
+        const before = await indexNames(storage);
+        expect(before.has('events_id_idx')).toBe(true);
+        expect(before.has('carts_session_idx')).toBe(true);
+
+        await storage.migrate();
+        const after = await indexNames(storage);
+        expect(after.has('events_id_idx')).toBe(false);
+        expect(after.has('carts_session_idx')).toBe(false);
+        expect(after.has('carts_customer_idx')).toBe(false);
+        expect(after.has('carts_active_session_idx')).toBe(true);
+        expect(after.has('carts_active_customer_idx')).toBe(true);
+        expect(await sessionLookupPlan(storage)).toContain('carts_active_session_idx');
+
+        // Lookups follow status changes: only active carts, newest first.
+        expect((await storage.read((r) => r.carts.getActiveBySession(scope, 'sess_a')))?.id).toBe('cart_1');
+        await storage.transaction(async (tx) => {
+          await tx.carts.insert(
+            cart('cart_4', { session_id: 'sess_a', customer_id: 'cus_1', created_at: 5 }),
+          );
+        });
+        expect((await storage.read((r) => r.carts.getActiveBySession(scope, 'sess_a')))?.id).toBe('cart_4');
+        expect((await storage.read((r) => r.carts.getActiveByCustomer(scope, 'cus_1', 'cart_x')))?.id).toBe(
+          'cart_4',
+        );
+        expect((await storage.read((r) => r.carts.getActiveByCustomer(scope, 'cus_1', 'cart_4')))?.id).toBe(
+          'cart_3',
+        );
+        await storage.transaction((tx) => tx.carts.transition(scope, 'cart_4', 'active', 'abandoned', 6));
+        expect((await storage.read((r) => r.carts.getActiveBySession(scope, 'sess_a')))?.id).toBe('cart_1');
+        expect((await storage.read((r) => r.carts.getActiveByCustomer(scope, 'cus_1', 'cart_x')))?.id).toBe(
+          'cart_3',
+        );
+        await storage.transaction((tx) => tx.carts.transition(scope, 'cart_1', 'active', 'completed', 7));
+        expect(await storage.read((r) => r.carts.getActiveBySession(scope, 'sess_a'))).toBeNull();
+
+        // Dispatch marks its events by primary key, per scope; other scopes' events are untouched.
+        const event = (id: string, mode: string, created_at: number): EventRecord => ({
+          id,
+          store_id: scope.store_id,
+          mode: mode as Scope['mode'],
+          type: 'order.created',
+          data: { id },
+          created_at,
+        });
+        await storage.transaction((tx) =>
+          tx.events.append([event('evt_1', 'test', 1), event('evt_2', 'live', 2), event('evt_3', 'test', 3)]),
+        );
+        const dispatched = await storage.transaction((tx) =>
+          tx.events.dispatch(2, 10, (e, w) => {
+            throw new Error(`no webhooks expected: ${e.id} ${w.id}`);
+          }),
+        );
+        expect(dispatched).toBe(2);
+        const marks = await (storage.db as Kysely<Database>)
+          .selectFrom('events')
+          .select(['mode', 'id', 'dispatched_at'])
+          .where('store_id', '=', scope.store_id)
+          .orderBy('id')
+          .execute();
+        expect(
+          marks.map((row) => [
+            row.mode,
+            row.id,
+            row.dispatched_at === null ? null : Number(row.dispatched_at),
+          ]),
+        ).toEqual([
+          ['test', 'evt_1', 10],
+          ['live', 'evt_2', 10],
+          ['test', 'evt_3', null],
+        ]);
+      } finally {
+        await storage.close();
+      }
+    });
+  });
+}
+
+describeMigration('sqlite', async () => sqliteStorage({ filename: ':memory:' }));
+
+const databases: string[] = [];
+afterAll(async () => {
+  for (const url of databases) await dropTestDatabase(url);
+});
+describeMigration('postgres', async () => {
+  const error = inject('cartwrightPgError');
+  if (error) throw new Error(error);
+  const url = await createTestDatabase(inject('cartwrightPgUrl'));
+  databases.push(url);
+  return postgresStorage({ connectionString: url });
+});
