@@ -349,7 +349,8 @@ const METHOD = `- **Engine in-process**: the services are called directly (\`eng
 - **CPU per order** is the server's own \`process.cpuUsage()\` (user + system) delta over a measured window divided by the checkouts completed in it; the bench asks the server for it over the child process's stdin (no HTTP route is added to the product).
 - **Memory**: the server's \`process.memoryUsage()\` after a full GC, read the same way.
 - **Profiles**: V8's sampling CPU profiler (the one \`node --cpu-prof\` drives), started and stopped through \`node:inspector\` around the measured window only, 200 µs sampling; positions in TypeScript files are mapped back through tsx's inline source maps. The \`.cpuprofile\` files open in Chrome DevTools or speedscope.
-- **Caveat — one machine**: the load generator, the server(s) and Postgres share the same CPUs, so on a small machine every figure is also bounded by autocannon's own CPU. The fraction-of-ceiling figures put the HTTP numbers in proportion to what this machine and generator can do at all.`;
+- **Caveat — one machine**: the load generator, the server(s) and Postgres share the same CPUs, so on a small machine every figure is also bounded by autocannon's own CPU. The fraction-of-ceiling figures put the HTTP numbers in proportion to what this machine and generator can do at all.
+- **Caveat — drift**: a shared virtual machine's speed drifts by tens of per cent over hours (the same commit measured 1,116 and 619 checkouts/s three hours apart). Compare runs only for large moves; to judge a change, run both versions side by side in the same minutes (see docs/benchmarks-before-after.md).`;
 
 /** The whole docs/benchmarks.md. */
 export function buildReport(input: ReportInput): string {
