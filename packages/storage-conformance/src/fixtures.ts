@@ -8,6 +8,7 @@ import type {
   DiscountRecord,
   EventRecord,
   FulfillmentRecord,
+  ImageRecord,
   InventoryRecord,
   JsonObject,
   OrderAggregate,
@@ -168,6 +169,51 @@ export function makeProduct(scope: Scope, options: ProductOptions = {}): Product
     options: option ? [option] : [],
     variants,
     images,
+  };
+}
+
+/**
+ * A new variant of `product` at `position`: a copy of its first variant with a fresh id, a unique
+ * SKU, no option values and its own inventory (`inventory` overrides that inventory's fields).
+ */
+export function makeVariant(
+  product: ProductAggregate,
+  position: number,
+  price: number,
+  overrides: Partial<Omit<VariantWithInventory, 'inventory'>> & { inventory?: Partial<InventoryRecord> } = {},
+): VariantWithInventory {
+  const id = newId('var');
+  const scope = { store_id: product.store_id, mode: product.mode };
+  const { inventory, ...fields } = overrides;
+  return {
+    ...(product.variants[0] as VariantWithInventory),
+    id,
+    sku: `SKU-${id}`,
+    price,
+    position,
+    option_value_ids: [],
+    ...fields,
+    inventory: makeInventory(scope, { id, product_id: product.id }, inventory),
+  };
+}
+
+/** A new image of `product` at `position`, attached to `variantIds`. */
+export function makeImage(
+  product: ProductAggregate,
+  position: number,
+  variantIds: string[] = [],
+  overrides: Partial<ImageRecord> = {},
+): ImageRecord {
+  return {
+    id: newId('img'),
+    product_id: product.id,
+    url: `https://cdn.example.com/${product.id}/${position}.png`,
+    alt_text: null,
+    position,
+    width: null,
+    height: null,
+    variant_ids: variantIds,
+    ...overrides,
   };
 }
 

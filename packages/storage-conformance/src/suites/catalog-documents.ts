@@ -1,35 +1,7 @@
-import type { ImageRecord, ProductAggregate, Storage, VariantWithInventory } from '@cartwright/core';
+import type { ProductAggregate, Storage, VariantWithInventory } from '@cartwright/core';
 import { describe, expect, it } from 'vitest';
-import { makeInventory, makeProduct, newId, newScope } from '../fixtures';
+import { makeProduct, newId, makeImage as newImage, newScope, makeVariant as newVariant } from '../fixtures';
 import type { SuiteContext } from '../suite-context';
-
-/** A new variant of `product` at `position` (its own inventory, a unique SKU). */
-function newVariant(product: ProductAggregate, position: number, price: number): VariantWithInventory {
-  const id = newId('var');
-  const scope = { store_id: product.store_id, mode: product.mode };
-  return {
-    ...(product.variants[0] as VariantWithInventory),
-    id,
-    sku: `SKU-${id}`,
-    price,
-    position,
-    option_value_ids: [],
-    inventory: makeInventory(scope, { id, product_id: product.id }),
-  };
-}
-
-function newImage(product: ProductAggregate, position: number, variantIds: string[] = []): ImageRecord {
-  return {
-    id: newId('img'),
-    product_id: product.id,
-    url: `https://cdn.example.com/${product.id}/${position}.png`,
-    alt_text: null,
-    position,
-    width: null,
-    height: null,
-    variant_ids: variantIds,
-  };
-}
 
 /**
  * A product read back always shows its current children, whatever the storage caches: after

@@ -10,7 +10,7 @@ import {
   type VariantWithInventory,
 } from '@cartwright/core';
 import { describe, expect, it } from 'vitest';
-import { makeInventory, makeProduct, newId, newScope, RICH_METADATA } from '../fixtures';
+import { makeImage, makeProduct, makeVariant, newId, newScope, RICH_METADATA } from '../fixtures';
 import type { SuiteContext } from '../suite-context';
 
 type ProductSort = 'created_at' | 'name' | 'price';
@@ -62,32 +62,21 @@ async function expectStorefrontTexts(
   return texts.data;
 }
 
+/** A new variant whose metadata needs escaping in JSON. */
 function newVariant(product: ProductAggregate, position: number, price: number): VariantWithInventory {
-  const id = newId('var');
-  const scope = { store_id: product.store_id, mode: product.mode };
-  return {
-    ...(product.variants[0] as VariantWithInventory),
-    id,
-    sku: `SKU-${id}`,
-    price,
-    position,
-    option_value_ids: [],
+  return makeVariant(product, position, price, {
     metadata: { note: 'tab\there "q" \\ ü' },
-    inventory: makeInventory(scope, { id, product_id: product.id }, { on_hand: 4 }),
-  };
+    inventory: { on_hand: 4 },
+  });
 }
 
+/** A new image whose url and alt text need escaping in JSON. */
 function newImage(product: ProductAggregate, position: number, variantIds: string[] = []): ImageRecord {
-  return {
-    id: newId('img'),
-    product_id: product.id,
+  return makeImage(product, position, variantIds, {
     url: `https://cdn.example.com/${product.id}/${position}.png?a="b"`,
     alt_text: 'alt \u0001 \u2028',
-    position,
     width: 10,
-    height: null,
-    variant_ids: variantIds,
-  };
+  });
 }
 
 /**

@@ -1,12 +1,10 @@
 import { type Repositories, storefrontProductJson } from '@cartwright/core';
-import { createTestDatabase, dropTestDatabase } from '@cartwright/storage-conformance';
 import { type Kysely, Migrator, sql } from 'kysely';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KyselyStorage } from '../kysely-storage';
-import { postgresStorage } from '../postgres';
 import type { Database } from '../schema/database';
-import { sqliteStorage } from '../sqlite';
 import { createMigrationProvider } from './migration-provider';
+import { onEveryEngine } from './migration-test-engines';
 
 const scope = { store_id: 'store_m3', mode: 'test' as const };
 /** More than one backfill chunk (200). */
@@ -156,16 +154,4 @@ function describeBackfill(name: string, open: () => Promise<KyselyStorage>): voi
   });
 }
 
-describeBackfill('sqlite', async () => sqliteStorage({ filename: ':memory:' }));
-
-const databases: string[] = [];
-afterAll(async () => {
-  for (const url of databases) await dropTestDatabase(url);
-});
-describeBackfill('postgres', async () => {
-  const error = inject('cartwrightPgError');
-  if (error) throw new Error(error);
-  const url = await createTestDatabase(inject('cartwrightPgUrl'));
-  databases.push(url);
-  return postgresStorage({ connectionString: url });
-});
+onEveryEngine(describeBackfill);

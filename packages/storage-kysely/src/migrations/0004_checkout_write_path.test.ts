@@ -1,12 +1,10 @@
 import type { CartAggregate, EventRecord, Scope } from '@cartwright/core';
-import { createTestDatabase, dropTestDatabase } from '@cartwright/storage-conformance';
 import { type Kysely, Migrator, sql } from 'kysely';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KyselyStorage } from '../kysely-storage';
-import { postgresStorage } from '../postgres';
 import type { Database } from '../schema/database';
-import { sqliteStorage } from '../sqlite';
 import { createMigrationProvider } from './migration-provider';
+import { onEveryEngine } from './migration-test-engines';
 
 const scope: Scope = { store_id: 'store_m4', mode: 'test' };
 
@@ -161,16 +159,4 @@ function describeMigration(name: string, open: () => Promise<KyselyStorage>): vo
   });
 }
 
-describeMigration('sqlite', async () => sqliteStorage({ filename: ':memory:' }));
-
-const databases: string[] = [];
-afterAll(async () => {
-  for (const url of databases) await dropTestDatabase(url);
-});
-describeMigration('postgres', async () => {
-  const error = inject('cartwrightPgError');
-  if (error) throw new Error(error);
-  const url = await createTestDatabase(inject('cartwrightPgUrl'));
-  databases.push(url);
-  return postgresStorage({ connectionString: url });
-});
+onEveryEngine(describeMigration);

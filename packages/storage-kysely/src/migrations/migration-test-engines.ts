@@ -1,0 +1,25 @@
+import { createTestDatabase, dropTestDatabase } from '@cartwright/storage-conformance';
+import { afterAll, inject } from 'vitest';
+import type { KyselyStorage } from '../kysely-storage';
+import { postgresStorage } from '../postgres';
+import { sqliteStorage } from '../sqlite';
+
+/**
+ * Test support for the migration tests: registers `describeFor` once per engine, with `open`
+ * giving a fresh database each call — SQLite in memory, and a new PostgreSQL database on the
+ * throwaway test cluster (dropped when the file's tests are done).
+ */
+export function onEveryEngine(describeFor: (name: string, open: () => Promise<KyselyStorage>) => void): void {
+  describeFor('sqlite', async () => sqliteStorage({ filename: ':memory:' }));
+  const databases: string[] = [];
+  afterAll(async () => {
+    for (const url of databases) await dropTestDatabase(url);
+  });
+  describeFor('postgres', async () => {
+    const error = inject('cartwrightPgError');
+    if (error) throw new Error(error);
+    const url = await createTestDatabase(inject('cartwrightPgUrl'));
+    databases.push(url);
+    return postgresStorage({ connectionString: url });
+  });
+}
