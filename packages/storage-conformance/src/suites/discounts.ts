@@ -101,6 +101,22 @@ export function discountsSuite(ctx: SuiteContext): void {
       });
     });
 
+    it('listForPricing: a discount found both as automatic and by code comes once in each list; order is by creation, then id', async () => {
+      const scope = newScope();
+      // Core never stores an automatic discount with a code, but the port does not forbid it.
+      const both = makeDiscount(scope, { code: 'TWICE', type: 'automatic', created_at: 20 });
+      const tieB = makeDiscount(scope, { id: 'disc_tie_b', code: null, type: 'automatic', created_at: 10 });
+      const tieA = makeDiscount(scope, { id: 'disc_tie_a', code: null, type: 'automatic', created_at: 10 });
+      const coded = makeDiscount(scope, { code: 'ONCE', created_at: 5 });
+      await ctx.tx(async (tx) => {
+        for (const d of [both, tieB, tieA, coded]) await tx.discounts.insert(d);
+      });
+      const found = await ctx.read((r) => r.discounts.listForPricing(scope, ['twice', 'once']));
+      expect(found.automatic.map((d) => d.id)).toEqual([tieA.id, tieB.id, both.id]);
+      expect(found.automatic).toEqual(await ctx.read((r) => r.discounts.listAutomatic(scope)));
+      expect(found.by_code.map((d) => d.id)).toEqual([coded.id, both.id]);
+    });
+
     it('listAutomatic returns active automatic discounts oldest first; list filters by type and is_active', async () => {
       const scope = newScope();
       const late = makeDiscount(scope, { code: null, type: 'automatic', created_at: 30 });

@@ -54,23 +54,31 @@ const automatic = template(({ db }, p: Slots<ScopeSlots>) =>
     .orderBy('created_at')
     .orderBy('id'),
 );
-/** Active automatic discounts and the discounts of some codes, oldest first (see `listForPricing`). */
-const forPricing = template(({ db, caps }, p: Slots<ScopeSlots | 'codes'>) =>
-  db
+/**
+ * Active automatic discounts and the discounts of some codes, oldest first (see `listForPricing`):
+ * a UNION ALL of the two lookups, so each branch uses its own index (`discounts_type_idx`, the
+ * code's unique index) instead of one OR that scans every discount of the store (a plain UNION
+ * makes SQLite merge sorted branches through the primary key, and an ORDER BY here makes it merge
+ * through the created-at index: a scan again). Unordered; a row both branches find comes twice:
+ * `listForPricing` sorts the few rows and keeps each once.
+ */
+const forPricing = template(({ db, caps }, p: Slots<ScopeSlots | 'codes'>) => {
+  const live = db
     .selectFrom('discounts')
     .selectAll()
     .where('store_id', '=', p.store_id)
     .where('mode', '=', p.mode)
-    .where('deleted_at', 'is', null)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('type', '=', 'automatic'), sql<SqlBool>`is_active = true`]),
-        caps.inList(sql.ref('code_lower'), p.codes),
-      ]),
-    )
-    .orderBy('created_at')
-    .orderBy('id'),
-);
+    .where('deleted_at', 'is', null);
+  const automatic = live.where('type', '=', 'automatic').where(sql<SqlBool>`is_active = true`);
+  const coded = live.where(caps.inList(sql.ref('code_lower'), p.codes));
+  return automatic.unionAll(coded);
+});
+/** Oldest first: `created_at`, then `id` (the order of every discount list). */
+function byCreation(a: { created_at: unknown; id: string }, b: { created_at: unknown; id: string }): number {
+  const at = Number(a.created_at) - Number(b.created_at);
+  return at !== 0 ? at : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
 const update = updateTemplate('discounts', { where: 'deleted_at is null' });
 const softDelete = template(({ db }, p: Slots<ScopeSlots | 'id' | 'at'>) =>
   db
@@ -230,7 +238,10 @@ export class KyselyDiscountRepository implements DiscountRepository {
     const rows = await this.q.rows(forPricing, { ...scope, codes: c.list([...lower]) });
     const automatic: DiscountRecord[] = [];
     const by_code: DiscountRecord[] = [];
-    for (const row of rows) {
+    const seen = new Set<string>();
+    for (const row of [...rows].sort(byCreation)) {
+      if (seen.has(row.id)) continue; // found by both branches of the UNION ALL
+      seen.add(row.id);
       const record = decode(row, c);
       if (record.type === 'automatic' && record.is_active) automatic.push(record);
       if (row.code_lower !== null && lower.has(row.code_lower)) by_code.push(record);
