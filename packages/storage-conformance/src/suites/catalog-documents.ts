@@ -1,5 +1,6 @@
 import type { ProductAggregate, Storage, VariantWithInventory } from '@cartwright/core';
 import { describe, expect, it } from 'vitest';
+import { writeConcurrently } from '../concurrent-writes';
 import { makeProduct, newId, makeImage as newImage, newScope, makeVariant as newVariant } from '../fixtures';
 import type { SuiteContext } from '../suite-context';
 
@@ -108,17 +109,7 @@ export function catalogDocumentsSuite(ctx: SuiteContext): void {
             ),
         ),
       ];
-      const pool = await ctx.openStorages(
-        ctx.options.sharedDatabase ? (ctx.options.concurrentStorages ?? 4) : 1,
-      );
-      try {
-        const results = await Promise.allSettled(
-          writes.map((write, i) => write(pool.storages[i % pool.storages.length] as Storage)),
-        );
-        expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
-      } finally {
-        await pool.close();
-      }
+      await writeConcurrently(ctx, writes);
       const read = await ctx.read((r) => r.products.get(scope, product.id));
       const current = await ctx.read((r) => r.products.getVariant(scope, original.id));
       expect(read?.variants.map((v) => v.id)).toEqual([original.id, ...variants.map((v) => v.id)]);

@@ -10,6 +10,7 @@ import {
   type VariantWithInventory,
 } from '@cartwright/core';
 import { describe, expect, it } from 'vitest';
+import { writeConcurrently } from '../concurrent-writes';
 import { makeImage, makeProduct, makeVariant, newId, newScope, RICH_METADATA } from '../fixtures';
 import type { SuiteContext } from '../suite-context';
 
@@ -327,17 +328,7 @@ export function storefrontTextSuite(ctx: SuiteContext): void {
         (s: Storage) =>
           s.transaction((tx) => tx.products.deleteImage(scope, product.id, product.images[0]?.id as string)),
       ];
-      const pool = await ctx.openStorages(
-        ctx.options.sharedDatabase ? (ctx.options.concurrentStorages ?? 4) : 1,
-      );
-      try {
-        const results = await Promise.allSettled(
-          writes.map((write, i) => write(pool.storages[i % pool.storages.length] as Storage)),
-        );
-        expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
-      } finally {
-        await pool.close();
-      }
+      await writeConcurrently(ctx, writes);
       const [text] = await ctx.read((r) => expectStorefrontTexts(r, scope));
       for (const v of variants) expect(text).toContain(v.id);
       for (const im of images) expect(text).toContain(im.id);

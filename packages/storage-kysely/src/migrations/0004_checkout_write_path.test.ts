@@ -1,4 +1,5 @@
 import type { CartAggregate, EventRecord, Scope } from '@cartwright/core';
+import { makeCart } from '@cartwright/storage-conformance';
 import { type Kysely, Migrator, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { KyselyStorage } from '../kysely-storage';
@@ -8,26 +9,9 @@ import { onEveryEngine } from './migration-test-engines';
 
 const scope: Scope = { store_id: 'store_m4', mode: 'test' };
 
+/** A cart of `scope` (fixtures' `makeCart`), guest unless `fields` say otherwise. */
 function cart(id: string, fields: Partial<CartAggregate>): CartAggregate {
-  return {
-    id,
-    ...scope,
-    status: 'active',
-    session_id: null,
-    customer_id: null,
-    email: null,
-    shipping_address: null,
-    billing_address: null,
-    shipping_method_id: null,
-    discount_codes: [],
-    currency: 'USD',
-    metadata: {},
-    created_at: 1,
-    updated_at: 1,
-    completed_at: null,
-    items: [],
-    ...fields,
-  };
+  return makeCart(scope, { id, session_id: null, created_at: 1, updated_at: 1, ...fields });
 }
 
 async function indexNames(storage: KyselyStorage): Promise<Set<string>> {
