@@ -15,7 +15,13 @@ import { createEngine } from '@cartwright/core';
 import { growPostgresCatalog, PORT_SEEDED_ON_POSTGRES } from './fixture/postgres-catalog';
 import { type Fixture, seedFixture } from './fixture/seed';
 import { type FlowResult, type LoadResult, runFlow, runGet } from './http/load';
-import { cpuMicros, type ServerHandle, type ServerStats, startServerProcess } from './http/server-handle';
+import {
+  cpuMicros,
+  mainThreadCpuMicros,
+  type ServerHandle,
+  type ServerStats,
+  startServerProcess,
+} from './http/server-handle';
 import { parseArgs, sized } from './lib/args';
 import { machineInfo, printMachine } from './lib/machine';
 import { acquirePostgres } from './lib/postgres';
@@ -42,6 +48,8 @@ export interface CeilingPoint extends LoadResult {
 
 export interface FlowPoint extends FlowResult {
   cpu_ms_per_order: number;
+  /** Of `cpu_ms_per_order`, the main (JavaScript) thread's share; the rest is V8's GC helper threads. */
+  main_thread_ms_per_order: number | null;
   /** requests per flow × flows per second ÷ ceiling requests per second at the same concurrency. */
   fraction_of_ceiling: number;
 }
@@ -52,7 +60,11 @@ export interface HttpTargetResult {
   products: number;
   rss_after_warmup: number;
   flow: FlowPoint[];
-  catalog: LoadResult & { cpu_us_per_request: number; fraction_of_ceiling: number };
+  catalog: LoadResult & {
+    cpu_us_per_request: number;
+    main_thread_us_per_request: number | null;
+    fraction_of_ceiling: number;
+  };
   /** Requests the server never finished after the load stopped (clients gone). */
   stuck_requests: number;
 }
@@ -61,7 +73,15 @@ export interface MemoryResult {
   target: Target['kind'];
   label: string;
   /** After warm-up, then after each chunk; `requests` counts requests served since warm-up. */
-  samples: Array<{ requests: number; rss: number; heap_used: number; heap_total: number; external: number }>;
+  samples: Array<{
+    requests: number;
+    rss: number;
+    heap_used: number;
+    heap_total: number;
+    external: number;
+    /** V8's young generation (semi-spaces), committed bytes. */
+    new_space: number;
+  }>;
   stuck_requests: number;
 }
 
@@ -91,12 +111,12 @@ function flowFixture(fixture: Fixture) {
 async function measureCpu<T>(
   server: ServerHandle,
   body: () => Promise<T>,
-): Promise<{ result: T; cpuUs: number }> {
+): Promise<{ result: T; cpuUs: number; mainUs: number | null }> {
   await server.settle();
   const before = await server.stats();
   const result = await body();
   const after = await server.stats();
-  return { result, cpuUs: cpuMicros(before, after) };
+  return { result, cpuUs: cpuMicros(before, after), mainUs: mainThreadCpuMicros(before, after) };
 }
 
 async function benchCeiling(): Promise<CeilingPoint[]> {
@@ -174,21 +194,26 @@ async function benchTarget(target: Target, ceiling: CeilingPoint[]): Promise<Htt
     console.log(`  rss after warm-up ${mib(warm.memory.rss)} (heap used ${mib(warm.memory.heapUsed)})`);
     const flow: FlowPoint[] = [];
     for (const connections of FLOW_CONCURRENCY) {
-      const { result, cpuUs } = await measureCpu(server, () =>
+      const { result, cpuUs, mainUs } = await measureCpu(server, () =>
         runFlow({ urls: [server.url], connections, seconds: SECONDS, fixture }),
       );
       const point: FlowPoint = {
         ...result,
         cpu_ms_per_order: cpuUs / 1000 / Math.max(1, result.flows),
+        main_thread_ms_per_order: mainUs === null ? null : mainUs / 1000 / Math.max(1, result.flows),
         fraction_of_ceiling:
           (result.requests_per_flow * result.flows_per_second) / ceilingAt(ceiling, connections),
       };
       console.log(
-        `  flow c=${String(connections).padEnd(3)} ${fmt(point.flows_per_second).padStart(6)} orders/s   flow p50 ${ms(point.flow_latency.p50)}  p99 ${ms(point.flow_latency.p99)}   cpu ${point.cpu_ms_per_order.toFixed(2)} ms/order   ${(point.fraction_of_ceiling * 100).toFixed(1)} % of ceiling${point.failed_flows > 0 ? `   FAILED FLOWS ${point.failed_flows}` : ''}`,
+        `  flow c=${String(connections).padEnd(3)} ${fmt(point.flows_per_second).padStart(6)} orders/s   flow p50 ${ms(point.flow_latency.p50)}  p99 ${ms(point.flow_latency.p99)}   cpu ${point.cpu_ms_per_order.toFixed(2)} ms/order (main thread ${point.main_thread_ms_per_order?.toFixed(2) ?? '?'})   ${(point.fraction_of_ceiling * 100).toFixed(1)} % of ceiling${point.failed_flows > 0 ? `   FAILED FLOWS ${point.failed_flows}` : ''}`,
       );
       flow.push(point);
     }
-    const { result: list, cpuUs } = await measureCpu(server, () =>
+    const {
+      result: list,
+      cpuUs,
+      mainUs,
+    } = await measureCpu(server, () =>
       runGet({
         urls: [server.url],
         path: CATALOG_PATH,
@@ -200,10 +225,11 @@ async function benchTarget(target: Target, ceiling: CeilingPoint[]): Promise<Htt
     const catalog = {
       ...list,
       cpu_us_per_request: cpuUs / Math.max(1, list.requests),
+      main_thread_us_per_request: mainUs === null ? null : mainUs / Math.max(1, list.requests),
       fraction_of_ceiling: list.requests_per_second / ceilingAt(ceiling, CATALOG_CONCURRENCY),
     };
     console.log(
-      `  GET products c=${CATALOG_CONCURRENCY} ${fmt(catalog.requests_per_second)} req/s   p50 ${ms(catalog.latency.p50)}  p99 ${ms(catalog.latency.p99)}   cpu ${catalog.cpu_us_per_request.toFixed(0)} µs/req${catalog.non2xx > 0 ? `   NON-2XX ${catalog.non2xx}` : ''}`,
+      `  GET products c=${CATALOG_CONCURRENCY} ${fmt(catalog.requests_per_second)} req/s   p50 ${ms(catalog.latency.p50)}  p99 ${ms(catalog.latency.p99)}   cpu ${catalog.cpu_us_per_request.toFixed(0)} µs/req (main thread ${catalog.main_thread_us_per_request?.toFixed(0) ?? '?'})${catalog.non2xx > 0 ? `   NON-2XX ${catalog.non2xx}` : ''}`,
     );
     const stuck_requests = await server.settle();
     if (stuck_requests > 0)
@@ -225,7 +251,8 @@ async function benchTarget(target: Target, ceiling: CeilingPoint[]): Promise<Htt
 
 function memorySample(requests: number, stats: ServerStats): MemoryResult['samples'][number] {
   const { rss, heapUsed, heapTotal, external } = stats.memory;
-  return { requests, rss, heap_used: heapUsed, heap_total: heapTotal, external };
+  const new_space = stats.heap_spaces.new_space?.size ?? 0;
+  return { requests, rss, heap_used: heapUsed, heap_total: heapTotal, external, new_space };
 }
 
 /**

@@ -10,7 +10,8 @@
  * It listens on 127.0.0.1:`PORT` (0 = any free port) and prints one line `READY <json>` with its
  * URL (and the fixture when it seeded). The bench talks to it over stdin, one command per line,
  * never over HTTP, so the product gets no extra route:
- * - `stats` → `STATS <json>`: `process.cpuUsage()`, `process.memoryUsage()`, requests served;
+ * - `stats` → `STATS <json>`: `process.cpuUsage()` (and the main thread's share, on Linux),
+ *   `process.memoryUsage()`, V8's heap spaces, requests served;
  * - `gc` → runs a full GC (the process is started with --expose-gc) and answers like `stats`;
  * - `inflight` → `OK <json>`: the requests being handled (method, URL, start);
  * - `profile-start` → `OK`: starts V8's CPU profiler (node:inspector, as `--cpu-prof` does);
@@ -18,9 +19,11 @@
  * - `exit` → stops accepting, waits (≤ 10 s) for requests in flight that still progress, closes
  *   the engine, exits 0.
  */
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { nodeCrypto, openStorage } from '@cartwright/cli';
 import { createEngine, type Engine } from '@cartwright/core';
 import { createApiHandler } from '@cartwright/http';
@@ -76,11 +79,38 @@ server.keepAliveTimeout = 65_000;
 await new Promise<void>((resolve) => server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', resolve));
 const { port } = server.address() as AddressInfo;
 
+/**
+ * CPU microseconds of the main (JavaScript) thread alone, from Linux's per-thread accounting
+ * (`/proc/self/task/<pid>/stat`, utime + stime in clock ticks of 10 ms); null elsewhere. The rest
+ * of `process.cpuUsage()` is V8's helper threads (parallel scavenges, concurrent marking and
+ * sweeping) and libuv's pool.
+ */
+function mainThreadCpuMicros(): number | null {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return null;
+  }
+}
+
+/** V8's heap spaces: committed and used bytes by space (new, old, code, large objects…). */
+function heapSpaces(): Record<string, { size: number; used: number }> {
+  return Object.fromEntries(
+    getHeapSpaceStatistics()
+      .filter((space) => space.space_size > 0)
+      .map((space) => [space.space_name, { size: space.space_size, used: space.space_used_size }]),
+  );
+}
+
 function stats() {
   return {
     pid: process.pid,
     cpu: process.cpuUsage(),
+    main_thread_cpu: mainThreadCpuMicros(),
     memory: process.memoryUsage(),
+    heap_spaces: heapSpaces(),
     requests,
     in_flight: inFlight,
   };

@@ -212,6 +212,7 @@ function httpSection(http: HttpResults | null, chartPath: string): string {
         'Flow p99 ms',
         'Request p50 / p99 ms',
         'Server CPU ms/order',
+        'Of which main thread',
         'Of ceiling',
         'Failed flows',
       ],
@@ -225,6 +226,7 @@ function httpSection(http: HttpResults | null, chartPath: string): string {
           msCell(f.flow_latency.p99),
           `${msCell(f.latency.p50)} / ${msCell(f.latency.p99)}`,
           msCell(f.cpu_ms_per_order),
+          f.main_thread_ms_per_order == null ? '–' : msCell(f.main_thread_ms_per_order),
           pct(f.fraction_of_ceiling),
           f.failed_flows,
         ]),
@@ -235,13 +237,23 @@ function httpSection(http: HttpResults | null, chartPath: string): string {
   out.push('**Catalog list** — `GET /v1/storefront/products?limit=20` at concurrency 16:');
   out.push(
     table(
-      ['Target', 'Requests/s', 'p50 ms', 'p99 ms', 'Server CPU µs/request', 'Of ceiling', 'Non-2xx'],
+      [
+        'Target',
+        'Requests/s',
+        'p50 ms',
+        'p99 ms',
+        'Server CPU µs/request',
+        'Of which main thread',
+        'Of ceiling',
+        'Non-2xx',
+      ],
       http.targets.map((t) => [
         t.label,
         num(t.catalog.requests_per_second),
         msCell(t.catalog.latency.p50),
         msCell(t.catalog.latency.p99),
         num(t.catalog.cpu_us_per_request),
+        t.catalog.main_thread_us_per_request == null ? '–' : num(t.catalog.main_thread_us_per_request),
         pct(t.catalog.fraction_of_ceiling),
         t.catalog.non2xx,
       ]),
@@ -267,15 +279,26 @@ function memorySection(http: HttpResults | null): string {
   return [
     `Server process on ${mem.label}, sampled after a full GC (\`--expose-gc\`) after warm-up and after each chunk of storefront flows (c=8; every fourth chunk catalog pages, c=16). The soak uses a SQLite file seeded by the bench before the server starts (an in-memory database would grow with its data by design, and seeding inside the server would leave its garbage in the first figure).`,
     table(
-      ['Requests since warm-up', 'RSS MiB', 'Heap used MiB', 'Heap total MiB', 'External MiB'],
+      [
+        'Requests since warm-up',
+        'RSS MiB',
+        'Heap used MiB',
+        'Heap total MiB',
+        'Of which young generation MiB',
+        'External MiB',
+        'Outside the V8 heap MiB',
+      ],
       mem.samples.map((s) => [
         num(s.requests),
         mibCell(s.rss),
         mibCell(s.heap_used),
         mibCell(s.heap_total ?? Number.NaN),
+        mibCell(s.new_space ?? Number.NaN),
         mibCell(s.external ?? Number.NaN),
+        mibCell(s.rss - (s.heap_total ?? Number.NaN)),
       ]),
     ),
+    "RSS counts V8's committed heap (heap total: the young generation is committed at its full size once allocation is fast, however little of it is live after a GC) and everything outside it: the node binary and libraries, SQLite's page cache (better-sqlite3 builds SQLite with a default cache of 16,000 KiB per connection) and other native allocations.",
     capped,
     mem.stuck_requests > 0 ? `Requests left unfinished by the server at the end: ${mem.stuck_requests}.` : '',
   ]
