@@ -135,4 +135,40 @@ describeApi('concurrency', (api) => {
       refunded_total: { amount: 5000 },
     });
   }, 60_000);
+  test('one option combination, 10 concurrent writers: one POST variant wins (9 × 400), one PATCH onto it wins (9 × 400)', async () => {
+    const a = api();
+    const values = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L'];
+    const product = expectStatus(
+      await a.post('/v1/admin/products', {
+        name: 'Concurrent sizes',
+        status: 'active',
+        options: [{ name: 'Size', values }],
+        variants: values.slice(0, 10).map((size) => ({ price: 1000, options: { Size: size } })),
+      }),
+      200,
+    ).body;
+    const created = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        a.post(`/v1/admin/products/${product.id}/variants`, { price: 1200, options: { Size: 'K' } }),
+      ),
+    );
+    expect(tally(created)).toEqual({ 200: 1, 400: 9 });
+    for (const r of created) if (r.status === 400) expectError(r, 400, 'parameter_invalid');
+
+    const moved = await Promise.all(
+      product.variants.map((variant: { id: string }) =>
+        a.patch(`/v1/admin/variants/${variant.id}`, { options: { Size: 'L' } }),
+      ),
+    );
+    expect(tally(moved)).toEqual({ 200: 1, 400: 9 });
+    for (const r of moved) if (r.status === 400) expectError(r, 400, 'parameter_invalid');
+
+    const after = expectStatus(await a.get(`/v1/admin/products/${product.id}`), 200).body;
+    const sizes = after.variants.map((v: { option_values: Array<{ value: string }> }) =>
+      v.option_values.map((o) => o.value).join(),
+    );
+    expect(sizes).toHaveLength(11);
+    expect(new Set(sizes).size).toBe(11);
+    expect(sizes).toEqual(expect.arrayContaining(['K', 'L']));
+  }, 60_000);
 });

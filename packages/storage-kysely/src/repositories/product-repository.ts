@@ -493,7 +493,13 @@ export class KyselyProductRepository implements ProductRepository {
     await this.#changeCounts(scope, { before: null, after: product });
   }
 
-  async get(scope: Scope, id: string): Promise<ProductAggregate | null> {
+  /**
+   * `forUpdate` locks the product row first (Postgres `FOR NO KEY UPDATE`, the lock the variant
+   * writers take too; SQLite's writer lock already serialises writers), so the aggregate read
+   * after it stays current until the transaction ends.
+   */
+  async get(scope: Scope, id: string, options?: { forUpdate?: boolean }): Promise<ProductAggregate | null> {
+    if (options?.forUpdate && this.q.caps.forUpdate) await this.q.first(lockProduct, { ...scope, id });
     return (await this.#documents(scope, 'id', id))[0] ?? null;
   }
 

@@ -119,7 +119,12 @@ export interface ProductRepository {
    * scope → duplicate_sku (param `variants[i].sku`).
    */
   insert(product: ProductAggregate): Promise<void>;
-  get(scope: Scope, id: string): Promise<ProductAggregate | null>;
+  /**
+   * The live product with its parts. `forUpdate` locks the product row until the transaction
+   * ends (Postgres FOR UPDATE; SQLite's writer lock), so that checks against its parts (variant
+   * option combinations, positions, new option values) hold until the write that follows.
+   */
+  get(scope: Scope, id: string, options?: { forUpdate?: boolean }): Promise<ProductAggregate | null>;
   getBySlug(scope: Scope, slug: string): Promise<ProductAggregate | null>;
   getMany(scope: Scope, ids: string[]): Promise<ProductAggregate[]>;
   list(

@@ -17,7 +17,7 @@ export function createImageCommands(ctx: ServiceContext) {
      */
     async addImage(scope: Scope, productId: string, input: ImageCreate): Promise<ImageWire> {
       return write(ctx, async (work) => {
-        const product = await requireProduct(work.tx, scope, productId);
+        const product = await requireProduct(work.tx, scope, productId, { forUpdate: true });
         const variantIds = input.variant_ids ?? [];
         const own = new Set(product.variants.map((variant) => variant.id));
         variantIds.forEach((variantId, index) => {
@@ -46,7 +46,7 @@ export function createImageCommands(ctx: ServiceContext) {
       imageId: string,
     ): Promise<{ id: string; deleted: true }> {
       return write(ctx, async (work) => {
-        const product = await requireProduct(work.tx, scope, productId);
+        const product = await requireProduct(work.tx, scope, productId, { forUpdate: true });
         const known = product.images.some((image) => image.id === imageId);
         if (!known || !(await work.tx.products.deleteImage(scope, productId, imageId))) {
           throw errors.notFound('image', imageId);

@@ -5,9 +5,19 @@ import { type ProductWire, productToWire } from '../wire/catalog';
 
 /** Shared steps of the catalog use cases. */
 
-/** The product aggregate, or 404 `not_found` (unknown, deleted, or of another store/mode). */
-export async function requireProduct(tx: Repositories, scope: Scope, id: string): Promise<ProductAggregate> {
-  const product = await tx.products.get(scope, id);
+/**
+ * The product aggregate, or 404 `not_found` (unknown, deleted, or of another store/mode).
+ * Writers that check the product's parts before changing them (variant option combinations,
+ * positions, option values, image targets) pass `forUpdate`, so that two concurrent writers
+ * cannot both pass the check (the second waits for the first to commit and reads its result).
+ */
+export async function requireProduct(
+  tx: Repositories,
+  scope: Scope,
+  id: string,
+  options?: { forUpdate?: boolean },
+): Promise<ProductAggregate> {
+  const product = await tx.products.get(scope, id, options);
   if (!product) throw errors.notFound('product', id);
   return product;
 }

@@ -40,7 +40,7 @@ export function createVariantCommands(ctx: ServiceContext) {
     async createVariant(scope: Scope, productId: string, input: VariantCreate): Promise<VariantWire> {
       return write(ctx, async (work) => {
         const { tx, now } = work;
-        const product = await requireProduct(tx, scope, productId);
+        const product = await requireProduct(tx, scope, productId, { forUpdate: true });
         const currency = await storeCurrency(tx, scope);
         const optionValueIds = resolveVariantOptions(product.options, input, { at: [] });
         const param = input.option_value_ids !== undefined ? 'option_value_ids' : 'options';
@@ -72,7 +72,7 @@ export function createVariantCommands(ctx: ServiceContext) {
         const { tx, now } = work;
         const existing = await tx.products.getVariant(scope, id);
         if (!existing) throw errors.notFound('variant', id);
-        const product = await requireProduct(tx, scope, existing.product_id);
+        const product = await requireProduct(tx, scope, existing.product_id, { forUpdate: true });
         const currency = await storeCurrency(tx, scope);
         let optionValueIds: string[] | undefined;
         if (input.options !== undefined || input.option_value_ids !== undefined) {
