@@ -92,3 +92,24 @@ describe('allocate', () => {
     );
   });
 });
+
+describe('allocate on numbers agrees with allocateBig', () => {
+  it('gives the bigint parts for amounts and weights whose products stay below 2^52, negative amounts too', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -(2 ** 31), max: 2 ** 31 }),
+        fc.array(fc.integer({ min: 0, max: 2 ** 20 }), { minLength: 1, maxLength: 12 }),
+        (amount, weights) => {
+          const big = allocateBig(BigInt(Math.abs(amount)), weights.map(BigInt)).map(Number);
+          const expected = amount < 0 ? big.map((part) => (part === 0 ? 0 : -part)) : big;
+          expect(allocate(amount, weights)).toEqual(expected);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('splits 2^40 over [2^20, 1] on the bigint path (product above 2^52) with the same rule', () => {
+    expect(allocate(2 ** 40, [2 ** 20, 1])).toEqual(allocateBig(2n ** 40n, [2n ** 20n, 1n]).map(Number));
+  });
+});

@@ -1,4 +1,4 @@
-import { toBigInt, toSafeNumber } from './rounding';
+import { divideSmall, EXACT_NUMBER_LIMIT, toBigInt, toSafeNumber } from './rounding';
 
 /**
  * Splits `amount` into integer parts proportional to `weights` by the largest-remainder method;
@@ -19,6 +19,8 @@ import { toBigInt, toSafeNumber } from './rounding';
  * `weights` is empty while `amount` is not 0.
  */
 export function allocate(amount: number, weights: readonly number[]): number[] {
+  const small = allocateSmall(amount, weights);
+  if (small !== undefined) return small;
   const total = toBigInt(amount, 'amount');
   if (weights.length === 0) {
     if (total === 0n) return [];
@@ -31,6 +33,45 @@ export function allocate(amount: number, weights: readonly number[]): number[] {
   });
   if (total < 0n) return allocateBig(-total, raw).map((part) => (part === 0n ? 0 : -toSafeNumber(part)));
   return allocateBig(total, raw).map((part) => toSafeNumber(part));
+}
+
+/**
+ * {@link allocate} on numbers, the same parts, when it is exact there (every `|amount| × weight`
+ * and the weights' sum at most 2^52 — every real price split); `undefined` otherwise, and for
+ * anything {@link allocate} refuses, so that it throws as before. Pricing splits discounts on
+ * every request, and `bigint` arithmetic is far slower.
+ */
+function allocateSmall(amount: number, weights: readonly number[]): number[] | undefined {
+  const magnitude = Math.abs(amount);
+  if (weights.length === 0 || !Number.isSafeInteger(amount) || magnitude > EXACT_NUMBER_LIMIT) {
+    return undefined;
+  }
+  let sum = 0;
+  for (const weight of weights) {
+    if (!Number.isSafeInteger(weight) || weight < 0 || weight * magnitude > EXACT_NUMBER_LIMIT) {
+      return undefined;
+    }
+    sum += weight;
+  }
+  if (sum > EXACT_NUMBER_LIMIT) return undefined;
+  const divisor = sum === 0 ? weights.length : sum;
+  const parts: number[] = [];
+  const order: Array<{ remainder: number; index: number }> = [];
+  let leftover = magnitude;
+  for (let index = 0; index < weights.length; index++) {
+    const weight = sum === 0 ? 1 : (weights[index] as number);
+    const { quotient, remainder } = divideSmall(magnitude * weight, divisor);
+    parts.push(quotient);
+    order.push({ remainder, index });
+    leftover -= quotient;
+  }
+  order.sort((a, b) => (a.remainder === b.remainder ? a.index - b.index : b.remainder - a.remainder));
+  for (const { index } of order) {
+    if (leftover === 0) break;
+    parts[index] = (parts[index] as number) + 1;
+    leftover -= 1;
+  }
+  return amount < 0 ? parts.map((part) => (part === 0 ? 0 : -part)) : parts;
 }
 
 /**

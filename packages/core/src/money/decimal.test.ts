@@ -64,3 +64,29 @@ describe('parseDecimal', () => {
     }
   });
 });
+
+describe('parseDecimal results are shared per input', () => {
+  it('reads 8.875 twice as the same frozen 8875/1000, and "8.875" as an equal value', () => {
+    const first = parseDecimal(8.875);
+    expect(parseDecimal(8.875)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(parseDecimal('8.875')).toEqual(first);
+  });
+
+  it('keeps numbers and strings apart: 1e-6 is 1/1000000 but "1e-6" is still refused', () => {
+    expect(parseDecimal(1e-6)).toEqual({ numerator: 1n, denominator: 1_000_000n });
+    expect(rejection('1e-6').code).toBe('parameter_invalid');
+  });
+
+  it('refuses an invalid input every time, naming the param of each call', () => {
+    expect(rejection('8.8.8', 'tax_rate').param).toBe('tax_rate');
+    expect(rejection('8.8.8', 'value').param).toBe('value');
+  });
+
+  it('stays exact past the cache bound: 2,000 distinct rates k/1000 read back as k/1000', () => {
+    for (let k = 1; k <= 2000; k++) {
+      const parsed = parseDecimal(`${Math.floor(k / 1000)}.${String(k % 1000).padStart(3, '0')}`);
+      expect(Number(parsed.numerator) / Number(parsed.denominator)).toBeCloseTo(k / 1000, 9);
+    }
+  });
+});

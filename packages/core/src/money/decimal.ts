@@ -21,6 +21,26 @@ const NUMBER_TEXT = /^(-)?(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/;
  * {@link MAX_DECIMAL_PLACES} decimal places.
  */
 export function parseDecimal(value: number | string, param = 'value'): Rational {
+  const cache = typeof value === 'number' ? parsedNumbers : parsedStrings;
+  const known = cache.get(value);
+  if (known) return known;
+  const parsed = Object.freeze(readDecimal(value, param));
+  if (cache.size >= PARSED_CACHE_SIZE) cache.clear();
+  cache.set(value, parsed);
+  return parsed;
+}
+
+/**
+ * Rationals already read, by input (numbers and strings apart: `1e-6` is a valid number but not a
+ * valid string). Pricing reads the same few rates and percentages on every request (the store's
+ * tax rate, each discount's value), so each is parsed once; results are frozen and shared, and
+ * only successes are kept (an invalid input throws every time). Bounded: cleared when full.
+ */
+const parsedNumbers = new Map<number | string, Rational>();
+const parsedStrings = new Map<number | string, Rational>();
+const PARSED_CACHE_SIZE = 512;
+
+function readDecimal(value: number | string, param: string): Rational {
   let match: RegExpExecArray | null;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw invalid(param, `${param} must be a finite number`);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { roundHalfAwayFromZero, roundRational, toBigInt, toSafeNumber } from './rounding';
+import { roundHalfAwayFromZero, roundRational, roundSmallQuotient, toBigInt, toSafeNumber } from './rounding';
 
 describe('roundHalfAwayFromZero', () => {
   it('rounds 5/2 up to 3 and -5/2 down to -3 (halves go away from zero)', () => {
@@ -70,5 +70,58 @@ describe('toBigInt / toSafeNumber', () => {
     expect(() => toBigInt(0.5)).toThrow(RangeError);
     expect(() => toSafeNumber(2n ** 60n)).toThrow(RangeError);
     expect(() => toSafeNumber(-(2n ** 60n))).toThrow(RangeError);
+  });
+});
+
+/** The bigint reference: round(n / d), halves away from zero. */
+function referenceRound(n: bigint, d: bigint): bigint {
+  const negative = n < 0n !== d < 0n;
+  const m = n < 0n ? -n : n;
+  const e = d < 0n ? -d : d;
+  let q = m / e;
+  if ((m % e) * 2n >= e) q += 1n;
+  return negative ? -q : q;
+}
+
+describe('roundSmallQuotient (the number path of roundHalfAwayFromZero)', () => {
+  it('rounds 17741/100 to 177, -5/2 to -3, 5/-2 to -3 and -1/3 to 0 (not -0)', () => {
+    expect(roundSmallQuotient(17741, 100)).toBe(177);
+    expect(roundSmallQuotient(-5, 2)).toBe(-3);
+    expect(roundSmallQuotient(5, -2)).toBe(-3);
+    expect(Object.is(roundSmallQuotient(-1, 3), 0)).toBe(true);
+  });
+
+  it('declines what it cannot do exactly: 2^52 + 1, non-integers and a zero denominator', () => {
+    expect(roundSmallQuotient(2 ** 52 + 1, 3)).toBeUndefined();
+    expect(roundSmallQuotient(3, 2 ** 52 + 1)).toBeUndefined();
+    expect(roundSmallQuotient(1.5, 3)).toBeUndefined();
+    expect(roundSmallQuotient(3, 0)).toBeUndefined();
+  });
+
+  it('equals the bigint reference for every numerator and denominator up to 2^52 in magnitude', () => {
+    const limit = 2n ** 52n;
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -limit, max: limit }),
+        fc.bigInt({ min: -limit, max: limit }).filter((d) => d !== 0n),
+        (n, d) => {
+          expect(roundSmallQuotient(Number(n), Number(d))).toBe(Number(referenceRound(n, d)));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('equals the reference near exact halves of large quotients ((2k+1)·d / 2d for d up to 2^26)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 26 }), fc.integer({ min: 0, max: 2 ** 25 }), (d, k) => {
+        const n = (2 * k + 1) * d;
+        for (const delta of [-1, 0, 1]) {
+          expect(roundSmallQuotient(n + delta, 2 * d)).toBe(
+            Number(referenceRound(BigInt(n + delta), BigInt(2 * d))),
+          );
+        }
+      }),
+    );
   });
 });

@@ -26,13 +26,16 @@ export function toBigInt(value: IntegerLike, label = 'value'): bigint {
   return BigInt(value);
 }
 
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+
 /**
  * Converts a `bigint` result back to a `number`.
  *
  * @throws RangeError when the value lies outside ±(2^53 − 1), where a number would lose precision.
  */
 export function toSafeNumber(value: bigint, label = 'value'): number {
-  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) {
+  if (value > MAX_SAFE || value < MIN_SAFE) {
     throw new RangeError(`${label} ${value} is outside the safe integer range`);
   }
   return Number(value);
@@ -47,6 +50,10 @@ export function toSafeNumber(value: bigint, label = 'value'): number {
  * safe integer.
  */
 export function roundHalfAwayFromZero(numerator: IntegerLike, denominator: IntegerLike = 1n): number {
+  if (typeof numerator === 'number' && typeof denominator === 'number') {
+    const exact = roundSmallQuotient(numerator, denominator);
+    if (exact !== undefined) return exact;
+  }
   let n = toBigInt(numerator, 'numerator');
   let d = toBigInt(denominator, 'denominator');
   if (d === 0n) throw new RangeError('denominator must not be zero');
@@ -64,4 +71,51 @@ export function roundHalfAwayFromZero(numerator: IntegerLike, denominator: Integ
 /** Rounds a {@link Rational} half away from zero; see {@link roundHalfAwayFromZero}. */
 export function roundRational(value: Rational): number {
   return roundHalfAwayFromZero(value.numerator, value.denominator);
+}
+
+/**
+ * Magnitude up to which integer arithmetic on numbers is exact with room to spare: products of
+ * money and rational parts below it are computed on numbers, larger ones on `bigint`.
+ */
+export const EXACT_NUMBER_LIMIT = 2 ** 52;
+
+/**
+ * `floor(numerator / denominator)` and the remainder, on numbers: exact for integers with
+ * `0 ≤ numerator ≤ 2^52` and `0 < denominator ≤ 2^52` (the quotient is estimated in floating
+ * point — off by at most one there — and corrected with the exact remainder).
+ */
+export function divideSmall(numerator: number, denominator: number): { quotient: number; remainder: number } {
+  let quotient = Math.floor(numerator / denominator);
+  let remainder = numerator - quotient * denominator;
+  if (remainder < 0) {
+    quotient -= 1;
+    remainder += denominator;
+  } else if (remainder >= denominator) {
+    quotient += 1;
+    remainder -= denominator;
+  }
+  return { quotient, remainder };
+}
+
+/**
+ * {@link roundHalfAwayFromZero} on numbers without `bigint`, the same result whenever it answers:
+ * integers of magnitude ≤ {@link EXACT_NUMBER_LIMIT} and a non-zero denominator; `undefined`
+ * otherwise (the caller falls back to `bigint`). Pricing rounds several times per line on every
+ * request, and `bigint` division is far slower than this.
+ */
+export function roundSmallQuotient(numerator: number, denominator: number): number | undefined {
+  if (
+    !Number.isInteger(numerator) ||
+    !Number.isInteger(denominator) ||
+    denominator === 0 ||
+    Math.abs(numerator) > EXACT_NUMBER_LIMIT ||
+    Math.abs(denominator) > EXACT_NUMBER_LIMIT
+  ) {
+    return undefined;
+  }
+  const negative = numerator < 0 !== denominator < 0;
+  const d = Math.abs(denominator);
+  const { quotient, remainder } = divideSmall(Math.abs(numerator), d);
+  const rounded = remainder * 2 >= d ? quotient + 1 : quotient;
+  return negative && rounded !== 0 ? -rounded : rounded;
 }

@@ -7,6 +7,40 @@ describe('random id generator', () => {
     expect(id).toMatch(/^prod_[0-9A-HJKMNP-TV-Z]{42}$/);
   });
 
+  test('the time part is the timestamp in Crockford base 32 (1700000000000 → 01HF7YAT00), the counter counts up by one', () => {
+    const crockford = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+    const base32 = (value: bigint, digits: number) =>
+      Array.from(
+        { length: digits },
+        (_, i) => crockford[Number((value >> BigInt(5 * (digits - 1 - i))) & 31n)],
+      ).join('');
+    for (const time of [0, 1, 31, 32, 1_700_000_000_000, 2 ** 40 + 12345, 2 ** 50 - 1]) {
+      const gen = createRandomIdGenerator(() => time);
+      const a = gen.next('ord');
+      const b = gen.next('ord');
+      expect(a.slice(4, 14)).toBe(base32(BigInt(time), 10));
+      const counter = (id: string) =>
+        [...id.slice(14, 20)].reduce((n, char) => n * 32 + crockford.indexOf(char), 0);
+      expect(counter(b)).toBe(counter(a) + 1);
+      expect(counter(a)).toBeLessThan(2 ** 29);
+    }
+    expect(
+      createRandomIdGenerator(() => 1_700_000_000_000)
+        .next('ord')
+        .slice(4, 14),
+    ).toBe('01HF7YAT00');
+  });
+
+  test('the random tails of 2,000 ids use every one of the 32 characters in every position (fresh bytes per id)', () => {
+    const gen = createRandomIdGenerator(() => 42);
+    const seen = Array.from({ length: 26 }, () => new Set<string>());
+    for (let i = 0; i < 2000; i++) {
+      const tail = gen.next('item').slice(-26);
+      for (let j = 0; j < 26; j++) seen[j]?.add(tail[j] as string);
+    }
+    for (const chars of seen) expect(chars.size).toBe(32);
+  });
+
   test('ids sort by creation time and never repeat over 10,000 draws', () => {
     let t = 1_700_000_000_000;
     const gen = createRandomIdGenerator(() => t);

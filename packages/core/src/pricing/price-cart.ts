@@ -141,16 +141,31 @@ interface WorkingLine extends DiscountableLine {
   subtotal: number;
 }
 
+/**
+ * The lines with their subtotals, checked (a `param` is only spelled out for an error: this runs
+ * per line on every pricing).
+ */
 function readLines(input: PricingInput): WorkingLine[] {
   const keys = new Set<string>();
   return input.lines.map((line, index) => {
     if (keys.has(line.key)) throw invalid(`lines[${index}].key`, `duplicate line key '${line.key}'`);
     keys.add(line.key);
-    nonNegativeInteger(line.unit_price, `lines[${index}].unit_price`);
-    nonNegativeInteger(line.quantity, `lines[${index}].quantity`);
+    if (!isNonNegativeInteger(line.unit_price)) throw notNonNegative(`lines[${index}].unit_price`);
+    if (!isNonNegativeInteger(line.quantity)) throw notNonNegative(`lines[${index}].quantity`);
     const subtotal = line.unit_price * line.quantity;
     if (!Number.isSafeInteger(subtotal)) throw invalid(`lines[${index}]`, 'line subtotal is too large');
-    return { ...line, subtotal, remaining: subtotal };
+    // Written out: `{ ...line, subtotal, remaining }` adds keys after a spread, which V8 (Node 20)
+    // builds on a slow path (µs per line, on every pricing).
+    return {
+      key: line.key,
+      variant_id: line.variant_id,
+      product_id: line.product_id,
+      product_tags: line.product_tags,
+      unit_price: line.unit_price,
+      quantity: line.quantity,
+      subtotal,
+      remaining: subtotal,
+    };
   });
 }
 
@@ -182,8 +197,15 @@ function describeApplied(
 }
 
 function nonNegativeInteger(value: number, param: string): void {
-  if (!Number.isSafeInteger(value) || value < 0)
-    throw invalid(param, `${param} must be a non-negative integer`);
+  if (!isNonNegativeInteger(value)) throw notNonNegative(param);
+}
+
+function isNonNegativeInteger(value: number): boolean {
+  return Number.isSafeInteger(value) && value >= 0;
+}
+
+function notNonNegative(param: string): CommerceError {
+  return invalid(param, `${param} must be a non-negative integer`);
 }
 
 function safeSum(values: readonly number[], param: string): number {

@@ -85,6 +85,37 @@ export function cartsSuite(ctx: SuiteContext): void {
       ).toBeNull();
     });
 
+    it('set writes the same columns as update without reading back: true, then get shows them; false elsewhere', async () => {
+      const scope = newScope();
+      const cart = makeCart(scope, {
+        shipping_address: { city: 'Oslo' },
+        discount_codes: ['A'],
+        items: [],
+      });
+      await ctx.tx((tx) => tx.carts.insert(cart));
+      const patch = {
+        customer_id: 'cus_9',
+        email: 'z@z.test',
+        shipping_address: null,
+        billing_address: { name: 'Zoë', country: 'NO' },
+        shipping_method_id: 'ship_9',
+        discount_codes: ['B', 'A'],
+        metadata: RICH_METADATA,
+        updated_at: 7,
+      };
+      expect(await ctx.tx((tx) => tx.carts.set(scope, cart.id, patch))).toBe(true);
+      expect(await ctx.read((r) => r.carts.get(scope, cart.id))).toEqual({ ...cart, ...patch });
+      expect(await ctx.tx((tx) => tx.carts.set(scope, cart.id, { updated_at: 9 }))).toBe(true);
+      expect(await ctx.read((r) => r.carts.get(scope, cart.id))).toEqual({
+        ...cart,
+        ...patch,
+        updated_at: 9,
+      });
+      expect(await ctx.tx((tx) => tx.carts.set(otherMode(scope), cart.id, { updated_at: 10 }))).toBe(false);
+      expect(await ctx.tx((tx) => tx.carts.set(scope, 'cart_missing', { updated_at: 10 }))).toBe(false);
+      expect((await ctx.read((r) => r.carts.get(scope, cart.id)))?.updated_at).toBe(9);
+    });
+
     it('transition is a compare-and-set: completed once, then refused; completed_at set', async () => {
       const scope = newScope();
       const cart = makeCart(scope);

@@ -48,7 +48,11 @@ export function updateArgs(
   guard?: Readonly<Record<string, unknown>>,
 ): { shape: UpdateShape; args: Record<string, unknown> } {
   const columns: string[] = [];
-  const args: Record<string, unknown> = { ...key, ...guard };
+  // Copied key by key, not `{ ...key, ...guard }`: V8 (Node 20) builds a spread that later gets
+  // new keys (the `set_*` below) on a slow path, ~1 µs per statement (see scoped-args.ts).
+  const args: Record<string, unknown> = {};
+  for (const name in key) args[name] = key[name];
+  if (guard) for (const name in guard) args[name] = guard[name];
   for (const column of Object.keys(values).sort()) {
     const value = values[column];
     if (value === undefined) continue;

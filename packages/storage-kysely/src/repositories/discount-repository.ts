@@ -18,6 +18,7 @@ import type { QueryRunner } from '../query/query-runner';
 import { type Slots, template } from '../query/template';
 import { updateArgs, updateTemplate } from '../query/update-template';
 import type { DiscountsTable } from '../schema/database';
+import { scoped } from './scoped-args';
 
 type ScopeSlots = 'store_id' | 'mode';
 
@@ -204,7 +205,7 @@ export class KyselyDiscountRepository implements DiscountRepository {
   }
 
   async get(scope: Scope, id: string): Promise<DiscountRecord | null> {
-    const row = await this.q.first(get, { ...scope, id });
+    const row = await this.q.first(get, scoped(scope, { id }));
     return row ? decode(row, this.q.caps) : null;
   }
 
@@ -215,7 +216,7 @@ export class KyselyDiscountRepository implements DiscountRepository {
   async getByCodes(scope: Scope, codes: string[]): Promise<DiscountRecord[]> {
     if (codes.length === 0) return [];
     const lower = [...new Set(codes.map((code) => code.toLowerCase()))];
-    const rows = await this.q.rows(byCodes, { ...scope, codes: this.q.caps.list(lower) });
+    const rows = await this.q.rows(byCodes, scoped(scope, { codes: this.q.caps.list(lower) }));
     return rows.map((row) => decode(row, this.q.caps));
   }
 
@@ -235,7 +236,7 @@ export class KyselyDiscountRepository implements DiscountRepository {
     if (codes.length === 0) return { automatic: await this.listAutomatic(scope), by_code: [] };
     const c = this.q.caps;
     const lower = new Set(codes.map((code) => code.toLowerCase()));
-    const rows = await this.q.rows(forPricing, { ...scope, codes: c.list([...lower]) });
+    const rows = await this.q.rows(forPricing, scoped(scope, { codes: c.list([...lower]) }));
     const automatic: DiscountRecord[] = [];
     const by_code: DiscountRecord[] = [];
     const seen = new Set<string>();
@@ -309,14 +310,14 @@ export class KyselyDiscountRepository implements DiscountRepository {
         metadata: patch.metadata === undefined ? undefined : c.json(patch.metadata),
         updated_at: patch.updated_at,
       },
-      { ...scope, id },
+      scoped(scope, { id }),
     );
     const row = await this.q.first(update, args, shape);
     return row ? decode(row, c) : null;
   }
 
   async delete(scope: Scope, id: string, at: number): Promise<boolean> {
-    return (await this.q.affected(softDelete, { ...scope, id, at })) > 0;
+    return (await this.q.affected(softDelete, scoped(scope, { id, at }))) > 0;
   }
 
   /**
@@ -331,19 +332,21 @@ export class KyselyDiscountRepository implements DiscountRepository {
     use: { id: string; discount_id: string; order_id: string; customer_key: string; at: number },
   ): Promise<{ ok: true } | { ok: false; refused: DiscountUsageRefusal }> {
     if (this.q.caps.dialect === 'postgres') {
-      const counted = await this.q.first(countAndRecordUse, {
-        ...scope,
-        id: use.discount_id,
-        use_id: use.id,
-        order_id: use.order_id,
-        customer_key: use.customer_key,
-        at: use.at,
-      });
+      const counted = await this.q.first(
+        countAndRecordUse,
+        scoped(scope, {
+          id: use.discount_id,
+          use_id: use.id,
+          order_id: use.order_id,
+          customer_key: use.customer_key,
+          at: use.at,
+        }),
+      );
       if (!counted) return { ok: false, refused: 'usage_limit_reached' };
       if (counted.per_customer_limit === null) return { ok: true };
       return this.#recordLimitedUse(scope, use, counted.per_customer_limit);
     }
-    const counted = await this.q.first(countUse, { ...scope, id: use.discount_id });
+    const counted = await this.q.first(countUse, scoped(scope, { id: use.discount_id }));
     if (!counted) return { ok: false, refused: 'usage_limit_reached' };
     return this.#recordLimitedUse(scope, use, counted.per_customer_limit);
   }
@@ -360,19 +363,18 @@ export class KyselyDiscountRepository implements DiscountRepository {
     if (per_customer_limit !== null) {
       const prior = await this.countUsesByCustomer(scope, [use.discount_id], use.customer_key);
       if ((prior[use.discount_id] ?? 0) >= per_customer_limit) {
-        await this.q.affected(uncountUse, { ...scope, id: use.discount_id });
+        await this.q.affected(uncountUse, scoped(scope, { id: use.discount_id }));
         return { ok: false, refused: 'per_customer_limit_reached' };
       }
     }
     await insertRows(this.q, insertUsage, 'discount_usages', [
-      {
-        ...scope,
+      scoped(scope, {
         id: use.id,
         discount_id: use.discount_id,
         order_id: use.order_id,
         customer_key: use.customer_key,
         created_at: use.at,
-      },
+      }),
     ]);
     return { ok: true };
   }
@@ -385,11 +387,13 @@ export class KyselyDiscountRepository implements DiscountRepository {
     const counts: Record<string, number> = {};
     for (const id of discount_ids) counts[id] = 0;
     if (discount_ids.length === 0) return counts;
-    const rows = await this.q.rows(usesByCustomer, {
-      ...scope,
-      ids: this.q.caps.list(discount_ids),
-      customer_key,
-    });
+    const rows = await this.q.rows(
+      usesByCustomer,
+      scoped(scope, {
+        ids: this.q.caps.list(discount_ids),
+        customer_key,
+      }),
+    );
     for (const row of rows) counts[row.discount_id] = Number(row.uses);
     return counts;
   }

@@ -9,6 +9,7 @@ import { type SqlBool, sql } from 'kysely';
 import { insertRows, insertTemplate } from '../query/insert-template';
 import type { QueryRunner } from '../query/query-runner';
 import { type Slots, template } from '../query/template';
+import { scoped } from './scoped-args';
 import { decodeEvent, decodeWebhook, encodeEvent } from './webhook-codecs';
 
 const insertEvent = insertTemplate('events');
@@ -69,7 +70,7 @@ export class KyselyEventRepository implements EventRepository {
   }
 
   async get(scope: Scope, id: string): Promise<EventRecord | null> {
-    const row = await this.q.first(get, { ...scope, id });
+    const row = await this.q.first(get, scoped(scope, { id }));
     return row ? decodeEvent(row, this.q.caps) : null;
   }
 

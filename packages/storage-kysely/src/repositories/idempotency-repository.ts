@@ -9,6 +9,7 @@ import type { Selectable } from 'kysely';
 import type { QueryRunner } from '../query/query-runner';
 import { type Slots, template } from '../query/template';
 import type { IdempotencyKeysTable } from '../schema/database';
+import { scoped } from './scoped-args';
 
 type ScopeSlots = 'store_id' | 'mode';
 type ClaimSlots = ScopeSlots | 'key' | 'operation' | 'request_hash' | 'now' | 'locked_until' | 'expires_at';
@@ -118,18 +119,17 @@ export class KyselyIdempotencyRepository implements IdempotencyRepository {
       ttl_ms: number;
     },
   ): Promise<IdempotencyBegin> {
-    const args = {
-      ...scope,
+    const args = scoped(scope, {
       key: input.key,
       operation: input.operation,
       request_hash: input.request_hash,
       now: input.now,
       locked_until: input.now + input.lock_ms,
       expires_at: input.now + input.ttl_ms,
-    };
+    });
     for (let round = 0; round < MAX_ROUNDS; round++) {
       if (await this.q.first(claim, args)) return { outcome: 'started' };
-      const row = await this.q.first(get, { ...scope, key: input.key });
+      const row = await this.q.first(get, scoped(scope, { key: input.key }));
       if (!row) continue; // released in between: claim again
       const expired = row.expires_at <= input.now;
       if (!expired) {
@@ -152,15 +152,15 @@ export class KyselyIdempotencyRepository implements IdempotencyRepository {
   }
 
   async complete(scope: Scope, key: string, response: { status: number; body: string }): Promise<void> {
-    await this.q.affected(complete, { ...scope, key, status: response.status, body: response.body });
+    await this.q.affected(complete, scoped(scope, { key, status: response.status, body: response.body }));
   }
 
   async release(scope: Scope, key: string): Promise<void> {
-    await this.q.affected(release, { ...scope, key });
+    await this.q.affected(release, scoped(scope, { key }));
   }
 
   async get(scope: Scope, key: string): Promise<IdempotencyRecord | null> {
-    const row = await this.q.first(get, { ...scope, key });
+    const row = await this.q.first(get, scoped(scope, { key }));
     return row ? decode(row) : null;
   }
 

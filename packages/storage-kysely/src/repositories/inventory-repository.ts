@@ -24,6 +24,7 @@ import { type Slots, shapedTemplate, slot, type Template, template } from '../qu
 import { updateArgs, updateTemplate } from '../query/update-template';
 import type { Database, InventoryItemsTable } from '../schema/database';
 import { decodeInventory } from './catalog-codecs';
+import { scoped } from './scoped-args';
 
 type ScopeSlots = 'store_id' | 'mode';
 
@@ -303,13 +304,13 @@ export class KyselyInventoryRepository implements InventoryRepository {
   constructor(private readonly q: QueryRunner) {}
 
   async get(scope: Scope, id: string): Promise<InventoryRecord | null> {
-    const row = await this.q.first(get, { ...scope, id });
+    const row = await this.q.first(get, scoped(scope, { id }));
     return row ? decodeInventory(row, this.q.caps) : null;
   }
 
   async getByVariantIds(scope: Scope, variant_ids: string[]): Promise<InventoryRecord[]> {
     if (variant_ids.length === 0) return [];
-    const rows = await this.q.rows(byVariantIds, { ...scope, ids: this.q.caps.list(variant_ids) });
+    const rows = await this.q.rows(byVariantIds, scoped(scope, { ids: this.q.caps.list(variant_ids) }));
     return rows.map((row) => decodeInventory(row, this.q.caps));
   }
 
@@ -332,7 +333,7 @@ export class KyselyInventoryRepository implements InventoryRepository {
     >,
   ): Promise<InventoryChange | Refusal | null> {
     const c = this.q.caps;
-    const beforeRow = await this.q.first(lockById, { ...scope, id });
+    const beforeRow = await this.q.first(lockById, scoped(scope, { id }));
     if (!beforeRow) return null;
     const { shape, args } = updateArgs(
       {
@@ -343,7 +344,7 @@ export class KyselyInventoryRepository implements InventoryRepository {
         metadata: patch.metadata === undefined ? undefined : c.json(patch.metadata),
         updated_at: patch.updated_at,
       },
-      { ...scope, id },
+      scoped(scope, { id }),
       patch.on_hand === undefined ? undefined : { guard_on_hand: patch.on_hand },
     );
     const row = await this.q.first(update, args, shape);
@@ -358,9 +359,9 @@ export class KyselyInventoryRepository implements InventoryRepository {
     at: number,
   ): Promise<InventoryChange | Refusal | null> {
     const c = this.q.caps;
-    const beforeRow = await this.q.first(lockById, { ...scope, id });
+    const beforeRow = await this.q.first(lockById, scoped(scope, { id }));
     if (!beforeRow) return null;
-    const row = await this.q.first(adjust, { ...scope, id, delta, at });
+    const row = await this.q.first(adjust, scoped(scope, { id, delta, at }));
     if (!row) return { refused: 'below_reserved' };
     return { before: decodeInventory(beforeRow, c), after: decodeInventory(row, c) };
   }
@@ -393,12 +394,14 @@ export class KyselyInventoryRepository implements InventoryRepository {
       for (const { variant_id, quantity } of movements) {
         quantities.set(variant_id, (quantities.get(variant_id) ?? 0) + quantity);
       }
-      const rows = await this.q.rows(reserveInOneStatement, {
-        ...scope,
-        ids: c.list([...quantities.keys()]),
-        quantities: [...quantities.values()],
-        at,
-      });
+      const rows = await this.q.rows(
+        reserveInOneStatement,
+        scoped(scope, {
+          ids: c.list([...quantities.keys()]),
+          quantities: [...quantities.values()],
+          at,
+        }),
+      );
       const locked = new Map(rows.map((row) => [row.variant_id, decodeInventory(row, c)]));
       const moved = new Map<string, { reserved: number; on_hand: number; updated_at: number }>();
       for (const row of rows) {
@@ -590,7 +593,7 @@ export class KyselyInventoryRepository implements InventoryRepository {
     const entries = [...byVariant];
     for (let start = 0; start < entries.length; start += MOVE_CHUNK) {
       const chunk = entries.slice(start, start + MOVE_CHUNK);
-      const args: Record<string, unknown> = { ...scope, at };
+      const args: Record<string, unknown> = scoped(scope, { at });
       chunk.forEach(([variant_id, entry], i) => {
         args[`v${i}`] = variant_id;
         for (const [name, value] of Object.entries(values(entry))) args[`${name}${i}`] = value;
@@ -601,10 +604,12 @@ export class KyselyInventoryRepository implements InventoryRepository {
   }
 
   async #lock(scope: Scope, variantIds: string[]): Promise<Map<string, InventoryRecord>> {
-    const rows = await this.q.rows(lockByVariantIds, {
-      ...scope,
-      ids: this.q.caps.list([...new Set(variantIds)]),
-    });
+    const rows = await this.q.rows(
+      lockByVariantIds,
+      scoped(scope, {
+        ids: this.q.caps.list([...new Set(variantIds)]),
+      }),
+    );
     return new Map(rows.map((row) => [row.variant_id, decodeInventory(row, this.q.caps)]));
   }
 }

@@ -33,6 +33,7 @@ import {
   encodePayment,
   encodeRefund,
 } from './order-codecs';
+import { scoped } from './scoped-args';
 
 type ScopeSlots = 'store_id' | 'mode';
 
@@ -214,7 +215,7 @@ export class KyselyOrderRepository implements OrderRepository {
     let row = await this.q.first(incrementCounter, scope);
     if (!row) {
       await insertRows(this.q, insertCounter, 'order_counters', [
-        { ...scope, last_number: FIRST_NUMBER - 1 },
+        scoped(scope, { last_number: FIRST_NUMBER - 1 }),
       ]);
       row = await this.q.first(incrementCounter, scope);
     }
@@ -271,15 +272,17 @@ export class KyselyOrderRepository implements OrderRepository {
   }
 
   async get(scope: Scope, id: string, options?: { forUpdate?: boolean }): Promise<OrderAggregate | null> {
-    const row = await this.q.first(options?.forUpdate ? orderByIdForUpdate : orderById, {
-      ...scope,
-      key: id,
-    });
+    const row = await this.q.first(
+      options?.forUpdate ? orderByIdForUpdate : orderById,
+      scoped(scope, {
+        key: id,
+      }),
+    );
     return row ? ((await this.#load(scope, [row]))[0] ?? null) : null;
   }
 
   async getByNumber(scope: Scope, number: number): Promise<OrderAggregate | null> {
-    const row = await this.q.first(orderByNumber, { ...scope, key: number });
+    const row = await this.q.first(orderByNumber, scoped(scope, { key: number }));
     return row ? ((await this.#load(scope, [row]))[0] ?? null) : null;
   }
 
@@ -363,7 +366,7 @@ export class KyselyOrderRepository implements OrderRepository {
         completed_at: patch.completed_at,
         updated_at: patch.updated_at,
       },
-      { ...scope, id },
+      scoped(scope, { id }),
       options?.expect_status === undefined ? undefined : { expect_status: options.expect_status },
     );
     const row = await this.q.first(updateOrder, args, shape);
@@ -391,7 +394,7 @@ export class KyselyOrderRepository implements OrderRepository {
           refunded_quantity: line.refunded_quantity,
           restocked_quantity: line.restocked_quantity,
         },
-        { ...scope, id: line.id },
+        scoped(scope, { id: line.id }),
         { order_id },
       );
       if (shape.columns.length > 0) await this.q.rows(updateLine, args, shape);
@@ -403,12 +406,12 @@ export class KyselyOrderRepository implements OrderRepository {
   }
 
   async getPayment(scope: Scope, id: string): Promise<PaymentRecord | null> {
-    const row = await this.q.first(paymentById, { ...scope, key: id });
+    const row = await this.q.first(paymentById, scoped(scope, { key: id }));
     return row ? decodePayment(row, this.q.caps) : null;
   }
 
   async getPaymentByIdempotencyKey(scope: Scope, key: string): Promise<PaymentRecord | null> {
-    const row = newest(await this.q.rows(paymentByIdempotencyKey, { ...scope, key }));
+    const row = newest(await this.q.rows(paymentByIdempotencyKey, scoped(scope, { key })));
     return row ? decodePayment(row, this.q.caps) : null;
   }
 
@@ -432,7 +435,7 @@ export class KyselyOrderRepository implements OrderRepository {
         metadata: patch.metadata === undefined ? undefined : c.json(patch.metadata),
         updated_at: patch.updated_at,
       },
-      { ...scope, id },
+      scoped(scope, { id }),
       options?.expect_status === undefined ? undefined : { expect_status: options.expect_status },
     );
     const row = await this.q.first(updatePaymentRow, args, shape);
@@ -453,7 +456,7 @@ export class KyselyOrderRepository implements OrderRepository {
   }
 
   async getFulfillment(scope: Scope, id: string): Promise<FulfillmentRecord | null> {
-    const row = await this.q.first(fulfillmentById, { ...scope, id });
+    const row = await this.q.first(fulfillmentById, scoped(scope, { id }));
     return row ? decodeFulfillment(row, this.q.caps) : null;
   }
 
@@ -478,7 +481,7 @@ export class KyselyOrderRepository implements OrderRepository {
         delivered_at: patch.delivered_at,
         updated_at: patch.updated_at,
       },
-      { ...scope, id },
+      scoped(scope, { id }),
       options?.expect_status === undefined ? undefined : { expect_status: options.expect_status },
     );
     const row = await this.q.first(updateFulfillmentRow, args, shape);
@@ -496,14 +499,14 @@ export class KyselyOrderRepository implements OrderRepository {
   ): Promise<RefundRecord | null> {
     const { shape, args } = updateArgs(
       { status: patch.status, provider_refund_id: patch.provider_refund_id, updated_at: patch.updated_at },
-      { ...scope, id },
+      scoped(scope, { id }),
     );
     const row = await this.q.first(updateRefundRow, args, shape);
     return row ? decodeRefund(row, this.q.caps) : null;
   }
 
   async listRefunds(scope: Scope, order_id: string): Promise<RefundRecord[]> {
-    const rows = await this.q.rows(refundsOf, { ...scope, ids: this.q.caps.list([order_id]) });
+    const rows = await this.q.rows(refundsOf, scoped(scope, { ids: this.q.caps.list([order_id]) }));
     return rows.map((row) => decodeRefund(row, this.q.caps));
   }
 
@@ -522,16 +525,16 @@ export class KyselyOrderRepository implements OrderRepository {
       }),
     );
     const byId = new Map(aggregates.map((order) => [order.id, order]));
-    for (const row of await this.q.rows(linesOf, { ...scope, ids })) {
+    for (const row of await this.q.rows(linesOf, scoped(scope, { ids }))) {
       byId.get(row.order_id)?.lines.push(decodeLine(row));
     }
-    for (const row of await this.q.rows(paymentsOf, { ...scope, ids })) {
+    for (const row of await this.q.rows(paymentsOf, scoped(scope, { ids }))) {
       if (row.order_id !== null) byId.get(row.order_id)?.payments.push(decodePayment(row, c));
     }
-    for (const row of await this.q.rows(fulfillmentsOf, { ...scope, ids })) {
+    for (const row of await this.q.rows(fulfillmentsOf, scoped(scope, { ids }))) {
       byId.get(row.order_id)?.fulfillments.push(decodeFulfillment(row, c));
     }
-    for (const row of await this.q.rows(refundsOf, { ...scope, ids })) {
+    for (const row of await this.q.rows(refundsOf, scoped(scope, { ids }))) {
       byId.get(row.order_id)?.refunds.push(decodeRefund(row, c));
     }
     return aggregates;

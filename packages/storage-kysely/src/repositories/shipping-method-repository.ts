@@ -16,6 +16,7 @@ import type { QueryRunner } from '../query/query-runner';
 import { type Slots, template } from '../query/template';
 import { updateArgs, updateTemplate } from '../query/update-template';
 import type { ShippingMethodsTable } from '../schema/database';
+import { scoped } from './scoped-args';
 
 const insert = insertTemplate('shipping_methods');
 const get = template(({ db }, p: Slots<'store_id' | 'mode' | 'id'>) =>
@@ -81,7 +82,7 @@ export class KyselyShippingMethodRepository implements ShippingMethodRepository 
   }
 
   async get(scope: Scope, id: string): Promise<ShippingMethodRecord | null> {
-    const row = await this.q.first(get, { ...scope, id });
+    const row = await this.q.first(get, scoped(scope, { id }));
     return row ? decode(row, this.q.caps) : null;
   }
 
@@ -123,13 +124,13 @@ export class KyselyShippingMethodRepository implements ShippingMethodRepository 
         metadata: patch.metadata === undefined ? undefined : c.json(patch.metadata),
         updated_at: patch.updated_at,
       },
-      { ...scope, id },
+      scoped(scope, { id }),
     );
     const row = await this.q.first(update, args, shape);
     return row ? decode(row, c) : null;
   }
 
   async delete(scope: Scope, id: string, at: number): Promise<boolean> {
-    return (await this.q.affected(softDelete, { ...scope, id, at })) > 0;
+    return (await this.q.affected(softDelete, scoped(scope, { id, at }))) > 0;
   }
 }

@@ -416,6 +416,19 @@ export interface CustomerRepository {
 
 // ---------------------------------------------------------------- carts
 
+/** The cart columns {@link CartRepository.update} and {@link CartRepository.set} write. */
+export type CartPatch = Patch<
+  CartRecord,
+  | 'customer_id'
+  | 'session_id'
+  | 'email'
+  | 'shipping_address'
+  | 'billing_address'
+  | 'shipping_method_id'
+  | 'discount_codes'
+  | 'metadata'
+>;
+
 export interface CartRepository {
   insert(cart: CartAggregate): Promise<void>;
   /** `forUpdate` locks the row until the transaction ends (Postgres FOR UPDATE; SQLite's writer lock). */
@@ -427,21 +440,13 @@ export interface CartRepository {
     customer_id: string,
     except_cart_id?: string,
   ): Promise<CartAggregate | null>;
-  update(
-    scope: Scope,
-    id: string,
-    patch: Patch<
-      CartRecord,
-      | 'customer_id'
-      | 'session_id'
-      | 'email'
-      | 'shipping_address'
-      | 'billing_address'
-      | 'shipping_method_id'
-      | 'discount_codes'
-      | 'metadata'
-    >,
-  ): Promise<CartRecord | null>;
+  update(scope: Scope, id: string, patch: CartPatch): Promise<CartRecord | null>;
+  /**
+   * {@link CartRepository.update} without reading the row back, for a caller that holds the cart
+   * (read `forUpdate` in this transaction) and builds the updated record itself: the same columns
+   * are written, nothing is returned. False when there is no such cart in the scope.
+   */
+  set(scope: Scope, id: string, patch: CartPatch): Promise<boolean>;
   /**
    * Compare-and-set of the status: `WHERE status = from`. Returns false when the cart was not in
    * `from` (e.g. a concurrent checkout completed it first).

@@ -2,6 +2,7 @@ import { CommerceError } from '../../errors';
 import type {
   CartAggregate,
   CartItemRecord,
+  CartPatch,
   CustomerRecord,
   Repositories,
   Scope,
@@ -219,7 +220,7 @@ export function createCartService(ctx: ServiceContext) {
           input.shipping_method_id != null
             ? await requireShippingMethod(tx, scope, input.shipping_method_id)
             : undefined;
-        const updated = await tx.carts.update(scope, id, {
+        const patch: CartPatch = {
           updated_at: now,
           ...(input.customer_id !== undefined && { customer_id: input.customer_id }),
           ...(input.shipping_address !== undefined && {
@@ -230,9 +231,8 @@ export function createCartService(ctx: ServiceContext) {
           }),
           ...(input.shipping_method_id !== undefined && { shipping_method_id: input.shipping_method_id }),
           ...(input.metadata !== undefined && { metadata: input.metadata }),
-        });
-        if (!updated) throw cartNotFound(id);
-        const next: CartAggregate = { ...updated, items: cart.items };
+        };
+        const next = await patchCart(tx, scope, cart, patch);
         const { result } = await priced(tx, scope, next, now, { shipping_method });
         return cartToWire(next, result);
       });
@@ -338,9 +338,10 @@ export function createCartService(ctx: ServiceContext) {
         const rejected = result.pricing.rejected_codes.find((r) => r.discount_id === discount.id);
         if (rejected) throw rejection(rejected.reason, canonical);
         if (already) return cartToWire(cart, result);
-        const updated = await tx.carts.update(scope, cart.id, { discount_codes: codes, updated_at: now });
-        if (!updated) throw cartNotFound(id);
-        return cartToWire({ ...updated, items: cart.items }, result);
+        return cartToWire(
+          await patchCart(tx, scope, cart, { discount_codes: codes, updated_at: now }),
+          result,
+        );
       });
     },
 
@@ -353,9 +354,7 @@ export function createCartService(ctx: ServiceContext) {
         if (codes.length === cart.discount_codes.length) {
           throw new CommerceError('not_found', `Code '${code}' is not on this cart`, { param: 'code' });
         }
-        const updated = await tx.carts.update(scope, cart.id, { discount_codes: codes, updated_at: now });
-        if (!updated) throw cartNotFound(id);
-        const next: CartAggregate = { ...updated, items: cart.items };
+        const next = await patchCart(tx, scope, cart, { discount_codes: codes, updated_at: now });
         const { result } = await priced(tx, scope, next, now);
         return cartToWire(next, result);
       });
@@ -402,9 +401,7 @@ export function createCartService(ctx: ServiceContext) {
     items: CartItemRecord[],
     now: number,
   ): Promise<CartAggregate> {
-    const updated = await tx.carts.update(scope, cart.id, { updated_at: now });
-    if (!updated) throw cartNotFound(cart.id);
-    return { ...updated, items };
+    return { ...(await patchCart(tx, scope, cart, { updated_at: now })), items };
   }
 
   async function mergeInto(
@@ -469,6 +466,21 @@ export function createCartService(ctx: ServiceContext) {
 }
 
 export type CartService = ReturnType<typeof createCartService>;
+
+/**
+ * Writes `patch` to a cart the caller read `forUpdate` in this transaction and returns the cart as
+ * stored now: the row is locked (Postgres `FOR UPDATE`, SQLite's writer lock), so it is the cart
+ * read plus the patch, built here instead of read back (`carts.set`, no `RETURNING`).
+ */
+async function patchCart(
+  tx: Repositories,
+  scope: Scope,
+  cart: CartAggregate,
+  patch: CartPatch,
+): Promise<CartAggregate> {
+  if (!(await tx.carts.set(scope, cart.id, patch))) throw cartNotFound(cart.id);
+  return { ...cart, ...patch };
+}
 
 /** Candidate codes that exist and qualify on the priced cart (rejected and unknown ones are dropped). */
 function carriedCodes(priced: PricedCart, candidates: readonly string[]): string[] {
