@@ -33,10 +33,13 @@ export {
   toMillisOrNull,
 } from './services/wire/format';
 export {
+  fillSplitStorefrontTemplate,
   fillStorefrontTemplate,
   fillStorefrontTemplateBy,
+  type SplitStorefrontTemplate,
   STOREFRONT_SLOT,
   type StorefrontTemplate,
+  splitStorefrontTemplate,
   storefrontProductJson,
   storefrontStockFragment,
   storefrontTemplate,

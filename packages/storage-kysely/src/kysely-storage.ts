@@ -7,6 +7,7 @@ import { createMigrationProvider } from './migrations/migration-provider';
 import { QueryRunner, type StatementExecutor } from './query/query-runner';
 import { TemplateCache } from './query/template';
 import { createRepositories } from './repositories/create-repositories';
+import { StorefrontTemplateCache } from './repositories/storefront-template-cache';
 import type { Database } from './schema/database';
 
 /** The transaction a callback runs in, found again by nested calls through AsyncLocalStorage. */
@@ -34,6 +35,12 @@ const frames = new AsyncLocalStorage<TransactionFrame>();
 export abstract class KyselyStorage implements Storage {
   abstract readonly dialect: 'sqlite' | 'postgres';
   readonly templates: TemplateCache;
+  /**
+   * Storefront templates kept in process for this storage's catalog reads (bounded; see
+   * storefront-template-cache.ts). Shared by all its repositories; filled by reads outside a
+   * transaction only.
+   */
+  readonly storefrontTemplates = new StorefrontTemplateCache();
   #rootRepositories: Repositories | undefined;
 
   constructor(
@@ -58,9 +65,14 @@ export abstract class KyselyStorage implements Storage {
     return this.db;
   }
 
-  /** Repositories over an executor (one set per executor is enough: they hold no state). */
-  protected repositoriesOn(executor: StatementExecutor): Repositories {
-    return createRepositories(new QueryRunner(executor, this.templates));
+  /**
+   * Repositories over an executor (one set per executor is enough: they hold no state).
+   * `committed`: the executor runs reads outside any transaction (they see committed rows only),
+   * so they may fill the storefront template cache.
+   */
+  protected repositoriesOn(executor: StatementExecutor, committed = false): Repositories {
+    const storefront = { cache: this.storefrontTemplates, fill: committed };
+    return createRepositories(new QueryRunner(executor, this.templates, storefront));
   }
 
   async migrate(): Promise<void> {
@@ -97,7 +109,7 @@ export abstract class KyselyStorage implements Storage {
     if (frame?.owner === this && frame.active) return fn(frame.repos);
     let repositories = this.#rootRepositories;
     if (!repositories) {
-      repositories = this.repositoriesOn(this.rootExecutor());
+      repositories = this.repositoriesOn(this.rootExecutor(), true);
       this.#rootRepositories = repositories;
     }
     return fn(repositories);

@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { writeConcurrently } from '../concurrent-writes';
 import { makeImage, makeProduct, makeVariant, newId, newScope, RICH_METADATA } from '../fixtures';
 import type { SuiteContext } from '../suite-context';
+import { storefrontCacheSuite } from './storefront-cache';
 
 type ProductSort = 'created_at' | 'name' | 'price';
 
@@ -87,6 +88,7 @@ function newImage(product: ProductAggregate, position: number, variantIds: strin
  * adjustments), the texts are exactly the storefront JSON of the current aggregates.
  */
 export function storefrontTextSuite(ctx: SuiteContext): void {
+  storefrontCacheSuite(ctx);
   describe('storefront product texts follow every write', () => {
     it('product fields, children, price and stock changes all show in the texts', async () => {
       const scope = newScope();

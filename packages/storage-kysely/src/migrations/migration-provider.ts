@@ -3,6 +3,7 @@ import { initialMigration } from './0001_initial';
 import { catalogReadPathMigration } from './0002_catalog_read_path';
 import { storefrontDocumentsMigration } from './0003_storefront_documents';
 import { checkoutWritePathMigration } from './0004_checkout_write_path';
+import { storefrontRevisionsMigration } from './0005_storefront_revisions';
 import type { SchemaDialect } from './column-types';
 
 /**
@@ -15,6 +16,7 @@ export function migrationsFor(dialect: SchemaDialect): Record<string, Migration>
     '0002_catalog_read_path': catalogReadPathMigration(dialect),
     '0003_storefront_documents': storefrontDocumentsMigration(dialect),
     '0004_checkout_write_path': checkoutWritePathMigration(dialect),
+    '0005_storefront_revisions': storefrontRevisionsMigration(dialect),
   };
 }
 

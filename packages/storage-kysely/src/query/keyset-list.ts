@@ -137,7 +137,12 @@ export async function runKeysetList<TB extends TableName, P extends string, F, R
   options: KeysetListOptions = {},
 ): Promise<Page<T>> {
   const keys = list.keysOf(request.sort, request.order);
-  const args: Record<string, unknown> = { ...filterArgs, store_id: scope.store_id, mode: scope.mode };
+  // Copied key by key rather than spread: keys added to a spread object later (`k<i>`, `limit`)
+  // take V8's slow path on Node 20 (see repositories/scoped-args.ts).
+  const args: Record<string, unknown> = {};
+  for (const name in filterArgs) args[name] = filterArgs[name];
+  args.store_id = scope.store_id;
+  args.mode = scope.mode;
   const hasCursor = request.starting_after !== undefined;
   if (hasCursor) {
     const id = request.starting_after as string;

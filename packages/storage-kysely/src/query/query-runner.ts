@@ -1,5 +1,6 @@
 import type { CompiledQuery, QueryResult } from 'kysely';
 import type { DialectCapabilities } from '../dialects/dialect-capabilities';
+import type { StorefrontTemplateAccess } from '../repositories/storefront-template-cache';
 import { translateDbError } from '../translate-db-error';
 import {
   type Args,
@@ -28,6 +29,8 @@ export class QueryRunner {
   constructor(
     readonly db: StatementExecutor,
     readonly templates: TemplateCache,
+    /** The storage's in-process storefront templates (product repository); none: no caching. */
+    readonly storefront?: StorefrontTemplateAccess,
   ) {
     this.caps = templates.ctx.caps;
   }

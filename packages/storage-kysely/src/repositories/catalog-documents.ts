@@ -1,5 +1,4 @@
 import {
-  fillStorefrontTemplateBy,
   type ImageRecord,
   type InventoryRecord,
   type JsonObject,
@@ -8,7 +7,6 @@ import {
   type ProductStatus,
   type ProductType,
   type Scope,
-  STOREFRONT_SLOT,
   storefrontStockFragment,
   type VariantWithInventory,
 } from '@cartwright/core';
@@ -134,22 +132,23 @@ export function productDocumentSql(dialect: Dialect, alias: string): string {
 }
 
 /**
- * The storefront text of the products row aliased `alias`, as one text value: the stock of the
- * product's variants (`<variant id> U+001F <flags><available>` per inventory row, U+001E between
- * rows; flags = track_inventory * 2 + allow_backorder, available = on_hand − reserved), a U+0001,
- * then the template (`product_documents.storefront`, rendered by the repository at write time;
- * see `storefrontTemplate` in core). The stock comes from one range of the
- * `inventory_items (store_id, mode, product_id)` index (0003_storefront_documents); the template
- * names the variant of each slot. Null when the product has no rendered template.
+ * The storefront stock of the products row aliased `alias`, as one text value: its template's
+ * revision (`product_documents.storefront_rev`), a U+0001, then the stock of the product's
+ * variants (`<variant id> U+001F <flags><available>` per inventory row, U+001E between rows;
+ * flags = track_inventory * 2 + allow_backorder, available = on_hand − reserved). The template
+ * itself is not shipped: the reader keeps templates by revision in process
+ * (storefront-template-cache.ts) and reads the few it lacks (with their revisions) afterwards.
+ * The stock comes from one range of the `inventory_items (store_id, mode, product_id)` index
+ * (0003_storefront_documents). Null when the product has no document row.
  */
-export function storefrontTextSql(dialect: Dialect, alias: string): string {
+export function storefrontStockSql(dialect: Dialect, alias: string): string {
   const sql =
     dialect === 'sqlite'
-      ? `(select coalesce((select group_concat(i.variant_id || char(31) || (i.track_inventory * 2 + i.allow_backorder) || (i.on_hand - i.reserved), char(30))
-          from inventory_items i where i.store_id = P.store_id and i.mode = P.mode and i.product_id = P.id), '') || char(1) || d.storefront
+      ? `(select d.storefront_rev || char(1) || coalesce((select group_concat(i.variant_id || char(31) || (i.track_inventory * 2 + i.allow_backorder) || (i.on_hand - i.reserved), char(30))
+          from inventory_items i where i.store_id = P.store_id and i.mode = P.mode and i.product_id = P.id), '')
         from product_documents d where d.store_id = P.store_id and d.mode = P.mode and d.product_id = P.id)`
-      : `(select coalesce((select string_agg(i.variant_id || chr(31) || (i.track_inventory::int * 2 + i.allow_backorder::int)::text || (i.on_hand - i.reserved)::text, chr(30))
-          from inventory_items i where i.store_id = P.store_id and i.mode = P.mode and i.product_id = P.id), '') || chr(1) || d.storefront
+      : `(select d.storefront_rev::text || chr(1) || coalesce((select string_agg(i.variant_id || chr(31) || (i.track_inventory::int * 2 + i.allow_backorder::int)::text || (i.on_hand - i.reserved)::text, chr(30))
+          from inventory_items i where i.store_id = P.store_id and i.mode = P.mode and i.product_id = P.id), '')
         from product_documents d where d.store_id = P.store_id and d.mode = P.mode and d.product_id = P.id)`;
   return withAlias(sql, alias);
 }
@@ -373,25 +372,33 @@ const STOCK_PREFIXES = [0, 1, 2, 3].map((flags) =>
   storefrontStockFragment(flags >= 2, flags % 2 === 1, 0).slice(0, -1),
 );
 
-/**
- * A product's storefront JSON from a {@link storefrontTextSql} value: the template with each slot
- * filled by its variant's current stock (the text `storefrontStockFragment` writes). Undefined
- * when there is no template or a slot's variant has no inventory row (the caller then renders
- * the product from its aggregate).
- */
-export function fillStorefrontText(value: unknown): string | undefined {
+/** A {@link storefrontStockSql} value taken apart: the template revision and the raw stock text. */
+export interface StorefrontStockText {
+  rev: number;
+  stock: string;
+}
+
+/** Splits a {@link storefrontStockSql} value; undefined when null (no document row). */
+export function splitStorefrontStockText(value: unknown): StorefrontStockText | undefined {
   if (typeof value !== 'string') return undefined;
-  const cut = value.indexOf(STOREFRONT_SLOT);
+  const cut = value.indexOf('\u0001');
   if (cut < 0) return undefined;
-  const stock = new Map<string, string>();
-  if (cut > 0) {
-    for (const entry of value.slice(0, cut).split('\u001e')) {
-      const sep = entry.indexOf('\u001f');
-      stock.set(
-        entry.slice(0, sep),
-        `${STOCK_PREFIXES[entry.charCodeAt(sep + 1) - 48]}${entry.slice(sep + 2)}`,
-      );
-    }
-  }
-  return fillStorefrontTemplateBy(value.slice(cut + 1), (variantId) => stock.get(variantId));
+  return { rev: Number(value.slice(0, cut)), stock: value.slice(cut + 1) };
+}
+
+/**
+ * The slot fragment of a variant from the stock part of a {@link storefrontStockSql} value: the
+ * text `storefrontStockFragment` writes for its current stock, or undefined when the stock has
+ * no entry for it. Found by searching the (short: one entry per variant) text rather than
+ * building a map per product; an entry starts the text or follows a U+001E, so an id that ends
+ * another id is not mistaken for it.
+ */
+export function storefrontStockFragmentOf(stock: string, variantId: string): string | undefined {
+  const needle = `${variantId}\u001f`;
+  let at = stock.indexOf(needle);
+  while (at > 0 && stock.charCodeAt(at - 1) !== 0x1e) at = stock.indexOf(needle, at + 1);
+  if (at < 0) return undefined;
+  const flags = at + needle.length;
+  const end = stock.indexOf('\u001e', flags);
+  return `${STOCK_PREFIXES[stock.charCodeAt(flags) - 48]}${stock.slice(flags + 1, end < 0 ? undefined : end)}`;
 }

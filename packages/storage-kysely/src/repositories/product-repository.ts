@@ -15,7 +15,14 @@ import type {
   VariantRecord,
   VariantWithInventory,
 } from '@cartwright/core';
-import { CommerceError, storefrontProductJson, storefrontTemplate } from '@cartwright/core';
+import {
+  CommerceError,
+  fillSplitStorefrontTemplate,
+  type SplitStorefrontTemplate,
+  splitStorefrontTemplate,
+  storefrontProductJson,
+  storefrontTemplate,
+} from '@cartwright/core';
 import { type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { insertRows, insertTemplate } from '../query/insert-template';
 import { keysetList, runKeysetList } from '../query/keyset-list';
@@ -41,16 +48,18 @@ import {
   decodeProductDocument,
   decodeVariantElement,
   documentUpsertSql,
-  fillStorefrontText,
   PURCHASABLE,
   PURCHASABLE_JOINS,
   parseDocument,
   productDocumentSql,
   purchasableDocumentSql,
-  storefrontTextSql,
+  splitStorefrontStockText,
+  storefrontStockFragmentOf,
+  storefrontStockSql,
   variantPurchaseUpdateSql,
 } from './catalog-documents';
 import { type CountChange, countDeltas, tagPrefilterNeedles } from './product-counts';
+import { scoped } from './scoped-args';
 
 type ScopeSlots = 'store_id' | 'mode';
 
@@ -84,7 +93,7 @@ const productDocuments = shapedTemplate(
       .where('deleted_at', 'is', null),
 );
 
-/** A live product of a status found by id or slug, as its storefront text (catalog-documents.ts). */
+/** A live product of a status found by id or slug, with its storefront revision and stock (catalog-documents.ts). */
 const storefrontByKey = shapedTemplate(
   (by: 'id' | 'slug') => by,
   ({ db, caps }, p: Slots<ScopeSlots | 'key' | 'status'>, by: 'id' | 'slug') =>
@@ -92,13 +101,26 @@ const storefrontByKey = shapedTemplate(
       .selectFrom('products')
       .select([
         'products.id',
-        sql<string | null>`${sql.raw(storefrontTextSql(caps.dialect, 'products'))}`.as('text'),
+        sql<string | null>`${sql.raw(storefrontStockSql(caps.dialect, 'products'))}`.as('stock'),
       ])
       .where('store_id', '=', p.store_id)
       .where('mode', '=', p.mode)
       .where(sql<SqlBool>`${sql.ref(by)} = ${p.key}`)
       .where('status', '=', p.status)
       .where('deleted_at', 'is', null),
+);
+
+/**
+ * Storefront templates of products by id, each with the revision written with it (the cache
+ * keeps a template under this revision, never under the page statement's).
+ */
+const storefrontTemplatesById = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =>
+  db
+    .selectFrom('product_documents')
+    .select(['product_id', 'storefront', 'storefront_rev'])
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where(caps.inList(sql.ref('product_id'), p.ids)),
 );
 
 /** A variant (not deleted) with its inventory. */
@@ -202,11 +224,14 @@ const refreshVariantPurchase = template(({ db, caps }, p: Slots<ScopeSlots | 'id
   return { compile: () => statement.compile(db) };
 });
 
-/** Stores a product's storefront template (catalog-documents.ts). */
+/**
+ * Stores a product's storefront template and increments its revision in the same statement
+ * (0005_storefront_revisions: in-process caches compare revisions).
+ */
 const setStorefront = template(({ db }, p: Slots<ScopeSlots | 'id' | 'storefront'>) =>
   db
     .updateTable('product_documents')
-    .set({ storefront: p.storefront })
+    .set({ storefront: p.storefront, storefront_rev: sql<number>`storefront_rev + 1` })
     .where('store_id', '=', p.store_id)
     .where('mode', '=', p.mode)
     .where('product_id', '=', p.id),
@@ -416,11 +441,11 @@ const list = productList(({ caps }, query) =>
   ]),
 );
 
-/** Product pages as storefront texts: the stored template and its slots' stock (catalog-documents.ts). */
+/** Product pages for storefront texts: each product's template revision and stock (catalog-documents.ts). */
 const storefrontList = productList(({ caps }, query) =>
   query.select([
     'products.id',
-    sql<string | null>`${sql.raw(storefrontTextSql(caps.dialect, 'products'))}`.as('text'),
+    sql<string | null>`${sql.raw(storefrontStockSql(caps.dialect, 'products'))}`.as('stock'),
   ]),
 );
 
@@ -435,8 +460,10 @@ type VariantJoinRow = Selectable<ProductVariantsTable> & InventoryAliasColumns;
  * - Storefront texts (`listStorefrontJson`, `getStorefrontJson`): each product's storefront JSON
  *   template (core storefront-product-text.ts) is rendered from its aggregate and stored with its
  *   document on every write that changes its storefront view (insert, update, every child write;
- *   `#renderStorefront`); reads fill it with the live stock of its variants, one statement per
- *   page. Inventory writes never touch it.
+ *   `#renderStorefront`, which also increments `storefront_rev`); reads fill it with the live
+ *   stock of its variants: one statement per page (revisions and stock) with the templates kept
+ *   in process by revision (storefront-template-cache.ts), plus one for the templates not kept.
+ *   Inventory writes never touch it.
  * - Purchases (`getPurchasable`): each live variant keeps its option value names and image url
  *   (`option_value_names`, `image_url`), rewritten with the document. Since that rewrites every
  *   variant row of the product under the product's lock, writers of one variant row take the
@@ -486,9 +513,9 @@ export class KyselyProductRepository implements ProductRepository {
       'product_images',
       product.images.map((image) => encodeImage(scope, image, c)),
     );
-    await this.q.affected(refreshDocument, { ...scope, id: product.id });
+    await this.q.affected(refreshDocument, scoped(scope, { id: product.id }));
     if (product.variants.length > 0)
-      await this.q.affected(refreshVariantPurchase, { ...scope, id: product.id });
+      await this.q.affected(refreshVariantPurchase, scoped(scope, { id: product.id }));
     await this.#renderStorefront(scope, product.id);
     await this.#changeCounts(scope, { before: null, after: product });
   }
@@ -499,7 +526,7 @@ export class KyselyProductRepository implements ProductRepository {
    * after it stays current until the transaction ends.
    */
   async get(scope: Scope, id: string, options?: { forUpdate?: boolean }): Promise<ProductAggregate | null> {
-    if (options?.forUpdate && this.q.caps.forUpdate) await this.q.first(lockProduct, { ...scope, id });
+    if (options?.forUpdate && this.q.caps.forUpdate) await this.q.first(lockProduct, scoped(scope, { id }));
     return (await this.#documents(scope, 'id', id))[0] ?? null;
   }
 
@@ -535,8 +562,9 @@ export class KyselyProductRepository implements ProductRepository {
 
   /**
    * The page `list` returns, each product as its storefront JSON: its stored template filled with
-   * its variants' live stock (one statement per page, as `list`). A product without a current
-   * template (none rendered, or a slot's inventory row missing) is rendered from its aggregate.
+   * its variants' live stock (one statement per page, as `list`, when the templates are cached at
+   * their current revisions; see `#storefrontTexts`). A product without a current template (none
+   * rendered, or a slot's inventory row missing) is rendered from its aggregate.
    */
   listStorefrontJson(
     scope: Scope,
@@ -551,20 +579,7 @@ export class KyselyProductRepository implements ProductRepository {
       shape,
       args,
       page,
-      async (rows) => {
-        const texts: string[] = [];
-        for (const row of rows) {
-          const text = fillStorefrontText(row.text);
-          if (text !== undefined) {
-            texts.push(text);
-            continue;
-          }
-          const product = await this.get(scope, row.id);
-          if (!product) throw new Error(`Product ${row.id} vanished while its page was read`);
-          texts.push(storefrontProductJson(product));
-        }
-        return texts;
-      },
+      (rows) => this.#storefrontTexts(scope, rows, 'throw') as Promise<string[]>,
       { count },
     );
   }
@@ -579,12 +594,79 @@ export class KyselyProductRepository implements ProductRepository {
     key: string,
     status: ProductStatus,
   ): Promise<string | null> {
-    const row = await this.q.first(storefrontByKey, { ...scope, key, status }, by);
+    const row = await this.q.first(storefrontByKey, scoped(scope, { key, status }), by);
     if (!row) return null;
-    const text = fillStorefrontText(row.text);
-    if (text !== undefined) return text;
-    const product = await this.get(scope, row.id);
-    return product ? storefrontProductJson(product) : null;
+    const [text] = await this.#storefrontTexts(scope, [row], 'null');
+    return text ?? null;
+  }
+
+  /**
+   * The storefront texts of products read with their template revision and stock
+   * (`storefrontStockSql`): each template comes from the storage's in-process cache when it
+   * holds the product at that revision, else from ONE statement for all the others
+   * (`storefrontTemplatesById`), which the cache keeps under the revision read with it (reads
+   * outside a transaction only; see storefront-template-cache.ts). The stock is the page
+   * statement's.
+   *
+   * A template read after the page statement may be newer than its stock (a write committed in
+   * between). A slot whose variant has no stock in the page's text (a variant added in
+   * between), a product without a template or document row, or a template that cannot be split,
+   * is rendered from its aggregate as read now; otherwise the newer template filled with the
+   * page's stock of the variants it shows is a correct product.
+   *
+   * `vanished`: what a product gone between the statements gives — null (a single product) or
+   * an error (a page row must be served, as before).
+   */
+  async #storefrontTexts(
+    scope: Scope,
+    rows: readonly { id: string; stock: string | null }[],
+    vanished: 'null' | 'throw',
+  ): Promise<(string | null)[]> {
+    const access = this.q.storefront;
+    const stocks = rows.map((row) => splitStorefrontStockText(row.stock));
+    const splits = rows.map((row, i): SplitStorefrontTemplate | null | undefined => {
+      const stock = stocks[i];
+      return stock ? access?.cache.get(scope, row.id, stock.rev) : null;
+    });
+    const missing = rows.filter((_, i) => splits[i] === undefined).map((row) => row.id);
+    if (missing.length > 0) {
+      const fetched = await this.q.rows(storefrontTemplatesById, {
+        ...scope,
+        ids: this.q.caps.list(missing),
+      });
+      const byId = new Map<string, SplitStorefrontTemplate | null>();
+      for (const t of fetched) {
+        const split = access
+          ? access.cache.put(scope, t.product_id, Number(t.storefront_rev), t.storefront, access.fill)
+          : t.storefront === null
+            ? null
+            : (splitStorefrontTemplate(t.storefront) ?? null);
+        byId.set(t.product_id, split);
+      }
+      for (const [i, row] of rows.entries()) {
+        if (splits[i] === undefined) splits[i] = byId.get(row.id) ?? null;
+      }
+    }
+    const texts: (string | null)[] = [];
+    for (const [i, row] of rows.entries()) {
+      const split = splits[i];
+      const stock = stocks[i];
+      const text =
+        split && stock
+          ? fillSplitStorefrontTemplate(split, (variantId) =>
+              storefrontStockFragmentOf(stock.stock, variantId),
+            )
+          : undefined;
+      if (text !== undefined) {
+        texts.push(text);
+        continue;
+      }
+      const product = await this.get(scope, row.id);
+      if (product) texts.push(storefrontProductJson(product));
+      else if (vanished === 'null') texts.push(null);
+      else throw new Error(`Product ${row.id} vanished while its page was read`);
+    }
+    return texts;
   }
 
   /** The filter shape, filter arguments and (when counters answer it) the count of a product list. */
@@ -641,12 +723,12 @@ export class KyselyProductRepository implements ProductRepository {
         metadata: patch.metadata === undefined ? undefined : c.json(patch.metadata),
         updated_at: patch.updated_at,
       },
-      { ...scope, id },
+      scoped(scope, { id }),
     );
     // A status or tags change moves the product between counters: read (and lock) what it was.
     const before =
       patch.status !== undefined || patch.tags !== undefined
-        ? await this.q.first(countedColumns, { ...scope, id })
+        ? await this.q.first(countedColumns, scoped(scope, { id }))
         : undefined;
     const row = await this.q.first(updateProduct, args, shape);
     if (!row) return null;
@@ -663,9 +745,9 @@ export class KyselyProductRepository implements ProductRepository {
   }
 
   async delete(scope: Scope, id: string, at: number): Promise<boolean> {
-    const deleted = await this.q.first(softDeleteProduct, { ...scope, id, at });
+    const deleted = await this.q.first(softDeleteProduct, scoped(scope, { id, at }));
     if (!deleted) return false;
-    await this.q.affected(softDeleteVariantsOfProduct, { ...scope, id, at });
+    await this.q.affected(softDeleteVariantsOfProduct, scoped(scope, { id, at }));
     await this.#changeCounts(scope, {
       before: { status: deleted.status, tags: this.q.caps.parseJson<string[]>(deleted.tags) },
       after: null,
@@ -692,7 +774,7 @@ export class KyselyProductRepository implements ProductRepository {
   }
 
   async getVariant(scope: Scope, id: string): Promise<VariantWithInventory | null> {
-    const row = (await this.q.first(variantById, { ...scope, id })) as VariantJoinRow | undefined;
+    const row = (await this.q.first(variantById, scoped(scope, { id }))) as VariantJoinRow | undefined;
     if (!row) return null;
     const c = this.q.caps;
     return { ...decodeVariant(row, c), inventory: decodeAliasedInventory(row, c) };
@@ -729,9 +811,9 @@ export class KyselyProductRepository implements ProductRepository {
         metadata: patch.metadata === undefined ? undefined : c.json(patch.metadata),
         updated_at: patch.updated_at,
       },
-      { ...scope, id },
+      scoped(scope, { id }),
     );
-    if (c.forUpdate) await this.q.first(lockProductOfVariant, { ...scope, id });
+    if (c.forUpdate) await this.q.first(lockProductOfVariant, scoped(scope, { id }));
     const row = await this.q.first(updateVariantRow, args, shape);
     if (!row) return null;
     await this.#childrenChanged(scope, row.product_id, { price: true });
@@ -739,8 +821,8 @@ export class KyselyProductRepository implements ProductRepository {
   }
 
   async deleteVariant(scope: Scope, id: string, at: number): Promise<boolean> {
-    if (this.q.caps.forUpdate) await this.q.first(lockProductOfVariant, { ...scope, id });
-    const row = await this.q.first(softDeleteVariant, { ...scope, id, at });
+    if (this.q.caps.forUpdate) await this.q.first(lockProductOfVariant, scoped(scope, { id }));
+    const row = await this.q.first(softDeleteVariant, scoped(scope, { id, at }));
     if (!row) return false;
     await this.#childrenChanged(scope, row.product_id, { price: true });
     return true;
@@ -752,7 +834,8 @@ export class KyselyProductRepository implements ProductRepository {
   }
 
   async deleteImage(scope: Scope, product_id: string, image_id: string): Promise<boolean> {
-    if ((await this.q.affected(deleteImageRow, { ...scope, product_id, id: image_id })) === 0) return false;
+    if ((await this.q.affected(deleteImageRow, scoped(scope, { product_id, id: image_id }))) === 0)
+      return false;
     await this.#childrenChanged(scope, product_id, { price: false });
     return true;
   }
@@ -760,7 +843,7 @@ export class KyselyProductRepository implements ProductRepository {
   async getPurchasable(scope: Scope, variant_ids: string[]): Promise<PurchasableVariant[]> {
     if (variant_ids.length === 0) return [];
     const c = this.q.caps;
-    const rows = await this.q.rows(purchasable, { ...scope, ids: c.list([...new Set(variant_ids)]) });
+    const rows = await this.q.rows(purchasable, scoped(scope, { ids: c.list([...new Set(variant_ids)]) }));
     return rows.map((row): PurchasableVariant => {
       const doc = parseDocument(row.doc);
       const productId = doc[PURCHASABLE.productId] as string;
@@ -837,9 +920,9 @@ export class KyselyProductRepository implements ProductRepository {
     }
     if (present.length === 0) return;
     const taken = new Set(
-      (await this.q.rows(takenSkus, { ...scope, skus: this.q.caps.list(present), except_id: exceptId })).map(
-        (row) => row.sku,
-      ),
+      (
+        await this.q.rows(takenSkus, scoped(scope, { skus: this.q.caps.list(present), except_id: exceptId }))
+      ).map((row) => row.sku),
     );
     const index = skus.findIndex((sku) => sku !== null && taken.has(sku));
     if (index >= 0) throw duplicateSku(paramOf(index));
@@ -851,7 +934,7 @@ export class KyselyProductRepository implements ProductRepository {
    * are recomputed, on Postgres under the product's row lock (see `lockProduct`).
    */
   async #childrenChanged(scope: Scope, productId: string, options: { price: boolean }): Promise<void> {
-    const key = { ...scope, id: productId };
+    const key = scoped(scope, { id: productId });
     if (this.q.caps.forUpdate) await this.q.first(lockProduct, key);
     if (options.price) await this.q.affected(recomputePrice, key);
     await this.q.affected(refreshDocument, key);
@@ -877,7 +960,7 @@ export class KyselyProductRepository implements ProductRepository {
   /** Live products found by id, slug or a list of ids, as aggregates. */
   async #documents(scope: Scope, by: ProductLookup, key: unknown): Promise<ProductAggregate[]> {
     const c = this.q.caps;
-    const rows = await this.q.rows(productDocuments, { ...scope, key }, by);
+    const rows = await this.q.rows(productDocuments, scoped(scope, { key }), by);
     return rows.map((row) => decodeProductDocument(scope, row.id, parseDocument(row.doc), c));
   }
 
@@ -886,8 +969,8 @@ export class KyselyProductRepository implements ProductRepository {
     const byStatus = status !== undefined;
     const row =
       tag === undefined
-        ? await this.q.first(liveCount, { ...scope, status: status ?? '' }, byStatus)
-        : await this.q.first(liveTagCount, { ...scope, tag, status: status ?? '' }, byStatus);
+        ? await this.q.first(liveCount, scoped(scope, { status: status ?? '' }), byStatus)
+        : await this.q.first(liveTagCount, scoped(scope, { tag, status: status ?? '' }), byStatus);
     return Number(row?.count ?? 0);
   }
 

@@ -115,6 +115,11 @@ export interface ProductDocumentsTable extends ScopedColumns {
    * until rendered (0003_storefront_documents).
    */
   storefront: string | null;
+  /**
+   * Incremented with every write of `storefront` (0005_storefront_revisions), so that in-process
+   * template caches know when theirs is stale.
+   */
+  storefront_rev: number;
 }
 
 export interface ProductOptionsTable extends ScopedColumns {

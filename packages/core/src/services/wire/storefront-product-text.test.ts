@@ -10,9 +10,11 @@ import type {
 } from '../../ports/storage';
 import { productToWire } from './catalog';
 import {
+  fillSplitStorefrontTemplate,
   fillStorefrontTemplate,
   fillStorefrontTemplateBy,
   STOREFRONT_SLOT,
+  splitStorefrontTemplate,
   storefrontProductJson,
   storefrontStockFragment,
   storefrontStockOf,
@@ -212,6 +214,47 @@ describe('storefront product templates', () => {
       `{"inventory":{"id":"inv","variant_id":${JSON.stringify(odd)},X,"metadata":{}}}`,
     );
     expect(fillStorefrontTemplateBy(`[${STOREFRONT_SLOT}]`, () => 'X')).toBeUndefined();
+  });
+
+  test('pre-split at its slots, a template fills to the same text by join; its slot ids are the rendered ones; an unknown variant → undefined (random aggregates)', () => {
+    fc.assert(
+      fc.property(aggregate, (product) => {
+        const { template, variant_ids } = storefrontTemplate(product);
+        const split = splitStorefrontTemplate(template);
+        expect(split?.variant_ids).toEqual(variant_ids);
+        expect(split?.statics.join(STOREFRONT_SLOT)).toBe(template);
+        const byId = new Map(product.variants.map((v) => [v.id, storefrontStockOf(v.inventory)]));
+        const filled = fillSplitStorefrontTemplate(split as never, (id) => byId.get(id));
+        expect(filled).toBe(JSON.stringify(productToWire(product, 'storefront')));
+        expect(filled).toBe(fillStorefrontTemplateBy(template, (id) => byId.get(id)));
+        if (variant_ids.length > 0) {
+          const missing = variant_ids[0];
+          expect(
+            fillSplitStorefrontTemplate(split as never, (id) => (id === missing ? undefined : byId.get(id))),
+          ).toBeUndefined();
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('split: `{"variant_id":"v\\"1",<slot>}` → statics around the slot and the decoded id; no slot → one static; a slot without a variant id → undefined', () => {
+    const odd = 'v\\"1';
+    const template = `{"a":{"variant_id":${JSON.stringify(odd)},${STOREFRONT_SLOT}},"b":{"variant_id":"v2",${STOREFRONT_SLOT}}}`;
+    expect(splitStorefrontTemplate(template)).toEqual({
+      statics: [`{"a":{"variant_id":${JSON.stringify(odd)},`, '},"b":{"variant_id":"v2",', '}}'],
+      variant_ids: [odd, 'v2'],
+    });
+    const split = splitStorefrontTemplate(template);
+    expect(fillSplitStorefrontTemplate(split as never, (id) => (id === odd ? 'X' : 'Y'))).toBe(
+      `{"a":{"variant_id":${JSON.stringify(odd)},X},"b":{"variant_id":"v2",Y}}`,
+    );
+    expect(splitStorefrontTemplate('{"x":1}')).toEqual({ statics: ['{"x":1}'], variant_ids: [] });
+    expect(splitStorefrontTemplate(`[${STOREFRONT_SLOT}]`)).toBeUndefined();
+    // The id must come after the previous slot: a second slot reusing the first one's key is refused.
+    expect(
+      splitStorefrontTemplate(`{"variant_id":"v",${STOREFRONT_SLOT}${STOREFRONT_SLOT}}`),
+    ).toBeUndefined();
   });
 
   test('a template only changes with the stock it leaves out: other stock values fill the same template', () => {

@@ -167,6 +167,60 @@ export function fillStorefrontTemplateBy(
 }
 
 /**
+ * A storefront template pre-split at its slots, for storages that keep templates in memory:
+ * the text is `statics[0]`, the stock of `variant_ids[0]`, `statics[1]`, …, `statics[n]`
+ * (`statics.length === variant_ids.length + 1`). Filling it is a join, without scanning the
+ * template again ({@link fillSplitStorefrontTemplate}).
+ */
+export interface SplitStorefrontTemplate {
+  readonly statics: readonly string[];
+  readonly variant_ids: readonly string[];
+}
+
+/**
+ * Splits a template at its slots, reading each slot's variant id from the template as
+ * {@link fillStorefrontTemplateBy} does. Undefined when a slot has no `"variant_id":` before it
+ * (not a template this module rendered).
+ */
+export function splitStorefrontTemplate(template: string): SplitStorefrontTemplate | undefined {
+  const statics: string[] = [];
+  const variant_ids: string[] = [];
+  let from = 0;
+  for (;;) {
+    const slot = template.indexOf(STOREFRONT_SLOT, from);
+    if (slot < 0) {
+      statics.push(template.slice(from));
+      return { statics, variant_ids };
+    }
+    const key = template.lastIndexOf(VARIANT_ID_KEY, slot);
+    if (key < from) return undefined;
+    const literal = template.slice(key + VARIANT_ID_KEY.length, slot - 1);
+    variant_ids.push(literal.includes('\\') ? (JSON.parse(literal) as string) : literal.slice(1, -1));
+    statics.push(template.slice(from, slot));
+    from = slot + 1;
+  }
+}
+
+/**
+ * A split template filled: each slot gets `fragmentOf(its variant id)` (see
+ * {@link storefrontStockFragment}); undefined when `fragmentOf` has none for one of them. Gives
+ * exactly `fillStorefrontTemplateBy(template, fragmentOf)`.
+ */
+export function fillSplitStorefrontTemplate(
+  split: SplitStorefrontTemplate,
+  fragmentOf: (variantId: string) => string | undefined,
+): string | undefined {
+  const { statics, variant_ids } = split;
+  let out = statics[0] as string;
+  for (let i = 0; i < variant_ids.length; i++) {
+    const fragment = fragmentOf(variant_ids[i] as string);
+    if (fragment === undefined) return undefined;
+    out += fragment + (statics[i + 1] as string);
+  }
+  return out;
+}
+
+/**
  * The storefront JSON text of a product built directly, without a template:
  * `JSON.stringify(productToWire(product, 'storefront'))` (the reference the templates are held
  * to, and the fallback when a storage has no template for a product).

@@ -1,0 +1,195 @@
+import {
+  type PageRequest,
+  type ProductAggregate,
+  type Repositories,
+  type Scope,
+  type Storage,
+  storefrontProductJson,
+  type VariantWithInventory,
+} from '@cartwright/core';
+import { describe, expect, it } from 'vitest';
+import { makeImage, makeProduct, makeVariant, newScope } from '../fixtures';
+import type { SuiteContext } from '../suite-context';
+
+const PAGE: PageRequest<'created_at'> = { limit: 20, sort: 'created_at', order: 'asc' };
+
+/** The text of product `id` in served texts (it must be there). */
+function textOf(texts: Map<string, string>, id: string): string {
+  const text = texts.get(id);
+  if (text === undefined) throw new Error(`${id} not served`);
+  return text;
+}
+
+/**
+ * The storefront texts a storage serves, checked byte for byte against its aggregates: the page
+ * (every status), and each product alone by id. Returns the page's texts by product id.
+ */
+async function servedTexts(r: Repositories, scope: Scope): Promise<Map<string, string>> {
+  const objects = await r.products.list(scope, {}, PAGE);
+  const texts = r.products.listStorefrontJson
+    ? await r.products.listStorefrontJson(scope, {}, PAGE)
+    : { ...objects, data: objects.data.map(storefrontProductJson) };
+  expect(texts).toEqual({ ...objects, data: objects.data.map(storefrontProductJson) });
+  const byId = new Map<string, string>();
+  for (const [i, product] of objects.data.entries()) {
+    byId.set(product.id, texts.data[i] as string);
+    if (r.products.getStorefrontJson) {
+      expect(await r.products.getStorefrontJson(scope, 'id', product.id, product.status)).toBe(
+        storefrontProductJson(product),
+      );
+    }
+  }
+  return byId;
+}
+
+/**
+ * Storefront texts stay exact when a storage keeps templates in memory (the Kysely storage keeps
+ * them per instance, by revision): a write through another instance on the same database, a
+ * write in the same instance, a read inside a transaction that then rolls back — the next read
+ * serves the current text. On targets without a shared database the "other" instance is the
+ * same one (then these are same-instance tests).
+ */
+export function storefrontCacheSuite(ctx: SuiteContext): void {
+  describe('storefront texts are never stale (in-process template caches)', () => {
+    it('a page read through B, then each write through A (rename, variant added, price, archive, variant deleted, image, stock, delete): B serves the new text, byte-identical', async () => {
+      const { storages, close } = await ctx.openStorages(2);
+      const [a, b] = storages as [Storage, Storage];
+      try {
+        const scope = newScope();
+        const product = makeProduct(scope, { name: 'Mug', prices: [1500, 1700], images: 1 });
+        const neighbour = makeProduct(scope, { name: 'Cup', prices: [900], created_at: 1_700_000_000_001 });
+        const [first, second] = product.variants as [VariantWithInventory, VariantWithInventory];
+        await a.transaction(async (tx) => {
+          await tx.products.insert(product);
+          await tx.products.insert(neighbour);
+        });
+        let previous = await b.read((r) => servedTexts(r, scope));
+        await b.read((r) => servedTexts(r, scope)); // served from B's cache now
+        const writes: Array<[string, (tx: Repositories) => Promise<unknown>, string | null]> = [
+          [
+            'rename',
+            (tx) => tx.products.update(scope, product.id, { name: 'Mug "2"', updated_at: 2 }),
+            '"name":"Mug \\"2\\""',
+          ],
+          [
+            'variant added',
+            (tx) => {
+              const added = makeVariant(product, 2, 1100, { inventory: { on_hand: 3 } });
+              return tx.products.insertVariant(added, added.inventory);
+            },
+            '"amount":1100',
+          ],
+          [
+            'price',
+            (tx) => tx.products.updateVariant(scope, first.id, { price: 800, updated_at: 3 }),
+            '"amount":800',
+          ],
+          [
+            'archive',
+            (tx) => tx.products.update(scope, product.id, { status: 'archived', updated_at: 4 }),
+            '"status":"archived"',
+          ],
+          ['variant deleted', (tx) => tx.products.deleteVariant(scope, second.id, 5), null],
+          ['image', (tx) => tx.products.insertImage(scope, makeImage(product, 3, [first.id])), '/3.png'],
+          ['stock', (tx) => tx.inventory.adjust(scope, first.inventory.id, 7, 6), '"available":17'],
+        ];
+        for (const [what, write, expected] of writes) {
+          await a.transaction(write);
+          const served = await b.read((r) => servedTexts(r, scope));
+          const text = served.get(product.id) as string;
+          expect(text, what).not.toBe(previous.get(product.id));
+          if (expected) expect(text, what).toContain(expected);
+          // The neighbour, untouched, is served as before.
+          expect(served.get(neighbour.id), what).toBe(previous.get(neighbour.id));
+          previous = served;
+        }
+        expect(previous.get(product.id)).not.toContain(second.id);
+        await a.transaction((tx) => tx.products.delete(scope, product.id, 7));
+        const after = await b.read((r) => servedTexts(r, scope));
+        expect([...after.keys()]).toEqual([neighbour.id]);
+        expect(
+          await b.read(
+            async (r) => (await r.products.getStorefrontJson?.(scope, 'id', product.id, 'archived')) ?? null,
+          ),
+        ).toBeNull();
+      } finally {
+        await close();
+      }
+    });
+
+    it('a read inside a transaction sees its own writes; after a rollback the committed text is served, and a later write with another text shows', async () => {
+      const scope = newScope();
+      const lamp = makeProduct(scope, { name: 'Lamp' });
+      const desk = makeProduct(scope, { name: 'Desk', created_at: 1_700_000_000_001 });
+      await ctx.tx(async (tx) => {
+        await tx.products.insert(lamp);
+        await tx.products.insert(desk);
+      });
+      const committed = await ctx.read((r) => servedTexts(r, scope));
+      await expect(
+        ctx.tx(async (tx) => {
+          await tx.products.update(scope, lamp.id, { name: 'Rolled back', updated_at: 2 });
+          await tx.products.update(scope, desk.id, { name: 'Rolled back', updated_at: 2 });
+          const inside = await servedTexts(tx, scope);
+          expect(inside.get(lamp.id)).toContain('"name":"Rolled back"');
+          expect(inside.get(desk.id)).toContain('"name":"Rolled back"');
+          throw new Error('roll back');
+        }),
+      ).rejects.toThrow('roll back');
+      // The desk as committed.
+      expect(
+        await ctx.read(
+          async (r) => (await r.products.getStorefrontJson?.(scope, 'id', desk.id, 'active')) ?? null,
+        ),
+      ).toBe(textOf(committed, desk.id));
+      // The lamp's next committed render reaches the revision the rolled-back one had (without a
+      // read in between): its own text is served, not the rolled-back one.
+      await ctx.tx((tx) => tx.products.update(scope, lamp.id, { name: 'Committed', updated_at: 3 }));
+      const served = await ctx.read((r) => servedTexts(r, scope));
+      expect(served.get(lamp.id)).toContain('"name":"Committed"');
+      expect(served.get(desk.id)).toBe(textOf(committed, desk.id));
+      // And a read in a transaction after it (cache entries are shared) agrees.
+      await ctx.tx(async (tx) => {
+        expect(await servedTexts(tx, scope)).toEqual(served);
+      });
+    });
+
+    it('many products, pages read repeatedly while products are rewritten between reads: every page exact', async () => {
+      const scope = newScope();
+      const products: ProductAggregate[] = Array.from({ length: 30 }, (_, i) =>
+        makeProduct(scope, { name: `P${i}`, prices: [1000 + i], created_at: 1_700_000_000_000 + i }),
+      );
+      await ctx.tx(async (tx) => {
+        for (const product of products) await tx.products.insert(product);
+      });
+      const request = (starting_after?: string): PageRequest<'created_at'> => ({
+        limit: 7,
+        sort: 'created_at',
+        order: 'asc',
+        ...(starting_after ? { starting_after } : {}),
+      });
+      for (let round = 0; round < 3; round++) {
+        for (const [i, product] of products.entries()) {
+          if (i % 3 === round) {
+            await ctx.tx((tx) =>
+              tx.products.update(scope, product.id, { name: `P${i} r${round}`, updated_at: 10 + round }),
+            );
+          }
+        }
+        let cursor: string | undefined;
+        let seen = 0;
+        do {
+          const page = request(cursor);
+          const [objects, texts] = await ctx.read(async (r) => [
+            await r.products.list(scope, {}, page),
+            r.products.listStorefrontJson ? await r.products.listStorefrontJson(scope, {}, page) : undefined,
+          ]);
+          if (texts) expect(texts).toEqual({ ...objects, data: objects.data.map(storefrontProductJson) });
+          seen += objects.data.length;
+          cursor = objects.next_cursor ?? undefined;
+        } while (cursor !== undefined);
+        expect(seen).toBe(products.length);
+      }
+    });
+  });
+}

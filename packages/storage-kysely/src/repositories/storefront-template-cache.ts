@@ -1,0 +1,136 @@
+import { type Scope, type SplitStorefrontTemplate, splitStorefrontTemplate } from '@cartwright/core';
+
+/**
+ * Storefront templates kept in process, per storage instance (issue 9): the catalog page
+ * statement then ships each product's template revision instead of its ~3 KB template, and
+ * filling is a join of pre-split parts with the stock (no scan for slots, no copy of the page's
+ * templates out of the database on every request).
+ *
+ * An entry is `{ rev, split }` under `store_id, mode, product_id`: the template and
+ * `product_documents.storefront_rev` read TOGETHER from one row (never the revision of another
+ * statement), split at its slots; `split` null caches "no usable template" (the product is
+ * rendered from its aggregate). A reader uses an entry only when its revision equals the one its
+ * page statement read; every write of `storefront` increments `storefront_rev` in the same
+ * statement (0005_storefront_revisions), so a committed revision names one template forever and
+ * another instance's or process's write is seen at the next read.
+ *
+ * Only reads outside a transaction fill it (see {@link StorefrontTemplateAccess}): a transaction
+ * sees its own uncommitted revisions, and one rolled back would leave a revision number that a
+ * later write commits with another template.
+ *
+ * Bound: at most `maxEntries` products and `maxChars` template characters (defaults 2,000 and
+ * 8 Mi characters: the templates are ASCII-heavy one-byte V8 strings, so ~8 MB worst case, and
+ * 2,000 products of ~3 KB is ~6 MB), evicting the least recently used. Decision: LRU rather than
+ * FIFO because catalog traffic is skewed to the first pages of a few listings — a crawl through
+ * deep pages must not push those out — and a hit costs one Map delete + set (~0.1 µs) to
+ * refresh; the Map's insertion order is the recency order, so eviction is O(1).
+ */
+export class StorefrontTemplateCache {
+  readonly #entries = new Map<string, CachedStorefrontTemplate>();
+  #chars = 0;
+  #maxEntries: number;
+  #maxChars: number;
+
+  constructor(options: StorefrontTemplateCacheOptions = {}) {
+    this.#maxEntries = options.maxEntries ?? 2_000;
+    this.#maxChars = options.maxChars ?? 8 * 1024 * 1024;
+  }
+
+  /** Products cached now. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Template characters cached now. */
+  get chars(): number {
+    return this.#chars;
+  }
+
+  /** Changes the bounds (evicting at once when over them); 0 entries turns the cache off. */
+  resize(options: StorefrontTemplateCacheOptions): void {
+    if (options.maxEntries !== undefined) this.#maxEntries = options.maxEntries;
+    if (options.maxChars !== undefined) this.#maxChars = options.maxChars;
+    this.#evict();
+  }
+
+  /**
+   * The split template of a product when the cache holds it at revision `rev`, else undefined
+   * (null: cached as having no usable template at that revision). A hit makes it most recent.
+   */
+  get(scope: Scope, productId: string, rev: number): SplitStorefrontTemplate | null | undefined {
+    const key = keyOf(scope, productId);
+    const entry = this.#entries.get(key);
+    if (!entry || entry.rev !== rev) return undefined;
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    return entry.split;
+  }
+
+  /**
+   * Splits `template` (read with `rev` from the same row), caches it when `fill`, and returns
+   * the split (null when there is no template or it cannot be split).
+   */
+  put(
+    scope: Scope,
+    productId: string,
+    rev: number,
+    template: string | null,
+    fill: boolean,
+  ): SplitStorefrontTemplate | null {
+    const split = template === null ? null : (splitStorefrontTemplate(template) ?? null);
+    if (!fill) return split;
+    const key = keyOf(scope, productId);
+    const chars = template?.length ?? 0;
+    const previous = this.#entries.get(key);
+    if (previous) {
+      this.#entries.delete(key);
+      this.#chars -= previous.chars;
+    }
+    // A template larger than the whole budget is served but not kept.
+    if (chars > this.#maxChars || this.#maxEntries <= 0) return split;
+    this.#entries.set(key, { rev, split, chars });
+    this.#chars += chars;
+    this.#evict();
+    return split;
+  }
+
+  /** Drops least recently used entries until within both bounds. */
+  #evict(): void {
+    while (this.#entries.size > this.#maxEntries || this.#chars > this.#maxChars) {
+      const oldest = this.#entries.keys().next();
+      if (oldest.done) return;
+      const entry = this.#entries.get(oldest.value) as CachedStorefrontTemplate;
+      this.#entries.delete(oldest.value);
+      this.#chars -= entry.chars;
+    }
+  }
+}
+
+/** Bounds of a {@link StorefrontTemplateCache}. */
+export interface StorefrontTemplateCacheOptions {
+  /** Products kept at most (default 2,000). */
+  maxEntries?: number;
+  /** Template characters kept at most (default 8 Mi). */
+  maxChars?: number;
+}
+
+/**
+ * What a repository gets: the storage's cache, and whether its reads may fill it — true only for
+ * the repositories of reads outside a transaction (which see committed rows only); transaction
+ * repositories use entries but never add them.
+ */
+export interface StorefrontTemplateAccess {
+  readonly cache: StorefrontTemplateCache;
+  readonly fill: boolean;
+}
+
+interface CachedStorefrontTemplate {
+  readonly rev: number;
+  readonly split: SplitStorefrontTemplate | null;
+  readonly chars: number;
+}
+
+/** U+0000 cannot occur in ids (Postgres text cannot hold it), so keys are unambiguous. */
+function keyOf(scope: Scope, productId: string): string {
+  return `${scope.store_id}\u0000${scope.mode}\u0000${productId}`;
+}
