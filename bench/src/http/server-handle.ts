@@ -1,5 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { SERVER_NODE_FLAGS } from '@cartwright/cli';
 import type { Fixture } from '../fixture/seed';
 import { BENCH_DIR } from '../lib/results';
 import { serverBundle } from './server-bundle';
@@ -52,10 +53,11 @@ export interface ServerOptions {
 
 /**
  * Starts server-process.ts — bundled into plain JavaScript (see server-bundle.ts) and run by
- * plain `node --expose-gc` — as a child process, and waits until it listens.
+ * plain `node --expose-gc` with the flags the server is meant to run with (`SERVER_NODE_FLAGS`,
+ * as `pnpm start` passes them) — as a child process, and waits until it listens.
  */
 export async function startServerProcess(options: ServerOptions): Promise<ServerHandle> {
-  const argv = ['--expose-gc', await serverBundle(options.profiling === true)];
+  const argv = ['--expose-gc', ...SERVER_NODE_FLAGS, await serverBundle(options.profiling === true)];
   const child: ChildProcessWithoutNullStreams = spawn(process.execPath, argv, {
     cwd: BENCH_DIR,
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,3 +1,4 @@
+import { SERVER_NODE_FLAGS } from '@cartwright/cli';
 import type { EngineResults } from '../engine-bench';
 import type { HttpResults } from '../http-bench';
 import type { MachineInfo } from '../lib/machine';
@@ -297,7 +298,7 @@ function memorySection(http: HttpResults | null): string {
       ? `The soak stopped at ${num(reached)} requests when its time cap (${http.settings.soak_max_seconds} s) ran out, before the ${num(http.settings.soak_requests)} asked for.`
       : '';
   return [
-    `Server process on ${mem.label}, sampled after a full GC (\`--expose-gc\`) after warm-up and after each chunk of storefront flows (c=8; every fourth chunk catalog pages, c=16). The soak uses a SQLite file seeded by the bench before the server starts (an in-memory database would grow with its data by design, and seeding inside the server would leave its garbage in the first figure).`,
+    `Server process on ${mem.label} (run, like every server of this report, with the V8 flags \`pnpm start\` uses: ${SERVER_NODE_FLAGS.map((flag) => `\`${flag}\``).join(' ')}, see packages/cli/src/node-flags.ts), sampled after a full GC (\`--expose-gc\`) after warm-up and after each chunk of storefront flows (c=8; every fourth chunk catalog pages, c=16). The soak uses a SQLite file seeded by the bench before the server starts (an in-memory database would grow with its data by design, and seeding inside the server would leave its garbage in the first figure).`,
     table(
       [
         'Requests since warm-up',
