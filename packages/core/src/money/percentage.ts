@@ -1,5 +1,5 @@
 import { parseDecimal } from './decimal';
-import { type Rational, roundHalfAwayFromZero, roundSmallQuotient, toBigInt } from './rounding';
+import { type Rational, roundScaled } from './rounding';
 
 /** A percentage as given on the wire (`20`, `8.875`, `"8.875"`) or already parsed. */
 export type PercentageLike = number | string | Rational;
@@ -20,8 +20,5 @@ export function toPercentRational(percent: PercentageLike, param = 'percent'): R
  */
 export function applyPercentage(amount: number, percent: PercentageLike): number {
   const rate = toPercentRational(percent);
-  // Small operands (every real amount and percentage): the same rounding on numbers, exact there.
-  const exact = roundSmallQuotient(amount * Number(rate.numerator), Number(rate.denominator) * 100);
-  if (exact !== undefined && Number.isSafeInteger(amount)) return exact;
-  return roundHalfAwayFromZero(toBigInt(amount, 'amount') * rate.numerator, rate.denominator * 100n);
+  return roundScaled(amount, rate.numerator, rate.denominator * 100n);
 }

@@ -119,3 +119,24 @@ export function roundSmallQuotient(numerator: number, denominator: number): numb
   const rounded = remainder * 2 >= d ? quotient + 1 : quotient;
   return negative && rounded !== 0 ? -rounded : rounded;
 }
+
+/**
+ * `round(amount × numerator / denominator)`, half away from zero: a money amount scaled by a
+ * rational (a tax rate, a percentage). On numbers when the operands and their product are small
+ * enough to be exact ({@link roundSmallQuotient}: every real price and rate), else on `bigint`;
+ * the same result either way.
+ *
+ * @throws RangeError when `amount` is not a safe integer or `denominator` is 0.
+ */
+export function roundScaled(
+  amount: number,
+  numerator: bigint,
+  denominator: bigint,
+  label = 'amount',
+): number {
+  if (Number.isSafeInteger(amount)) {
+    const exact = roundSmallQuotient(amount * Number(numerator), Number(denominator));
+    if (exact !== undefined) return exact;
+  }
+  return roundHalfAwayFromZero(toBigInt(amount, label) * numerator, denominator);
+}

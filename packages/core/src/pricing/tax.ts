@@ -1,6 +1,6 @@
 import { CommerceError } from '../errors';
 import { parseDecimal } from '../money/decimal';
-import { type Rational, roundHalfAwayFromZero, roundSmallQuotient, toBigInt } from '../money/rounding';
+import { type Rational, roundScaled } from '../money/rounding';
 
 /** The store's tax settings (decisions §11): `rate` is a percentage, `20` = 20 %, `8.875` allowed. */
 export interface TaxSettings {
@@ -29,10 +29,7 @@ export function parseTaxRate(rate: number | string | Rational): Rational {
  */
 export function exclusiveTax(amount: number, rate: number | string | Rational): number {
   const r = parseTaxRate(rate);
-  // Small operands (every real price and rate): the same rounding on numbers, exact there.
-  const exact = roundSmallQuotient(amount * Number(r.numerator), Number(r.denominator) * 100);
-  if (exact !== undefined && Number.isSafeInteger(amount)) return exact;
-  return roundHalfAwayFromZero(toBigInt(amount, 'amount') * r.numerator, r.denominator * 100n);
+  return roundScaled(amount, r.numerator, r.denominator * 100n);
 }
 
 /**
@@ -44,14 +41,8 @@ export function exclusiveTax(amount: number, rate: number | string | Rational): 
  */
 export function inclusiveTax(amount: number, rate: number | string | Rational): number {
   const r = parseTaxRate(rate);
-  const hundred = Number(r.denominator) * 100;
-  const small = roundSmallQuotient(amount * hundred, hundred + Number(r.numerator));
-  if (small !== undefined && Number.isSafeInteger(amount) && hundred + Number(r.numerator) > 0) {
-    return amount - small;
-  }
   const hundredD = r.denominator * 100n;
-  const net = roundHalfAwayFromZero(toBigInt(amount, 'amount') * hundredD, hundredD + r.numerator);
-  return amount - net;
+  return amount - roundScaled(amount, hundredD, hundredD + r.numerator);
 }
 
 /** Tax on `amount` under the store's settings: {@link inclusiveTax} or {@link exclusiveTax}. */
