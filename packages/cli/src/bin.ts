@@ -13,7 +13,7 @@ Commands:
   keys create  Create an API key and print it
   seed --demo  Load the demo catalog into an empty store
   worker       Deliver webhooks (several workers may share one database)
-  reconcile    Settle checkout payments left open by a crash or a lost provider answer
+  reconcile    Settle checkout payments and refunds left open by a crash or a lost provider answer
 
 Run \`cartwright <command> --help\` for a command's options.
 Configuration comes from the environment: PORT, HOST, DATABASE_URL, COMMERCE_API_KEYS,
@@ -107,7 +107,10 @@ async function reconcile(args: string[]): Promise<void> {
   try {
     const report = await engine.payments.reconcile({ olderThanMs, limit });
     for (const result of report.results) console.log(JSON.stringify(result));
-    console.log(`checked ${report.checked} payment(s), settled ${report.results.length}`);
+    for (const result of report.refunds) console.log(JSON.stringify(result));
+    console.log(
+      `checked ${report.checked} payment(s), settled ${report.results.length}; refunds in flight: ${report.refunds.length}`,
+    );
   } finally {
     await engine.close();
   }

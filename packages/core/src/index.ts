@@ -17,6 +17,10 @@ export type {
   ReconcileReport,
   ReconcileResult,
 } from './services/orders/payment-reconciliation';
+export type {
+  RefundReconcileOutcome,
+  RefundReconcileResult,
+} from './services/orders/refund-reconciliation';
 export { read, type Work, write } from './services/unit-of-work';
 export type {
   DeliverDueOptions,

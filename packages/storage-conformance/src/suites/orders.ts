@@ -294,6 +294,49 @@ export function ordersSuite(ctx: SuiteContext): void {
       ).toBeNull();
     });
 
+    it('refunds in flight: listRefundsByStatus across scopes, oldest first, before the cutoff; updateRefund sets metadata', async () => {
+      const scope = newScope();
+      const order = makeOrder(scope, 1001);
+      const other = otherMode(scope);
+      const otherOrder = makeOrder(other, 1001);
+      const calls = { provider_calls: [{ payment_id: 'pay_1', amount: 500 }] };
+      const stuck = makeRefund(scope, order.id, { created_at: -7000, metadata: calls });
+      const stuck2 = makeRefund(other, otherOrder.id, { created_at: -7000 });
+      const fresh = makeRefund(scope, order.id, { created_at: -100 });
+      const settled = makeRefund(scope, order.id, { created_at: -8000, status: 'completed' });
+      await ctx.tx(async (tx) => {
+        await tx.orders.insert(order);
+        await tx.orders.insert(otherOrder);
+        for (const r of [fresh, stuck2, settled, stuck]) await tx.orders.insertRefund(r);
+      });
+      const pending = await ctx.read((r) => r.orders.listRefundsByStatus('pending', -5000, 10));
+      const byId = [stuck.id, stuck2.id].sort();
+      expect(pending.map((r) => r.id)).toEqual(byId);
+      expect(pending.find((r) => r.id === stuck.id)).toEqual(stuck);
+      expect(
+        (await ctx.read((r) => r.orders.listRefundsByStatus('pending', -5000, 1))).map((r) => r.id),
+      ).toEqual([byId[0]]);
+      expect(
+        (await ctx.read((r) => r.orders.listRefundsByStatus('completed', -5000, 10))).map((r) => r.id),
+      ).toEqual([settled.id]);
+      const done = await ctx.tx((tx) =>
+        tx.orders.updateRefund(scope, stuck.id, {
+          status: 'completed',
+          metadata: { restock_movements: [] },
+          updated_at: 12,
+        }),
+      );
+      expect(done).toEqual({
+        ...stuck,
+        status: 'completed',
+        metadata: { restock_movements: [] },
+        updated_at: 12,
+      });
+      expect(
+        (await ctx.read((r) => r.orders.listRefundsByStatus('pending', -5000, 10))).map((r) => r.id),
+      ).toEqual([stuck2.id]);
+    });
+
     it('list filters: statuses, customer, e-mail, q (number or e-mail part), inclusive dates, drafts excluded', async () => {
       const scope = newScope();
       const orders = [

@@ -157,6 +157,17 @@ const updateFulfillmentRow = updateTemplate<'fulfillments', 'expect_status'>('fu
   guard: (p) => sql<SqlBool>`status = ${p.expect_status}`,
 });
 const updateRefundRow = updateTemplate('refunds');
+/** Across scopes (reconciliation of refunds in flight), oldest first; `refunds_pending_idx`. */
+const refundsByStatus = template(({ db }, p: Slots<'status' | 'before' | 'limit'>) =>
+  db
+    .selectFrom('refunds')
+    .selectAll()
+    .where('status', '=', p.status)
+    .where('created_at', '<', p.before)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(p.limit),
+);
 
 interface OrderFilterShape {
   status: boolean;
@@ -495,14 +506,25 @@ export class KyselyOrderRepository implements OrderRepository {
   async updateRefund(
     scope: Scope,
     id: string,
-    patch: Patch<RefundRecord, 'status' | 'provider_refund_id'>,
+    patch: Patch<RefundRecord, 'status' | 'provider_refund_id' | 'metadata'>,
   ): Promise<RefundRecord | null> {
+    const c = this.q.caps;
     const { shape, args } = updateArgs(
-      { status: patch.status, provider_refund_id: patch.provider_refund_id, updated_at: patch.updated_at },
+      {
+        status: patch.status,
+        provider_refund_id: patch.provider_refund_id,
+        metadata: patch.metadata === undefined ? undefined : c.json(patch.metadata),
+        updated_at: patch.updated_at,
+      },
       scoped(scope, { id }),
     );
     const row = await this.q.first(updateRefundRow, args, shape);
-    return row ? decodeRefund(row, this.q.caps) : null;
+    return row ? decodeRefund(row, c) : null;
+  }
+
+  async listRefundsByStatus(status: RefundRecord['status'], before: number, limit: number): Promise<RefundRecord[]> {
+    const rows = await this.q.rows(refundsByStatus, { status, before, limit });
+    return rows.map((row) => decodeRefund(row, this.q.caps));
   }
 
   async listRefunds(scope: Scope, order_id: string): Promise<RefundRecord[]> {

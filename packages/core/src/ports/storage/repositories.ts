@@ -579,8 +579,13 @@ export interface OrderRepository {
   updateRefund(
     scope: Scope,
     id: string,
-    patch: Patch<RefundRecord, 'status' | 'provider_refund_id'>,
+    patch: Patch<RefundRecord, 'status' | 'provider_refund_id' | 'metadata'>,
   ): Promise<RefundRecord | null>;
+  /**
+   * Refunds in `status` created before `before`, across scopes, oldest first (reconciliation of
+   * refunds left in flight).
+   */
+  listRefundsByStatus(status: RefundRecord['status'], before: Millis, limit: number): Promise<RefundRecord[]>;
   listRefunds(scope: Scope, order_id: string): Promise<RefundRecord[]>;
 }
 

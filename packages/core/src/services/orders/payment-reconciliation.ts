@@ -6,6 +6,7 @@ import { isOpenAttempt, readSnapshot } from './checkout-attempts';
 import { closeAttempt, settleAttempt } from './checkout-settlement';
 import { isRefusal } from './payment-attempt';
 import { syncOrderPayment } from './payment-sync';
+import { type RefundReconcileResult, reconcileRefunds } from './refund-reconciliation';
 
 /** Options of `reconcile`. */
 export interface ReconcileOptions {
@@ -57,6 +58,8 @@ export interface ReconcileReport {
   /** Pending payments examined. */
   checked: number;
   results: ReconcileResult[];
+  /** Refunds left in flight (recorded before their provider calls, never settled), settled now. */
+  refunds: RefundReconcileResult[];
 }
 
 const DEFAULT_OLDER_THAN_MS = 10 * 60 * 1000;
@@ -157,6 +160,9 @@ async function reconcileOne(ctx: ServiceContext, payment: PaymentRecord): Promis
  * - **Pending payments of orders** with a provider id (3-D Secure whose webhook was lost): the
  *   provider's current state is applied as its webhook would have been (`syncOrderPayment`).
  * - Manual payments of orders wait for the admin and are left alone.
+ * - **Refunds left in flight** (recorded `pending` before their provider calls; the process died
+ *   or the provider could not be reached): asked again under the same keys and settled
+ *   (`reconcileRefunds`), with the same age threshold and limit.
  *
  * Failures are reported per payment (`error`) and retried by the next run; a run never throws
  * for one payment. Known limit: the storage lists pending payments oldest first without a
@@ -173,5 +179,6 @@ export async function reconcilePayments(
   );
   const results: ReconcileResult[] = [];
   for (const payment of pending) results.push(await reconcileOne(ctx, payment));
-  return { checked: pending.length, results };
+  const refunds = await reconcileRefunds(ctx, before, options.limit ?? DEFAULT_LIMIT);
+  return { checked: pending.length, results, refunds: refunds.results };
 }

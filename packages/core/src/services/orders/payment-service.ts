@@ -11,6 +11,7 @@ export type {
   ReconcileResult,
 } from './payment-reconciliation';
 export type { PaymentWebhookAck } from './payment-webhooks';
+export type { RefundReconcileOutcome, RefundReconcileResult } from './refund-reconciliation';
 
 /**
  * Payments (decisions §8, §12, §13; issue 6): what the admin records or completes, the providers'

@@ -67,3 +67,62 @@ export function restockTotalsByLine(order: Pick<OrderAggregate, 'refunds'>): Map
   }
   return totals;
 }
+
+/** One provider call of a refund: which payment gives back how much (minor units). */
+export interface RefundProviderCall {
+  payment_id: string;
+  amount: number;
+}
+
+/**
+ * The internal metadata key of a refund whose provider calls are in flight: recorded `pending`
+ * BEFORE the providers are asked (outside any transaction), settled after they answered
+ * (`settleRefund`), or by reconciliation when the process died in between. The calls are kept
+ * so that a retry asks for exactly the same slices under the same idempotency keys.
+ */
+const IN_FLIGHT_KEY = 'provider_calls';
+
+/** The metadata of a refund recorded before its provider calls. */
+export function inFlightMetadata(calls: readonly RefundProviderCall[]): JsonObject {
+  return { [IN_FLIGHT_KEY]: calls.map((c) => ({ payment_id: c.payment_id, amount: c.amount })) };
+}
+
+/**
+ * The provider calls of a refund still waiting for its providers' answer, or null when the
+ * refund is settled (completed, failed, or pending at the provider with its effects applied).
+ */
+export function providerCallsInFlight(
+  refund: Pick<RefundRecord, 'status' | 'metadata'>,
+): RefundProviderCall[] | null {
+  if (refund.status !== 'pending') return null;
+  const raw = refund.metadata[IN_FLIGHT_KEY];
+  if (!Array.isArray(raw)) return null;
+  const calls: RefundProviderCall[] = [];
+  for (const value of raw) {
+    if (
+      typeof value === 'object' &&
+      value !== null &&
+      !Array.isArray(value) &&
+      typeof value.payment_id === 'string' &&
+      typeof value.amount === 'number'
+    ) {
+      calls.push({ payment_id: value.payment_id, amount: value.amount });
+    }
+  }
+  return calls;
+}
+
+/**
+ * Units per order line of the refunds still waiting for their providers: not yet in the lines'
+ * `refunded_quantity`, but no longer refundable (a concurrent refund must not take them too).
+ */
+export function unitsInFlight(order: Pick<OrderAggregate, 'refunds'>): Map<string, number> {
+  const units = new Map<string, number>();
+  for (const refund of order.refunds) {
+    if (providerCallsInFlight(refund) === null) continue;
+    for (const line of refund.lines) {
+      units.set(line.order_line_id, (units.get(line.order_line_id) ?? 0) + line.quantity);
+    }
+  }
+  return units;
+}

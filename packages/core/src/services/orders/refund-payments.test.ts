@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { CommerceError } from '../../errors';
 import type { PaymentRecord } from '../../ports/storage';
 import {
   paymentsToMarkRefunded,
@@ -75,7 +76,7 @@ describe('paymentsToMarkRefunded', () => {
 });
 
 describe('refundWithProviders', () => {
-  test('labels that are not providers (cash) are recorded without a call; a provider that fails → payment_failed', async () => {
+  test('labels that are not providers (cash) are recorded without a call; a provider that fails → failed outcome', async () => {
     const calls: number[] = [];
     const payments = new Map([
       [
@@ -110,9 +111,35 @@ describe('refundWithProviders', () => {
     ).resolves.toEqual({ status: 'pending', provider_refund_id: 're_1' });
     await expect(
       refundWithProviders({ payments }, 'ref_2', [{ payment: card, amount: 1500 }], null),
-    ).rejects.toMatchObject({
-      code: 'payment_failed',
-    });
+    ).resolves.toEqual({ status: 'failed', payment_id: 'pay_card', message: 'too much' });
     expect(calls).toEqual([700, 1500]);
+  });
+
+  test('a thrown refusal is a failed outcome; an unreachable provider throws (outcome unknown)', async () => {
+    let mode: 'refuse' | 'down' = 'refuse';
+    const payments = new Map([
+      [
+        'card',
+        {
+          name: 'card',
+          requiresPaymentMethod: true,
+          async createPayment() {
+            return { status: 'succeeded' as const, provider_id: 'pi_1' };
+          },
+          async refundPayment(): Promise<{ status: 'succeeded'; provider_refund_id: string }> {
+            if (mode === 'refuse') throw new CommerceError('payment_failed', 'charge disputed');
+            throw new CommerceError('payment_provider_unavailable', 'timeout');
+          },
+        },
+      ],
+    ]);
+    const card = payment('pay_card', 5000, 2, { provider: 'card' });
+    await expect(
+      refundWithProviders({ payments }, 'ref_3', [{ payment: card, amount: 100 }], null),
+    ).resolves.toEqual({ status: 'failed', payment_id: 'pay_card', message: 'charge disputed' });
+    mode = 'down';
+    await expect(
+      refundWithProviders({ payments }, 'ref_4', [{ payment: card, amount: 100 }], null),
+    ).rejects.toMatchObject({ code: 'payment_provider_unavailable' });
   });
 });

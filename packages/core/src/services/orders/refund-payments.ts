@@ -1,8 +1,8 @@
-import { CommerceError } from '../../errors';
 import type { RefundResult } from '../../ports/payment-provider';
-import type { PaymentRecord, RefundRecordStatus } from '../../ports/storage';
+import type { PaymentRecord } from '../../ports/storage';
 import { paymentStatusAfterRefunds } from '../../state';
 import type { ServiceContext } from '../context';
+import { isRefusal } from './payment-attempt';
 
 /** A part of a refund taken from one payment. */
 export interface RefundSlice {
@@ -72,50 +72,67 @@ export function paymentsToMarkRefunded(
   );
 }
 
+/** What the providers answered for a refund's slices. */
+export type RefundProviderOutcome =
+  | { status: 'completed' | 'pending'; provider_refund_id: string | null }
+  | { status: 'failed'; payment_id: string; message: string };
+
+/** Whether any slice is drawn on a payment whose provider is registered (so a call is needed). */
+export function needsProviderCall(
+  ctx: Pick<ServiceContext, 'payments'>,
+  slices: readonly RefundSlice[],
+): boolean {
+  return slices.some(({ payment }) => ctx.payments.get(payment.provider) !== undefined);
+}
+
 /**
  * Asks each payment's provider to refund its slice (decisions §13: "the provider refunds the
  * money (manual: recorded)"). Payments whose `provider` is not a registered provider — labels such
  * as `cash` on payments the admin recorded — are refunded outside the engine and recorded as is.
- * All succeeded → `completed`; any pending → `pending`; any failure → 402 `payment_failed` (the
- * caller's transaction rolls back, nothing is recorded). Returns the refund status and the first
- * provider refund id.
+ * All succeeded → `completed`; any pending → `pending`; a provider that answers `failed` or
+ * throws a refusal (a {@link CommerceError} other than `payment_provider_unavailable` /
+ * `internal_error`) → `failed`, and the slices after it are not asked. Any other error (the
+ * provider could not be reached: the outcome is unknown) is thrown; the refund stays in flight
+ * and a retry — `settleRefund` after reconciliation — asks again under the same keys.
  *
  * Each provider call carries the provider's payment id and the idempotency key
  * `<refund id>_<payment id>`, so a retried call never refunds twice.
  *
- * Known limit (issue 6): the provider is called inside the refund's transaction (the order row is
- * locked meanwhile, and on SQLite every writer waits). If the commit failed after the provider
- * refunded, the refund would not be recorded and a new request would get a new refund id. The
- * fix mirrors checkout: record the refund `pending` first, call the provider outside the
- * transaction, then complete it — which needs a storage listing of pending refunds for
- * reconciliation (`listRefundsByStatus`), not in the port today.
+ * Known limit: a refund drawn on two payments of registered providers whose second call fails
+ * after the first succeeded is recorded `failed` although the first slice was refunded (one
+ * refund record has one status). Orders paid by two provider payments are rare (checkout makes
+ * one payment); the provider's records show the slice.
  */
 export async function refundWithProviders(
   ctx: Pick<ServiceContext, 'payments'>,
   refundId: string,
   slices: readonly RefundSlice[],
   reason: string | null,
-): Promise<{ status: RefundRecordStatus; provider_refund_id: string | null }> {
-  let status: RefundRecordStatus = 'completed';
+): Promise<RefundProviderOutcome> {
+  let status: 'completed' | 'pending' = 'completed';
   let provider_refund_id: string | null = null;
   for (const { payment, amount } of slices) {
     const provider = ctx.payments.get(payment.provider);
     if (!provider) continue;
-    const result: RefundResult = await provider.refundPayment({
-      provider_id: payment.provider_id,
-      amount,
-      currency: payment.currency,
-      idempotency_key: `${refundId}_${payment.id}`,
-      reason,
-    });
+    let result: RefundResult;
+    try {
+      result = await provider.refundPayment({
+        provider_id: payment.provider_id,
+        amount,
+        currency: payment.currency,
+        idempotency_key: `${refundId}_${payment.id}`,
+        reason,
+      });
+    } catch (error) {
+      if (!isRefusal(error)) throw error;
+      return { status: 'failed', payment_id: payment.id, message: error.message };
+    }
     if (result.status === 'failed') {
-      throw new CommerceError(
-        'payment_failed',
-        result.failure_message ?? 'The payment provider refused the refund',
-        {
-          data: { payment_id: payment.id },
-        },
-      );
+      return {
+        status: 'failed',
+        payment_id: payment.id,
+        message: result.failure_message ?? 'The payment provider refused the refund',
+      };
     }
     if (result.status === 'pending') status = 'pending';
     provider_refund_id ??= result.provider_refund_id;

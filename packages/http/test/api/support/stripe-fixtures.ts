@@ -32,11 +32,18 @@ export interface FaultPlan {
   crash: 'before' | 'after' | null;
   /** Awaited before each provider call (to line concurrent checkouts up). */
   beforeCall: (() => Promise<void>) | null;
+  /**
+   * What the next `refundPayment` does: `before` / `after` as `crash`; `refuse`: Stripe declines
+   * it (not called; answers `failed`).
+   */
+  refund: 'before' | 'after' | 'refuse' | null;
+  /** Awaited before each refund call reaches Stripe (to act while a refund is in flight). */
+  beforeRefund: (() => Promise<void>) | null;
 }
 
 /** Wraps a provider so tests can make `createPayment` crash before or after the real call. */
 export function faultyProvider(inner: PaymentProvider): { provider: PaymentProvider; plan: FaultPlan } {
-  const plan: FaultPlan = { crash: null, beforeCall: null };
+  const plan: FaultPlan = { crash: null, beforeCall: null, refund: null, beforeRefund: null };
   const provider: PaymentProvider = {
     ...inner,
     async createPayment(input) {
@@ -46,6 +53,22 @@ export function faultyProvider(inner: PaymentProvider): { provider: PaymentProvi
       if (plan.beforeCall) await plan.beforeCall();
       const result = await inner.createPayment(input);
       if (crash === 'after') throw new SimulatedCrash('after the provider charged');
+      return result;
+    },
+    async refundPayment(input) {
+      const fault = plan.refund;
+      plan.refund = null;
+      if (fault === 'before') throw new SimulatedCrash('before the refund call');
+      if (fault === 'refuse') {
+        return {
+          status: 'failed',
+          provider_refund_id: null,
+          failure_message: 'Charge ch_x has been disputed.',
+        };
+      }
+      if (plan.beforeRefund) await plan.beforeRefund();
+      const result = await inner.refundPayment(input);
+      if (fault === 'after') throw new SimulatedCrash('after the provider refunded');
       return result;
     },
   };
