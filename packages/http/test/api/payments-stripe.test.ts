@@ -336,13 +336,30 @@ describeStripeApi('payments: stripe', (ctx) => {
     }
   });
 
-  test('money that arrives for an order cancelled meanwhile is refunded in full', async () => {
+  test('cancelling an order whose 3-D Secure payment is pending cancels its PaymentIntent at Stripe', async () => {
     const { api, fake } = ctx();
-    const item = await createProduct(api, { price: 3300 });
+    const item = await createProduct(api, { price: 2700 });
     const cart = await createCart(api, [{ variant_id: item.variant_id }]);
     const order = expectStatus(await payWith(api, cart.id, 'pm_card_authenticationRequired'), 201).body;
     const intentId = order.payments[0].provider_id;
     expectStatus(await api.post(`/v1/admin/orders/${order.id}/cancel`, { reason: 'customer called' }), 200);
+    expect(fake.intents().find((i) => i.id === intentId)?.status).toBe('canceled');
+    const voids = fake.requests.filter((r) => r.path === `/v1/payment_intents/${intentId}/cancel`);
+    expect(voids.map((r) => r.idempotency_key)).toEqual([`${order.payments[0].id}_void`]);
+    const after = expectStatus(await api.get(`/v1/admin/orders/${order.id}`), 200).body;
+    expect(after).toMatchObject({ status: 'cancelled', payment_status: 'unpaid' });
+    expect(after.payments[0].status).toBe('cancelled');
+  });
+
+  test('money that arrives for an order cancelled meanwhile (Stripe unreachable for the void) is refunded in full', async () => {
+    const { api, fake, plan } = ctx();
+    const item = await createProduct(api, { price: 3300 });
+    const cart = await createCart(api, [{ variant_id: item.variant_id }]);
+    const order = expectStatus(await payWith(api, cart.id, 'pm_card_authenticationRequired'), 201).body;
+    const intentId = order.payments[0].provider_id;
+    plan.cancel = 'unavailable';
+    expectStatus(await api.post(`/v1/admin/orders/${order.id}/cancel`, { reason: 'customer called' }), 200);
+    expect(fake.intents().find((i) => i.id === intentId)?.status).toBe('requires_action');
 
     fake.completeAction(intentId, 'succeed');
     const ack = expectStatus(await deliver(api, fake, 'payment_intent.succeeded', intentId), 200).body;

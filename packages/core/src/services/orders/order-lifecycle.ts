@@ -1,5 +1,11 @@
 import { CommerceError } from '../../errors';
-import type { CustomerRecord, InventoryChange, OrderAggregate, Scope } from '../../ports/storage';
+import type {
+  CustomerRecord,
+  InventoryChange,
+  OrderAggregate,
+  PaymentRecord,
+  Scope,
+} from '../../ports/storage';
 import type { AdminOrderCreate, AdminOrderUpdate, OrderCancel } from '../../schemas/orders';
 import { assertOrderAction, type OrderAdminAction } from '../../state';
 import {
@@ -37,6 +43,29 @@ function assertSellable(priced: PricedCart, items: readonly PriceableItem[]): vo
   assertPurchasable({ variants: untracked }, items, { param: lineParam });
 }
 
+/**
+ * After an order's cancellation committed: asks the providers to void the payments it cancelled
+ * that were still waiting at them (a 3-D Secure PaymentIntent the customer has not completed),
+ * under the key `<payment id>_void`, so the customer can no longer pay for a cancelled order.
+ * Best effort, outside any transaction: if a provider cannot be reached, or the customer paid
+ * just before, the money that arrives later is refunded in full by the payment webhook
+ * (`late_payment_refunded`, payment-sync.ts) — nothing is kept for a cancelled order either way.
+ */
+async function voidAtProviders(ctx: ServiceContext, payments: readonly PaymentRecord[]): Promise<void> {
+  for (const payment of payments) {
+    const provider = ctx.payments.get(payment.provider);
+    if (!provider?.cancelPayment || payment.provider_id === null) continue;
+    try {
+      await provider.cancelPayment({
+        provider_id: payment.provider_id,
+        idempotency_key: `${payment.id}_void`,
+      });
+    } catch {
+      // Left to the webhook: a payment that completes for a cancelled order is refunded.
+    }
+  }
+}
+
 /** Whether any unit of the order has left the warehouse (a fulfillment shipped or delivered). */
 function hasShippedUnits(order: OrderAggregate): boolean {
   return order.fulfillments.some((f) => f.status === 'shipped' || f.status === 'delivered');
@@ -58,7 +87,7 @@ export function createOrderLifecycle(ctx: ServiceContext) {
     action: Exclude<OrderAdminAction, 'finalize'>,
     reason?: string | null,
   ) {
-    return write(ctx, async (work) => {
+    const moved = await write(ctx, async (work) => {
       const { tx, now } = work;
       const order = await requireOrder(tx, scope, id, { forUpdate: true });
       const to = assertOrderAction(action, order.status, { has_shipped_units: hasShippedUnits(order) });
@@ -67,8 +96,11 @@ export function createOrderLifecycle(ctx: ServiceContext) {
       if (to === 'cancelled') changed = await cancelOrderParts(work, scope, changed, reason ?? null);
       const event = statusEvent(to);
       const saved = await saveOrderProgress(work, scope, order, changed, event ? [event] : []);
-      return orderToWire(saved);
+      const cancelled = order.payments.filter((p) => p.status === 'pending' && to === 'cancelled');
+      return { wire: orderToWire(saved), cancelled };
     });
+    await voidAtProviders(ctx, moved.cancelled);
+    return moved.wire;
   }
 
   return {

@@ -1,4 +1,11 @@
-import type { Engine, Order, PaymentProvider, Repositories, Storage } from '@cartwright/core';
+import {
+  CommerceError,
+  type Engine,
+  type Order,
+  type PaymentProvider,
+  type Repositories,
+  type Storage,
+} from '@cartwright/core';
 import { stripeProvider } from '@cartwright/payments-stripe';
 import { type FakeStripe, startFakeStripe } from '@cartwright/payments-stripe/fake-stripe';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
@@ -39,11 +46,13 @@ export interface FaultPlan {
   refund: 'before' | 'after' | 'refuse' | null;
   /** Awaited before each refund call reaches Stripe (to act while a refund is in flight). */
   beforeRefund: (() => Promise<void>) | null;
+  /** `unavailable`: the next `cancelPayment` cannot reach Stripe (not called). */
+  cancel: 'unavailable' | null;
 }
 
 /** Wraps a provider so tests can make `createPayment` crash before or after the real call. */
 export function faultyProvider(inner: PaymentProvider): { provider: PaymentProvider; plan: FaultPlan } {
-  const plan: FaultPlan = { crash: null, beforeCall: null, refund: null, beforeRefund: null };
+  const plan: FaultPlan = { crash: null, beforeCall: null, refund: null, beforeRefund: null, cancel: null };
   const provider: PaymentProvider = {
     ...inner,
     async createPayment(input) {
@@ -54,6 +63,14 @@ export function faultyProvider(inner: PaymentProvider): { provider: PaymentProvi
       const result = await inner.createPayment(input);
       if (crash === 'after') throw new SimulatedCrash('after the provider charged');
       return result;
+    },
+    async cancelPayment(input) {
+      const fault = plan.cancel;
+      plan.cancel = null;
+      if (fault === 'unavailable')
+        throw new CommerceError('payment_provider_unavailable', 'Stripe could not be reached');
+      if (!inner.cancelPayment) throw new Error('the wrapped provider cannot cancel payments');
+      return inner.cancelPayment(input);
     },
     async refundPayment(input) {
       const fault = plan.refund;
