@@ -16,12 +16,26 @@ import {
  */
 export interface StatementExecutor {
   executeQuery<R>(compiled: CompiledQuery<R>): Promise<QueryResult<R>>;
+  /**
+   * Runs the statement synchronously when the executor can do so right now (SQLite: inside the
+   * transaction that holds the connection, or outside any transaction while the connection is
+   * free) and returns its result; `undefined`: it cannot, use {@link executeQuery}. Errors are
+   * thrown as they are (untranslated). Optional: Postgres has no such path.
+   */
+  runNow?<R>(compiled: CompiledQuery<R>): QueryResult<R> | undefined;
 }
 
 /**
  * Runs templates on one executor: the root Kysely (reads outside a transaction) or the
  * connection/transaction a `Storage.transaction` callback is bound to. Every statement of the
  * repositories goes through here, so database errors are translated in one place.
+ *
+ * When the executor can run a statement at once (`runNow`, SQLite), the methods are not `async`:
+ * they run it, then hand back ONE settled promise — instead of the three promises and three
+ * microtask hops of `async` wrappers around an awaited executor promise. With the engine's
+ * AsyncLocalStorage every promise also runs the async-hooks init hook, and a checkout makes
+ * ~17 statements. Statements still run at the moment they are called, as before; errors still
+ * arrive as rejections (translated), never as synchronous throws.
  */
 export class QueryRunner {
   readonly caps: DialectCapabilities;
@@ -35,25 +49,32 @@ export class QueryRunner {
     this.caps = templates.ctx.caps;
   }
 
-  async rows<P extends string, R, S = undefined>(
-    t: Template<P, R, S>,
-    args: Args<P>,
-    shape?: S,
-  ): Promise<R[]> {
+  rows<P extends string, R, S = undefined>(t: Template<P, R, S>, args: Args<P>, shape?: S): Promise<R[]> {
     const compiled = bindTemplate(this.templates.get(t, shape as S), args);
+    let result: QueryResult<R> | undefined;
     try {
-      return (await this.db.executeQuery(compiled)).rows;
+      result = this.db.runNow?.(compiled);
     } catch (error) {
-      throw translateDbError(error);
+      return Promise.reject(translateDbError(error));
     }
+    if (result !== undefined) return Promise.resolve(result.rows);
+    return this.#later(compiled).then((later) => later.rows);
   }
 
-  async first<P extends string, R, S = undefined>(
+  first<P extends string, R, S = undefined>(
     t: Template<P, R, S>,
     args: Args<P>,
     shape?: S,
   ): Promise<R | undefined> {
-    return (await this.rows(t, args, shape))[0];
+    const compiled = bindTemplate(this.templates.get(t, shape as S), args);
+    let result: QueryResult<R> | undefined;
+    try {
+      result = this.db.runNow?.(compiled);
+    } catch (error) {
+      return Promise.reject(translateDbError(error));
+    }
+    if (result !== undefined) return Promise.resolve(result.rows[0]);
+    return this.#later(compiled).then((later) => later.rows[0]);
   }
 
   /** The compiled form of a template (compiling it on first use). */
@@ -62,27 +83,36 @@ export class QueryRunner {
   }
 
   /** Executes an already bound statement (callers that bind positionally, e.g. bulk inserts). */
-  async execute<R>(compiled: CompiledQuery<R>): Promise<number> {
+  execute<R>(compiled: CompiledQuery<R>): Promise<number> {
+    let result: QueryResult<R> | undefined;
     try {
-      const result = await this.db.executeQuery(compiled);
-      return Number(result.numAffectedRows ?? 0n);
+      result = this.db.runNow?.(compiled);
     } catch (error) {
-      throw translateDbError(error);
+      return Promise.reject(translateDbError(error));
     }
+    if (result !== undefined) return Promise.resolve(affectedRows(result));
+    return this.#later(compiled).then(affectedRows);
   }
 
   /** Executes a statement without RETURNING and reports the number of affected rows. */
-  async affected<P extends string, R, S = undefined>(
+  affected<P extends string, R, S = undefined>(
     t: Template<P, R, S>,
     args: Args<P>,
     shape?: S,
   ): Promise<number> {
-    const compiled = bindTemplate(this.templates.get(t, shape as S), args);
+    return this.execute(bindTemplate(this.templates.get(t, shape as S), args));
+  }
+
+  /** Through the executor's promise (Postgres, or SQLite while another user holds the connection). */
+  async #later<R>(compiled: CompiledQuery<R>): Promise<QueryResult<R>> {
     try {
-      const result = await this.db.executeQuery(compiled);
-      return Number(result.numAffectedRows ?? 0n);
+      return await this.db.executeQuery(compiled);
     } catch (error) {
       throw translateDbError(error);
     }
   }
+}
+
+function affectedRows(result: QueryResult<unknown>): number {
+  return Number(result.numAffectedRows ?? 0n);
 }

@@ -1,9 +1,19 @@
+import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { postgresCapabilities } from '../dialects/postgres/postgres-capabilities';
 import { sqliteCapabilities } from '../dialects/sqlite/sqlite-capabilities';
 import type { Database } from '../schema/database';
-import { bindTemplate, type Slots, shapedTemplate, TemplateCache, template } from './template';
+import {
+  bindTemplate,
+  rowFromJson,
+  rowFromValues,
+  type Slots,
+  shapedTemplate,
+  sqliteJsonRow,
+  TemplateCache,
+  template,
+} from './template';
 
 // Build-only Kysely instances: compiling never touches a connection.
 const sqlite = new TemplateCache({
@@ -71,5 +81,40 @@ describe('templates', () => {
     expect(a.compiled.sql).toBe('update "products" set "name" = ? where "id" = ?');
     expect(b.compiled.sql).toBe('update "products" set "name" = ?, "slug" = ? where "id" = ?');
     expect(bindTemplate(b, { id: 'p1', name: 'N', slug: 's' }).parameters).toEqual(['N', 's', 'p1']);
+  });
+});
+
+describe('sqliteJsonRow / rowFromJson', () => {
+  it('a row read back from ONE json_array value equals the row better-sqlite3 returns (REAL 0.1+0.2 and 8.875, epoch ms, null, JSON text, quotes)', () => {
+    const raw = new BetterSqlite3(':memory:');
+    raw.exec('create table t (id text, rate real, at integer, note text, meta text, flag integer) strict');
+    const rows = [
+      ['a"\\b', 0.1 + 0.2, 1_795_341_534_390, null, '{"k":[1,"x"]}', 1],
+      ['é ✓', 8.875, 0, 'line\nbreak', '[]', 0],
+      ['big', 33.333333333333336, 2 ** 53 - 1, '', '"s"', 1],
+    ];
+    const insert = raw.prepare('insert into t values (?, ?, ?, ?, ?, ?)');
+    for (const row of rows) insert.run(row);
+    const columns = ['id', 'rate', 'at', 'note', 'meta', 'flag'];
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: {} as never }) });
+    const text =
+      sql`select ${sqliteJsonRow(columns, { extra: [sql`1 + 1`] })} as r from t order by rowid`.compile(
+        db,
+      ).sql;
+    expect(text).toBe(
+      'select json_array("id", "rate", "at", "note", "meta", "flag", 1 + 1) as r from t order by rowid',
+    );
+    const expected = raw.prepare('select * from t order by rowid').all();
+    const read = (raw.prepare(text).all() as Array<{ r: string }>).map((row) => rowFromJson(columns, row.r));
+    expect(read).toEqual(expected);
+    expect((JSON.parse((raw.prepare(text).get() as { r: string }).r) as unknown[])[6]).toBe(2);
+    raw.close();
+  });
+
+  it('rowFromValues maps values by position, and keeps one maker per column list', () => {
+    const columns = ['x', 'y'] as const;
+    expect(rowFromValues(columns, [1, null])).toEqual({ x: 1, y: null });
+    expect(rowFromValues(columns, ['a', 'b'])).toEqual({ x: 'a', y: 'b' });
+    expect(rowFromValues(['weird "name"'], [3])).toEqual({ 'weird "name"': 3 });
   });
 });

@@ -10,13 +10,14 @@ import type {
   Patch,
   Scope,
 } from '@cartwright/core';
-import { type Selectable, type SqlBool, sql } from 'kysely';
+import { type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { DialectCapabilities } from '../dialects/dialect-capabilities';
 import { type EncodedRow, insertRows, insertTemplate } from '../query/insert-template';
 import type { QueryRunner } from '../query/query-runner';
-import { type Slots, shapedTemplate, slot, template } from '../query/template';
+import { rowFromValues, type Slots, shapedTemplate, slot, sqliteJsonRow, template } from '../query/template';
 import { type UpdateShape, updateArgs, updateTemplate } from '../query/update-template';
-import type { CartItemsTable, CartsTable } from '../schema/database';
+import type { CartItemsTable, CartsTable, Database } from '../schema/database';
+import { TABLE_COLUMNS } from '../schema/table-columns';
 import { insertTree, insertTreeTemplate, TREE_MAX_ROWS } from './insert-tree';
 import { scoped } from './scoped-args';
 
@@ -41,12 +42,40 @@ function itemsColumn(caps: DialectCapabilities) {
   return sql<unknown>`(select json_group_array(json_array(id, variant_id, quantity, json(metadata), created_at, updated_at)) from (select id, variant_id, quantity, metadata, created_at, updated_at from cart_items ci where ci.store_id = carts.store_id and ci.mode = carts.mode and ci.cart_id = carts.id order by created_at, id))`;
 }
 
+const CART_COLUMNS = TABLE_COLUMNS.carts;
+
+/** A cart row with its items: the row and `items_json` (Postgres), or ONE JSON array `r` (SQLite). */
+type CartReadRow = (Selectable<CartsTable> & { items_json: unknown }) | { r: string };
+
+/**
+ * The columns of a cart read: Postgres `carts.*` and `items_json`; SQLite ONE value `r`, the
+ * cart's columns (in {@link CART_COLUMNS} order) followed by the items array — one string for
+ * better-sqlite3 to hand over instead of a 17-column row object (see `sqliteJsonRow`; the
+ * items aggregate is nested through `json()`: SQLite does not promise that a subquery's result
+ * keeps its JSON subtype).
+ */
+function selectCart(
+  query: SelectQueryBuilder<Database, 'carts', object>,
+  caps: DialectCapabilities,
+): SelectQueryBuilder<Database, 'carts', CartReadRow> {
+  if (caps.dialect === 'sqlite') {
+    return query.select(
+      sqliteJsonRow(CART_COLUMNS, {
+        table: 'carts',
+        extra: [sql`json(${itemsColumn(caps)})`],
+      }).as('r'),
+    ) as unknown as SelectQueryBuilder<Database, 'carts', CartReadRow>;
+  }
+  return query.selectAll('carts').select(itemsColumn(caps).as('items_json')) as unknown as SelectQueryBuilder<
+    Database,
+    'carts',
+    CartReadRow
+  >;
+}
+
 const byId = (forUpdate: boolean) =>
   template(({ db, caps }, p: Slots<ScopeSlots | 'id'>) => {
-    const query = db
-      .selectFrom('carts')
-      .selectAll('carts')
-      .select(itemsColumn(caps).as('items_json'))
+    const query = selectCart(db.selectFrom('carts'), caps)
       .where('store_id', '=', p.store_id)
       .where('mode', '=', p.mode)
       .where('id', '=', p.id);
@@ -56,10 +85,7 @@ const get = byId(false);
 const getForUpdate = byId(true);
 
 const activeBySession = template(({ db, caps }, p: Slots<ScopeSlots | 'session_id'>) =>
-  db
-    .selectFrom('carts')
-    .selectAll('carts')
-    .select(itemsColumn(caps).as('items_json'))
+  selectCart(db.selectFrom('carts'), caps)
     .where('store_id', '=', p.store_id)
     .where('mode', '=', p.mode)
     .where('session_id', '=', p.session_id)
@@ -70,10 +96,7 @@ const activeBySession = template(({ db, caps }, p: Slots<ScopeSlots | 'session_i
     .limit(1),
 );
 const activeByCustomer = template(({ db, caps }, p: Slots<ScopeSlots | 'customer_id' | 'except_id'>) =>
-  db
-    .selectFrom('carts')
-    .selectAll('carts')
-    .select(itemsColumn(caps).as('items_json'))
+  selectCart(db.selectFrom('carts'), caps)
     .where('store_id', '=', p.store_id)
     .where('mode', '=', p.mode)
     .where('customer_id', '=', p.customer_id)
@@ -184,11 +207,18 @@ function decodeItemTuple(cart_id: string, tuple: ItemTuple, c: DialectCapabiliti
  * by a key the source lacks on a slow path (~1 µs), on every cart read; adding a key to a fresh
  * object is a plain map transition.
  */
-function decodeAggregate(
-  row: Selectable<CartsTable> & { items_json: unknown },
-  c: DialectCapabilities,
-): CartAggregate {
-  const tuples = c.parseJson<ItemTuple[] | null>(row.items_json) ?? [];
+function decodeAggregate(read: CartReadRow, c: DialectCapabilities): CartAggregate {
+  let row: Selectable<CartsTable>;
+  let items: unknown;
+  if ('r' in read) {
+    const values = JSON.parse(read.r) as unknown[];
+    row = rowFromValues(CART_COLUMNS, values);
+    items = values[CART_COLUMNS.length];
+  } else {
+    row = read;
+    items = read.items_json;
+  }
+  const tuples = c.parseJson<ItemTuple[] | null>(items) ?? [];
   const cart = decodeCart(row, c) as CartAggregate;
   cart.items = tuples.map((tuple) => decodeItemTuple(row.id, tuple, c));
   return cart;

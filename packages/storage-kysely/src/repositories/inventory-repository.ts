@@ -10,7 +10,7 @@ import type {
 } from '@cartwright/core';
 import {
   type Compilable,
-  type CompiledQuery,
+  CompiledQuery,
   type Kysely,
   type RawBuilder,
   type Selectable,
@@ -20,7 +20,7 @@ import {
 } from 'kysely';
 import { keysetList, runKeysetList } from '../query/keyset-list';
 import type { QueryRunner } from '../query/query-runner';
-import { type Slots, shapedTemplate, slot, type Template, template } from '../query/template';
+import { type Args, type Slots, shapedTemplate, slot, type Template, template } from '../query/template';
 import { updateArgs, updateTemplate } from '../query/update-template';
 import type { Database, InventoryItemsTable } from '../schema/database';
 import { decodeInventory } from './catalog-codecs';
@@ -123,6 +123,34 @@ const reserveMany = shapedTemplate(
       .returning(['variant_id', 'reserved', 'on_hand', 'updated_at']);
   },
 );
+
+/**
+ * {@link reserveMany} as a compare-and-set on rows the caller read earlier in this transaction
+ * (SQLite's `reserve` with `current`): each row must still hold the `reserved` (`r<i>`) and
+ * `on_hand` (`h<i>`) it was read with, so when every planned row is updated its new values are
+ * exactly the planned ones and nothing needs to come back — no RETURNING, which on SQLite costs
+ * about as much as the update itself (3 rows: 33 → 20 µs).
+ */
+const reserveExactMany = shapedTemplate(
+  (n: number) => String(n),
+  ({ db }, p: Slots<ScopeSlots | 'at'>, n: number) => {
+    const quantity = perVariant(p, n, 'q');
+    return db
+      .updateTable('inventory_items')
+      .set({ reserved: sql`reserved + ${quantity}`, updated_at: p.at })
+      .where('store_id', '=', p.store_id)
+      .where('mode', '=', p.mode)
+      .where(variantIn(p, n))
+      .where(
+        sql<SqlBool>`track_inventory = true and (allow_backorder = true or on_hand - reserved >= ${quantity})`,
+      )
+      .where(sql<SqlBool>`reserved = ${perVariant(p, n, 'r')} and on_hand = ${perVariant(p, n, 'h')}`);
+  },
+);
+/** Brackets {@link reserveExactMany} on SQLite, so that a mismatch can be undone exactly. */
+const SAVEPOINT = CompiledQuery.raw('savepoint cartwright_reserve');
+const RELEASE = CompiledQuery.raw('release savepoint cartwright_reserve');
+const ROLLBACK_TO = CompiledQuery.raw('rollback to savepoint cartwright_reserve');
 
 /**
  * Sets `reserved` and `on_hand` of n tracked variants in ONE statement, to values computed from
@@ -372,8 +400,8 @@ export class KyselyInventoryRepository implements InventoryRepository {
    * guarded UPDATE of all tracked rows ({@link reserveMany}); the refusal is decided on the read
    * rows ({@link planReservation}), so nothing is written when one is refused. With
    * `options.current` covering every variant (rows read earlier in this transaction, which on
-   * SQLite nobody else can have changed since), the read is skipped: ONE statement
-   * ({@link #reserveFromCurrent}). Postgres: ONE statement that locks, reads and updates
+   * SQLite nobody else can have changed since), the read is skipped: one compare-and-set UPDATE
+   * without RETURNING inside a savepoint ({@link #reserveFromCurrent}). Postgres: ONE statement that locks, reads and updates
    * ({@link reserveInOneStatement}; `current` is ignored — its rows were read without a lock); a
    * refusal found in its result leaves the other rows updated, which the contract allows (the
    * caller's transaction rolls back).
@@ -436,23 +464,20 @@ export class KyselyInventoryRepository implements InventoryRepository {
 
   /**
    * SQLite reservation planned on rows the caller read earlier in this transaction: only the
-   * guarded UPDATE runs. Returns undefined — nothing written, the caller takes the reading path —
-   * when `current` lacks a variant or the plan refuses (refusals are always reported from rows
-   * read afresh). After the UPDATE every planned row must come back exactly as planned
-   * (`reserved` moved by the total, `on_hand` unchanged); otherwise `current` was not current (a
-   * caller bug): the guard alone decided what was written, and the outcome is rebuilt from the
-   * rows read now ({@link #reconcileReservation}).
+   * guarded compare-and-set UPDATE runs ({@link reserveExactMany}, bracketed by a savepoint).
+   * Returns undefined — nothing written, the caller takes the reading path — when `current`
+   * lacks a variant or the plan refuses (refusals are always reported from rows read afresh), or
+   * when not every planned row was updated: then some row no longer held what `current` said (a
+   * caller bug) or the guard refused it, and the savepoint is rolled back, so the reading path
+   * starts from the rows exactly as they were. When every planned row was updated, each held the
+   * `reserved` and `on_hand` of `current`, so the plan's changes are exactly what is stored.
    */
   async #reserveFromCurrent(
     scope: Scope,
     movements: InventoryMovement[],
     at: number,
     current: readonly InventoryRecord[],
-  ): Promise<
-    | { ok: true; changes: InventoryChange[] }
-    | { ok: false; refused: { variant_id: string; available: number } }
-    | undefined
-  > {
+  ): Promise<{ ok: true; changes: InventoryChange[] } | undefined> {
     const rows = new Map<string, InventoryRecord>();
     for (const row of current) {
       if (row.store_id === scope.store_id && row.mode === scope.mode) rows.set(row.variant_id, row);
@@ -460,53 +485,30 @@ export class KyselyInventoryRepository implements InventoryRepository {
     for (const movement of movements) if (!rows.has(movement.variant_id)) return undefined;
     const plan = planReservation(rows, movements, at);
     if (!plan.ok) return undefined;
-    const moved = await this.#updateMany(reserveMany, scope, at, plan.totals, (total) => ({ q: total }));
-    for (const [variant_id, total] of plan.totals) {
-      const row = moved.get(variant_id);
-      const before = rows.get(variant_id)!;
-      if (
-        row === undefined ||
-        Number(row.reserved) !== before.reserved + total ||
-        Number(row.on_hand) !== before.on_hand
-      ) {
-        return this.#reconcileReservation(scope, movements, at, plan.totals, moved, rows);
+    if (plan.totals.size === 0) return { ok: true, changes: plan.changes };
+    await this.q.execute(SAVEPOINT);
+    const entries = [...plan.totals];
+    let updated = 0;
+    for (let start = 0; start < entries.length; start += MOVE_CHUNK) {
+      const chunk = entries.slice(start, start + MOVE_CHUNK);
+      const args: Record<string, unknown> & Args<ScopeSlots | 'at'> = scoped(scope, { at });
+      for (let i = 0; i < chunk.length; i++) {
+        const [variant_id, total] = chunk[i]!;
+        const before = rows.get(variant_id)!;
+        args[`v${i}`] = variant_id;
+        args[`q${i}`] = total;
+        args[`r${i}`] = before.reserved;
+        args[`h${i}`] = before.on_hand;
       }
+      updated += await this.q.affected(reserveExactMany, args, chunk.length);
     }
-    return reservationResult(plan, moved);
-  }
-
-  /**
-   * The outcome of a reservation whose UPDATE did not match the caller's rows: the rows as they
-   * are now, with the units this UPDATE added taken off again, are what it started from
-   * (`updated_at` of a moved row is the caller's: the UPDATE overwrote it); the plan on them
-   * decides refusals exactly as the reading path would.
-   */
-  async #reconcileReservation(
-    scope: Scope,
-    movements: InventoryMovement[],
-    at: number,
-    totals: ReadonlyMap<string, number>,
-    moved: ReadonlyMap<string, MovedColumns>,
-    current: ReadonlyMap<string, InventoryRecord>,
-  ): Promise<
-    | { ok: true; changes: InventoryChange[] }
-    | { ok: false; refused: { variant_id: string; available: number } }
-  > {
-    const now = await this.#lock(
-      scope,
-      movements.map((movement) => movement.variant_id),
-    );
-    for (const [variant_id, row] of now) {
-      if (!moved.has(variant_id)) continue;
-      now.set(variant_id, {
-        ...row,
-        reserved: row.reserved - (totals.get(variant_id) ?? 0),
-        updated_at: current.get(variant_id)?.updated_at ?? row.updated_at,
-      });
+    if (updated === entries.length) {
+      await this.q.execute(RELEASE);
+      return { ok: true, changes: plan.changes };
     }
-    const plan = planReservation(now, movements, at);
-    if (!plan.ok) return plan;
-    return reservationResult(plan, moved);
+    await this.q.execute(ROLLBACK_TO);
+    await this.q.execute(RELEASE);
+    return undefined;
   }
 
   release(scope: Scope, movements: InventoryMovement[], at: number): Promise<InventoryChange[]> {

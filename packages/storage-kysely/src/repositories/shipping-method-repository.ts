@@ -8,26 +8,36 @@ import type {
   ShippingMethodRecord,
   ShippingMethodRepository,
 } from '@cartwright/core';
-import type { Selectable } from 'kysely';
+import type { Compilable, Selectable } from 'kysely';
 import type { DialectCapabilities } from '../dialects/dialect-capabilities';
 import { insertRows, insertTemplate } from '../query/insert-template';
 import { keysetList, runKeysetList } from '../query/keyset-list';
 import type { QueryRunner } from '../query/query-runner';
-import { type Slots, template } from '../query/template';
+import { rowFromJson, type Slots, sqliteJsonRow, template } from '../query/template';
 import { updateArgs, updateTemplate } from '../query/update-template';
 import type { ShippingMethodsTable } from '../schema/database';
+import { TABLE_COLUMNS } from '../schema/table-columns';
 import { scoped } from './scoped-args';
 
 const insert = insertTemplate('shipping_methods');
-const get = template(({ db }, p: Slots<'store_id' | 'mode' | 'id'>) =>
-  db
+const SHIPPING_METHOD_COLUMNS = TABLE_COLUMNS.shipping_methods;
+/**
+ * By id. SQLite: the row as ONE JSON array `r` (see `sqliteJsonRow`: a string instead of a
+ * 14-column row object, on every checkout and cart pricing).
+ */
+const get = template(({ db, caps }, p: Slots<'store_id' | 'mode' | 'id'>) => {
+  const query = db
     .selectFrom('shipping_methods')
-    .selectAll()
     .where('store_id', '=', p.store_id)
     .where('mode', '=', p.mode)
     .where('id', '=', p.id)
-    .where('deleted_at', 'is', null),
-);
+    .where('deleted_at', 'is', null);
+  return (
+    caps.dialect === 'sqlite'
+      ? query.select(sqliteJsonRow(SHIPPING_METHOD_COLUMNS).as('r'))
+      : query.selectAll()
+  ) as Compilable<Selectable<ShippingMethodsTable> | { r: string }>;
+});
 const update = updateTemplate('shipping_methods', { where: 'deleted_at is null' });
 const softDelete = template(({ db }, p: Slots<'store_id' | 'mode' | 'id' | 'at'>) =>
   db
@@ -83,7 +93,8 @@ export class KyselyShippingMethodRepository implements ShippingMethodRepository 
 
   async get(scope: Scope, id: string): Promise<ShippingMethodRecord | null> {
     const row = await this.q.first(get, scoped(scope, { id }));
-    return row ? decode(row, this.q.caps) : null;
+    if (!row) return null;
+    return decode('r' in row ? rowFromJson(SHIPPING_METHOD_COLUMNS, row.r) : row, this.q.caps);
   }
 
   list(

@@ -1,17 +1,28 @@
 import type { JsonObject, Patch, StoreRecord, StoreRepository } from '@cartwright/core';
-import type { Selectable } from 'kysely';
+import type { Compilable, Selectable } from 'kysely';
 import type { DialectCapabilities } from '../dialects/dialect-capabilities';
 import { insertRows, insertTemplate } from '../query/insert-template';
 import type { QueryRunner } from '../query/query-runner';
-import { type Slots, template } from '../query/template';
+import { rowFromJson, type Slots, sqliteJsonRow, template } from '../query/template';
 import { updateArgs, updateTemplate } from '../query/update-template';
 import type { StoresTable } from '../schema/database';
+import { TABLE_COLUMNS } from '../schema/table-columns';
 
 const insert = insertTemplate('stores');
 const getFirst = template(({ db }) =>
   db.selectFrom('stores').selectAll().orderBy('created_at').orderBy('id').limit(1),
 );
-const get = template(({ db }, p: Slots<'id'>) => db.selectFrom('stores').selectAll().where('id', '=', p.id));
+const STORE_COLUMNS = TABLE_COLUMNS.stores;
+/**
+ * By id. SQLite: the row as ONE JSON array `r` (see `sqliteJsonRow`: a string instead of a
+ * 10-column row object, on every checkout and cart pricing).
+ */
+const get = template(({ db, caps }, p: Slots<'id'>) => {
+  const query = db.selectFrom('stores').where('id', '=', p.id);
+  return (
+    caps.dialect === 'sqlite' ? query.select(sqliteJsonRow(STORE_COLUMNS).as('r')) : query.selectAll()
+  ) as Compilable<Selectable<StoresTable> | { r: string }>;
+});
 const update = updateTemplate('stores', { scoped: false });
 /** Any non-deleted product or any order of the store, in either mode. */
 const hasCatalogOrOrders = template(({ db }, p: Slots<'store_id'>) =>
@@ -57,7 +68,8 @@ export class KyselyStoreRepository implements StoreRepository {
 
   async get(id: string): Promise<StoreRecord | null> {
     const row = await this.q.first(get, { id });
-    return row ? decodeStore(row, this.q.caps) : null;
+    if (!row) return null;
+    return decodeStore('r' in row ? rowFromJson(STORE_COLUMNS, row.r) : row, this.q.caps);
   }
 
   async insert(record: StoreRecord): Promise<void> {

@@ -60,6 +60,7 @@ export function transactionExecutor(source: StatementSource): StatementExecutor 
         return Promise.reject(error);
       }
     },
+    runNow: <R>(compiled: CompiledQuery<R>): QueryResult<R> => runStatement(source, compiled),
   };
 }
 
@@ -75,5 +76,7 @@ export function rootExecutor(source: StatementSource, gate: ConnectionGate): Sta
         gate.release();
       }
     },
+    runNow: <R>(compiled: CompiledQuery<R>): QueryResult<R> | undefined =>
+      gate.busy ? undefined : runStatement(source, compiled),
   };
 }

@@ -1,0 +1,121 @@
+import { makeProduct, newScope } from '@cartwright/storage-conformance';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SqliteStorage, sqliteStorage } from '../dialects/sqlite/sqlite-storage';
+
+/**
+ * SQLite's reservation on rows read earlier in the transaction (`reserve` with `current`): a
+ * compare-and-set UPDATE inside a savepoint, nothing read back. The conformance suite checks the
+ * outcomes on every engine; these tests check what only this path can get wrong.
+ */
+describe('inventory reserve with `current` on SQLite', () => {
+  let storage: SqliteStorage;
+  beforeAll(async () => {
+    storage = sqliteStorage({ filename: ':memory:' });
+    await storage.migrate();
+  });
+  afterAll(() => storage.close());
+
+  it('every row as read: one UPDATE without RETURNING between savepoint and release, no read', async () => {
+    const scope = newScope();
+    const product = makeProduct(scope, { prices: [1, 2], on_hand: 5 });
+    await storage.transaction((tx) => tx.products.insert(product));
+    const [a, b] = product.variants.map((v) => v.inventory);
+    const seen = recordStatements();
+    let statements: string[] = [];
+    const result = await storage.transaction(async (tx) => {
+      const read = await tx.inventory.getByVariantIds(scope, [a!.variant_id, b!.variant_id]);
+      seen.length = 0;
+      const reserved = await tx.inventory.reserve(
+        scope,
+        [
+          { variant_id: a!.variant_id, quantity: 2 },
+          { variant_id: b!.variant_id, quantity: 1 },
+          { variant_id: a!.variant_id, quantity: 3 },
+        ],
+        7,
+        { current: read },
+      );
+      statements = seen.splice(0);
+      return reserved;
+    });
+    restoreStatements();
+    expect(statements.map((sql) => sql.split(' ')[0])).toEqual(['savepoint', 'update', 'release']);
+    expect(statements[1]).not.toMatch(/returning/i);
+    if (!result.ok) throw new Error('expected ok');
+    expect(result.changes.map((c) => [c.before.reserved, c.after.reserved, c.after.updated_at])).toEqual([
+      [0, 2, 7],
+      [0, 1, 7],
+      [2, 5, 7],
+    ]);
+    const stored = await storage.read((r) =>
+      r.inventory.getByVariantIds(scope, [a!.variant_id, b!.variant_id]),
+    );
+    expect(Object.fromEntries(stored.map((row) => [row.variant_id, [row.reserved, row.updated_at]]))).toEqual(
+      {
+        [a!.variant_id]: [5, 7],
+        [b!.variant_id]: [1, 7],
+      },
+    );
+  });
+
+  it('one row moved since it was read (2 of 2 → 1 of 2 updated): the savepoint undoes the other, so nothing is reserved twice; before/after are the rows as they are', async () => {
+    const scope = newScope();
+    const product = makeProduct(scope, { prices: [1, 2], on_hand: 10 });
+    await storage.transaction((tx) => tx.products.insert(product));
+    const [a, b] = product.variants.map((v) => v.inventory);
+    const result = await storage.transaction(async (tx) => {
+      const read = await tx.inventory.getByVariantIds(scope, [a!.variant_id, b!.variant_id]);
+      // b moves after the read: `current` is stale for b only.
+      await tx.inventory.update(scope, b!.id, { on_hand: 20, updated_at: 2 });
+      return tx.inventory.reserve(
+        scope,
+        [
+          { variant_id: a!.variant_id, quantity: 1 },
+          { variant_id: b!.variant_id, quantity: 2 },
+        ],
+        3,
+        { current: read },
+      );
+    });
+    if (!result.ok) throw new Error('expected ok');
+    expect(result.changes.map((c) => [c.before.on_hand, c.before.reserved, c.after.reserved])).toEqual([
+      [10, 0, 1],
+      [20, 0, 2],
+    ]);
+    const stored = await storage.read((r) =>
+      r.inventory.getByVariantIds(scope, [a!.variant_id, b!.variant_id]),
+    );
+    expect(Object.fromEntries(stored.map((row) => [row.variant_id, [row.on_hand, row.reserved]]))).toEqual({
+      [a!.variant_id]: [10, 1],
+      [b!.variant_id]: [20, 2],
+    });
+  });
+});
+
+/** better-sqlite3's statement methods, patched to record the SQL text they run. */
+const statementProto = (() => {
+  const probe = new BetterSqlite3(':memory:');
+  const proto = Object.getPrototypeOf(probe.prepare('select 1')) as Record<string, unknown>;
+  probe.close();
+  return proto;
+})();
+const originals = new Map<string, unknown>();
+
+function recordStatements(): string[] {
+  const seen: string[] = [];
+  for (const method of ['all', 'get', 'run']) {
+    const original = statementProto[method] as (...args: unknown[]) => unknown;
+    originals.set(method, original);
+    statementProto[method] = function (this: { source: string }, ...args: unknown[]) {
+      seen.push(this.source);
+      return original.apply(this, args);
+    };
+  }
+  return seen;
+}
+
+function restoreStatements(): void {
+  for (const [method, original] of originals) statementProto[method] = original;
+  originals.clear();
+}
