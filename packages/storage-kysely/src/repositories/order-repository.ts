@@ -522,7 +522,11 @@ export class KyselyOrderRepository implements OrderRepository {
     return row ? decodeRefund(row, c) : null;
   }
 
-  async listRefundsByStatus(status: RefundRecord['status'], before: number, limit: number): Promise<RefundRecord[]> {
+  async listRefundsByStatus(
+    status: RefundRecord['status'],
+    before: number,
+    limit: number,
+  ): Promise<RefundRecord[]> {
     const rows = await this.q.rows(refundsByStatus, { status, before, limit });
     return rows.map((row) => decodeRefund(row, this.q.caps));
   }
