@@ -4,6 +4,7 @@ import { catalogReadPathMigration } from './0002_catalog_read_path';
 import { storefrontDocumentsMigration } from './0003_storefront_documents';
 import { checkoutWritePathMigration } from './0004_checkout_write_path';
 import { storefrontRevisionsMigration } from './0005_storefront_revisions';
+import { storefrontPageIndexesMigration } from './0006_storefront_page_indexes';
 import { refundReconciliationMigration } from './0007_refund_reconciliation';
 import type { SchemaDialect } from './column-types';
 
@@ -18,6 +19,7 @@ export function migrationsFor(dialect: SchemaDialect): Record<string, Migration>
     '0003_storefront_documents': storefrontDocumentsMigration(dialect),
     '0004_checkout_write_path': checkoutWritePathMigration(dialect),
     '0005_storefront_revisions': storefrontRevisionsMigration(dialect),
+    '0006_storefront_page_indexes': storefrontPageIndexesMigration(dialect),
     '0007_refund_reconciliation': refundReconciliationMigration(dialect),
   };
 }

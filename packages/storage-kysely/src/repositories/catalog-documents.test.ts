@@ -18,6 +18,11 @@ describe('storefront stock text', () => {
     expect(storefrontStockFragmentOf(stock, 'ar_a')).toBeUndefined();
     expect(storefrontStockFragmentOf(stock, 'var_d')).toBeUndefined();
     expect(storefrontStockFragmentOf('', 'var_a')).toBeUndefined();
+    // An id that starts another id is not matched either (the entry must continue with U+001F).
+    expect(storefrontStockFragmentOf('var_ab\u001f25', 'var_a')).toBeUndefined();
+    expect(storefrontStockFragmentOf('var_ab\u001f25\u001evar_a\u001f09', 'var_a')).toBe(
+      storefrontStockFragment(false, false, 9),
+    );
     expect(storefrontStockFragmentOf('var_a\u001f312345', 'var_a')).toBe(
       storefrontStockFragment(true, true, 12345),
     );

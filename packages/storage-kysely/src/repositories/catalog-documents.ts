@@ -138,15 +138,20 @@ export function productDocumentSql(dialect: Dialect, alias: string): string {
  * flags = track_inventory * 2 + allow_backorder, available = on_hand − reserved). The template
  * itself is not shipped: the reader keeps templates by revision in process
  * (storefront-template-cache.ts) and reads the few it lacks (with their revisions) afterwards.
- * The stock comes from one range of the `inventory_items (store_id, mode, product_id)` index
- * (0003_storefront_documents). Null when the product has no document row.
+ * Null when the product has no document row.
+ *
+ * SQLite reads both from indexes alone, named with INDEXED BY (without statistics its planner
+ * prefers the document's primary key, whose row overflows; 0005_storefront_revisions,
+ * 0006_storefront_page_indexes): the revision from `product_documents_rev_idx`, the stock from
+ * `inventory_items_stock_idx` (partial: no stock movement can use it). Postgres reads the stock
+ * from one range of `inventory_items_product_idx` (0003_storefront_documents).
  */
 export function storefrontStockSql(dialect: Dialect, alias: string): string {
   const sql =
     dialect === 'sqlite'
       ? `(select d.storefront_rev || char(1) || coalesce((select group_concat(i.variant_id || char(31) || (i.track_inventory * 2 + i.allow_backorder) || (i.on_hand - i.reserved), char(30))
-          from inventory_items i where i.store_id = P.store_id and i.mode = P.mode and i.product_id = P.id), '')
-        from product_documents d where d.store_id = P.store_id and d.mode = P.mode and d.product_id = P.id)`
+          from inventory_items i indexed by inventory_items_stock_idx where i.store_id = P.store_id and i.mode = P.mode and i.product_id = P.id), '')
+        from product_documents d indexed by product_documents_rev_idx where d.store_id = P.store_id and d.mode = P.mode and d.product_id = P.id)`
       : `(select d.storefront_rev::text || chr(1) || coalesce((select string_agg(i.variant_id || chr(31) || (i.track_inventory::int * 2 + i.allow_backorder::int)::text || (i.on_hand - i.reserved)::text, chr(30))
           from inventory_items i where i.store_id = P.store_id and i.mode = P.mode and i.product_id = P.id), '')
         from product_documents d where d.store_id = P.store_id and d.mode = P.mode and d.product_id = P.id)`;
@@ -394,11 +399,14 @@ export function splitStorefrontStockText(value: unknown): StorefrontStockText | 
  * another id is not mistaken for it.
  */
 export function storefrontStockFragmentOf(stock: string, variantId: string): string | undefined {
-  const needle = `${variantId}\u001f`;
-  let at = stock.indexOf(needle);
-  while (at > 0 && stock.charCodeAt(at - 1) !== 0x1e) at = stock.indexOf(needle, at + 1);
+  // The id followed by U+001F, searched without building that needle (one string less per slot).
+  const n = variantId.length;
+  let at = stock.indexOf(variantId);
+  while (at >= 0 && ((at > 0 && stock.charCodeAt(at - 1) !== 0x1e) || stock.charCodeAt(at + n) !== 0x1f)) {
+    at = stock.indexOf(variantId, at + 1);
+  }
   if (at < 0) return undefined;
-  const flags = at + needle.length;
+  const flags = at + n + 1;
   const end = stock.indexOf('\u001e', flags);
   return `${STOCK_PREFIXES[stock.charCodeAt(flags) - 48]}${stock.slice(flags + 1, end < 0 ? undefined : end)}`;
 }

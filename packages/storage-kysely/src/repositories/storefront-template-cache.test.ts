@@ -95,3 +95,42 @@ describe('StorefrontTemplateCache', () => {
     }
   });
 });
+
+describe('StorefrontTemplateCache: keys and approximate recency', () => {
+  it('one product id in two scopes: each lookup checks the store and mode; the later put replaces the earlier', () => {
+    const cache = new StorefrontTemplateCache();
+    cache.put(scope, 'p1', 1, templateOf('a'), true);
+    cache.put(other, 'p1', 1, templateOf('b'), true);
+    expect(cache.get(scope, 'p1', 1)).toBeUndefined();
+    expect(cache.get(other, 'p1', 1)?.variant_ids).toEqual(['b']);
+    expect(cache.size).toBe(1);
+    expect(cache.chars).toBe(templateOf('b').length);
+  });
+
+  it('10 entries: a hit on an entry newer than half the capacity leaves the order; an older one moves to the recent end', () => {
+    const cache = new StorefrontTemplateCache({ maxEntries: 10 });
+    for (let i = 0; i < 10; i++) cache.put(scope, `p${i}`, 1, templateOf(`p${i}`), true);
+    expect(cache.get(scope, 'p0', 1)).toBeDefined(); // 10 steps old: moved
+    expect(cache.get(scope, 'p9', 1)).toBeDefined(); // 1 step old: stays
+    cache.put(scope, 'p10', 1, templateOf('p10'), true);
+    cache.put(scope, 'p11', 1, templateOf('p11'), true);
+    // p1 and p2 were the least recent: evicted; p0 survived as it was moved.
+    expect(cache.get(scope, 'p1', 1)).toBeUndefined();
+    expect(cache.get(scope, 'p2', 1)).toBeUndefined();
+    expect(cache.get(scope, 'p0', 1)).toBeDefined();
+    expect(cache.get(scope, 'p9', 1)).toBeDefined();
+  });
+
+  it('an entry read once per 4 insertions (capacity 8) is never evicted by a crawl of 200 new products', () => {
+    const cache = new StorefrontTemplateCache({ maxEntries: 8 });
+    cache.put(scope, 'hot', 1, templateOf('hot'), true);
+    for (let i = 0; i < 200; i++) {
+      cache.put(scope, `crawl${i}`, 1, templateOf(`crawl${i}`), true);
+      if (i % 4 === 3) expect(cache.get(scope, 'hot', 1)?.variant_ids).toEqual(['hot']);
+      expect(cache.size).toBeLessThanOrEqual(8);
+    }
+    // Read no more: 8 insertions push it out.
+    for (let i = 0; i < 8; i++) cache.put(scope, `late${i}`, 1, templateOf(`late${i}`), true);
+    expect(cache.get(scope, 'hot', 1)).toBeUndefined();
+  });
+});

@@ -4,7 +4,7 @@ import type { AdminProductListQuery, PRODUCT_SORTS, StorefrontProductListQuery }
 import type { ServiceContext } from '../context';
 import { read } from '../unit-of-work';
 import { type ProductWire, productToWire } from '../wire/catalog';
-import { storefrontProductJson } from '../wire/storefront-product-text';
+import { storefrontListText, storefrontProductJson } from '../wire/storefront-product-text';
 import { productPageToWire } from './product-support';
 
 type ProductSort = (typeof PRODUCT_SORTS)[number];
@@ -95,7 +95,7 @@ export function createProductQueries(ctx: ServiceContext) {
           ? tx.products.listStorefrontJson(scope, filter, pageOf(query))
           : storefrontTextPage(await tx.products.list(scope, filter, pageOf(query))),
       );
-      return `{"data":[${page.data.join(',')}],"total_count":${JSON.stringify(page.total_count)},"has_more":${page.has_more},"next_cursor":${JSON.stringify(page.next_cursor)}}`;
+      return storefrontListText(page);
     },
 
     /**

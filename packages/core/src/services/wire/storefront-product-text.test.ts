@@ -15,6 +15,7 @@ import {
   fillStorefrontTemplateBy,
   STOREFRONT_SLOT,
   splitStorefrontTemplate,
+  storefrontListText,
   storefrontProductJson,
   storefrontStockFragment,
   storefrontStockOf,
@@ -352,5 +353,44 @@ describe('storefront product templates', () => {
   test('filling needs one fragment per slot', () => {
     expect(() => fillStorefrontTemplate(`[${STOREFRONT_SLOT}]`, [])).toThrow(/1 slots, got 0/);
     expect(fillStorefrontTemplate('{}', [])).toBe('{}');
+  });
+});
+
+describe('storefrontListText', () => {
+  test('equals JSON.stringify of the list page: 2 products, total 7, has_more, cursor "prod_2"', () => {
+    const data = [
+      { id: 'prod_1', name: 'A "quoted" é' },
+      { id: 'prod_2', tags: [] },
+    ];
+    const page = {
+      data: data.map((p) => JSON.stringify(p)),
+      total_count: 7,
+      has_more: true,
+      next_cursor: 'prod_2',
+    };
+    expect(storefrontListText(page)).toBe(
+      JSON.stringify({ data, total_count: 7, has_more: true, next_cursor: 'prod_2' }),
+    );
+  });
+
+  test('empty page: {"data":[],"total_count":0,"has_more":false,"next_cursor":null}', () => {
+    expect(storefrontListText({ data: [], total_count: 0, has_more: false, next_cursor: null })).toBe(
+      '{"data":[],"total_count":0,"has_more":false,"next_cursor":null}',
+    );
+  });
+
+  test('property: byte for byte JSON.stringify of any page of JSON objects', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.dictionary(fc.string(), fc.jsonValue()), { maxLength: 6 }),
+        fc.nat(),
+        fc.boolean(),
+        fc.option(fc.string(), { nil: null }),
+        (data, total_count, has_more, next_cursor) => {
+          const page = { data: data.map((p) => JSON.stringify(p)), total_count, has_more, next_cursor };
+          expect(storefrontListText(page)).toBe(JSON.stringify({ data, total_count, has_more, next_cursor }));
+        },
+      ),
+    );
   });
 });
