@@ -50,15 +50,7 @@ export class QueryRunner {
   }
 
   rows<P extends string, R, S = undefined>(t: Template<P, R, S>, args: Args<P>, shape?: S): Promise<R[]> {
-    const compiled = bindTemplate(this.templates.get(t, shape as S), args);
-    let result: QueryResult<R> | undefined;
-    try {
-      result = this.db.runNow?.(compiled);
-    } catch (error) {
-      return Promise.reject(translateDbError(error));
-    }
-    if (result !== undefined) return Promise.resolve(result.rows);
-    return this.#later(compiled).then((later) => later.rows);
+    return this.#run(bindTemplate(this.templates.get(t, shape as S), args), allRows);
   }
 
   first<P extends string, R, S = undefined>(
@@ -66,15 +58,7 @@ export class QueryRunner {
     args: Args<P>,
     shape?: S,
   ): Promise<R | undefined> {
-    const compiled = bindTemplate(this.templates.get(t, shape as S), args);
-    let result: QueryResult<R> | undefined;
-    try {
-      result = this.db.runNow?.(compiled);
-    } catch (error) {
-      return Promise.reject(translateDbError(error));
-    }
-    if (result !== undefined) return Promise.resolve(result.rows[0]);
-    return this.#later(compiled).then((later) => later.rows[0]);
+    return this.#run(bindTemplate(this.templates.get(t, shape as S), args), firstRow);
   }
 
   /** The compiled form of a template (compiling it on first use). */
@@ -84,14 +68,7 @@ export class QueryRunner {
 
   /** Executes an already bound statement (callers that bind positionally, e.g. bulk inserts). */
   execute<R>(compiled: CompiledQuery<R>): Promise<number> {
-    let result: QueryResult<R> | undefined;
-    try {
-      result = this.db.runNow?.(compiled);
-    } catch (error) {
-      return Promise.reject(translateDbError(error));
-    }
-    if (result !== undefined) return Promise.resolve(affectedRows(result));
-    return this.#later(compiled).then(affectedRows);
+    return this.#run(compiled, affectedRows);
   }
 
   /** Executes a statement without RETURNING and reports the number of affected rows. */
@@ -103,6 +80,22 @@ export class QueryRunner {
     return this.execute(bindTemplate(this.templates.get(t, shape as S), args));
   }
 
+  /**
+   * Runs `compiled` at once when the executor can (`runNow`), else through its promise, and
+   * hands back `pick` of the result as ONE promise; errors are translated and always arrive as
+   * rejections.
+   */
+  #run<R, T>(compiled: CompiledQuery<R>, pick: (result: QueryResult<R>) => T): Promise<T> {
+    let result: QueryResult<R> | undefined;
+    try {
+      result = this.db.runNow?.(compiled);
+    } catch (error) {
+      return Promise.reject(translateDbError(error));
+    }
+    if (result !== undefined) return Promise.resolve(pick(result));
+    return this.#later(compiled).then(pick);
+  }
+
   /** Through the executor's promise (Postgres, or SQLite while another user holds the connection). */
   async #later<R>(compiled: CompiledQuery<R>): Promise<QueryResult<R>> {
     try {
@@ -111,6 +104,14 @@ export class QueryRunner {
       throw translateDbError(error);
     }
   }
+}
+
+function allRows<R>(result: QueryResult<R>): R[] {
+  return result.rows;
+}
+
+function firstRow<R>(result: QueryResult<R>): R | undefined {
+  return result.rows[0];
 }
 
 function affectedRows(result: QueryResult<unknown>): number {

@@ -20,7 +20,15 @@ import {
 } from 'kysely';
 import { keysetList, runKeysetList } from '../query/keyset-list';
 import type { QueryRunner } from '../query/query-runner';
-import { type Args, type Slots, shapedTemplate, slot, type Template, template } from '../query/template';
+import {
+  type Args,
+  type BuildContext,
+  type Slots,
+  shapedTemplate,
+  slot,
+  type Template,
+  template,
+} from '../query/template';
 import { updateArgs, updateTemplate } from '../query/update-template';
 import type { Database, InventoryItemsTable } from '../schema/database';
 import { decodeInventory } from './catalog-codecs';
@@ -103,49 +111,45 @@ type MovedColumns = Pick<
 
 /**
  * `reserved += q_i` for n variants in ONE statement. The WHERE clause is both the selector and
- * the guard, per row: no oversell under any concurrency (a refused row is simply not updated, and
- * the caller sees it missing from RETURNING). RETURNING only the moved columns: on SQLite
- * `RETURNING *` of several rows costs three times the update itself.
+ * the guard, per row: no oversell under any concurrency (a refused row is simply not updated).
+ * `exact`: also a compare-and-set on rows the caller read earlier in this transaction (SQLite's
+ * `reserve` with `current`): each row must still hold the `reserved` (`r<i>`) and `on_hand`
+ * (`h<i>`) it was read with, so when every planned row is updated its new values are exactly the
+ * planned ones and nothing needs to come back.
+ */
+function reservationUpdate({ db }: BuildContext, p: Slots<ScopeSlots | 'at'>, n: number, exact: boolean) {
+  const quantity = perVariant(p, n, 'q');
+  const update = db
+    .updateTable('inventory_items')
+    .set({ reserved: sql`reserved + ${quantity}`, updated_at: p.at })
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where(variantIn(p, n))
+    .where(
+      sql<SqlBool>`track_inventory = true and (allow_backorder = true or on_hand - reserved >= ${quantity})`,
+    );
+  return exact
+    ? update.where(sql<SqlBool>`reserved = ${perVariant(p, n, 'r')} and on_hand = ${perVariant(p, n, 'h')}`)
+    : update;
+}
+
+/**
+ * {@link reservationUpdate}, RETURNING only the moved columns (a refused row is missing from
+ * them): on SQLite `RETURNING *` of several rows costs three times the update itself.
  */
 const reserveMany = shapedTemplate(
   (n: number) => String(n),
-  ({ db }, p: Slots<ScopeSlots | 'at'>, n: number) => {
-    const quantity = perVariant(p, n, 'q');
-    return db
-      .updateTable('inventory_items')
-      .set({ reserved: sql`reserved + ${quantity}`, updated_at: p.at })
-      .where('store_id', '=', p.store_id)
-      .where('mode', '=', p.mode)
-      .where(variantIn(p, n))
-      .where(
-        sql<SqlBool>`track_inventory = true and (allow_backorder = true or on_hand - reserved >= ${quantity})`,
-      )
-      .returning(['variant_id', 'reserved', 'on_hand', 'updated_at']);
-  },
+  (ctx, p: Slots<ScopeSlots | 'at'>, n: number) =>
+    reservationUpdate(ctx, p, n, false).returning(['variant_id', 'reserved', 'on_hand', 'updated_at']),
 );
 
 /**
- * {@link reserveMany} as a compare-and-set on rows the caller read earlier in this transaction
- * (SQLite's `reserve` with `current`): each row must still hold the `reserved` (`r<i>`) and
- * `on_hand` (`h<i>`) it was read with, so when every planned row is updated its new values are
- * exactly the planned ones and nothing needs to come back — no RETURNING, which on SQLite costs
- * about as much as the update itself (3 rows: 33 → 20 µs).
+ * {@link reservationUpdate} as a compare-and-set, without RETURNING, which on SQLite costs about
+ * as much as the update itself (3 rows: 33 → 20 µs).
  */
 const reserveExactMany = shapedTemplate(
   (n: number) => String(n),
-  ({ db }, p: Slots<ScopeSlots | 'at'>, n: number) => {
-    const quantity = perVariant(p, n, 'q');
-    return db
-      .updateTable('inventory_items')
-      .set({ reserved: sql`reserved + ${quantity}`, updated_at: p.at })
-      .where('store_id', '=', p.store_id)
-      .where('mode', '=', p.mode)
-      .where(variantIn(p, n))
-      .where(
-        sql<SqlBool>`track_inventory = true and (allow_backorder = true or on_hand - reserved >= ${quantity})`,
-      )
-      .where(sql<SqlBool>`reserved = ${perVariant(p, n, 'r')} and on_hand = ${perVariant(p, n, 'h')}`);
-  },
+  (ctx, p: Slots<ScopeSlots | 'at'>, n: number) => reservationUpdate(ctx, p, n, true),
 );
 /** Brackets {@link reserveExactMany} on SQLite, so that a mismatch can be undone exactly. */
 const SAVEPOINT = CompiledQuery.raw('savepoint cartwright_reserve');
