@@ -28,6 +28,8 @@ node --conditions=@cartwright/source --import tsx bench/src/http-bench.ts
 node --conditions=@cartwright/source --import tsx bench/src/scale-bench.ts
 node --conditions=@cartwright/source --import tsx bench/src/profile-bench.ts
 node --conditions=@cartwright/source --import tsx bench/src/write-report.ts   # rebuild this file from bench/results/*.json
+# this tree against an earlier revision in the same minutes (HTTP catalog and flow, alternating; prints medians):
+node --conditions=@cartwright/source --import tsx bench/src/compare-bench.ts --base <rev> --rounds 3
 \`\`\``;
 
 function machineSection(machine: MachineInfo): string {
