@@ -133,17 +133,27 @@ function newest<R extends { created_at: number | string; id: string }>(rows: rea
 const updatePaymentRow = updateTemplate<'payments', 'expect_status'>('payments', {
   guard: (p) => sql<SqlBool>`status = ${p.expect_status}`,
 });
-/** Across scopes (reconciliation), oldest first. */
-const paymentsByStatus = template(({ db }, p: Slots<'status' | 'before' | 'limit'>) =>
-  db
-    .selectFrom('payments')
-    .selectAll()
-    .where('status', '=', p.status)
-    .where('created_at', '<', p.before)
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(p.limit),
-);
+/**
+ * Rows of `table` in a status created before a time, across scopes, oldest first: what
+ * reconciliation works through (payments: `payments_status_idx`; refunds in flight:
+ * `refunds_pending_idx`).
+ */
+function byStatusAcrossScopes<T extends 'payments' | 'refunds'>(
+  table: T,
+): Template<'status' | 'before' | 'limit', Selectable<Database[T]>> {
+  // Built over the union of both tables; each instance reads one, so its rows are that table's.
+  return template(({ db }, p: Slots<'status' | 'before' | 'limit'>) =>
+    db
+      .selectFrom(table as 'payments' | 'refunds')
+      .selectAll()
+      .where('status', '=', p.status)
+      .where('created_at', '<', p.before)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(p.limit),
+  ) as unknown as Template<'status' | 'before' | 'limit', Selectable<Database[T]>>;
+}
+const paymentsByStatus = byStatusAcrossScopes('payments');
 
 const fulfillmentById = template(({ db }, p: Slots<ScopeSlots | 'id'>) =>
   db
@@ -157,17 +167,7 @@ const updateFulfillmentRow = updateTemplate<'fulfillments', 'expect_status'>('fu
   guard: (p) => sql<SqlBool>`status = ${p.expect_status}`,
 });
 const updateRefundRow = updateTemplate('refunds');
-/** Across scopes (reconciliation of refunds in flight), oldest first; `refunds_pending_idx`. */
-const refundsByStatus = template(({ db }, p: Slots<'status' | 'before' | 'limit'>) =>
-  db
-    .selectFrom('refunds')
-    .selectAll()
-    .where('status', '=', p.status)
-    .where('created_at', '<', p.before)
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(p.limit),
-);
+const refundsByStatus = byStatusAcrossScopes('refunds');
 
 interface OrderFilterShape {
   status: boolean;

@@ -96,7 +96,8 @@ export function createOrderLifecycle(ctx: ServiceContext) {
       if (to === 'cancelled') changed = await cancelOrderParts(work, scope, changed, reason ?? null);
       const event = statusEvent(to);
       const saved = await saveOrderProgress(work, scope, order, changed, event ? [event] : []);
-      const cancelled = order.payments.filter((p) => p.status === 'pending' && to === 'cancelled');
+      // The payments this cancellation moved from pending (cancelOrderParts), to void at their providers.
+      const cancelled = to === 'cancelled' ? order.payments.filter((p) => p.status === 'pending') : [];
       return { wire: orderToWire(saved), cancelled };
     });
     await voidAtProviders(ctx, moved.cancelled);

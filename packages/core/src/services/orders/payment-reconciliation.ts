@@ -180,5 +180,5 @@ export async function reconcilePayments(
   const results: ReconcileResult[] = [];
   for (const payment of pending) results.push(await reconcileOne(ctx, payment));
   const refunds = await reconcileRefunds(ctx, before, options.limit ?? DEFAULT_LIMIT);
-  return { checked: pending.length, results, refunds: refunds.results };
+  return { checked: pending.length, results, refunds };
 }

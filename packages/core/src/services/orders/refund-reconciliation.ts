@@ -74,12 +74,12 @@ export async function reconcileRefunds(
   ctx: ServiceContext,
   before: number,
   limit: number,
-): Promise<{ checked: number; results: RefundReconcileResult[] }> {
+): Promise<RefundReconcileResult[]> {
   const pending = await read(ctx, (tx) => tx.orders.listRefundsByStatus('pending', before, limit));
   const results: RefundReconcileResult[] = [];
   for (const refund of pending) {
     if (providerCallsInFlight(refund) === null) continue;
     results.push(await reconcileRefund(ctx, refund));
   }
-  return { checked: results.length, results };
+  return results;
 }
