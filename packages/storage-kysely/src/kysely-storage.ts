@@ -7,6 +7,7 @@ import { createMigrationProvider } from './migrations/migration-provider';
 import { QueryRunner, type StatementExecutor } from './query/query-runner';
 import { TemplateCache } from './query/template';
 import { createRepositories } from './repositories/create-repositories';
+import { StorefrontPageCache } from './repositories/storefront-page-cache';
 import { StorefrontTemplateCache } from './repositories/storefront-template-cache';
 import type { Database } from './schema/database';
 
@@ -41,6 +42,11 @@ export abstract class KyselyStorage implements Storage {
    * transaction only.
    */
   readonly storefrontTemplates = new StorefrontTemplateCache();
+  /**
+   * Storefront list pages kept in process by catalog version (bounded; see
+   * storefront-page-cache.ts); used by reads outside a transaction only.
+   */
+  readonly storefrontPages = new StorefrontPageCache();
   #rootRepositories: Repositories | undefined;
 
   constructor(
@@ -71,7 +77,7 @@ export abstract class KyselyStorage implements Storage {
    * so they may fill the storefront template cache.
    */
   protected repositoriesOn(executor: StatementExecutor, committed = false): Repositories {
-    const storefront = { cache: this.storefrontTemplates, fill: committed };
+    const storefront = { cache: this.storefrontTemplates, pages: this.storefrontPages, fill: committed };
     return createRepositories(new QueryRunner(executor, this.templates, storefront));
   }
 

@@ -6,6 +6,7 @@ import { checkoutWritePathMigration } from './0004_checkout_write_path';
 import { storefrontRevisionsMigration } from './0005_storefront_revisions';
 import { storefrontPageIndexesMigration } from './0006_storefront_page_indexes';
 import { refundReconciliationMigration } from './0007_refund_reconciliation';
+import { catalogVersionsMigration } from './0008_catalog_versions';
 import type { SchemaDialect } from './column-types';
 
 /**
@@ -21,6 +22,7 @@ export function migrationsFor(dialect: SchemaDialect): Record<string, Migration>
     '0005_storefront_revisions': storefrontRevisionsMigration(dialect),
     '0006_storefront_page_indexes': storefrontPageIndexesMigration(dialect),
     '0007_refund_reconciliation': refundReconciliationMigration(dialect),
+    '0008_catalog_versions': catalogVersionsMigration(dialect),
   };
 }
 

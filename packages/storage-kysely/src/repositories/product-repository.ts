@@ -60,6 +60,7 @@ import {
 } from './catalog-documents';
 import { type CountChange, countDeltas, tagPrefilterNeedles } from './product-counts';
 import { scoped } from './scoped-args';
+import { storefrontPageKey } from './storefront-page-cache';
 
 type ScopeSlots = 'store_id' | 'mode';
 
@@ -108,6 +109,15 @@ const storefrontByKey = shapedTemplate(
       .where(sql<SqlBool>`${sql.ref(by)} = ${p.key}`)
       .where('status', '=', p.status)
       .where('deleted_at', 'is', null),
+);
+
+/** The store's catalog version (0008_catalog_versions; no row yet: 0). */
+const catalogVersion = template(({ db }, p: Slots<ScopeSlots>) =>
+  db
+    .selectFrom('catalog_versions')
+    .select('version')
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode),
 );
 
 /**
@@ -564,9 +574,28 @@ export class KyselyProductRepository implements ProductRepository {
    * The page `list` returns, each product as its storefront JSON: its stored template filled with
    * its variants' live stock (one statement per page, as `list`, when the templates are cached at
    * their current revisions; see `#storefrontTexts`). A product without a current template (none
-   * rendered, or a slot's inventory row missing) is rendered from its aggregate.
+   * rendered, or a slot's inventory row missing) is rendered from its aggregate. Outside a
+   * transaction, a page read again at the same catalog version comes from the storage's page
+   * cache after one statement (storefront-page-cache.ts); callers must not change it.
    */
-  listStorefrontJson(
+  async listStorefrontJson(
+    scope: Scope,
+    filter: ProductListFilter,
+    page: PageRequest<'created_at' | 'name' | 'price'>,
+  ): Promise<Page<string>> {
+    const access = this.q.storefront;
+    const pages = access?.fill ? access.pages : undefined;
+    if (!pages?.enabled) return this.#storefrontPage(scope, filter, page);
+    // The version first, the page after it (storefront-page-cache.ts).
+    const row = await this.q.first(catalogVersion, scope);
+    const version = row ? Number(row.version) : 0;
+    const key = storefrontPageKey(scope, filter, page);
+    return (
+      pages.get(key, version) ?? pages.put(key, version, await this.#storefrontPage(scope, filter, page))
+    );
+  }
+
+  #storefrontPage(
     scope: Scope,
     filter: ProductListFilter,
     page: PageRequest<'created_at' | 'name' | 'price'>,

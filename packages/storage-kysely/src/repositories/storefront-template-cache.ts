@@ -1,4 +1,5 @@
 import { type Scope, type SplitStorefrontTemplate, splitStorefrontTemplate } from '@cartwright/core';
+import type { StorefrontPageCache } from './storefront-page-cache';
 
 /**
  * Storefront templates kept in process, per storage instance (issue 9): the catalog page
@@ -138,12 +139,14 @@ export interface StorefrontTemplateCacheOptions {
 }
 
 /**
- * What a repository gets: the storage's cache, and whether its reads may fill it — true only for
- * the repositories of reads outside a transaction (which see committed rows only); transaction
- * repositories use entries but never add them.
+ * What a repository gets: the storage's caches, and whether its reads may fill them — true only
+ * for the repositories of reads outside a transaction (which see committed rows only);
+ * transaction repositories use template entries but never add them, and never use pages.
  */
 export interface StorefrontTemplateAccess {
   readonly cache: StorefrontTemplateCache;
+  /** Whole list pages by catalog version (storefront-page-cache.ts); none: pages are not kept. */
+  readonly pages?: StorefrontPageCache;
   readonly fill: boolean;
 }
 

@@ -410,6 +410,15 @@ export interface OrderCountersTable extends ScopedColumns {
   last_number: number;
 }
 
+/**
+ * One row per scope, bumped by triggers on every change a storefront product page shows
+ * (0008_catalog_versions); `bumped_xid`: the Postgres transaction that last bumped it (0 on SQLite).
+ */
+export interface CatalogVersionsTable extends ScopedColumns {
+  version: number;
+  bumped_xid: number;
+}
+
 export interface IdempotencyKeysTable extends ScopedColumns {
   key: string;
   operation: string;
@@ -508,6 +517,7 @@ export interface Database {
   fulfillments: FulfillmentsTable;
   refunds: RefundsTable;
   order_counters: OrderCountersTable;
+  catalog_versions: CatalogVersionsTable;
   idempotency_keys: IdempotencyKeysTable;
   events: EventsTable;
   webhooks: WebhooksTable;

@@ -338,6 +338,7 @@ export const TABLE_COLUMNS = {
     'updated_at',
   ],
   order_counters: ['store_id', 'mode', 'last_number'],
+  catalog_versions: ['store_id', 'mode', 'version', 'bumped_xid'],
   idempotency_keys: [
     'store_id',
     'mode',

@@ -42,6 +42,21 @@ function storefrontTextPage(page: Page<ProductAggregate>): Page<string> {
   return { ...page, data: page.data.map(storefrontProductJson) };
 }
 
+/**
+ * The list envelope's text of each page a storage shares between requests (frozen: the storage
+ * keeps it for requests at the same catalog version, e.g. storage-kysely's page cache), so that
+ * a page served again is not joined again; other pages are joined each time.
+ */
+const sharedPageTexts = new WeakMap<Page<string>, string>();
+
+function listText(page: Page<string>): string {
+  const kept = sharedPageTexts.get(page);
+  if (kept !== undefined) return kept;
+  const text = storefrontListText(page);
+  if (Object.isFrozen(page)) sharedPageTexts.set(page, text);
+  return text;
+}
+
 /** Whether the storefront may show a product (decisions §9): only `active` ones. */
 function visible(product: ProductAggregate | null): product is ProductAggregate {
   return product !== null && product.status === 'active';
@@ -95,7 +110,7 @@ export function createProductQueries(ctx: ServiceContext) {
           ? tx.products.listStorefrontJson(scope, filter, pageOf(query))
           : storefrontTextPage(await tx.products.list(scope, filter, pageOf(query))),
       );
-      return storefrontListText(page);
+      return listText(page);
     },
 
     /**

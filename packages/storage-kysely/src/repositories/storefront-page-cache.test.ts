@@ -1,0 +1,361 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Page, type ProductAggregate, type Scope, storefrontProductJson } from '@cartwright/core';
+import {
+  createTestDatabase,
+  dropTestDatabase,
+  makeProduct,
+  makeVariant,
+  newScope,
+} from '@cartwright/storage-conformance';
+import { type Kysely, sql } from 'kysely';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import type { KyselyStorage } from '../kysely-storage';
+import { postgresStorage } from '../postgres';
+import type { Database } from '../schema/database';
+import { sqliteStorage } from '../sqlite';
+import { StorefrontPageCache, storefrontPageKey } from './storefront-page-cache';
+
+const PAGE = { limit: 20, sort: 'created_at' as const, order: 'desc' as const };
+const LIVE = { status: 'active' as const };
+
+function page(texts: string[]): Page<string> {
+  return { data: texts, total_count: texts.length, has_more: false, next_cursor: null };
+}
+
+describe('StorefrontPageCache', () => {
+  it('serves a page only at the version it was kept under, frozen, and forgets it at another', () => {
+    const cache = new StorefrontPageCache();
+    const kept = cache.put('k', 3, page(['{"id":"a"}']));
+    expect(Object.isFrozen(kept) && Object.isFrozen(kept.data)).toBe(true);
+    expect(cache.get('k', 3)).toBe(kept);
+    expect(cache.get('k', 4)).toBeUndefined();
+    expect(cache.get('k', 3)).toBeUndefined();
+    expect(cache.size).toBe(0);
+    expect(cache.chars).toBe(0);
+  });
+
+  it('is bounded by pages and by characters, least recently used out first; 0 entries turns it off', () => {
+    const cache = new StorefrontPageCache({ maxEntries: 2, maxChars: 10 });
+    cache.put('a', 1, page(['aaa']));
+    cache.put('b', 1, page(['bbb']));
+    cache.get('a', 1);
+    cache.put('c', 1, page(['ccc']));
+    expect([
+      cache.get('a', 1) !== undefined,
+      cache.get('b', 1) !== undefined,
+      cache.get('c', 1) !== undefined,
+    ]).toEqual([true, false, true]);
+    cache.put('d', 1, page(['dddddddd']));
+    expect(cache.chars).toBeLessThanOrEqual(10);
+    expect(cache.get('d', 1)).toBeDefined();
+    expect(cache.put('big', 1, page(['x'.repeat(11)])).data).toEqual(['x'.repeat(11)]);
+    expect(cache.get('big', 1)).toBeUndefined();
+    cache.resize({ maxEntries: 0 });
+    expect(cache.enabled).toBe(false);
+    expect(cache.size).toBe(0);
+  });
+
+  it('keys by store, mode, filter and page request', () => {
+    const scope = { store_id: 'store_1', mode: 'test' };
+    const keys = new Set([
+      storefrontPageKey(scope, LIVE, PAGE),
+      storefrontPageKey({ ...scope, mode: 'live' }, LIVE, PAGE),
+      storefrontPageKey({ ...scope, store_id: 'store_2' }, LIVE, PAGE),
+      storefrontPageKey(scope, { ...LIVE, q: 'lamp' }, PAGE),
+      storefrontPageKey(scope, LIVE, { ...PAGE, limit: 5 }),
+      storefrontPageKey(scope, LIVE, { ...PAGE, starting_after: 'prod_1' }),
+    ]);
+    expect(keys.size).toBe(6);
+  });
+});
+
+/** Two storages on one database: two server processes, as far as caches are concerned. */
+interface Pair {
+  reader: KyselyStorage;
+  writer: KyselyStorage;
+  close(): Promise<void>;
+}
+
+function describeAcrossStorages(name: string, openPair: () => Promise<Pair>): void {
+  describe(`storefront page cache across two storages on one database (${name})`, () => {
+    it('a page read again is the same object until any change it shows commits in the other storage; rolled-back changes keep it', async () => {
+      const { reader, writer, close } = await openPair();
+      try {
+        const scope = newScope();
+        const desk = makeProduct(scope, {
+          name: 'Desk',
+          prices: [5000, 5200],
+          created_at: 1_700_000_000_001,
+        });
+        const lamp = makeProduct(scope, { name: 'Lamp', prices: [1500], created_at: 1_700_000_000_002 });
+        await writer.transaction(async (tx) => {
+          await tx.products.insert(desk);
+          await tx.products.insert(lamp);
+        });
+        const [deskVariant, deskOther] = desk.variants;
+
+        /** The reader's page, checked against the object path read now (the truth). */
+        const readPage = async (filter: object = LIVE, request: object = PAGE): Promise<Page<string>> => {
+          const texts = await reader.read(async (r) =>
+            r.products.listStorefrontJson?.(scope, filter, request as typeof PAGE),
+          );
+          const objects = await writer.read((r) => r.products.list(scope, filter, request as typeof PAGE));
+          expect(texts).toEqual({ ...objects, data: objects.data.map(storefrontProductJson) });
+          return texts as Page<string>;
+        };
+        const changes: Array<[string, () => Promise<unknown>]> = [
+          [
+            'a reservation',
+            () =>
+              writer.transaction((tx) =>
+                tx.inventory.reserve(scope, [{ variant_id: deskVariant?.id as string, quantity: 2 }], 2),
+              ),
+          ],
+          [
+            'an adjustment',
+            () =>
+              writer.transaction((tx) =>
+                tx.inventory.adjust(scope, deskVariant?.inventory.id as string, 5, 3),
+              ),
+          ],
+          [
+            'a shipment',
+            () =>
+              writer.transaction((tx) =>
+                tx.inventory.ship(scope, [{ variant_id: deskVariant?.id as string, quantity: 1 }], 4),
+              ),
+          ],
+          [
+            'a restock',
+            () =>
+              writer.transaction((tx) =>
+                tx.inventory.restock(
+                  scope,
+                  [{ variant_id: deskVariant?.id as string, from_reserved: 1, to_on_hand: 1 }],
+                  5,
+                ),
+              ),
+          ],
+          [
+            'an inventory setting',
+            () =>
+              writer.transaction((tx) =>
+                tx.inventory.update(scope, deskOther?.inventory.id as string, {
+                  track_inventory: false,
+                  updated_at: 6,
+                }),
+              ),
+          ],
+          [
+            'a rename',
+            () =>
+              writer.transaction((tx) =>
+                tx.products.update(scope, lamp.id, { name: 'Lamp II', updated_at: 7 }),
+              ),
+          ],
+          [
+            'a new variant',
+            () => {
+              const added = makeVariant(desk, 5, 4000, { inventory: { on_hand: 2 } });
+              return writer.transaction((tx) => tx.products.insertVariant(added, added.inventory));
+            },
+          ],
+          [
+            'a variant price',
+            () =>
+              writer.transaction((tx) =>
+                tx.products.updateVariant(scope, deskOther?.id as string, { price: 4100, updated_at: 8 }),
+              ),
+          ],
+          [
+            'archiving',
+            () =>
+              writer.transaction((tx) =>
+                tx.products.update(scope, lamp.id, { status: 'archived', updated_at: 9 }),
+              ),
+          ],
+          [
+            'a new product',
+            () =>
+              writer.transaction((tx) =>
+                tx.products.insert(makeProduct(scope, { name: 'Chair', created_at: 1_700_000_000_003 })),
+              ),
+          ],
+          ['a deletion', () => writer.transaction((tx) => tx.products.delete(scope, desk.id, 10))],
+        ];
+
+        let previous = await readPage();
+        expect(await readPage()).toBe(previous);
+        for (const [what, change] of changes) {
+          // Rolled back: nothing committed, so the page read before is still the page.
+          await expect(
+            writer.transaction(async (tx) => {
+              await tx.inventory.adjust(scope, deskVariant?.inventory.id as string, 7, 11);
+              await tx.products.update(scope, lamp.id, { name: 'Never', updated_at: 11 });
+              throw new Error('rolled back');
+            }),
+          ).rejects.toThrow('rolled back');
+          expect(await readPage(), `${what}: after a rollback`).toBe(previous);
+
+          await change();
+          const next = await readPage();
+          expect(next, what).not.toBe(previous);
+          // A shipment moves on_hand and reserved alike: the same `available`, read afresh.
+          if (what !== 'a shipment') expect(next, what).not.toEqual(previous);
+          expect(await readPage(), `${what}: read again`).toBe(next);
+          previous = next;
+        }
+        expect(previous.data.join()).toContain('Chair');
+        expect(previous.data.join()).not.toContain(lamp.id);
+        expect(previous.data.join()).not.toContain(desk.id);
+      } finally {
+        await close();
+      }
+    });
+
+    it('other filters, pages and scopes are kept apart; reads inside a transaction never use or fill the cache', async () => {
+      const { reader, writer, close } = await openPair();
+      try {
+        const scope = newScope();
+        const other: Scope = { store_id: scope.store_id, mode: 'live' };
+        const products: ProductAggregate[] = Array.from({ length: 5 }, (_, i) =>
+          makeProduct(scope, {
+            name: `Stool ${i}`,
+            prices: [100 * (i + 1)],
+            created_at: 1_700_000_000_000 + i,
+          }),
+        );
+        await writer.transaction(async (tx) => {
+          for (const product of products) await tx.products.insert(product);
+          await tx.products.insert(makeProduct(other, { name: 'Live stool' }));
+        });
+        const list = (s: Scope, filter: object, request: object) =>
+          reader.read(
+            async (r) =>
+              r.products.listStorefrontJson?.(s, filter, request as typeof PAGE) as Promise<Page<string>>,
+          );
+        const first = await list(scope, LIVE, { ...PAGE, limit: 2 });
+        const cheap = await list(scope, { ...LIVE, price_max: 200 }, PAGE);
+        const live = await list(other, LIVE, PAGE);
+        expect(first.data).toHaveLength(2);
+        expect(first.has_more).toBe(true);
+        expect(cheap.total_count).toBe(2);
+        expect(live.data.join()).toContain('Live stool');
+        const second = await list(scope, LIVE, { ...PAGE, limit: 2, starting_after: first.next_cursor });
+        expect(second.data).not.toEqual(first.data);
+        expect(await list(scope, LIVE, { ...PAGE, limit: 2 })).toBe(first);
+        expect(await list(other, LIVE, PAGE)).toBe(live);
+
+        // A change in one mode leaves the other mode's pages kept.
+        await writer.transaction((tx) =>
+          tx.products.update(scope, products[0]?.id as string, { name: 'Renamed', updated_at: 5 }),
+        );
+        expect(await list(other, LIVE, PAGE)).toBe(live);
+        expect(await list(scope, { ...LIVE, price_max: 200 }, PAGE)).not.toBe(cheap);
+
+        const size = reader.storefrontPages.size;
+        const inside = await reader.transaction(async (tx) =>
+          tx.products.listStorefrontJson?.(other, LIVE, PAGE),
+        );
+        expect(inside).toEqual(live);
+        expect(inside).not.toBe(live);
+        expect(reader.storefrontPages.size).toBe(size);
+      } finally {
+        await close();
+      }
+    });
+
+    it('the catalog version moves with each committed change, once per transaction, and not with a rollback', async () => {
+      const { reader, writer, close } = await openPair();
+      try {
+        const scope = newScope();
+        const version = async () => {
+          const rows = await sql<{ version: number | string }>`select version from catalog_versions
+            where store_id = ${scope.store_id} and mode = ${scope.mode}`.execute(
+            reader.db as Kysely<Database>,
+          );
+          return rows.rows.length === 0 ? 0 : Number(rows.rows[0]?.version);
+        };
+        expect(await version()).toBe(0);
+        const product = makeProduct(scope, { prices: [100, 200, 300] });
+        await writer.transaction((tx) => tx.products.insert(product));
+        const afterInsert = await version();
+        expect(afterInsert).toBeGreaterThan(0);
+        await writer.transaction((tx) =>
+          tx.inventory.reserve(
+            scope,
+            product.variants.map((v) => ({ variant_id: v.id, quantity: 1 })),
+            2,
+          ),
+        );
+        const afterReserve = await version();
+        // Postgres bumps once per transaction (bumped_xid); SQLite once per row.
+        expect(afterReserve - afterInsert).toBe(writer.dialect === 'postgres' ? 1 : 3);
+        await expect(
+          writer.transaction(async (tx) => {
+            await tx.inventory.release(
+              scope,
+              [{ variant_id: product.variants[0]?.id as string, quantity: 1 }],
+              3,
+            );
+            throw new Error('rolled back');
+          }),
+        ).rejects.toThrow('rolled back');
+        expect(await version()).toBe(afterReserve);
+        // Changes outside what pages show (safety stock, metadata) leave it alone on SQLite and
+        // Postgres alike.
+        await writer.transaction((tx) =>
+          tx.inventory.update(scope, product.variants[0]?.inventory.id as string, {
+            safety_stock: 4,
+            updated_at: 4,
+          }),
+        );
+        expect(await version()).toBe(afterReserve);
+      } finally {
+        await close();
+      }
+    });
+  });
+}
+
+describeAcrossStorages('SQLite file, two connections', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cartwright-pages-'));
+  const filename = join(dir, 'shop.db');
+  const writer = sqliteStorage({ filename });
+  await writer.migrate();
+  const reader = sqliteStorage({ filename });
+  return {
+    reader,
+    writer,
+    async close() {
+      await reader.close();
+      await writer.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+const databases: string[] = [];
+afterAll(async () => {
+  for (const url of databases) await dropTestDatabase(url);
+});
+
+describeAcrossStorages('Postgres, two pools', async () => {
+  const error = inject('cartwrightPgError');
+  if (error) throw new Error(error);
+  const url = await createTestDatabase(inject('cartwrightPgUrl'));
+  databases.push(url);
+  const writer = postgresStorage({ connectionString: url });
+  await writer.migrate();
+  const reader = postgresStorage({ connectionString: url });
+  return {
+    reader,
+    writer,
+    async close() {
+      await reader.close();
+      await writer.close();
+    },
+  };
+});

@@ -1,0 +1,115 @@
+import type { Page } from '@cartwright/core';
+
+/**
+ * Storefront product list pages kept in process, per storage instance (issue 9): a page read
+ * again while its store's catalog version (0008_catalog_versions) has not moved is served from
+ * memory after ONE statement that reads that integer, instead of the page and count statements
+ * (~250 µs of a ~450 µs catalog request on SQLite, a round trip and ~1 ms of server time on
+ * Postgres).
+ *
+ * Correctness rests on the database, not on this process: triggers bump the version in the
+ * transaction of every change a page shows (any process, any code path), and the reader reads
+ * the version BEFORE it reads the page (`KyselyProductRepository.listStorefrontJson`). A page is
+ * kept under the version read before it, so it is never older than its version; a change
+ * committed between the two reads makes it newer, which only costs the next read a miss. Only
+ * reads outside a transaction use it (see {@link StorefrontTemplateAccess}): a transaction sees
+ * its own uncommitted bump, which a rollback would hand to another change.
+ *
+ * Key: store, mode, filter and page request (one key per distinct list request). Value: the
+ * `Page<string>` the repository returned, frozen — callers share it. Bound: `maxEntries` pages and
+ * `maxChars` characters of product texts (defaults 200 and 8 Mi: a page of 20 demo products is
+ * ~60 K characters), least recently used out first (a hit moves its entry: one per request).
+ */
+export class StorefrontPageCache {
+  readonly #entries = new Map<string, CachedPage>();
+  #chars = 0;
+  #maxEntries: number;
+  #maxChars: number;
+
+  constructor(options: StorefrontPageCacheOptions = {}) {
+    this.#maxEntries = options.maxEntries ?? 200;
+    this.#maxChars = options.maxChars ?? 8 * 1024 * 1024;
+  }
+
+  /** False when resized to 0 entries: readers then skip the version statement too. */
+  get enabled(): boolean {
+    return this.#maxEntries > 0;
+  }
+
+  /** Pages cached now. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Product text characters cached now. */
+  get chars(): number {
+    return this.#chars;
+  }
+
+  /** Changes the bounds (evicting at once when over them); 0 entries turns the cache off. */
+  resize(options: StorefrontPageCacheOptions): void {
+    if (options.maxEntries !== undefined) this.#maxEntries = options.maxEntries;
+    if (options.maxChars !== undefined) this.#maxChars = options.maxChars;
+    this.#evict();
+  }
+
+  /** The page kept under `key` when it was read at catalog version `version`, else undefined. */
+  get(key: string, version: number): Page<string> | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    if (entry.version !== version) {
+      this.#remove(key, entry);
+      return undefined;
+    }
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    return entry.page;
+  }
+
+  /** Keeps `page` under `key` at `version` (replacing what was there); returns it frozen. */
+  put(key: string, version: number, page: Page<string>): Page<string> {
+    const frozen = Object.freeze({ ...page, data: Object.freeze([...page.data]) as string[] });
+    const previous = this.#entries.get(key);
+    if (previous) this.#remove(key, previous);
+    let chars = 0;
+    for (const text of frozen.data) chars += text.length;
+    if (this.#maxEntries > 0 && chars <= this.#maxChars) {
+      this.#entries.set(key, { version, page: frozen, chars });
+      this.#chars += chars;
+      this.#evict();
+    }
+    return frozen;
+  }
+
+  #remove(key: string, entry: CachedPage): void {
+    this.#entries.delete(key);
+    this.#chars -= entry.chars;
+  }
+
+  #evict(): void {
+    for (const [key, entry] of this.#entries) {
+      if (this.#entries.size <= this.#maxEntries && this.#chars <= this.#maxChars) return;
+      this.#remove(key, entry);
+    }
+  }
+}
+
+export interface StorefrontPageCacheOptions {
+  maxEntries?: number;
+  maxChars?: number;
+}
+
+interface CachedPage {
+  readonly version: number;
+  readonly page: Page<string>;
+  readonly chars: number;
+}
+
+/** The key of one list request of one scope (filter and page request as the repository got them). */
+export function storefrontPageKey(
+  scope: { store_id: string; mode: string },
+  filter: unknown,
+  page: unknown,
+): string {
+  return `${scope.store_id}\u0000${scope.mode}\u0000${JSON.stringify(filter)}\u0000${JSON.stringify(page)}`;
+}
