@@ -6,6 +6,14 @@ import { createPipeline } from '../../src/pipeline';
 import type { RawRequest } from '../../src/raw-http';
 import { defineRoute, jsonText } from '../../src/route';
 import { describeApi, type TestApi } from './support/harness';
+import {
+  checkout,
+  createCart,
+  createProduct,
+  expectError,
+  placeOrder,
+  unique as uniqueName,
+} from './support/order-fixtures';
 
 /**
  * `GET /v1/storefront/products` is served as prepared text (storefront templates filled with
@@ -149,6 +157,43 @@ describeApi('catalog: storefront list as prepared text', (api) => {
     expect(text).toContain(
       '"allow_backorder":true,"safety_stock":null,"on_hand":null,"reserved":null,"available":37,',
     );
+  });
+});
+
+describeApi('catalog: storefront list pages kept by catalog version', (api) => {
+  test('the same page read again follows checkouts, cancellations, declined payments and archiving at once', async () => {
+    const tag = uniqueName('kept');
+    const product = await createProduct(api(), { tags: [tag], on_hand: 10 });
+    const query = `/v1/storefront/products?tag=${tag}`;
+    const available = async () => {
+      const res = await api().storefront.get(query);
+      expect(res.status).toBe(200);
+      return res.body.data.map((p: { variants: Array<{ inventory: { available: number } }> }) =>
+        p.variants.map((v) => v.inventory.available),
+      );
+    };
+    expect(await available()).toEqual([[10]]);
+    expect(await available()).toEqual([[10]]);
+
+    const order = await placeOrder(api(), [{ variant_id: product.variant_id, quantity: 3 }]);
+    expect(await available()).toEqual([[7]]);
+
+    // A refused checkout (more than is left) changes nothing, and the page says so.
+    const cart = await createCart(api(), [{ variant_id: product.variant_id, quantity: 7 }]);
+    expect(
+      (await api().post(`/v1/admin/inventory/${product.inventory_id}/adjust`, { quantity: -1 })).status,
+    ).toBe(200);
+    expect(await available()).toEqual([[6]]);
+    expectError(await checkout(api(), cart.id), 422, 'insufficient_inventory');
+    expect(await available()).toEqual([[6]]);
+
+    expect((await api().post(`/v1/admin/orders/${order.id}/cancel`, {})).status).toBe(200);
+    expect(await available()).toEqual([[9]]);
+
+    expect(
+      (await api().patch(`/v1/admin/products/${product.product_id}`, { status: 'archived' })).status,
+    ).toBe(200);
+    expect(await available()).toEqual([]);
   });
 });
 
