@@ -7,8 +7,9 @@
  *
  * The revision is unpacked with `git archive` into a temporary directory that shares this tree's
  * installed `node_modules` (the lockfile must not have changed in between), then the two trees
- * take turns: each round runs `compare/probe.ts` (copied into the old tree) once in each, in
- * alternating order. Prints every probe and the medians with the change. Environment:
+ * take turns: each round runs `compare/probe.ts` once in each, in alternating order. The probe and
+ * the server harness around the engine (`http/server-process.ts`) are this tree's in both, so
+ * only the product's code differs. Prints every probe and the medians with the change. Environment:
  * `COMPARE_SECONDS` (window length, default 5), `COMPARE_WARMUP` (default 5), `COMPARE_PRODUCTS`
  * (default 10,000).
  */
@@ -52,7 +53,9 @@ function unpack(rev: string): string {
       cpSync(from, join(dir, workspace, 'node_modules'), { recursive: true, verbatimSymlinks: true });
     }
   }
-  cpSync(join(root, 'bench/src/compare/probe.ts'), join(dir, 'bench/src/compare/probe.ts'));
+  for (const file of ['bench/src/compare/probe.ts', 'bench/src/http/server-process.ts']) {
+    cpSync(join(root, file), join(dir, file));
+  }
   return dir;
 }
 
