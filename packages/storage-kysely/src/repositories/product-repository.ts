@@ -60,7 +60,7 @@ import {
 } from './catalog-documents';
 import { type CountChange, countDeltas, tagPrefilterNeedles } from './product-counts';
 import { scoped } from './scoped-args';
-import { storefrontPageKey } from './storefront-page-cache';
+import { storefrontPageKey, storefrontProductKey } from './storefront-page-cache';
 
 type ScopeSlots = 'store_id' | 'mode';
 
@@ -586,9 +586,7 @@ export class KyselyProductRepository implements ProductRepository {
     const access = this.q.storefront;
     const pages = access?.fill ? access.pages : undefined;
     if (!pages?.enabled) return this.#storefrontPage(scope, filter, page);
-    // The version first, the page after it (storefront-page-cache.ts).
-    const row = await this.q.first(catalogVersion, scope);
-    const version = row ? Number(row.version) : 0;
+    const version = await this.#catalogVersion(scope);
     const key = storefrontPageKey(scope, filter, page);
     return (
       pages.get(key, version) ?? pages.put(key, version, await this.#storefrontPage(scope, filter, page))
@@ -615,9 +613,33 @@ export class KyselyProductRepository implements ProductRepository {
 
   /**
    * A live product of `status` by id or slug as its storefront JSON (see `listStorefrontJson`),
-   * or null.
+   * or null. Outside a transaction, kept like list pages by catalog version (found products only).
    */
   async getStorefrontJson(
+    scope: Scope,
+    by: 'id' | 'slug',
+    key: string,
+    status: ProductStatus,
+  ): Promise<string | null> {
+    const access = this.q.storefront;
+    const pages = access?.fill ? access.pages : undefined;
+    if (!pages?.enabled) return this.#storefrontProduct(scope, by, key, status);
+    const version = await this.#catalogVersion(scope);
+    const cacheKey = storefrontProductKey(scope, by, key, status);
+    const kept = pages.getText(cacheKey, version);
+    if (kept !== undefined) return kept;
+    const text = await this.#storefrontProduct(scope, by, key, status);
+    if (text !== null) pages.putText(cacheKey, version, text);
+    return text;
+  }
+
+  /** The store's catalog version, read BEFORE what is kept under it (storefront-page-cache.ts). */
+  async #catalogVersion(scope: Scope): Promise<number> {
+    const row = await this.q.first(catalogVersion, scope);
+    return row ? Number(row.version) : 0;
+  }
+
+  async #storefrontProduct(
     scope: Scope,
     by: 'id' | 'slug',
     key: string,

@@ -15,7 +15,7 @@ import type { KyselyStorage } from '../kysely-storage';
 import { postgresStorage } from '../postgres';
 import type { Database } from '../schema/database';
 import { sqliteStorage } from '../sqlite';
-import { StorefrontPageCache, storefrontPageKey } from './storefront-page-cache';
+import { StorefrontPageCache, storefrontPageKey, storefrontProductKey } from './storefront-page-cache';
 
 const PAGE = { limit: 20, sort: 'created_at' as const, order: 'desc' as const };
 const LIVE = { status: 'active' as const };
@@ -55,6 +55,21 @@ describe('StorefrontPageCache', () => {
     cache.resize({ maxEntries: 0 });
     expect(cache.enabled).toBe(false);
     expect(cache.size).toBe(0);
+  });
+
+  it('keeps product texts beside pages under their own keys, and never a page for a text', () => {
+    const cache = new StorefrontPageCache();
+    const scope = { store_id: 'store_1', mode: 'test' };
+    const productKey = storefrontProductKey(scope, 'id', 'prod_1', 'active');
+    cache.putText(productKey, 2, '{"id":"prod_1"}');
+    const kept = cache.put(storefrontPageKey(scope, LIVE, PAGE), 2, page(['{"id":"prod_1"}']));
+    expect(cache.getText(productKey, 2)).toBe('{"id":"prod_1"}');
+    expect(cache.get(productKey, 2)).toBeUndefined();
+    expect(cache.getText(storefrontPageKey(scope, LIVE, PAGE), 2)).toBeUndefined();
+    expect(cache.get(storefrontPageKey(scope, LIVE, PAGE), 2)).toBe(kept);
+    expect(cache.getText(productKey, 3)).toBeUndefined();
+    expect(storefrontProductKey(scope, 'slug', 'prod_1', 'active')).not.toBe(productKey);
+    expect(cache.size).toBe(1);
   });
 
   it('keys by store, mode, filter and page request', () => {
@@ -186,8 +201,27 @@ function describeAcrossStorages(name: string, openPair: () => Promise<Pair>): vo
           ['a deletion', () => writer.transaction((tx) => tx.products.delete(scope, desk.id, 10))],
         ];
 
+        /** The reader's product by id and by slug, checked against the object path read now. */
+        const readProducts = async () => {
+          for (const product of [desk, lamp]) {
+            const truth = await writer.read((r) => r.products.get(scope, product.id));
+            const expected = truth && truth.status === 'active' ? storefrontProductJson(truth) : null;
+            for (const [by, key] of [
+              ['id', product.id],
+              ['slug', truth?.slug ?? product.slug],
+            ] as const) {
+              for (let i = 0; i < 2; i++) {
+                const text = await reader.read(
+                  async (r) => (await r.products.getStorefrontJson?.(scope, by, key, 'active')) ?? null,
+                );
+                expect(text, `${product.name} by ${by}`).toBe(expected);
+              }
+            }
+          }
+        };
         let previous = await readPage();
         expect(await readPage()).toBe(previous);
+        await readProducts();
         for (const [what, change] of changes) {
           // Rolled back: nothing committed, so the page read before is still the page.
           await expect(
@@ -205,6 +239,7 @@ function describeAcrossStorages(name: string, openPair: () => Promise<Pair>): vo
           // A shipment moves on_hand and reserved alike: the same `available`, read afresh.
           if (what !== 'a shipment') expect(next, what).not.toEqual(previous);
           expect(await readPage(), `${what}: read again`).toBe(next);
+          await readProducts();
           previous = next;
         }
         expect(previous.data.join()).toContain('Chair');

@@ -16,7 +16,9 @@ import type { Page } from '@cartwright/core';
  * its own uncommitted bump, which a rollback would hand to another change.
  *
  * Key: store, mode, filter and page request (one key per distinct list request). Value: the
- * `Page<string>` the repository returned, frozen — callers share it. Bound: `maxEntries` pages and
+ * `Page<string>` the repository returned, frozen — callers share it. The storefront product by id
+ * or slug is kept the same way (`getText`/`putText`, {@link storefrontProductKey}); products not
+ * found are not kept, so looking up random ids cannot fill the cache. Bound: `maxEntries` pages and
  * `maxChars` characters of product texts (defaults 200 and 8 Mi: a page of 20 demo products is
  * ~60 K characters), least recently used out first (a hit moves its entry: one per request).
  */
@@ -55,6 +57,31 @@ export class StorefrontPageCache {
 
   /** The page kept under `key` when it was read at catalog version `version`, else undefined. */
   get(key: string, version: number): Page<string> | undefined {
+    const value = this.#get(key, version);
+    return typeof value === 'object' ? value : undefined;
+  }
+
+  /** Keeps `page` under `key` at `version` (replacing what was there); returns it frozen. */
+  put(key: string, version: number, page: Page<string>): Page<string> {
+    const frozen = Object.freeze({ ...page, data: Object.freeze([...page.data]) as string[] });
+    let chars = 0;
+    for (const text of frozen.data) chars += text.length;
+    this.#put(key, version, frozen, chars);
+    return frozen;
+  }
+
+  /** The product text kept under `key` (see {@link storefrontProductKey}) at `version`, else undefined. */
+  getText(key: string, version: number): string | undefined {
+    const value = this.#get(key, version);
+    return typeof value === 'string' ? value : undefined;
+  }
+
+  /** Keeps one product's storefront text under `key` at `version`. */
+  putText(key: string, version: number, text: string): void {
+    this.#put(key, version, text, text.length);
+  }
+
+  #get(key: string, version: number): Page<string> | string | undefined {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
     if (entry.version !== version) {
@@ -63,22 +90,17 @@ export class StorefrontPageCache {
     }
     this.#entries.delete(key);
     this.#entries.set(key, entry);
-    return entry.page;
+    return entry.value;
   }
 
-  /** Keeps `page` under `key` at `version` (replacing what was there); returns it frozen. */
-  put(key: string, version: number, page: Page<string>): Page<string> {
-    const frozen = Object.freeze({ ...page, data: Object.freeze([...page.data]) as string[] });
+  #put(key: string, version: number, value: Page<string> | string, chars: number): void {
     const previous = this.#entries.get(key);
     if (previous) this.#remove(key, previous);
-    let chars = 0;
-    for (const text of frozen.data) chars += text.length;
     if (this.#maxEntries > 0 && chars <= this.#maxChars) {
-      this.#entries.set(key, { version, page: frozen, chars });
+      this.#entries.set(key, { version, value, chars });
       this.#chars += chars;
       this.#evict();
     }
-    return frozen;
   }
 
   #remove(key: string, entry: CachedPage): void {
@@ -101,7 +123,8 @@ export interface StorefrontPageCacheOptions {
 
 interface CachedPage {
   readonly version: number;
-  readonly page: Page<string>;
+  /** A list page, or one product's text (`getStorefrontJson`). */
+  readonly value: Page<string> | string;
   readonly chars: number;
 }
 
@@ -112,4 +135,14 @@ export function storefrontPageKey(
   page: unknown,
 ): string {
   return `${scope.store_id}\u0000${scope.mode}\u0000${JSON.stringify(filter)}\u0000${JSON.stringify(page)}`;
+}
+
+/** The key of one product looked up by id or slug at a status (never equal to a list key). */
+export function storefrontProductKey(
+  scope: { store_id: string; mode: string },
+  by: 'id' | 'slug',
+  key: string,
+  status: string,
+): string {
+  return `${scope.store_id}\u0000${scope.mode}\u0001${by}\u0000${status}\u0000${key}`;
 }
