@@ -1,7 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Page, type ProductAggregate, type Scope, storefrontProductJson } from '@cartwright/core';
+import {
+  type Page,
+  type ProductAggregate,
+  type Repositories,
+  type Scope,
+  storefrontProductJson,
+} from '@cartwright/core';
 import {
   createTestDatabase,
   dropTestDatabase,
@@ -120,55 +126,47 @@ function describeAcrossStorages(name: string, openPair: () => Promise<Pair>): vo
           expect(texts).toEqual({ ...objects, data: objects.data.map(storefrontProductJson) });
           return texts as Page<string>;
         };
+        /** A change committed by the writer. */
+        const inWriter = (change: (tx: Repositories) => Promise<unknown>) => () => writer.transaction(change);
         const changes: Array<[string, () => Promise<unknown>]> = [
           [
             'a reservation',
-            () =>
-              writer.transaction((tx) =>
-                tx.inventory.reserve(scope, [{ variant_id: deskVariant?.id as string, quantity: 2 }], 2),
-              ),
+            inWriter((tx) =>
+              tx.inventory.reserve(scope, [{ variant_id: deskVariant?.id as string, quantity: 2 }], 2),
+            ),
           ],
           [
             'an adjustment',
-            () =>
-              writer.transaction((tx) =>
-                tx.inventory.adjust(scope, deskVariant?.inventory.id as string, 5, 3),
-              ),
+            inWriter((tx) => tx.inventory.adjust(scope, deskVariant?.inventory.id as string, 5, 3)),
           ],
           [
             'a shipment',
-            () =>
-              writer.transaction((tx) =>
-                tx.inventory.ship(scope, [{ variant_id: deskVariant?.id as string, quantity: 1 }], 4),
-              ),
+            inWriter((tx) =>
+              tx.inventory.ship(scope, [{ variant_id: deskVariant?.id as string, quantity: 1 }], 4),
+            ),
           ],
           [
             'a restock',
-            () =>
-              writer.transaction((tx) =>
-                tx.inventory.restock(
-                  scope,
-                  [{ variant_id: deskVariant?.id as string, from_reserved: 1, to_on_hand: 1 }],
-                  5,
-                ),
+            inWriter((tx) =>
+              tx.inventory.restock(
+                scope,
+                [{ variant_id: deskVariant?.id as string, from_reserved: 1, to_on_hand: 1 }],
+                5,
               ),
+            ),
           ],
           [
             'an inventory setting',
-            () =>
-              writer.transaction((tx) =>
-                tx.inventory.update(scope, deskOther?.inventory.id as string, {
-                  track_inventory: false,
-                  updated_at: 6,
-                }),
-              ),
+            inWriter((tx) =>
+              tx.inventory.update(scope, deskOther?.inventory.id as string, {
+                track_inventory: false,
+                updated_at: 6,
+              }),
+            ),
           ],
           [
             'a rename',
-            () =>
-              writer.transaction((tx) =>
-                tx.products.update(scope, lamp.id, { name: 'Lamp II', updated_at: 7 }),
-              ),
+            inWriter((tx) => tx.products.update(scope, lamp.id, { name: 'Lamp II', updated_at: 7 })),
           ],
           [
             'a new variant',
@@ -179,26 +177,21 @@ function describeAcrossStorages(name: string, openPair: () => Promise<Pair>): vo
           ],
           [
             'a variant price',
-            () =>
-              writer.transaction((tx) =>
-                tx.products.updateVariant(scope, deskOther?.id as string, { price: 4100, updated_at: 8 }),
-              ),
+            inWriter((tx) =>
+              tx.products.updateVariant(scope, deskOther?.id as string, { price: 4100, updated_at: 8 }),
+            ),
           ],
           [
             'archiving',
-            () =>
-              writer.transaction((tx) =>
-                tx.products.update(scope, lamp.id, { status: 'archived', updated_at: 9 }),
-              ),
+            inWriter((tx) => tx.products.update(scope, lamp.id, { status: 'archived', updated_at: 9 })),
           ],
           [
             'a new product',
-            () =>
-              writer.transaction((tx) =>
-                tx.products.insert(makeProduct(scope, { name: 'Chair', created_at: 1_700_000_000_003 })),
-              ),
+            inWriter((tx) =>
+              tx.products.insert(makeProduct(scope, { name: 'Chair', created_at: 1_700_000_000_003 })),
+            ),
           ],
-          ['a deletion', () => writer.transaction((tx) => tx.products.delete(scope, desk.id, 10))],
+          ['a deletion', inWriter((tx) => tx.products.delete(scope, desk.id, 10))],
         ];
 
         /** The reader's product by id and by slug, checked against the object path read now. */
