@@ -60,7 +60,7 @@ import {
 } from './catalog-documents';
 import { type CountChange, countDeltas, tagPrefilterNeedles } from './product-counts';
 import { scoped } from './scoped-args';
-import { storefrontPageKey, storefrontProductKey } from './storefront-page-cache';
+import { type StorefrontPageCache, storefrontPageKey, storefrontProductKey } from './storefront-page-cache';
 
 type ScopeSlots = 'store_id' | 'mode';
 
@@ -583,9 +583,8 @@ export class KyselyProductRepository implements ProductRepository {
     filter: ProductListFilter,
     page: PageRequest<'created_at' | 'name' | 'price'>,
   ): Promise<Page<string>> {
-    const access = this.q.storefront;
-    const pages = access?.fill ? access.pages : undefined;
-    if (!pages?.enabled) return this.#storefrontPage(scope, filter, page);
+    const pages = this.#pageCache();
+    if (!pages) return this.#storefrontPage(scope, filter, page);
     const version = await this.#catalogVersion(scope);
     const key = storefrontPageKey(scope, filter, page);
     return (
@@ -621,9 +620,8 @@ export class KyselyProductRepository implements ProductRepository {
     key: string,
     status: ProductStatus,
   ): Promise<string | null> {
-    const access = this.q.storefront;
-    const pages = access?.fill ? access.pages : undefined;
-    if (!pages?.enabled) return this.#storefrontProduct(scope, by, key, status);
+    const pages = this.#pageCache();
+    if (!pages) return this.#storefrontProduct(scope, by, key, status);
     const version = await this.#catalogVersion(scope);
     const cacheKey = storefrontProductKey(scope, by, key, status);
     const kept = pages.getText(cacheKey, version);
@@ -631,6 +629,12 @@ export class KyselyProductRepository implements ProductRepository {
     const text = await this.#storefrontProduct(scope, by, key, status);
     if (text !== null) pages.putText(cacheKey, version, text);
     return text;
+  }
+
+  /** The storage's page cache when this repository reads outside a transaction and it is on. */
+  #pageCache(): StorefrontPageCache | undefined {
+    const access = this.q.storefront;
+    return access?.fill && access.pages?.enabled ? access.pages : undefined;
   }
 
   /** The store's catalog version, read BEFORE what is kept under it (storefront-page-cache.ts). */
