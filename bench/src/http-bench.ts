@@ -54,17 +54,24 @@ export interface FlowPoint extends FlowResult {
   fraction_of_ceiling: number;
 }
 
+export type CatalogPoint = LoadResult & {
+  cpu_us_per_request: number;
+  main_thread_us_per_request: number | null;
+  fraction_of_ceiling: number;
+};
+
 export interface HttpTargetResult {
   target: Target['kind'];
   label: string;
   products: number;
   rss_after_warmup: number;
   flow: FlowPoint[];
-  catalog: LoadResult & {
-    cpu_us_per_request: number;
-    main_thread_us_per_request: number | null;
-    fraction_of_ceiling: number;
-  };
+  catalog: CatalogPoint;
+  /**
+   * The same catalog window with the storage's page cache off: every request reads its page
+   * (what a request costs right after any change to the store's catalog or stock).
+   */
+  catalog_uncached?: CatalogPoint;
   /** Requests the server never finished after the load stopped (clients gone). */
   stuck_requests: number;
 }
@@ -209,28 +216,10 @@ async function benchTarget(target: Target, ceiling: CeilingPoint[]): Promise<Htt
       );
       flow.push(point);
     }
-    const {
-      result: list,
-      cpuUs,
-      mainUs,
-    } = await measureCpu(server, () =>
-      runGet({
-        urls: [server.url],
-        path: CATALOG_PATH,
-        connections: CATALOG_CONCURRENCY,
-        seconds: SECONDS,
-        headers,
-      }),
-    );
-    const catalog = {
-      ...list,
-      cpu_us_per_request: cpuUs / Math.max(1, list.requests),
-      main_thread_us_per_request: mainUs === null ? null : mainUs / Math.max(1, list.requests),
-      fraction_of_ceiling: list.requests_per_second / ceilingAt(ceiling, CATALOG_CONCURRENCY),
-    };
-    console.log(
-      `  GET products c=${CATALOG_CONCURRENCY} ${fmt(catalog.requests_per_second)} req/s   p50 ${ms(catalog.latency.p50)}  p99 ${ms(catalog.latency.p99)}   cpu ${catalog.cpu_us_per_request.toFixed(0)} µs/req (main thread ${catalog.main_thread_us_per_request?.toFixed(0) ?? '?'})${catalog.non2xx > 0 ? `   NON-2XX ${catalog.non2xx}` : ''}`,
-    );
+    const catalog = await measureCatalog(server, headers, ceiling, 'GET products');
+    await server.pageCache(false);
+    const catalog_uncached = await measureCatalog(server, headers, ceiling, 'GET products, page cache off');
+    await server.pageCache(true);
     const stuck_requests = await server.settle();
     if (stuck_requests > 0)
       console.log(`  ${stuck_requests} requests never finished after their client disconnected`);
@@ -241,6 +230,7 @@ async function benchTarget(target: Target, ceiling: CeilingPoint[]): Promise<Htt
       rss_after_warmup: warm.memory.rss,
       flow,
       catalog,
+      catalog_uncached,
       stuck_requests,
     };
   } finally {
@@ -329,4 +319,36 @@ try {
   } satisfies HttpResults);
 } finally {
   await pg?.stop();
+}
+
+/** One catalog window (`CATALOG_PATH`, c = `CATALOG_CONCURRENCY`) with the server's CPU. */
+async function measureCatalog(
+  server: ServerHandle,
+  headers: Record<string, string>,
+  ceiling: CeilingPoint[],
+  label: string,
+): Promise<CatalogPoint> {
+  const {
+    result: list,
+    cpuUs,
+    mainUs,
+  } = await measureCpu(server, () =>
+    runGet({
+      urls: [server.url],
+      path: CATALOG_PATH,
+      connections: CATALOG_CONCURRENCY,
+      seconds: SECONDS,
+      headers,
+    }),
+  );
+  const catalog = {
+    ...list,
+    cpu_us_per_request: cpuUs / Math.max(1, list.requests),
+    main_thread_us_per_request: mainUs === null ? null : mainUs / Math.max(1, list.requests),
+    fraction_of_ceiling: list.requests_per_second / ceilingAt(ceiling, CATALOG_CONCURRENCY),
+  };
+  console.log(
+    `  ${label} c=${CATALOG_CONCURRENCY} ${fmt(catalog.requests_per_second)} req/s   p50 ${ms(catalog.latency.p50)}  p99 ${ms(catalog.latency.p99)}   cpu ${catalog.cpu_us_per_request.toFixed(0)} µs/req (main thread ${catalog.main_thread_us_per_request?.toFixed(0) ?? '?'})${catalog.non2xx > 0 ? `   NON-2XX ${catalog.non2xx}` : ''}`,
+  );
+  return catalog;
 }

@@ -34,6 +34,8 @@ export interface ServerHandle {
   settle(): Promise<number>;
   /** Requests the server is still handling (method, URL, start time). */
   inflight(): Promise<string[]>;
+  /** Turns the storage's storefront page cache (storage-kysely) on or off. */
+  pageCache(on: boolean): Promise<void>;
   profileStart(): Promise<void>;
   /** Writes the `.cpuprofile` of the window since `profileStart` to `file`. */
   profileStop(file: string): Promise<void>;
@@ -117,6 +119,9 @@ export async function startServerProcess(options: ServerOptions): Promise<Server
     },
     async inflight() {
       return JSON.parse((await ask('inflight')).slice(3)) as string[];
+    },
+    async pageCache(on: boolean) {
+      await ask(`page-cache ${on ? 'on' : 'off'}`);
     },
     async profileStart() {
       await ask('profile-start');

@@ -14,6 +14,7 @@
  *   `process.memoryUsage()`, V8's heap spaces, requests served;
  * - `gc` → runs a full GC (the process is started with --expose-gc) and answers like `stats`;
  * - `inflight` → `OK <json>`: the requests being handled (method, URL, start);
+ * - `page-cache on|off` → `OK`: turns the storage's storefront page cache on or off;
  * - `profile-start` → `OK`: starts V8's CPU profiler (node:inspector, as `--cpu-prof` does);
  * - `profile-stop <file>` → `OK`: stops it and writes the `.cpuprofile` to `<file>`;
  * - `exit` → stops accepting, waits (≤ 10 s) for requests in flight that still progress, closes
@@ -161,6 +162,17 @@ async function command(line: string): Promise<string> {
       if (!stopProfiling || !arg) return 'ERROR no profile running or no file';
       saveProfile(arg, await stopProfiling());
       stopProfiling = null;
+      return 'OK';
+    }
+    case 'page-cache': {
+      // Storefront pages kept by catalog version (storage-kysely): 'off' to measure the reads
+      // behind them, 'on' to restore the default bound.
+      const pages = (
+        engine?.storage as { storefrontPages?: { resize(o: { maxEntries: number }): void } } | undefined
+      )?.storefrontPages;
+      if (!pages || (arg !== 'on' && arg !== 'off'))
+        return 'ERROR page-cache needs a Kysely storage and on|off';
+      pages.resize({ maxEntries: arg === 'on' ? 200 : 0 });
       return 'OK';
     }
     case 'exit':
