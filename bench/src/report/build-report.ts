@@ -266,8 +266,9 @@ function httpSection(http: HttpResults | null, chartPath: string): string {
     ),
   );
   out.push(`![Throughput versus concurrency](${chartPath})`);
+  const withUncached = http.targets.some((t) => t.catalog_uncached);
   out.push(
-    '**Catalog list** — `GET /v1/storefront/products?limit=20` at concurrency 16. Pages are kept in process by catalog version (storage-kysely `StorefrontPageCache`; a hit reads one integer), so the first row of each target is what a page costs while the store\'s catalog and stock stand still; "page cache off" is the same window with the cache turned off in the same server, what every request costs right after a change (a checkout, an adjustment, a product write):',
+    `**Catalog list** — \`GET /v1/storefront/products?limit=20\` at concurrency 16. Pages are kept in process by catalog version (storage-kysely \`StorefrontPageCache\`; a hit reads one integer), so the first row of each target is what a page costs while the store's catalog and stock stand still; ${withUncached ? '"page cache off" is the same window with the cache turned off in the same server, what every request costs right after a change (a checkout, an adjustment, a product write)' : 'this run predates the window with the cache turned off (see the before/after page for those figures)'}:`,
   );
   const catalogRows = http.targets.flatMap((t) => [
     { label: t.label, point: t.catalog },
