@@ -46,6 +46,8 @@ let requestSeq = 0;
 let stopProfiling: (() => Promise<CpuProfile>) | null = null;
 let engine: Engine | null = null;
 let fixture: Fixture | null = null;
+/** The storage's page-cache bound before the first `page-cache` command. */
+let pageCacheBound: number | undefined;
 /** Resolves when the response is written (the engine's work for the request is done). */
 let listener: (req: IncomingMessage, res: ServerResponse) => Promise<void> | undefined;
 
@@ -166,13 +168,16 @@ async function command(line: string): Promise<string> {
     }
     case 'page-cache': {
       // Storefront pages kept by catalog version (storage-kysely): 'off' to measure the reads
-      // behind them, 'on' to restore the default bound.
+      // behind them, 'on' to restore the bound the storage started with.
       const pages = (
-        engine?.storage as { storefrontPages?: { resize(o: { maxEntries: number }): void } } | undefined
+        engine?.storage as
+          | { storefrontPages?: { maxEntries: number; resize(o: { maxEntries: number }): void } }
+          | undefined
       )?.storefrontPages;
       if (!pages || (arg !== 'on' && arg !== 'off'))
         return 'ERROR page-cache needs a Kysely storage and on|off';
-      pages.resize({ maxEntries: arg === 'on' ? 200 : 0 });
+      pageCacheBound ??= pages.maxEntries;
+      pages.resize({ maxEntries: arg === 'on' ? pageCacheBound : 0 });
       return 'OK';
     }
     case 'exit':

@@ -5,21 +5,13 @@ import { describe, expect, it } from 'vitest';
 import type { KyselyStorage } from '../kysely-storage';
 import type { Database } from '../schema/database';
 import { createMigrationProvider } from './migration-provider';
-import { onEveryEngine } from './migration-test-engines';
+import { indexNames, onEveryEngine } from './migration-test-engines';
 
 const scope: Scope = { store_id: 'store_m4', mode: 'test' };
 
 /** A cart of `scope` (fixtures' `makeCart`), guest unless `fields` say otherwise. */
 function cart(id: string, fields: Partial<CartAggregate>): CartAggregate {
   return makeCart(scope, { id, session_id: null, created_at: 1, updated_at: 1, ...fields });
-}
-
-async function indexNames(storage: KyselyStorage): Promise<Set<string>> {
-  const query =
-    storage.dialect === 'sqlite'
-      ? sql<{ name: string }>`select name from sqlite_master where type = 'index'`
-      : sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = 'public'`;
-  return new Set((await query.execute(storage.db)).rows.map((row) => row.name));
 }
 
 /** The plan of the active-cart-by-session lookup as the repository runs it (index names included). */

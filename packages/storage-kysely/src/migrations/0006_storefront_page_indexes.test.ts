@@ -1,21 +1,13 @@
 import { type Repositories, type Scope, storefrontProductJson } from '@cartwright/core';
 import { makeProduct } from '@cartwright/storage-conformance';
-import { Migrator, sql } from 'kysely';
+import { Migrator } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { KyselyStorage } from '../kysely-storage';
 import { storefrontStockSql } from '../repositories/catalog-documents';
 import { createMigrationProvider } from './migration-provider';
-import { onEveryEngine } from './migration-test-engines';
+import { indexNames, onEveryEngine } from './migration-test-engines';
 
 const scope: Scope = { store_id: 'store_m6', mode: 'test' };
-
-async function indexNames(storage: KyselyStorage): Promise<Set<string>> {
-  const query =
-    storage.dialect === 'sqlite'
-      ? sql<{ name: string }>`select name from sqlite_master where type = 'index'`
-      : sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = 'public'`;
-  return new Set((await query.execute(storage.db)).rows.map((row) => row.name));
-}
 
 /** EXPLAIN QUERY PLAN details of a SQLite statement, joined with ' | '. */
 async function sqlitePlan(storage: KyselyStorage, statement: string, args: unknown[]): Promise<string> {

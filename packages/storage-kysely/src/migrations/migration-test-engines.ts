@@ -1,4 +1,5 @@
 import { createTestDatabase, dropTestDatabase } from '@cartwright/storage-conformance';
+import { sql } from 'kysely';
 import { afterAll, inject } from 'vitest';
 import type { KyselyStorage } from '../kysely-storage';
 import { postgresStorage } from '../postgres';
@@ -22,4 +23,13 @@ export function onEveryEngine(describeFor: (name: string, open: () => Promise<Ky
     databases.push(url);
     return postgresStorage({ connectionString: url });
   });
+}
+
+/** Every index of the database (SQLite: all; PostgreSQL: the public schema), by name. */
+export async function indexNames(storage: KyselyStorage): Promise<Set<string>> {
+  const query =
+    storage.dialect === 'sqlite'
+      ? sql<{ name: string }>`select name from sqlite_master where type = 'index'`
+      : sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = 'public'`;
+  return new Set((await query.execute(storage.db)).rows.map((row) => row.name));
 }

@@ -100,11 +100,19 @@ interface Pair {
 }
 
 function describeAcrossStorages(name: string, openPair: () => Promise<Pair>): void {
+  /** A test body run on a fresh pair of storages and a fresh scope; the pair is closed after it. */
+  const withPair = (body: (pair: Pair, scope: Scope) => Promise<void>) => async () => {
+    const pair = await openPair();
+    try {
+      await body(pair, newScope());
+    } finally {
+      await pair.close();
+    }
+  };
   describe(`storefront page cache across two storages on one database (${name})`, () => {
-    it('a page read again is the same object until any change it shows commits in the other storage; rolled-back changes keep it', async () => {
-      const { reader, writer, close } = await openPair();
-      try {
-        const scope = newScope();
+    it(
+      'a page read again is the same object until any change it shows commits in the other storage; rolled-back changes keep it',
+      withPair(async ({ reader, writer }, scope) => {
         const desk = makeProduct(scope, {
           name: 'Desk',
           prices: [5000, 5200],
@@ -238,15 +246,12 @@ function describeAcrossStorages(name: string, openPair: () => Promise<Pair>): vo
         expect(previous.data.join()).toContain('Chair');
         expect(previous.data.join()).not.toContain(lamp.id);
         expect(previous.data.join()).not.toContain(desk.id);
-      } finally {
-        await close();
-      }
-    });
+      }),
+    );
 
-    it('other filters, pages and scopes are kept apart; reads inside a transaction never use or fill the cache', async () => {
-      const { reader, writer, close } = await openPair();
-      try {
-        const scope = newScope();
+    it(
+      'other filters, pages and scopes are kept apart; reads inside a transaction never use or fill the cache',
+      withPair(async ({ reader, writer }, scope) => {
         const other: Scope = { store_id: scope.store_id, mode: 'live' };
         const products: ProductAggregate[] = Array.from({ length: 5 }, (_, i) =>
           makeProduct(scope, {
@@ -290,15 +295,12 @@ function describeAcrossStorages(name: string, openPair: () => Promise<Pair>): vo
         expect(inside).toEqual(live);
         expect(inside).not.toBe(live);
         expect(reader.storefrontPages.size).toBe(size);
-      } finally {
-        await close();
-      }
-    });
+      }),
+    );
 
-    it('the catalog version moves with each committed change, once per transaction, and not with a rollback', async () => {
-      const { reader, writer, close } = await openPair();
-      try {
-        const scope = newScope();
+    it(
+      'the catalog version moves with each committed change, once per transaction, and not with a rollback',
+      withPair(async ({ reader, writer }, scope) => {
         const version = async () => {
           const rows = await sql<{ version: number | string }>`select version from catalog_versions
             where store_id = ${scope.store_id} and mode = ${scope.mode}`.execute(
@@ -341,10 +343,8 @@ function describeAcrossStorages(name: string, openPair: () => Promise<Pair>): vo
           }),
         );
         expect(await version()).toBe(afterReserve);
-      } finally {
-        await close();
-      }
-    });
+      }),
+    );
   });
 }
 

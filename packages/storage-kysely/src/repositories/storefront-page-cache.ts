@@ -33,6 +33,11 @@ export class StorefrontPageCache {
     this.#maxChars = options.maxChars ?? 8 * 1024 * 1024;
   }
 
+  /** Entries kept at most now (see `resize`). */
+  get maxEntries(): number {
+    return this.#maxEntries;
+  }
+
   /** False when resized to 0 entries: readers then skip the version statement too. */
   get enabled(): boolean {
     return this.#maxEntries > 0;
@@ -61,9 +66,13 @@ export class StorefrontPageCache {
     return typeof value === 'object' ? value : undefined;
   }
 
-  /** Keeps `page` under `key` at `version` (replacing what was there); returns it frozen. */
+  /**
+   * Keeps `page` under `key` at `version` (replacing what was there); freezes it (and its data)
+   * in place and returns it: the repository's fresh page, shared from now on.
+   */
   put(key: string, version: number, page: Page<string>): Page<string> {
-    const frozen = Object.freeze({ ...page, data: Object.freeze([...page.data]) as string[] });
+    Object.freeze(page.data);
+    const frozen = Object.freeze(page);
     let chars = 0;
     for (const text of frozen.data) chars += text.length;
     this.#put(key, version, frozen, chars);
