@@ -208,13 +208,40 @@ describe('computeRefund: refused requests', () => {
 });
 
 describe('computeRefund: restock movements (decisions §10)', () => {
-  it('restock: true on 3 ordered / 2 fulfilled, refund 3 → 1 from reserved, 2 to on_hand', () => {
+  it('restock: true on 3 ordered / 2 fulfilled and shipped, refund 3 → 1 from reserved, 2 to on_hand', () => {
     const line = { ...lineA, fulfilled_quantity: 2 };
     const refund = computeRefund(
       input({ lines: [{ order_line_id: 'line_a', quantity: 3 }], restock: true }, { lines: [line] }),
     );
     expect(refund.restock_movements).toEqual([
-      { order_line_id: 'line_a', from_reserved: 1, to_on_hand: 2, returned_quantity: 2 },
+      {
+        order_line_id: 'line_a',
+        from_reserved: 1,
+        to_on_hand: 2,
+        returned_quantity: 2,
+        from_fulfillments: [],
+      },
+    ]);
+  });
+
+  it('restock: true on 3 ordered, all 3 in pending ful_1, refund 2 → 2 from reserved taken out of ful_1', () => {
+    const line = {
+      ...lineA,
+      fulfilled_quantity: 3,
+      shipped_quantity: 0,
+      pending_fulfillments: [{ fulfillment_id: 'ful_1', quantity: 3, created_at: 1 }],
+    };
+    const refund = computeRefund(
+      input({ lines: [{ order_line_id: 'line_a', quantity: 2 }], restock: true }, { lines: [line] }),
+    );
+    expect(refund.restock_movements).toEqual([
+      {
+        order_line_id: 'line_a',
+        from_reserved: 2,
+        to_on_hand: 0,
+        returned_quantity: 0,
+        from_fulfillments: [{ fulfillment_id: 'ful_1', quantity: 2 }],
+      },
     ]);
   });
 
@@ -233,7 +260,13 @@ describe('computeRefund: restock movements (decisions §10)', () => {
       ),
     );
     expect(refund.restock_movements).toEqual([
-      { order_line_id: 'line_a', from_reserved: 0, to_on_hand: 0, returned_quantity: 0 },
+      {
+        order_line_id: 'line_a',
+        from_reserved: 0,
+        to_on_hand: 0,
+        returned_quantity: 0,
+        from_fulfillments: [],
+      },
     ]);
   });
 });

@@ -68,7 +68,8 @@ function positiveInteger(value: number): boolean {
  *   explicit `amount` overrides it (with or without lines).
  * - The amount may not exceed `paid − refunded_total` → 422 `refund_exceeds_refundable`
  *   (param `amount`, `data: { requested, refundable }`).
- * - With `restock: true`, each line's units are split by {@link splitRestock}; an amount-only
+ * - With `restock: true`, each line's units are split by {@link splitRestock} (a line's
+ *   `pending_fulfillments` say which unshipped units can be taken out of fulfillments); an amount-only
  *   refund restocks nothing.
  *
  * Decision: a default amount of 0 (lines that cost nothing, e.g. fully discounted) is accepted,

@@ -1,3 +1,4 @@
 export * from './compute-refund';
 export * from './line-refund-amount';
+export * from './restock-fulfillments';
 export * from './restock-split';

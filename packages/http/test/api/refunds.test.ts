@@ -272,6 +272,126 @@ describeApi('refunds (tax 8.875 %, prices exclude tax)', (api) => {
     }
   });
 
+  test('restock out of an unshipped fulfillment: 3 ordered, all 3 in a pending fulfillment, restock 2 → reserved −2 and the fulfillment keeps 1; shipping it moves 1; another order’s reservation stays intact', async () => {
+    const a = api();
+    const item = await createProduct(a, { price: 1000, on_hand: 10 });
+    const events = recordEvents(a);
+    try {
+      const other = await placeOrder(a, [{ variant_id: item.variant_id, quantity: 2 }]);
+      const order = await payOrder(a, await placeOrder(a, [{ variant_id: item.variant_id, quantity: 3 }]));
+      const lineId = order.lines[0].id;
+      expect(await inventoryOf(a, item.inventory_id)).toMatchObject({
+        on_hand: 10,
+        reserved: 5,
+        available: 5,
+      });
+      const f = expectStatus(
+        await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
+          lines: [{ order_line_id: lineId, quantity: 3 }],
+        }),
+        200,
+      ).body;
+
+      expectStatus(
+        await refund(a, order.id, { lines: [{ order_line_id: lineId, quantity: 2 }], restock: true }),
+        200,
+      );
+      // The 2 units leave reserved (5 − 2) and the fulfillment.
+      expect(await inventoryOf(a, item.inventory_id)).toMatchObject({
+        on_hand: 10,
+        reserved: 3,
+        available: 7,
+      });
+      let current = expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body;
+      expect(current.lines[0]).toMatchObject({
+        quantity: 3,
+        fulfilled_quantity: 1,
+        refunded_quantity: 2,
+      });
+      expect(current.fulfillment_status).toBe('partially_fulfilled');
+      expect(current.fulfillments).toHaveLength(1);
+      expect(current.fulfillments[0]).toMatchObject({
+        id: f.id,
+        status: 'pending',
+        lines: [{ order_line_id: lineId, quantity: 1 }],
+      });
+      // No event type exists for a fulfillment that shrank (decisions §14).
+      expect(events.typesFor(f.id)).toEqual(['fulfillment.created']);
+
+      // Shipping moves only the unit left in it: on_hand −1, reserved −1.
+      const shipped = expectStatus(await a.post(`/v1/admin/fulfillments/${f.id}/ship`), 200).body;
+      expect(shipped).toMatchObject({ status: 'shipped', lines: [{ order_line_id: lineId, quantity: 1 }] });
+      expect(await inventoryOf(a, item.inventory_id)).toMatchObject({
+        on_hand: 9,
+        reserved: 2,
+        available: 7,
+      });
+      current = expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body;
+      expect(current.lines[0]).toMatchObject({ fulfilled_quantity: 1, refunded_quantity: 2 });
+      expect(current.fulfillment_status).toBe('partially_fulfilled');
+
+      // The other order still holds exactly its 2 units: cancelling it releases them, to 0.
+      expectStatus(await a.post(`/v1/admin/orders/${other.id}/cancel`), 200);
+      expect(await inventoryOf(a, item.inventory_id)).toMatchObject({
+        on_hand: 9,
+        reserved: 0,
+        available: 9,
+      });
+      expect(events.typesFor(f.id)).toEqual(['fulfillment.created', 'fulfillment.shipped']);
+    } finally {
+      events.stop();
+    }
+  });
+
+  test('restock empties the newest pending fulfillment first and cancels it; the older one ships its unit; the shipped unit comes back → returned', async () => {
+    const a = api();
+    const item = await createProduct(a, { price: 1000, on_hand: 10 });
+    const order = await payOrder(a, await placeOrder(a, [{ variant_id: item.variant_id, quantity: 2 }]));
+    const lineId = order.lines[0].id;
+    const fulfil = async () =>
+      expectStatus(
+        await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
+          lines: [{ order_line_id: lineId, quantity: 1 }],
+        }),
+        200,
+      ).body;
+    const older = await fulfil();
+    const newer = await fulfil();
+
+    expectStatus(
+      await refund(a, order.id, { lines: [{ order_line_id: lineId, quantity: 1 }], restock: true }),
+      200,
+    );
+    expect(await inventoryOf(a, item.inventory_id)).toMatchObject({ on_hand: 10, reserved: 1 });
+    let current = expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body;
+    const byId = new Map(current.fulfillments.map((x: { id: string }) => [x.id, x]));
+    expect(byId.get(newer.id)).toMatchObject({ status: 'cancelled', lines: [] });
+    expect(byId.get(older.id)).toMatchObject({
+      status: 'pending',
+      lines: [{ order_line_id: lineId, quantity: 1 }],
+    });
+    expect(current.lines[0]).toMatchObject({ fulfilled_quantity: 1, refunded_quantity: 1 });
+    expect(current.fulfillment_status).toBe('partially_fulfilled');
+
+    expectError(await a.post(`/v1/admin/fulfillments/${newer.id}/ship`), 409, 'invalid_state_transition');
+    expectStatus(await a.post(`/v1/admin/fulfillments/${older.id}/ship`), 200);
+    expect(await inventoryOf(a, item.inventory_id)).toMatchObject({ on_hand: 9, reserved: 0 });
+
+    // The last unit has shipped: restocking it brings it back to on_hand, and it is returned.
+    expectStatus(
+      await refund(a, order.id, { lines: [{ order_line_id: lineId, quantity: 1 }], restock: true }),
+      200,
+    );
+    expect(await inventoryOf(a, item.inventory_id)).toMatchObject({
+      on_hand: 10,
+      reserved: 0,
+      available: 10,
+    });
+    current = expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body;
+    expect(current).toMatchObject({ fulfillment_status: 'returned', payment_status: 'refunded' });
+    expect(current.lines[0]).toMatchObject({ fulfilled_quantity: 1, refunded_quantity: 2 });
+  });
+
   test('without restock, inventory stays as it was; a cancelled paid order can still be refunded', async () => {
     const a = api();
     const item = await createProduct(a, { price: 1000, on_hand: 10 });

@@ -294,6 +294,75 @@ export function ordersSuite(ctx: SuiteContext): void {
       ).toBeNull();
     });
 
+    it('updateFulfillment replaces lines (a restock takes units out): with expect_status a compare-and-set, seen by orders.get', async () => {
+      const scope = newScope();
+      const order = makeOrder(scope, 1001);
+      const fulfillment = makeFulfillment(scope, order.id, {
+        lines: [
+          { order_line_id: 'line_1', quantity: 3 },
+          { order_line_id: 'line_2', quantity: 1 },
+        ],
+        tracking_number: 'TN',
+        metadata: { box: 'A' },
+      });
+      await ctx.tx(async (tx) => {
+        await tx.orders.insert(order);
+        await tx.orders.insertFulfillment(fulfillment);
+      });
+      const shrunk = await ctx.tx((tx) =>
+        tx.orders.updateFulfillment(
+          scope,
+          fulfillment.id,
+          { lines: [{ order_line_id: 'line_1', quantity: 1 }], updated_at: 5 },
+          { expect_status: 'pending' },
+        ),
+      );
+      expect(shrunk).toEqual({
+        ...fulfillment,
+        lines: [{ order_line_id: 'line_1', quantity: 1 }],
+        updated_at: 5,
+      });
+      expect(await ctx.read((r) => r.orders.getFulfillment(scope, fulfillment.id))).toEqual(shrunk);
+      expect((await ctx.read((r) => r.orders.get(scope, order.id)))?.fulfillments).toEqual([shrunk]);
+      // Emptied and cancelled in one compare-and-set; a second one on `pending` no longer matches.
+      const emptied = await ctx.tx((tx) =>
+        tx.orders.updateFulfillment(
+          scope,
+          fulfillment.id,
+          { lines: [], status: 'cancelled', updated_at: 6 },
+          { expect_status: 'pending' },
+        ),
+      );
+      expect(emptied).toEqual({ ...fulfillment, lines: [], status: 'cancelled', updated_at: 6 });
+      expect(
+        await ctx.tx((tx) =>
+          tx.orders.updateFulfillment(
+            scope,
+            fulfillment.id,
+            { lines: [{ order_line_id: 'line_1', quantity: 9 }], updated_at: 7 },
+            { expect_status: 'pending' },
+          ),
+        ),
+      ).toBeNull();
+      expect(await ctx.read((r) => r.orders.getFulfillment(scope, fulfillment.id))).toEqual(emptied);
+      // Without expect_status, and never across modes.
+      const plain = await ctx.tx((tx) =>
+        tx.orders.updateFulfillment(scope, fulfillment.id, {
+          lines: [{ order_line_id: 'line_2', quantity: 2 }],
+          updated_at: 8,
+        }),
+      );
+      expect(plain?.lines).toEqual([{ order_line_id: 'line_2', quantity: 2 }]);
+      expect(
+        await ctx.tx((tx) =>
+          tx.orders.updateFulfillment(otherMode(scope), fulfillment.id, { lines: [], updated_at: 9 }),
+        ),
+      ).toBeNull();
+      expect((await ctx.read((r) => r.orders.getFulfillment(scope, fulfillment.id)))?.lines).toEqual([
+        { order_line_id: 'line_2', quantity: 2 },
+      ]);
+    });
+
     it('refunds in flight: listRefundsByStatus across scopes, oldest first, before the cutoff; updateRefund sets metadata', async () => {
       const scope = newScope();
       const order = makeOrder(scope, 1001);

@@ -476,7 +476,14 @@ export class KyselyOrderRepository implements OrderRepository {
     id: string,
     patch: Patch<
       FulfillmentRecord,
-      'status' | 'tracking_number' | 'tracking_url' | 'carrier' | 'metadata' | 'shipped_at' | 'delivered_at'
+      | 'status'
+      | 'tracking_number'
+      | 'tracking_url'
+      | 'carrier'
+      | 'lines'
+      | 'metadata'
+      | 'shipped_at'
+      | 'delivered_at'
     >,
     options?: { expect_status?: FulfillmentRecord['status'] },
   ): Promise<FulfillmentRecord | null> {
@@ -487,6 +494,7 @@ export class KyselyOrderRepository implements OrderRepository {
         tracking_number: patch.tracking_number,
         tracking_url: patch.tracking_url,
         carrier: patch.carrier,
+        lines: patch.lines === undefined ? undefined : c.json(patch.lines),
         metadata: patch.metadata === undefined ? undefined : c.json(patch.metadata),
         shipped_at: patch.shipped_at,
         delivered_at: patch.delivered_at,

@@ -567,12 +567,24 @@ export interface OrderRepository {
 
   insertFulfillment(record: FulfillmentRecord): Promise<void>;
   getFulfillment(scope: Scope, id: string): Promise<FulfillmentRecord | null>;
+  /**
+   * Patches a fulfillment; with `expect_status` only while it is in that status (compare-and-set:
+   * the `WHERE` is the guard), else null. `lines` replaces its lines as a whole (a restocking
+   * refund takes unshipped units out of a pending fulfillment).
+   */
   updateFulfillment(
     scope: Scope,
     id: string,
     patch: Patch<
       FulfillmentRecord,
-      'status' | 'tracking_number' | 'tracking_url' | 'carrier' | 'metadata' | 'shipped_at' | 'delivered_at'
+      | 'status'
+      | 'tracking_number'
+      | 'tracking_url'
+      | 'carrier'
+      | 'lines'
+      | 'metadata'
+      | 'shipped_at'
+      | 'delivered_at'
     >,
     options?: { expect_status?: FulfillmentRecord['status'] },
   ): Promise<FulfillmentRecord | null>;

@@ -73,11 +73,33 @@ describe('deriveProgress', () => {
     const restocked = refund(
       3000,
       'completed',
-      restockMetadata([{ order_line_id: 'l1', from_reserved: 1, to_on_hand: 2, returned_quantity: 2 }]),
+      restockMetadata([
+        { order_line_id: 'l1', from_reserved: 1, to_on_hand: 2, returned_quantity: 2, from_fulfillments: [] },
+      ]),
     );
     expect(deriveProgress(order({ lines, refunds: [restocked] })).fulfillment_status).toBe('returned');
     // The same units refunded without restock were not returned.
     expect(deriveProgress(order({ lines, refunds: [refund(3000, 'completed')] })).fulfillment_status).toBe(
+      'partially_fulfilled',
+    );
+  });
+
+  test('units taken out of a pending fulfillment are not returned: 3 ordered, fulfilled 3 → 1 after restocking 2 → partially_fulfilled', () => {
+    const lines = [line('l1', { fulfilled_quantity: 1, refunded_quantity: 2, restocked_quantity: 2 })];
+    const restocked = refund(
+      2000,
+      'completed',
+      restockMetadata([
+        {
+          order_line_id: 'l1',
+          from_reserved: 2,
+          to_on_hand: 0,
+          returned_quantity: 0,
+          from_fulfillments: [{ fulfillment_id: 'ful_1', quantity: 2 }],
+        },
+      ]),
+    );
+    expect(deriveProgress(order({ lines, refunds: [restocked] })).fulfillment_status).toBe(
       'partially_fulfilled',
     );
   });
@@ -108,7 +130,37 @@ describe('heldReservations', () => {
         refund(
           1000,
           'completed',
-          restockMetadata([{ order_line_id: 'l1', from_reserved: 1, to_on_hand: 0, returned_quantity: 0 }]),
+          restockMetadata([
+            {
+              order_line_id: 'l1',
+              from_reserved: 1,
+              to_on_hand: 0,
+              returned_quantity: 0,
+              from_fulfillments: [],
+            },
+          ]),
+        ),
+      ],
+    });
+    expect(held).toEqual([{ variant_id: 'var_l1', quantity: 1 }]);
+  });
+
+  test('3 ordered in a pending fulfillment, 2 restocked out of it → 1 still reserved (the unit left to ship)', () => {
+    const held = heldReservations({
+      lines: [line('l1', { fulfilled_quantity: 1, refunded_quantity: 2 })],
+      refunds: [
+        refund(
+          2000,
+          'completed',
+          restockMetadata([
+            {
+              order_line_id: 'l1',
+              from_reserved: 2,
+              to_on_hand: 0,
+              returned_quantity: 0,
+              from_fulfillments: [{ fulfillment_id: 'ful_1', quantity: 2 }],
+            },
+          ]),
         ),
       ],
     });

@@ -1,6 +1,20 @@
 import { CommerceError } from '../../errors';
-import type { OrderAggregate, RefundRecord, Scope } from '../../ports/storage';
-import { computeRefund, type RestockMovement, splitRestock } from '../../refunds';
+import type {
+  FulfillmentRecord,
+  OrderAggregate,
+  OrderLineRecord,
+  RefundRecord,
+  Scope,
+} from '../../ports/storage';
+import {
+  computeRefund,
+  type FulfillmentReduction,
+  type PendingFulfillmentUnits,
+  type RestockMovement,
+  reduceFulfillments,
+  splitRestock,
+  unitsTakenByLine,
+} from '../../refunds';
 import type { RefundCreate } from '../../schemas/orders';
 import { amountInStoreCurrency } from '../carts/money-input';
 import type { ServiceContext } from '../context';
@@ -26,9 +40,12 @@ import {
  * `refund_exceeds_refundable`) nor more units than a line has left (422
  * `quantity_exceeds_refundable`) — has the providers refund it, then records it and lets
  * everything follow (`applyRefund`): line `refunded_quantity` (and `restocked_quantity`),
- * inventory (with `restock: true`: unfulfilled units leave `reserved`, shipped ones return to
- * `on_hand`), the order's `refunded_total`, `payment_status` and `fulfillment_status`
- * (`returned` when every fulfilled unit came back), and payments fully covered become `refunded`.
+ * inventory and fulfillments (with `restock: true`: open unfulfilled units leave `reserved`;
+ * then units of pending fulfillments, newest first, leave `reserved` and are taken out of those
+ * fulfillments — a fulfillment left empty is cancelled, the line's `fulfilled_quantity` drops —;
+ * then shipped units return to `on_hand`), the order's `refunded_total`, `payment_status` and
+ * `fulfillment_status` (`returned` when every fulfilled unit came back), and payments fully
+ * covered become `refunded`.
  * Event `payment.refunded` with the Refund.
  *
  * No provider call is made inside a database transaction (the order row stays locked, and on
@@ -184,24 +201,101 @@ export async function settleRefund(
   });
 }
 
+/** Per order line, its units in fulfillments that have not shipped (`pending`). */
+function pendingUnitsByLine(
+  fulfillments: OrderAggregate['fulfillments'],
+): Map<string, PendingFulfillmentUnits[]> {
+  const byLine = new Map<string, PendingFulfillmentUnits[]>();
+  for (const f of fulfillments) {
+    if (f.status !== 'pending') continue;
+    for (const l of f.lines) {
+      const list = byLine.get(l.order_line_id) ?? [];
+      list.push({ fulfillment_id: f.id, quantity: l.quantity, created_at: f.created_at });
+      byLine.set(l.order_line_id, list);
+    }
+  }
+  return byLine;
+}
+
 /**
- * Where a restocking refund's units go (`splitRestock`), computed from the order as it is now:
- * units refunded before took the unfulfilled units first. Empty without `restock`.
+ * Where a restocking refund's units go (`splitRestock`), computed from the order as it is now
+ * (its lines and its pending fulfillments at the moment the effects are applied — for a refund
+ * left in flight, when it is settled): open unfulfilled units leave `reserved`, then units of
+ * pending fulfillments (newest first) leave `reserved` and are taken out of them, then shipped
+ * units go back to `on_hand`. Units refunded before took the unfulfilled units first. Empty
+ * without `restock`.
  */
-function restockMovements(order: OrderAggregate, refund: RefundRecord): RestockMovement[] {
+export function restockMovements(
+  order: Pick<OrderAggregate, 'lines' | 'fulfillments' | 'inventory_reserved'>,
+  refund: Pick<RefundRecord, 'restock' | 'lines'>,
+): RestockMovement[] {
   if (!refund.restock) return [];
   const byId = new Map(order.lines.map((line) => [line.id, line]));
+  const pending = pendingUnitsByLine(order.fulfillments);
   return refund.lines.flatMap((l) => {
     const line = byId.get(l.order_line_id);
-    return line ? [splitRestock(line.id, line, l.quantity, order.inventory_reserved)] : [];
+    if (!line) return [];
+    const input = { ...line, pending_fulfillments: pending.get(line.id) ?? [] };
+    return [splitRestock(line.id, input, l.quantity, order.inventory_reserved)];
   });
+}
+
+/** An order's lines and fulfillments after a refund, and the fulfillments it shrank. */
+export interface RefundedParts {
+  /** Every line of the order; the refund's lines with their new refunded, restocked and fulfilled units. */
+  lines: OrderLineRecord[];
+  /** Every fulfillment of the order, those the refund shrank (or cancelled) as they are after it. */
+  fulfillments: FulfillmentRecord[];
+  /** The fulfillments the refund shrank, to write. */
+  reductions: FulfillmentReduction[];
+}
+
+/**
+ * What a refund does to an order's lines and fulfillments, in memory (pure): each refunded line
+ * gains `refunded_quantity` (and `restocked_quantity` with `restock`) and loses from
+ * `fulfilled_quantity` the units its movements took out of pending fulfillments; those
+ * fulfillments lose the units (`reduceFulfillments`: a line at 0 is removed, a fulfillment left
+ * without lines is `cancelled`, `updated_at` = `now`).
+ */
+export function refundedParts(
+  order: Pick<OrderAggregate, 'lines' | 'fulfillments'>,
+  refund: Pick<RefundRecord, 'restock' | 'lines'>,
+  movements: readonly RestockMovement[],
+  now: number,
+): RefundedParts {
+  const units = new Map(refund.lines.map((l) => [l.order_line_id, l.quantity]));
+  const taken = unitsTakenByLine(movements);
+  const lines = order.lines.map((line) => {
+    const q = units.get(line.id);
+    const out = taken.get(line.id) ?? 0;
+    if (q === undefined && out === 0) return line;
+    return {
+      ...line,
+      refunded_quantity: line.refunded_quantity + (q ?? 0),
+      restocked_quantity: line.restocked_quantity + (refund.restock ? (q ?? 0) : 0),
+      fulfilled_quantity: line.fulfilled_quantity - out,
+    };
+  });
+  const reductions = reduceFulfillments(order.fulfillments, movements);
+  const reduced = new Map(reductions.map((r) => [r.fulfillment_id, r]));
+  const fulfillments = order.fulfillments.map((f): FulfillmentRecord => {
+    const r = reduced.get(f.id);
+    if (!r) return f;
+    return { ...f, lines: r.lines, status: r.cancelled ? 'cancelled' : f.status, updated_at: now };
+  });
+  return { lines, fulfillments, reductions };
 }
 
 /**
  * What follows a refund that took (or is taking) the money, in the caller's transaction (its
  * row is written already, with `movements` in its metadata): its lines' refunded (and
- * restocked) units, inventory, payments covered in full (`refunded`), the order's progress;
- * events `payment.refunded` and inventory crossings.
+ * restocked) units, the pending fulfillments a restock took units out of (`refundedParts`;
+ * compare-and-set on `pending`), inventory, payments covered in full (`refunded`), the order's
+ * progress; events `payment.refunded` and inventory crossings.
+ *
+ * Decision: shrinking or cancelling a fulfillment this way emits no event — decisions §14 list no
+ * `fulfillment.updated` / `fulfillment.cancelled` type (the order's own cancellation emits none
+ * for its fulfillments either); the Refund of `payment.refunded` and the order show it.
  */
 async function applyRefund(
   work: Work,
@@ -212,28 +306,35 @@ async function applyRefund(
 ): Promise<void> {
   const { tx, now } = work;
 
-  const units = new Map(refund.lines.map((l) => [l.order_line_id, l.quantity]));
-  const lines = order.lines.map((line) => {
-    const q = units.get(line.id);
-    if (q === undefined) return line;
-    return {
-      ...line,
-      refunded_quantity: line.refunded_quantity + q,
-      restocked_quantity: line.restocked_quantity + (refund.restock ? q : 0),
-    };
-  });
-  if (units.size > 0) {
+  const { lines, fulfillments, reductions } = refundedParts(order, refund, movements, now);
+  const before = new Map(order.lines.map((l) => [l.id, l]));
+  const changedLines = lines.filter((l) => before.get(l.id) !== l);
+  if (changedLines.length > 0) {
     await tx.orders.updateLines(
       scope,
       order.id,
-      lines
-        .filter((l) => units.has(l.id))
-        .map((l) => ({
-          id: l.id,
-          refunded_quantity: l.refunded_quantity,
-          restocked_quantity: l.restocked_quantity,
-        })),
+      changedLines.map((l) => ({
+        id: l.id,
+        refunded_quantity: l.refunded_quantity,
+        restocked_quantity: l.restocked_quantity,
+        fulfilled_quantity: l.fulfilled_quantity,
+      })),
     );
+  }
+  for (const r of reductions) {
+    const updated = await tx.orders.updateFulfillment(
+      scope,
+      r.fulfillment_id,
+      { lines: r.lines, updated_at: now, ...(r.cancelled && { status: 'cancelled' as const }) },
+      { expect_status: 'pending' },
+    );
+    if (!updated) {
+      throw new CommerceError(
+        'invalid_state_transition',
+        `The fulfillment '${r.fulfillment_id}' is no longer pending; retry the refund`,
+        { data: { fulfillment_id: r.fulfillment_id } },
+      );
+    }
   }
 
   const variantOf = new Map(order.lines.map((l) => [l.id, l.variant_id]));
@@ -267,6 +368,6 @@ async function applyRefund(
   );
 
   work.emit(scope, 'payment.refunded', refundToWire(refund));
-  await saveOrderProgress(work, scope, order, { ...order, lines, refunds, payments });
+  await saveOrderProgress(work, scope, order, { ...order, lines, fulfillments, refunds, payments });
   emitInventoryCrossings(work, scope, changes);
 }

@@ -13,7 +13,11 @@ import type { RestockMovement } from '../../refunds';
  */
 const KEY = 'restock_movements';
 
-/** The metadata to store on a refund for its restock movements (empty object when none). */
+/**
+ * The metadata to store on a refund for its restock movements (empty object when none). A
+ * movement's `from_fulfillments` (units taken out of pending fulfillments) is written only when
+ * it took some, so movements without it read the same as those recorded before it existed.
+ */
 export function restockMetadata(movements: readonly RestockMovement[]): JsonObject {
   if (movements.length === 0) return {};
   return {
@@ -22,26 +26,52 @@ export function restockMetadata(movements: readonly RestockMovement[]): JsonObje
       from_reserved: m.from_reserved,
       to_on_hand: m.to_on_hand,
       returned_quantity: m.returned_quantity,
+      ...(m.from_fulfillments.length > 0 && {
+        from_fulfillments: m.from_fulfillments.map((t) => ({
+          fulfillment_id: t.fulfillment_id,
+          quantity: t.quantity,
+        })),
+      }),
     })),
   };
 }
 
-function isMovement(value: Json): value is { [k: string]: Json } & RestockMovement {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    typeof value.order_line_id === 'string' &&
-    typeof value.from_reserved === 'number' &&
-    typeof value.to_on_hand === 'number' &&
-    typeof value.returned_quantity === 'number'
-  );
+function isObject(value: Json | undefined): value is { [k: string]: Json } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The restock movements recorded on a refund. */
+/** One recorded movement, or null when the value is not one. */
+function parseMovement(value: Json): RestockMovement | null {
+  if (
+    !isObject(value) ||
+    typeof value.order_line_id !== 'string' ||
+    typeof value.from_reserved !== 'number' ||
+    typeof value.to_on_hand !== 'number' ||
+    typeof value.returned_quantity !== 'number'
+  ) {
+    return null;
+  }
+  const takes = Array.isArray(value.from_fulfillments) ? value.from_fulfillments : [];
+  return {
+    order_line_id: value.order_line_id,
+    from_reserved: value.from_reserved,
+    to_on_hand: value.to_on_hand,
+    returned_quantity: value.returned_quantity,
+    from_fulfillments: takes.flatMap((t) =>
+      isObject(t) && typeof t.fulfillment_id === 'string' && typeof t.quantity === 'number'
+        ? [{ fulfillment_id: t.fulfillment_id, quantity: t.quantity }]
+        : [],
+    ),
+  };
+}
+
+/**
+ * The restock movements recorded on a refund. Movements recorded before `from_fulfillments`
+ * existed read with an empty one (they took nothing out of fulfillments).
+ */
 export function restockMovementsOf(refund: Pick<RefundRecord, 'metadata'>): RestockMovement[] {
   const raw = refund.metadata[KEY];
-  return Array.isArray(raw) ? raw.filter(isMovement) : [];
+  return Array.isArray(raw) ? raw.flatMap((v) => parseMovement(v) ?? []) : [];
 }
 
 /** Per order line, what its refunds' restocks did: units released from `reserved`, units returned. */
