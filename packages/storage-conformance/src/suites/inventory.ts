@@ -48,6 +48,83 @@ export function inventorySuite(ctx: SuiteContext): void {
       expect(await ctx.read((r) => r.inventory.get(scope, a!.id))).toBeNull();
     });
 
+    it('low_stock follows every movement across the threshold (reserve, release, adjust, settings), with keyset pages and total_count', async () => {
+      const scope = newScope();
+      const product = await setup(scope, { prices: [1, 2, 3, 4] }); // on_hand 10 each
+      const row = (i: number) => product.variants[i]!.inventory;
+      const [a, b, c, d] = [row(0), row(1), row(2), row(3)];
+      const lowIds = async (order: 'asc' | 'desc' = 'asc') => {
+        const ids: string[] = [];
+        let after: string | undefined;
+        let total = -1;
+        for (;;) {
+          const page = await ctx.read((r) =>
+            r.inventory.list(
+              scope,
+              { low_stock: true },
+              { limit: 1, sort: 'created_at', order, ...(after && { starting_after: after }) },
+            ),
+          );
+          total = page.total_count;
+          ids.push(...page.data.map((i) => i.id));
+          if (!page.has_more) break;
+          after = page.next_cursor ?? undefined;
+        }
+        expect(total).toBe(ids.length);
+        return ids;
+      };
+      // Equal created_at: the keyset order is by id.
+      const ordered = (...items: { id: string }[]) => items.map((i) => i.id).sort();
+      expect(await lowIds()).toEqual([]);
+      await ctx.tx(async (tx) => {
+        await tx.inventory.update(scope, a.id, { safety_stock: 4, updated_at: 2 });
+        await tx.inventory.update(scope, b.id, { safety_stock: 4, updated_at: 2 });
+        await tx.inventory.update(scope, c.id, { safety_stock: 10, updated_at: 2 }); // 10 ≤ 10: low
+      });
+      expect(await lowIds()).toEqual(ordered(c));
+      // Reserving 6 of a leaves 4 available: at the bound, low. 5 of b leaves 5: not low.
+      await ctx.tx((tx) =>
+        tx.inventory.reserve(
+          scope,
+          [
+            { variant_id: a.variant_id, quantity: 6 },
+            { variant_id: b.variant_id, quantity: 5 },
+          ],
+          3,
+        ),
+      );
+      expect(await lowIds()).toEqual(ordered(a, c));
+      expect(await lowIds('desc')).toEqual(ordered(a, c).reverse());
+      await ctx.tx((tx) => tx.inventory.reserve(scope, [{ variant_id: b.variant_id, quantity: 1 }], 4));
+      expect(await lowIds()).toEqual(ordered(a, b, c));
+      // Back above: a released, c restocked by an adjustment; d's safety stock raised over it.
+      await ctx.tx(async (tx) => {
+        await tx.inventory.release(scope, [{ variant_id: a.variant_id, quantity: 1 }], 5);
+        await tx.inventory.adjust(scope, c.id, 1, 5);
+        await tx.inventory.update(scope, d.id, { safety_stock: 11, updated_at: 5 });
+      });
+      expect(await lowIds()).toEqual(ordered(b, d));
+      // A rolled-back movement leaves the list as it was.
+      await expect(
+        ctx.tx(async (tx) => {
+          await tx.inventory.reserve(scope, [{ variant_id: a.variant_id, quantity: 5 }], 6);
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      expect(await lowIds()).toEqual(ordered(b, d));
+      expect(
+        (
+          await ctx.read((r) =>
+            r.inventory.list(
+              otherMode(scope),
+              { low_stock: true },
+              { limit: 10, sort: 'created_at', order: 'asc' },
+            ),
+          )
+        ).total_count,
+      ).toBe(0);
+    });
+
     it('update sets settings and an absolute on_hand, but never below reserved (refused, unchanged)', async () => {
       const scope = newScope();
       const product = await setup(scope);

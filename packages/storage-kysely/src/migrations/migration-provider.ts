@@ -7,6 +7,7 @@ import { storefrontRevisionsMigration } from './0005_storefront_revisions';
 import { storefrontPageIndexesMigration } from './0006_storefront_page_indexes';
 import { refundReconciliationMigration } from './0007_refund_reconciliation';
 import { catalogVersionsMigration } from './0008_catalog_versions';
+import { inventoryLowStockMigration } from './0009_inventory_low_stock';
 import type { SchemaDialect } from './column-types';
 
 /**
@@ -23,6 +24,7 @@ export function migrationsFor(dialect: SchemaDialect): Record<string, Migration>
     '0006_storefront_page_indexes': storefrontPageIndexesMigration(dialect),
     '0007_refund_reconciliation': refundReconciliationMigration(dialect),
     '0008_catalog_versions': catalogVersionsMigration(dialect),
+    '0009_inventory_low_stock': inventoryLowStockMigration(dialect),
   };
 }
 

@@ -188,6 +188,13 @@ const update = updateTemplate<'inventory_items', 'guard_on_hand'>('inventory_ite
   guard: (p) => sql<SqlBool>`${p.guard_on_hand} >= reserved`,
 });
 
+/**
+ * `low_stock=true`: available (`on_hand − reserved`) ≤ `safety_stock`, written exactly as the
+ * predicate of the partial index `inventory_items_low_stock_idx` (0009_inventory_low_stock), which
+ * both engines use only when the query repeats it.
+ */
+const LOW_STOCK = sql<SqlBool>`on_hand <= safety_stock + reserved`;
+
 const list = keysetList({
   table: 'inventory_items',
   sorts: { created_at: ['created_at'] },
@@ -198,7 +205,7 @@ const list = keysetList({
       .where('store_id', '=', p.store_id)
       .where('mode', '=', p.mode)
       .where(liveVariant);
-    if (f.low_stock) query = query.where(sql<SqlBool>`on_hand - reserved <= safety_stock`);
+    if (f.low_stock) query = query.where(LOW_STOCK);
     return query;
   },
 });
