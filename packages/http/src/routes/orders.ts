@@ -352,7 +352,9 @@ export const ordersRoutes: AnyRoute[] = [
     summary: 'Refund an order',
     description:
       "`amount` defaults to what was paid for the given lines' units (discounted total, plus tax when prices " +
-      'exclude it). With `restock: true` the units return to stock. Never more than paid minus refunded ' +
+      'exclude it). With `restock: true` the units return to stock: unfulfilled units leave `reserved`, then units ' +
+      'of pending fulfillments (newest first; they are taken out of the fulfillment, which is cancelled when ' +
+      'emptied), then shipped units go back to `on_hand`. Never more than paid minus refunded ' +
       '(422 `refund_exceeds_refundable`) nor more units than a line has left (422 `quantity_exceeds_refundable`).',
     tags: refundTags,
     operationId: 'createRefund',
