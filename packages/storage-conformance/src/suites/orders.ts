@@ -406,6 +406,86 @@ export function ordersSuite(ctx: SuiteContext): void {
       ).toEqual([stuck2.id]);
     });
 
+    it('listPaymentsByStatus / listRefundsByStatus `after` a position: keyset pages by (created_at, id), ties by id, rows settled meanwhile neither repeat nor shift the walk', async () => {
+      const scope = newScope();
+      const order = makeOrder(scope, 1001);
+      // Five rows of each at three timestamps far below every other test's rows.
+      const times = [-900_000, -900_000, -899_000, -899_000, -898_000];
+      const payments = times.map((created_at) => makePayment(scope, null, { created_at }));
+      const otherOrder = makeOrder(otherMode(scope), 1001);
+      const refunds = times.map((created_at, i) =>
+        i % 2 === 0
+          ? makeRefund(scope, order.id, { created_at })
+          : makeRefund(otherMode(scope), otherOrder.id, { created_at }),
+      );
+      await ctx.tx(async (tx) => {
+        await tx.orders.insert(order);
+        await tx.orders.insert(otherOrder);
+        for (const p of [...payments].reverse()) await tx.orders.insertPayment(p);
+        for (const r of [...refunds].reverse()) await tx.orders.insertRefund(r);
+      });
+      const expected = (rows: { created_at: number; id: string }[]) =>
+        [...rows].sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1)).map((r) => r.id);
+      const mine = new Set([...payments, ...refunds].map((r) => r.id));
+      /** Every page of 2 (the walk's own position each time), with `settle` run after the first page. */
+      const walk = async (
+        list: (
+          after: { created_at: number; id: string } | undefined,
+        ) => Promise<{ created_at: number; id: string }[]>,
+        settle: () => Promise<unknown>,
+      ) => {
+        const seen: string[] = [];
+        let after: { created_at: number; id: string } | undefined;
+        for (let pageNo = 0; pageNo < 10; pageNo++) {
+          const page = await list(after);
+          seen.push(...page.map((r) => r.id).filter((id) => mine.has(id)));
+          if (pageNo === 0) await settle();
+          const last = page[page.length - 1];
+          if (page.length < 2 || !last) break;
+          after = { created_at: last.created_at, id: last.id };
+        }
+        return seen;
+      };
+      expect(
+        await walk(
+          (after) => ctx.read((r) => r.orders.listPaymentsByStatus('pending', -897_000, 2, after)),
+          // The first page's rows leave `pending`; the walk goes on from its position.
+          () =>
+            ctx.tx((tx) =>
+              tx.orders.updatePayment(scope, expected(payments)[0]!, { status: 'completed', updated_at: 1 }),
+            ),
+        ),
+      ).toEqual(expected(payments));
+      const pendingAfter = await ctx.read((r) =>
+        r.orders.listPaymentsByStatus('pending', -897_000, 10, {
+          created_at: -899_000,
+          id: expected(payments)[2]!,
+        }),
+      );
+      expect(pendingAfter.map((p) => p.id).filter((id) => mine.has(id))).toEqual(expected(payments).slice(3));
+      const refundIds = expected(refunds);
+      const refundScope = (id: string) =>
+        refunds.findIndex((r) => r.id === id) % 2 === 0 ? scope : otherMode(scope);
+      expect(
+        await walk(
+          (after) => ctx.read((r) => r.orders.listRefundsByStatus('pending', -897_000, 2, after)),
+          () =>
+            ctx.tx((tx) =>
+              tx.orders.updateRefund(refundScope(refundIds[1]!), refundIds[1]!, {
+                status: 'failed',
+                updated_at: 1,
+              }),
+            ),
+        ),
+      ).toEqual(refundIds);
+      // Read again from the start: the settled rows are gone, the order is unchanged.
+      expect(
+        (await ctx.read((r) => r.orders.listRefundsByStatus('pending', -897_000, 10)))
+          .map((r) => r.id)
+          .filter((id) => mine.has(id)),
+      ).toEqual(refundIds.filter((_, i) => i !== 1));
+    });
+
     it('list filters: statuses, customer, e-mail, q (number or e-mail part), inclusive dates, drafts excluded', async () => {
       const scope = newScope();
       const orders = [

@@ -1,4 +1,5 @@
 import type {
+  CreatedPosition,
   FulfillmentRecord,
   OrderAggregate,
   OrderLineRecord,
@@ -138,20 +139,36 @@ const updatePaymentRow = updateTemplate<'payments', 'expect_status'>('payments',
  * reconciliation works through (payments: `payments_status_idx`; refunds in flight:
  * `refunds_pending_idx`).
  */
+type ByStatusSlots = 'status' | 'before' | 'limit' | 'after_created_at' | 'after_id';
+
+/**
+ * Rows of `table` in a status, created before a cutoff, across scopes, by `(created_at, id)`
+ * after a position (keyset; the first page starts after {@link START}).
+ */
 function byStatusAcrossScopes<T extends 'payments' | 'refunds'>(
   table: T,
-): Template<'status' | 'before' | 'limit', Selectable<Database[T]>> {
+): Template<ByStatusSlots, Selectable<Database[T]>> {
   // Built over the union of both tables; each instance reads one, so its rows are that table's.
-  return template(({ db }, p: Slots<'status' | 'before' | 'limit'>) =>
+  return template(({ db }, p: Slots<ByStatusSlots>) =>
     db
       .selectFrom(table as 'payments' | 'refunds')
       .selectAll()
       .where('status', '=', p.status)
       .where('created_at', '<', p.before)
+      .where(
+        sql<SqlBool>`(created_at > ${p.after_created_at} or (created_at = ${p.after_created_at} and id > ${p.after_id}))`,
+      )
       .orderBy('created_at')
       .orderBy('id')
       .limit(p.limit),
-  ) as unknown as Template<'status' | 'before' | 'limit', Selectable<Database[T]>>;
+  ) as unknown as Template<ByStatusSlots, Selectable<Database[T]>>;
+}
+
+/** Before every row: no timestamp is below it, no id below ''. */
+const START: CreatedPosition = { created_at: Number.MIN_SAFE_INTEGER, id: '' };
+
+function byStatusArgs(status: string, before: number, limit: number, after: CreatedPosition = START) {
+  return { status, before, limit, after_created_at: after.created_at, after_id: after.id };
 }
 const paymentsByStatus = byStatusAcrossScopes('payments');
 
@@ -457,8 +474,9 @@ export class KyselyOrderRepository implements OrderRepository {
     status: PaymentRecord['status'],
     before: number,
     limit: number,
+    after?: CreatedPosition,
   ): Promise<PaymentRecord[]> {
-    const rows = await this.q.rows(paymentsByStatus, { status, before, limit });
+    const rows = await this.q.rows(paymentsByStatus, byStatusArgs(status, before, limit, after));
     return rows.map((row) => decodePayment(row, this.q.caps));
   }
 
@@ -534,8 +552,9 @@ export class KyselyOrderRepository implements OrderRepository {
     status: RefundRecord['status'],
     before: number,
     limit: number,
+    after?: CreatedPosition,
   ): Promise<RefundRecord[]> {
-    const rows = await this.q.rows(refundsByStatus, { status, before, limit });
+    const rows = await this.q.rows(refundsByStatus, byStatusArgs(status, before, limit, after));
     return rows.map((row) => decodeRefund(row, this.q.caps));
   }
 

@@ -51,6 +51,15 @@ import type { Millis, Scope } from './scope';
  */
 export type Patch<T, K extends keyof T> = Partial<Pick<T, K>> & { updated_at: Millis };
 
+/**
+ * A row's place in a list ordered by `(created_at, id)`, ascending: a list read `after` it starts
+ * with the next row (keyset pages over rows that may change while they are walked).
+ */
+export interface CreatedPosition {
+  created_at: Millis;
+  id: string;
+}
+
 // ---------------------------------------------------------------- organization, store, keys
 
 export interface OrganizationRepository {
@@ -558,11 +567,15 @@ export interface OrderRepository {
     >,
     options?: { expect_status?: PaymentRecord['status'] },
   ): Promise<PaymentRecord | null>;
-  /** Payments in `status` created before `before`, across scopes, oldest first (reconciliation). */
+  /**
+   * Payments in `status` created before `before`, across scopes, oldest first by `(created_at,
+   * id)` (reconciliation); with `after`, only those after that position (keyset pages).
+   */
   listPaymentsByStatus(
     status: PaymentRecord['status'],
     before: Millis,
     limit: number,
+    after?: CreatedPosition,
   ): Promise<PaymentRecord[]>;
 
   insertFulfillment(record: FulfillmentRecord): Promise<void>;
@@ -596,10 +609,15 @@ export interface OrderRepository {
     patch: Patch<RefundRecord, 'status' | 'provider_refund_id' | 'metadata'>,
   ): Promise<RefundRecord | null>;
   /**
-   * Refunds in `status` created before `before`, across scopes, oldest first (reconciliation of
-   * refunds left in flight).
+   * Refunds in `status` created before `before`, across scopes, oldest first by `(created_at, id)`
+   * (reconciliation of refunds left in flight); with `after`, only those after that position.
    */
-  listRefundsByStatus(status: RefundRecord['status'], before: Millis, limit: number): Promise<RefundRecord[]>;
+  listRefundsByStatus(
+    status: RefundRecord['status'],
+    before: Millis,
+    limit: number,
+    after?: CreatedPosition,
+  ): Promise<RefundRecord[]>;
   listRefunds(scope: Scope, order_id: string): Promise<RefundRecord[]>;
 }
 

@@ -6,7 +6,8 @@ import { isOpenAttempt, readSnapshot } from './checkout-attempts';
 import { closeAttempt, settleAttempt } from './checkout-settlement';
 import { isRefusal } from './payment-attempt';
 import { syncOrderPayment } from './payment-sync';
-import { type RefundReconcileResult, reconcileRefunds } from './refund-reconciliation';
+import { walkOldestFirst } from './pending-scan';
+import { MIN_PAGE, type RefundReconcileResult, reconcileRefunds } from './refund-reconciliation';
 
 /** Options of `reconcile`. */
 export interface ReconcileOptions {
@@ -18,7 +19,11 @@ export interface ReconcileOptions {
    * reconciliation chose.
    */
   olderThanMs?: number | undefined;
-  /** At most this many pending payments per run, oldest first. Default 500. */
+  /**
+   * At most this many pending payments — and this many refunds in flight — are acted on per run,
+   * oldest first. Default 500. Pending payments that wait for the admin (see `reconcilePayments`)
+   * are passed over without counting.
+   */
   limit?: number | undefined;
 }
 
@@ -55,8 +60,9 @@ export interface ReconcileResult {
 }
 
 export interface ReconcileReport {
-  /** Pending payments examined. */
+  /** Pending payments examined, including those passed over (waiting for the admin). */
   checked: number;
+  /** What was done with each pending payment acted on (not those passed over). */
   results: ReconcileResult[];
   /** Refunds left in flight (recorded before their provider calls, never settled), settled now. */
   refunds: RefundReconcileResult[];
@@ -108,6 +114,18 @@ async function reconcileAttempt(
     case 'closed':
       return { outcome: 'cancelled', order_id: settled.attempt.order_id };
   }
+}
+
+/**
+ * Whether a pending payment can only be settled by the admin, so that reconciliation has nothing
+ * to ask anyone: not an open checkout attempt, and either without an order, without a provider id
+ * (a manual payment), or of a provider that cannot look payments up. A payment of a provider that
+ * is not registered is not passed over: it is reported (`skipped`).
+ */
+export function waitsForAdmin(ctx: Pick<ServiceContext, 'payments'>, payment: PaymentRecord): boolean {
+  const provider = ctx.payments.get(payment.provider);
+  if (!provider || isOpenAttempt(payment)) return false;
+  return payment.order_id === null || payment.provider_id === null || !provider.lookupPayment;
 }
 
 async function reconcileOne(ctx: ServiceContext, payment: PaymentRecord): Promise<ReconcileResult> {
@@ -165,20 +183,32 @@ async function reconcileOne(ctx: ServiceContext, payment: PaymentRecord): Promis
  *   (`reconcileRefunds`), with the same age threshold and limit.
  *
  * Failures are reported per payment (`error`) and retried by the next run; a run never throws
- * for one payment. Known limit: the storage lists pending payments oldest first without a
- * cursor, so more than `limit` long-pending payments that stay pending (unpaid manual orders)
- * hide newer ones; raise `limit` in that case.
+ * for one payment. At most `limit` payments are acted on per run. Pending payments that wait for
+ * the admin ({@link waitsForAdmin}: unpaid manual orders, which may stay pending for weeks) are
+ * passed over without counting and left out of `results` (they count in `checked`): the pending
+ * payments are walked in keyset pages (`listPaymentsByStatus` … `after`), so however many of them
+ * there are, they never hide the payments behind them that reconciliation can settle.
  */
 export async function reconcilePayments(
   ctx: ServiceContext,
   options: ReconcileOptions = {},
 ): Promise<ReconcileReport> {
   const before = ctx.clock.now() - (options.olderThanMs ?? DEFAULT_OLDER_THAN_MS);
-  const pending = await read(ctx, (tx) =>
-    tx.orders.listPaymentsByStatus('pending', before, options.limit ?? DEFAULT_LIMIT),
-  );
+  const limit = options.limit ?? DEFAULT_LIMIT;
   const results: ReconcileResult[] = [];
-  for (const payment of pending) results.push(await reconcileOne(ctx, payment));
-  const refunds = await reconcileRefunds(ctx, before, options.limit ?? DEFAULT_LIMIT);
-  return { checked: pending.length, results, refunds };
+  let checked = 0;
+  if (limit > 0) {
+    const pending = walkOldestFirst(
+      (after, n) => read(ctx, (tx) => tx.orders.listPaymentsByStatus('pending', before, n, after)),
+      Math.max(limit, MIN_PAGE),
+    );
+    for await (const payment of pending) {
+      checked++;
+      if (waitsForAdmin(ctx, payment)) continue;
+      results.push(await reconcileOne(ctx, payment));
+      if (results.length >= limit) break;
+    }
+  }
+  const refunds = await reconcileRefunds(ctx, before, limit);
+  return { checked, results, refunds };
 }

@@ -2,6 +2,7 @@ import type { RefundRecord, Scope } from '../../ports/storage';
 import type { ServiceContext } from '../context';
 import { read } from '../unit-of-work';
 import { inFlightSlices, settleRefund } from './order-refunds';
+import { walkOldestFirst } from './pending-scan';
 import { providerCallsInFlight } from './refund-ledger';
 import { refundWithProviders } from './refund-payments';
 
@@ -63,23 +64,33 @@ function outcomeOf(refund: Pick<RefundRecord, 'status'>): RefundReconcileOutcome
 /**
  * Settles the refunds a crash or an unreachable provider left in flight (recorded `pending`
  * before their provider calls, never settled; see order-refunds.ts), across all stores and modes,
- * oldest first, created before `before`: each provider is asked again for the same slice under
- * the same idempotency key (`<refund id>_<payment id>`: a provider that refunded already answers
- * with that refund, none refunds twice), then the refund is settled as the live request would
- * have (`settleRefund`). Refunds `pending` at the provider with their effects applied (a Stripe
- * refund still processing) are not in flight and are left alone. Failures are reported per refund
- * and retried by the next run.
+ * oldest first, created before `before`, at most `limit` of them: each provider is asked again for
+ * the same slice under the same idempotency key (`<refund id>_<payment id>`: a provider that
+ * refunded already answers with that refund, none refunds twice), then the refund is settled as
+ * the live request would have (`settleRefund`). Refunds `pending` at the provider with their
+ * effects applied (a Stripe refund still processing) are not in flight: they are passed over
+ * without counting against `limit` — the pending refunds are walked in keyset pages — so however
+ * many of them there are, they never hide a refund in flight behind them. Failures are reported
+ * per refund and retried by the next run.
  */
 export async function reconcileRefunds(
   ctx: ServiceContext,
   before: number,
   limit: number,
 ): Promise<RefundReconcileResult[]> {
-  const pending = await read(ctx, (tx) => tx.orders.listRefundsByStatus('pending', before, limit));
   const results: RefundReconcileResult[] = [];
-  for (const refund of pending) {
+  if (limit <= 0) return results;
+  const pending = walkOldestFirst(
+    (after, n) => read(ctx, (tx) => tx.orders.listRefundsByStatus('pending', before, n, after)),
+    Math.max(limit, MIN_PAGE),
+  );
+  for await (const refund of pending) {
     if (providerCallsInFlight(refund) === null) continue;
     results.push(await reconcileRefund(ctx, refund));
+    if (results.length >= limit) break;
   }
   return results;
 }
+
+/** Rows per page when walking pending rows (a small `limit` still reads in useful pages). */
+export const MIN_PAGE = 100;

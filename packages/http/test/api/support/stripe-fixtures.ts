@@ -41,9 +41,10 @@ export interface FaultPlan {
   beforeCall: (() => Promise<void>) | null;
   /**
    * What the next `refundPayment` does: `before` / `after` as `crash`; `refuse`: Stripe declines
-   * it (not called; answers `failed`).
+   * it (not called; answers `failed`); `pending`: Stripe refunds, but answers that the refund is
+   * still `pending` (as it does for payment methods that refund asynchronously).
    */
-  refund: 'before' | 'after' | 'refuse' | null;
+  refund: 'before' | 'after' | 'refuse' | 'pending' | null;
   /** Awaited before each refund call reaches Stripe (to act while a refund is in flight). */
   beforeRefund: (() => Promise<void>) | null;
   /** `unavailable`: the next `cancelPayment` cannot reach Stripe (not called). */
@@ -86,6 +87,7 @@ export function faultyProvider(inner: PaymentProvider): { provider: PaymentProvi
       if (plan.beforeRefund) await plan.beforeRefund();
       const result = await inner.refundPayment(input);
       if (fault === 'after') throw new SimulatedCrash('after the provider refunded');
+      if (fault === 'pending') return { ...result, status: 'pending' };
       return result;
     },
   };
