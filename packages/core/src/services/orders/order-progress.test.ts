@@ -1,31 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import type { OrderAggregate, OrderLineRecord, PaymentRecord, RefundRecord } from '../../ports/storage';
+import { orderLine } from './order-fixtures';
 import { heldReservations } from './order-inventory';
 import { deriveProgress, settleOrder } from './order-progress';
 import { restockMetadata } from './refund-ledger';
 
 function line(id: string, overrides: Partial<OrderLineRecord> = {}): OrderLineRecord {
-  return {
-    id,
-    order_id: 'ord_1',
-    variant_id: `var_${id}`,
-    product_id: 'prod_1',
-    product_name: 'Mug',
-    variant_name: 'Mug',
-    sku: null,
-    image_url: null,
-    quantity: 3,
-    fulfilled_quantity: 0,
-    shipped_quantity: 0,
-    refunded_quantity: 0,
-    restocked_quantity: 0,
-    unit_price: 1000,
-    line_discount: 0,
-    line_total: 3000,
-    tax_amount: 0,
-    position: 0,
-    ...overrides,
-  };
+  return orderLine({ id, variant_id: `var_${id}`, ...overrides });
 }
 
 function pay(amount: number, status: PaymentRecord['status']): PaymentRecord {

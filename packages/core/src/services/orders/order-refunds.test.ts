@@ -1,35 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FulfillmentRecord, OrderAggregate, OrderLineRecord, RefundRecord } from '../../ports/storage';
+import { orderLine } from './order-fixtures';
 import { unfulfilledUnits } from './order-fulfillments';
 import { heldReservations } from './order-inventory';
 import { deriveProgress } from './order-progress';
 import { refundedParts, restockMovements } from './order-refunds';
 import { restockMetadata } from './refund-ledger';
 
-function line(overrides: Partial<OrderLineRecord> = {}): OrderLineRecord {
-  return {
-    id: 'line_1',
-    order_id: 'ord_1',
-    variant_id: 'var_1',
-    product_id: 'prod_1',
-    product_name: 'Mug',
-    variant_name: 'Mug',
-    sku: null,
-    image_url: null,
-    quantity: 3,
-    fulfilled_quantity: 0,
-    shipped_quantity: 0,
-    refunded_quantity: 0,
-    restocked_quantity: 0,
-    unit_price: 1000,
-    line_discount: 0,
-    line_total: 3000,
-    tax_amount: 0,
-    position: 0,
-    ...overrides,
-  };
-}
+const line = orderLine;
 
 function fulfillment(
   id: string,
