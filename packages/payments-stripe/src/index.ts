@@ -2,6 +2,8 @@ export { type PaymentIntentLike, paymentIntentToResult } from './payment-intent-
 export { failureCode, isStripeError, toCommerceError } from './stripe-errors';
 export {
   createStripeClient,
+  refundMetadata,
+  refundToResult,
   STRIPE_PROVIDER_NAME,
   type StripeProviderOptions,
   stripeProvider,
@@ -9,6 +11,7 @@ export {
 export {
   type ParseStripeWebhookOptions,
   parseStripeWebhook,
+  refundStatusOf,
   type StripeWebhookAction,
   type StripeWebhookResult,
   webhookResult,

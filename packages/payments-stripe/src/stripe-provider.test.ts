@@ -477,6 +477,63 @@ describe('refundPayment', () => {
     expect(params?.metadata).toEqual({ reason: 'damaged in transit' });
   });
 
+  test('with a reference, our ids go to the Refund’s metadata (refund_id, order_id, store_id, mode) beside the reason', async () => {
+    const paid = await provider().createPayment(input());
+    await provider().refundPayment({
+      provider_id: paid.provider_id,
+      amount: 100,
+      currency: 'usd',
+      idempotency_key: 'r-ref',
+      reason: 'damaged in transit',
+      reference: { refund_id: 'ref_7', order_id: 'ord_7', store_id: 'store_1', mode: 'live' },
+    });
+    expect(fake.refunds().at(-1)?.metadata).toEqual({
+      refund_id: 'ref_7',
+      order_id: 'ord_7',
+      store_id: 'store_1',
+      mode: 'live',
+      reason: 'damaged in transit',
+    });
+  });
+
+  test('pm_card_pendingRefund: refundPayment → pending re_…; lookupRefund follows Stripe: pending, then succeeded (or failed with the reason); unknown id → null', async () => {
+    const refundOf = async (key: string) => {
+      const paid = await provider().createPayment(input({ payment_method_id: 'pm_card_pendingRefund' }));
+      return provider().refundPayment({
+        provider_id: paid.provider_id,
+        amount: 1000,
+        currency: 'usd',
+        idempotency_key: key,
+      });
+    };
+    const ok = await refundOf('r-pending-ok');
+    expect(ok).toMatchObject({ status: 'pending', provider_refund_id: expect.stringMatching(/^re_/) });
+    const id = ok.provider_refund_id!;
+    await expect(provider().lookupRefund!({ provider_refund_id: id })).resolves.toEqual({
+      status: 'pending',
+      provider_refund_id: id,
+    });
+    fake.settleRefund(id, 'succeeded');
+    await expect(provider().lookupRefund!({ provider_refund_id: id })).resolves.toEqual({
+      status: 'succeeded',
+      provider_refund_id: id,
+    });
+    const bad = (await refundOf('r-pending-bad')).provider_refund_id!;
+    fake.settleRefund(bad, 'failed', 'lost_or_stolen_card');
+    await expect(provider().lookupRefund!({ provider_refund_id: bad })).resolves.toEqual({
+      status: 'failed',
+      provider_refund_id: bad,
+      failure_message: 'lost_or_stolen_card',
+    });
+    await expect(provider().lookupRefund!({ provider_refund_id: 're_unknown' })).resolves.toBeNull();
+    fake.setNetworkFailure('refuse-all');
+    await expect(
+      provider({ maxNetworkRetries: 0 }).lookupRefund!({ provider_refund_id: id }),
+    ).rejects.toMatchObject({
+      code: 'payment_provider_unavailable',
+    });
+  });
+
   test('a retried refund (same key) → the same refund, money returned once', async () => {
     const paid = await provider().createPayment(input());
     const refund = () =>

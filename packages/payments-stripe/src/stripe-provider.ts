@@ -70,6 +70,10 @@ const STRIPE_REFUND_REASONS = new Set(['duplicate', 'fraudulent', 'requested_by_
  *   outcome (for 24 hours), then retrieves the intent's current state. If Stripe never received
  *   the original, this replay performs it, once: the attempt's intended payment completes.
  *   If Stripe rejects the replay as invalid, nothing was ever created, and lookup returns `null`.
+ * - `refundPayment` creates a Refund on the intent under the caller's idempotency key, with our
+ *   ids in its `metadata` (`refundMetadata`); Stripe may answer `pending` (payment methods that
+ *   refund asynchronously), settled later by its refund webhooks or by `lookupRefund`
+ *   (`refunds.retrieve`; `null` for an id Stripe does not know).
  */
 export function stripeProvider(options: StripeProviderOptions): PaymentProvider {
   const stripe = options.client ?? createStripeClient(options);
@@ -179,12 +183,11 @@ export function stripeProvider(options: StripeProviderOptions): PaymentProvider 
         };
       }
       const params: Stripe.RefundCreateParams = { payment_intent: input.provider_id, amount: input.amount };
-      if (input.reason) {
-        if (STRIPE_REFUND_REASONS.has(input.reason)) {
-          params.reason = input.reason as Stripe.RefundCreateParams.Reason;
-        }
-        params.metadata = { reason: input.reason.slice(0, 500) };
+      const metadata = refundMetadata(input);
+      if (input.reason && STRIPE_REFUND_REASONS.has(input.reason)) {
+        params.reason = input.reason as Stripe.RefundCreateParams.Reason;
       }
+      if (Object.keys(metadata).length > 0) params.metadata = metadata;
       try {
         const refund = await stripe.refunds.create(params, { idempotencyKey: input.idempotency_key });
         return refundToResult(refund);
@@ -193,6 +196,16 @@ export function stripeProvider(options: StripeProviderOptions): PaymentProvider 
           return { status: 'failed', provider_refund_id: null, failure_message: error.message };
         }
         throw toCommerceError(error, 'refund the payment');
+      }
+    },
+
+    async lookupRefund(input: { provider_refund_id: string }): Promise<RefundResult | null> {
+      try {
+        return refundToResult(await stripe.refunds.retrieve(input.provider_refund_id));
+      } catch (error) {
+        if (isStripeError(error, 'StripeInvalidRequestError') && error.code === 'resource_missing')
+          return null;
+        throw toCommerceError(error, 'look the refund up');
       }
     },
 
@@ -262,8 +275,30 @@ async function retrieve(stripe: Stripe, id: string): Promise<PaymentResult | nul
   }
 }
 
+/**
+ * The metadata of a Stripe Refund: our ids from `reference`, named as `createPayment` names its
+ * intent's (`refund_id`, `order_id`, `store_id`, `mode`), so that `refund.updated` /
+ * `refund.failed` / `charge.refund.updated` deliveries find the refund; and the merchant's
+ * `reason` text (at most 500 characters, Stripe's limit for a metadata value).
+ */
+export function refundMetadata(
+  input: Pick<RefundPaymentInput, 'reason' | 'reference'>,
+): Record<string, string> {
+  const metadata: Record<string, string> = {};
+  if (input.reference) {
+    metadata.refund_id = input.reference.refund_id;
+    metadata.order_id = input.reference.order_id;
+    metadata.store_id = input.reference.store_id;
+    metadata.mode = input.reference.mode;
+  }
+  if (input.reason) metadata.reason = input.reason.slice(0, 500);
+  return metadata;
+}
+
 /** Refund statuses: `succeeded` → succeeded; `pending`, `requires_action` → pending; `failed`, `canceled` → failed. */
-function refundToResult(refund: Stripe.Refund): RefundResult {
+export function refundToResult(
+  refund: Pick<Stripe.Refund, 'id' | 'status' | 'failure_reason'>,
+): RefundResult {
   switch (refund.status) {
     case 'succeeded':
       return { status: 'succeeded', provider_refund_id: refund.id };

@@ -2,7 +2,7 @@ import { CommerceError } from '@cartwright/core';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { type FakeStripe, signWebhook, startFakeStripe } from './fake-stripe';
-import { parseStripeWebhook } from './stripe-webhooks';
+import { parseStripeWebhook, refundStatusOf } from './stripe-webhooks';
 
 const SECRET = 'whsec_test_secret_123';
 
@@ -106,6 +106,74 @@ describe('parseStripeWebhook: actions', () => {
     expect(byType.get('payment_intent.canceled')).toMatchObject({ action: 'canceled', provider_id: held.id });
     expect(byType.get('charge.refunded')).toMatchObject({ action: 'not_supported', provider_id: null });
     expect(byType.get('refund.created')).toMatchObject({ action: 'not_supported', provider_id: null });
+  });
+
+  test('refund.updated, refund.failed and charge.refund.updated (a Refund) → refund_updated with our ids from the refund’s metadata and its reduced status', async () => {
+    const paid = await pay('pm_card_pendingRefund');
+    const metadata = { refund_id: 'ref_1', order_id: 'ord_9', store_id: 'store_1', mode: 'live' };
+    const pending = await stripe.refunds.create({ payment_intent: paid.id, amount: 1000, metadata });
+    const parse = (event: unknown) => {
+      const body = JSON.stringify(event);
+      return parseStripeWebhook(body, signWebhook(body, SECRET), SECRET);
+    };
+    const ours = {
+      action: 'refund_updated',
+      provider_id: paid.id,
+      payment_id: null,
+      provider_refund_id: pending.id,
+      refund_id: 'ref_1',
+      order_id: 'ord_9',
+      store_id: 'store_1',
+      mode: 'live',
+      amount: 1000,
+      currency: 'gbp',
+    };
+    const stillPending = fake.refundWebhookEvent('charge.refund.updated', pending.id);
+    expect(parse(stillPending)).toEqual({
+      ...ours,
+      event_id: stillPending.id,
+      event_type: 'charge.refund.updated',
+      refund_status: 'pending',
+    });
+
+    fake.settleRefund(pending.id, 'succeeded');
+    const updated = fake.events().filter((e) => e.type === 'refund.updated');
+    expect(updated).toHaveLength(1);
+    expect(parse(updated[0])).toEqual({
+      ...ours,
+      event_id: updated[0]?.id,
+      event_type: 'refund.updated',
+      refund_status: 'succeeded',
+    });
+
+    const other = await stripe.refunds.create({ payment_intent: paid.id, amount: 500 });
+    fake.settleRefund(other.id, 'failed', 'expired_or_canceled_card');
+    const failed = fake.events().find((e) => e.type === 'refund.failed');
+    expect(parse(failed)).toEqual({
+      ...ours,
+      provider_refund_id: other.id,
+      // No metadata on this refund: our ids are null (the webhook leaves it to reconciliation).
+      refund_id: null,
+      order_id: null,
+      store_id: null,
+      mode: null,
+      amount: 500,
+      event_id: failed?.id,
+      event_type: 'refund.failed',
+      refund_status: 'failed',
+      failure_code: 'expired_or_canceled_card',
+      failure_message: 'The refund failed at Stripe (expired_or_canceled_card)',
+    });
+  });
+
+  test('Stripe refund statuses reduce to three: succeeded; pending, requires_action → pending; failed, canceled → failed', () => {
+    expect(['succeeded', 'pending', 'requires_action', 'failed', 'canceled'].map(refundStatusOf)).toEqual([
+      'succeeded',
+      'pending',
+      'pending',
+      'failed',
+      'failed',
+    ]);
   });
 
   test('a Buffer body (raw bytes as received) verifies the same as a string', async () => {

@@ -8,9 +8,17 @@ import { failureCode, isStripeError } from './stripe-errors';
  * - `failed` — `payment_intent.payment_failed`: declined or authentication failed;
  * - `requires_action` — `payment_intent.requires_action`: the customer must authenticate;
  * - `canceled` — `payment_intent.canceled`;
+ * - `refund_updated` — `refund.updated`, `refund.failed`, `charge.refund.updated`: a Refund's
+ *   status changed (see `refund_status`);
  * - `not_supported` — any other event (acknowledge it with 2xx and ignore it).
  */
-export type StripeWebhookAction = 'succeeded' | 'failed' | 'requires_action' | 'canceled' | 'not_supported';
+export type StripeWebhookAction =
+  | 'succeeded'
+  | 'failed'
+  | 'requires_action'
+  | 'canceled'
+  | 'refund_updated'
+  | 'not_supported';
 
 /** A verified Stripe webhook, reduced to what the order services act on. */
 export interface StripeWebhookResult {
@@ -27,9 +35,20 @@ export interface StripeWebhookResult {
   currency: string | null;
   failure_code?: string | null;
   failure_message?: string | null;
-  /** Our store and mode, from the intent's metadata (set by `createPayment`). */
+  /** Our store and mode, from the intent's (or the refund's) metadata (set by `createPayment` / `refundPayment`). */
   store_id?: string | null;
   mode?: 'test' | 'live' | null;
+  /** `refund_updated`: the Refund id (`re_…`). */
+  provider_refund_id?: string | null;
+  /** `refund_updated`: our refund id, from the Refund's metadata (set by `refundPayment`). */
+  refund_id?: string | null;
+  /**
+   * `refund_updated`: the Refund's status reduced — `succeeded` → succeeded; `pending`,
+   * `requires_action` → pending; `failed`, `canceled` → failed.
+   */
+  refund_status?: 'succeeded' | 'pending' | 'failed' | null;
+  /** `refund_updated`: our order id, from the Refund's metadata. */
+  order_id?: string | null;
 }
 
 /** Options of `parseStripeWebhook`. */
@@ -46,6 +65,21 @@ const INTENT_ACTIONS: Record<string, StripeWebhookAction> = {
   'payment_intent.requires_action': 'requires_action',
   'payment_intent.canceled': 'canceled',
 };
+
+/** The events about a Refund object whose status may have changed. */
+const REFUND_EVENTS = new Set(['refund.updated', 'refund.failed', 'charge.refund.updated']);
+
+/** A Refund's status reduced as `RefundResult.status` (unknown statuses read as still pending). */
+export function refundStatusOf(status: string | null | undefined): 'succeeded' | 'pending' | 'failed' {
+  if (status === 'succeeded') return 'succeeded';
+  if (status === 'failed' || status === 'canceled') return 'failed';
+  return 'pending';
+}
+
+function modeOf(metadata: Record<string, string> | null | undefined): 'test' | 'live' | null {
+  const mode = metadata?.mode;
+  return mode === 'live' ? 'live' : mode === 'test' ? 'test' : null;
+}
 
 /**
  * Verifies a Stripe webhook delivery with stripe-node's `webhooks.constructEvent` (HMAC-SHA256
@@ -97,6 +131,7 @@ export function parseStripeWebhook(
 export function webhookResult(event: Stripe.Event): StripeWebhookResult {
   const object = event.data.object as { object?: string; id?: string };
   const base = { event_id: event.id, event_type: event.type };
+  if (object.object === 'refund' && REFUND_EVENTS.has(event.type)) return refundResult(event);
   if (object.object !== 'payment_intent') {
     return {
       ...base,
@@ -117,12 +152,47 @@ export function webhookResult(event: Stripe.Event): StripeWebhookResult {
     amount: intent.amount,
     currency: intent.currency,
     store_id: intent.metadata?.store_id ?? null,
-    mode: intent.metadata?.mode === 'live' ? 'live' : intent.metadata?.mode === 'test' ? 'test' : null,
+    mode: modeOf(intent.metadata),
   };
   if (action === 'failed') {
     const error = intent.last_payment_error ?? null;
     result.failure_code = error ? failureCode(error.code, error.decline_code) : null;
     result.failure_message = error?.message ?? 'The payment failed';
+  }
+  return result;
+}
+
+/**
+ * A Refund event reduced (`refund_updated`): the refund's id and status, our ids from its metadata
+ * (`refund_id`, `order_id`, `store_id`, `mode`: `null` when absent), the intent it refunds, its
+ * amount and currency, and for a failed or canceled refund Stripe's `failure_reason` as
+ * `failure_code` and in `failure_message`.
+ */
+function refundResult(event: Stripe.Event): StripeWebhookResult {
+  const refund = event.data.object as Stripe.Refund;
+  const metadata = refund.metadata ?? {};
+  const intent = refund.payment_intent;
+  const refund_status = refundStatusOf(refund.status);
+  const result: StripeWebhookResult = {
+    event_id: event.id,
+    event_type: event.type,
+    action: 'refund_updated',
+    provider_id: typeof intent === 'string' ? intent : (intent?.id ?? null),
+    payment_id: null,
+    amount: refund.amount,
+    currency: refund.currency,
+    store_id: metadata.store_id ?? null,
+    mode: modeOf(metadata),
+    provider_refund_id: refund.id,
+    refund_id: metadata.refund_id ?? null,
+    refund_status,
+    order_id: metadata.order_id ?? null,
+  };
+  if (refund_status === 'failed') {
+    result.failure_code = refund.failure_reason ?? null;
+    result.failure_message = refund.failure_reason
+      ? `The refund failed at Stripe (${refund.failure_reason})`
+      : `The refund ${refund.status === 'canceled' ? 'was canceled' : 'failed'} at Stripe`;
   }
   return result;
 }

@@ -36,6 +36,13 @@ export interface PaymentProvider {
   /** Refund all or part of a completed payment. */
   refundPayment(input: RefundPaymentInput): Promise<RefundResult>;
   /**
+   * The provider's current view of a refund it answered `pending` (it refunds asynchronously),
+   * for reconciliation: `succeeded` / `failed` once final, `pending` while it still processes,
+   * `null` when the provider does not know `provider_refund_id`. Providers whose refunds are
+   * final at once leave it out; their pending refunds are then settled by webhook only.
+   */
+  lookupRefund?(input: { provider_refund_id: string }): Promise<RefundResult | null>;
+  /**
    * The provider's view of a payment, for reconciliation. `null` when the provider never saw it.
    * When `provider_id` is unknown (the process died before storing it), pass the attempt's
    * `original` createPayment input: a provider whose only reliable lookup is to replay the
@@ -62,12 +69,13 @@ export interface PaymentWebhookInput {
 /**
  * A verified provider webhook, reduced to the closed set of actions the engine acts on (Medusa
  * style): `succeeded` (money taken), `failed` (declined or authentication failed), `canceled`,
- * `requires_action` (the customer must act), `not_supported` (acknowledge and ignore).
+ * `requires_action` (the customer must act), `refund_updated` (a refund's status at the
+ * provider: see `refund_status`), `not_supported` (acknowledge and ignore).
  * Structurally the same as `@cartwright/payments-stripe`'s `StripeWebhookResult`.
  */
 export interface PaymentWebhookEvent {
-  action: 'succeeded' | 'failed' | 'requires_action' | 'canceled' | 'not_supported';
-  /** The provider's payment id (Stripe's PaymentIntent `pi_…`). */
+  action: 'succeeded' | 'failed' | 'requires_action' | 'canceled' | 'refund_updated' | 'not_supported';
+  /** The provider's payment id (Stripe's PaymentIntent `pi_…`; for a refund, the payment it refunds). */
   provider_id: string | null;
   /** Our payment id, from the provider's metadata (`CreatePaymentInput.reference.payment_id`). */
   payment_id: string | null;
@@ -82,6 +90,14 @@ export interface PaymentWebhookEvent {
   /** Our store and mode from the provider's metadata, when the provider reports them. */
   store_id?: string | null | undefined;
   mode?: 'test' | 'live' | null | undefined;
+  /** `refund_updated`: the provider's refund id (Stripe's `re_…`). */
+  provider_refund_id?: string | null | undefined;
+  /** `refund_updated`: our refund id, from the provider's metadata (`RefundPaymentInput.reference.refund_id`). */
+  refund_id?: string | null | undefined;
+  /** `refund_updated`: the refund's status at the provider, reduced like `RefundResult.status`. */
+  refund_status?: 'succeeded' | 'pending' | 'failed' | null | undefined;
+  /** `refund_updated`: the order the refund belongs to, from the provider's metadata. */
+  order_id?: string | null | undefined;
 }
 
 /** What `lookupPayment` needs to find a payment. */
@@ -131,6 +147,20 @@ export interface RefundPaymentInput {
   currency: string;
   idempotency_key: string;
   reason?: string | null;
+  /**
+   * Our ids, for the provider's metadata: a refund the provider settles later (it answered
+   * `pending`) is then matched to its order and refund by the provider's webhook. Absent for
+   * refunds that are not Refund records (a checkout attempt's give-back, a late payment's refund).
+   */
+  reference?: RefundReference | undefined;
+}
+
+/** Our ids of a refund, as `RefundPaymentInput.reference` (like `CreatePaymentInput.reference`). */
+export interface RefundReference {
+  refund_id: string;
+  order_id: string;
+  store_id: string;
+  mode: 'test' | 'live';
 }
 
 export interface RefundResult {

@@ -222,7 +222,12 @@ export class FakeStripeLedger {
     return copy(intent);
   }
 
-  /** POST /v1/refunds — by `payment_intent` or `charge`; `amount` defaults to what remains. */
+  /**
+   * POST /v1/refunds — by `payment_intent` or `charge`; `amount` defaults to what remains. The
+   * refund is `succeeded`, or `pending` for a charge whose payment method refunds asynchronously
+   * (`pm_card_pendingRefund`). Either way its amount counts in the charge's `amount_refunded` at
+   * once (as at Stripe: a pending refund's money is on its way back and cannot be refunded twice).
+   */
   createRefund(params: FormObject): FakeRefund {
     rejectUnknown(params, ['payment_intent', 'charge', 'amount', 'reason', 'metadata', 'expand']);
     const intentId = optionalString(params, 'payment_intent');
@@ -280,7 +285,9 @@ export class FakeStripeLedger {
       charge: charge.id,
       payment_intent: charge.payment_intent,
       currency: charge.currency,
-      status: 'succeeded',
+      status:
+        TEST_PAYMENT_METHODS.get(charge.payment_method)?.refunds === 'pending' ? 'pending' : 'succeeded',
+      failure_reason: null,
       reason: reason ?? null,
       metadata: optionalMetadata(params),
       created: this.seconds(),
@@ -291,6 +298,39 @@ export class FakeStripeLedger {
     this.emit('refund.created', refund);
     this.emit('charge.refunded', charge);
     return copy(refund);
+  }
+
+  /**
+   * Finishes a `pending` refund, as Stripe does when the payment method's network answers
+   * (test helper, no endpoint): `succeeded` keeps its amount in the charge's `amount_refunded`;
+   * `failed` gives it back (`amount_refunded` drops, `refunded` false) with `failure_reason`
+   * (default `expired_or_canceled_card`). Emits `refund.updated`, and `refund.failed` on failure.
+   */
+  settleRefund(
+    id: string,
+    outcome: 'succeeded' | 'failed',
+    failureReason = 'expired_or_canceled_card',
+  ): FakeRefund {
+    const refund = this.refundsById.get(id);
+    if (!refund) throw new Error(`settleRefund: no such refund ${id}`);
+    if (refund.status !== 'pending') throw new Error(`settleRefund: ${id} is ${refund.status}, not pending`);
+    refund.status = outcome;
+    if (outcome === 'failed') {
+      refund.failure_reason = failureReason;
+      const charge = this.charge(refund.charge);
+      charge.amount_refunded -= refund.amount;
+      charge.refunded = charge.amount_refunded === charge.amount_captured;
+    }
+    this.emit('refund.updated', refund);
+    if (outcome === 'failed') this.emit('refund.failed', refund);
+    return copy(refund);
+  }
+
+  /** An event about the current state of a refund, as Stripe would deliver it to a webhook. */
+  eventForRefund(type: string, refundId: string): FakeEvent {
+    const refund = this.refundsById.get(refundId);
+    if (!refund) throw noSuch('refund', refundId);
+    return this.makeEvent(type, refund);
   }
 
   /** GET /v1/refunds/:id */

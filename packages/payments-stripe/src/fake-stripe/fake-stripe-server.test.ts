@@ -366,6 +366,46 @@ describe('refunds', () => {
     expect(fake.refunds()[1]?.reason).toBe('requested_by_customer');
   });
 
+  test('pm_card_pendingRefund: refunds come out pending and count in amount_refunded; settle succeeded keeps them, failed gives the amount back, with events', async () => {
+    const stripe = client();
+    const intent = await pay(stripe, 'pm_card_pendingRefund');
+    const a = await stripe.refunds.create({ payment_intent: intent.id, amount: 3000 });
+    expect(a).toMatchObject({ status: 'pending', failure_reason: null, amount: 3000 });
+    // Pending money is on its way back: only 1200 of 4200 can still be refunded.
+    const over = await rejection(() => stripe.refunds.create({ payment_intent: intent.id, amount: 1201 }));
+    expect(over).toMatchObject({ code: 'amount_too_large' });
+    const b = await stripe.refunds.create({ payment_intent: intent.id, amount: 1200 });
+    expect(fake.charges()).toEqual([expect.objectContaining({ amount_refunded: 4200, refunded: true })]);
+
+    expect(fake.settleRefund(a.id, 'succeeded')).toMatchObject({ id: a.id, status: 'succeeded' });
+    expect(await stripe.refunds.retrieve(a.id)).toMatchObject({ status: 'succeeded' });
+    expect(fake.settleRefund(b.id, 'failed')).toMatchObject({
+      status: 'failed',
+      failure_reason: 'expired_or_canceled_card',
+    });
+    expect(fake.charges()).toEqual([expect.objectContaining({ amount_refunded: 3000, refunded: false })]);
+    // The failed 1200 can be refunded again.
+    expect((await stripe.refunds.create({ payment_intent: intent.id, amount: 1200 })).status).toBe('pending');
+
+    const refundEvents = fake
+      .events()
+      .filter((e) => e.type.startsWith('refund.') && e.type !== 'refund.created')
+      .map((e) => [e.type, e.data.object.id, (e.data.object as { status: string }).status]);
+    expect(refundEvents).toEqual([
+      ['refund.updated', a.id, 'succeeded'],
+      ['refund.updated', b.id, 'failed'],
+      ['refund.failed', b.id, 'failed'],
+    ]);
+    expect(fake.refundWebhookEvent('charge.refund.updated', b.id)).toMatchObject({
+      type: 'charge.refund.updated',
+      data: { object: { id: b.id, object: 'refund', status: 'failed' } },
+    });
+    // Only a pending refund can be settled; an ordinary card's refund succeeds at once.
+    expect(() => fake.settleRefund(a.id, 'failed')).toThrow(/not pending/);
+    const visa = await pay(stripe, 'pm_card_visa');
+    expect((await stripe.refunds.create({ payment_intent: visa.id })).status).toBe('succeeded');
+  });
+
   test('a declined intent has no charge to refund; an unknown intent → resource_missing', async () => {
     const stripe = client();
     const declined = await rejection(() => pay(stripe, 'pm_card_chargeDeclined'));

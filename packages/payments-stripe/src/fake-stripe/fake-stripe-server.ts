@@ -44,6 +44,14 @@ export interface FakeStripe {
   events(): FakeEvent[];
   /** A fresh event of `type` carrying the intent's current state, for webhook tests. */
   webhookEvent(type: string, intentId: string): FakeEvent;
+  /** A fresh event of `type` carrying the refund's current state (`refund.updated`, `charge.refund.updated`, …). */
+  refundWebhookEvent(type: string, refundId: string): FakeEvent;
+  /**
+   * Finishes a refund still `pending` (a charge of `pm_card_pendingRefund`): `succeeded`, or
+   * `failed` (its amount is no longer refunded on the charge; `failureReason` default
+   * `expired_or_canceled_card`). Records `refund.updated` (and `refund.failed`) in `events()`.
+   */
+  settleRefund(refundId: string, outcome: 'succeeded' | 'failed', failureReason?: string): FakeRefund;
   /** How the next request(s) fail on the wire (see `NetworkFailureMode`). */
   setNetworkFailure(mode: NetworkFailureMode): void;
   /** Finishes the 3-D Secure step of an intent in `requires_action`. */
@@ -61,7 +69,7 @@ export interface FakeStripe {
  * retrieve), form-encoded requests and JSON answers shaped as Stripe's, so the official
  * `stripe` client parses them. Behaviour follows Stripe's test payment methods (`pm_card_visa`
  * succeeds, `pm_card_chargeDeclined` declines, `pm_card_authenticationRequired` needs 3-D
- * Secure…), its idempotency rules (see `IdempotencyStore`), and it can fail on the wire on
+ * Secure…, `pm_card_pendingRefund` refunds asynchronously: see `settleRefund`), its idempotency rules (see `IdempotencyStore`), and it can fail on the wire on
  * demand to simulate "the provider took the money but we never heard back".
  */
 export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<FakeStripe> {
@@ -205,6 +213,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     intent: (id) => ledger.retrievePaymentIntent(id),
     events: () => ledger.events(),
     webhookEvent: (type, intentId) => ledger.eventFor(type, intentId),
+    refundWebhookEvent: (type, refundId) => ledger.eventForRefund(type, refundId),
+    settleRefund: (refundId, outcome, failureReason) => ledger.settleRefund(refundId, outcome, failureReason),
     setNetworkFailure: (mode) => {
       failure = mode;
     },

@@ -80,7 +80,14 @@ export interface FakeCharge {
   livemode: false;
 }
 
-/** A Refund of (part of) a captured charge. Test-mode refunds succeed at once. */
+/** A Refund's status in the fake (Stripe's also has `requires_action` and `canceled`). */
+export type FakeRefundStatus = 'pending' | 'succeeded' | 'failed';
+
+/**
+ * A Refund of (part of) a captured charge. Test-mode refunds succeed at once, except refunds of
+ * charges made with a payment method that refunds asynchronously (`pm_card_pendingRefund`):
+ * those stay `pending` until the test settles them (`FakeStripe.settleRefund`).
+ */
 export interface FakeRefund {
   id: string;
   object: 'refund';
@@ -88,7 +95,9 @@ export interface FakeRefund {
   charge: string;
   payment_intent: string;
   currency: string;
-  status: 'succeeded';
+  status: FakeRefundStatus;
+  /** Why a refund failed (Stripe's codes, e.g. `expired_or_canceled_card`); null otherwise. */
+  failure_reason: string | null;
   reason: 'duplicate' | 'fraudulent' | 'requested_by_customer' | null;
   metadata: Record<string, string>;
   created: number;

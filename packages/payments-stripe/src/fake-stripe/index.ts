@@ -9,6 +9,7 @@ export type {
   FakePaymentError,
   FakePaymentIntent,
   FakeRefund,
+  FakeRefundStatus,
   NetworkFailureMode,
   RecordedRequest,
   RequestOutcome,

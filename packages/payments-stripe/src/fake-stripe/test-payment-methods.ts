@@ -10,6 +10,12 @@ export interface TestPaymentMethod {
   brand: string;
   last4: string;
   behaviour: TestCardBehaviour;
+  /**
+   * How refunds of its charges come out: `succeeded` at once (default), or `pending` until the
+   * test settles them with `FakeStripe.settleRefund` (Stripe's `pm_card_pendingRefund`, card
+   * 4000 0000 0000 7726, whose refunds start pending; at Stripe they then succeed by themselves).
+   */
+  refunds?: 'pending';
 }
 
 const DECLINED = 'Your card was declined.';
@@ -23,7 +29,8 @@ function decline(code: string, decline_code: string, message: string, param?: st
 /**
  * The test payment methods the fake accepts, after Stripe's documented test cards
  * (docs.stripe.com/testing): successes by brand, declines with their `code` / `decline_code`
- * and customer-facing message, and cards that always require 3-D Secure authentication.
+ * and customer-facing message, cards that always require 3-D Secure authentication, and a card
+ * whose refunds stay `pending` (`pm_card_pendingRefund`, settled by `FakeStripe.settleRefund`).
  * Any other id is unknown to the fake (400 `resource_missing` on `payment_method`).
  */
 export const TEST_PAYMENT_METHODS: ReadonlyMap<string, TestPaymentMethod> = new Map(
@@ -68,5 +75,21 @@ export const TEST_PAYMENT_METHODS: ReadonlyMap<string, TestPaymentMethod> = new 
       ['pm_card_authenticationRequired', 'visa', '3184', { outcome: 'authenticate' }],
       ['pm_card_threeDSecure2Required', 'visa', '3220', { outcome: 'authenticate' }],
     ] as const satisfies ReadonlyArray<readonly [string, string, string, TestCardBehaviour]>
-  ).map(([id, brand, last4, behaviour]) => [id, { id, brand, last4, behaviour }]),
+  )
+    .map(([id, brand, last4, behaviour]): [string, TestPaymentMethod] => [
+      id,
+      { id, brand, last4, behaviour },
+    ])
+    .concat([
+      [
+        'pm_card_pendingRefund',
+        {
+          id: 'pm_card_pendingRefund',
+          brand: 'visa',
+          last4: '7726',
+          behaviour: { outcome: 'succeed' },
+          refunds: 'pending',
+        },
+      ],
+    ]),
 );

@@ -3,6 +3,7 @@ import type {
   FulfillmentRecord,
   OrderAggregate,
   OrderLineRecord,
+  PaymentRecord,
   RefundRecord,
   Scope,
 } from '../../ports/storage';
@@ -126,7 +127,14 @@ export function createOrderRefunds(ctx: ServiceContext) {
         return { refund, slices };
       });
       if ('done' in begun) return begun.done;
-      const outcome = await refundWithProviders(ctx, begun.refund.id, begun.slices, begun.refund.reason);
+      const outcome = await refundWithProviders(
+        ctx,
+        begun.refund.id,
+        begun.slices,
+        begun.refund.reason,
+        scope,
+        orderId,
+      );
       const settled = await settleRefund(ctx, scope, orderId, begun.refund.id, outcome);
       if (settled.status === 'failed') {
         const failed = outcome.status === 'failed' ? outcome : null;
@@ -287,6 +295,32 @@ export function refundedParts(
 }
 
 /**
+ * Marks `refunded`, in the caller's transaction, the `payments` listed in `toMark` (those the
+ * completed refunds now cover in full: `paymentsToMarkRefunded`), each with a compare-and-set on
+ * `completed`. Returns every payment as it is after.
+ */
+export async function markPaymentsRefunded(
+  work: Work,
+  scope: Scope,
+  payments: readonly PaymentRecord[],
+  toMark: readonly PaymentRecord[],
+): Promise<PaymentRecord[]> {
+  const marked = new Set(toMark.map((p) => p.id));
+  return Promise.all(
+    payments.map(async (p) => {
+      if (!marked.has(p.id)) return p;
+      const updated = await work.tx.orders.updatePayment(
+        scope,
+        p.id,
+        { status: 'refunded', updated_at: work.now },
+        { expect_status: 'completed' },
+      );
+      return updated ?? p;
+    }),
+  );
+}
+
+/**
  * What follows a refund that took (or is taking) the money, in the caller's transaction (its
  * row is written already, with `movements` in its metadata): its lines' refunded (and
  * restocked) units, the pending fulfillments a restock took units out of (`refundedParts`;
@@ -350,21 +384,12 @@ async function applyRefund(
   const changes = restock.size > 0 ? await tx.inventory.restock(scope, [...restock.values()], now) : [];
 
   const refunds = [...order.refunds.filter((r) => r.id !== refund.id), refund];
-  const completedRefunds = refunds
-    .filter((r) => r.status === 'completed')
-    .reduce((sum, r) => sum + r.amount, 0);
-  const marked = new Set(paymentsToMarkRefunded(order.payments, completedRefunds).map((p) => p.id));
-  const payments = await Promise.all(
-    order.payments.map(async (p) => {
-      if (!marked.has(p.id)) return p;
-      const updated = await tx.orders.updatePayment(
-        scope,
-        p.id,
-        { status: 'refunded', updated_at: now },
-        { expect_status: 'completed' },
-      );
-      return updated ?? p;
-    }),
+  const completed = refunds.filter((r) => r.status === 'completed').reduce((sum, r) => sum + r.amount, 0);
+  const payments = await markPaymentsRefunded(
+    work,
+    scope,
+    order.payments,
+    paymentsToMarkRefunded(order.payments, completed),
   );
 
   work.emit(scope, 'payment.refunded', refundToWire(refund));

@@ -1,14 +1,18 @@
 import { CommerceError } from '../../errors';
 import type { PaymentResult, PaymentWebhookEvent, PaymentWebhookInput } from '../../ports/payment-provider';
-import type { PaymentRecord, Scope } from '../../ports/storage';
+import type { OrderAggregate, PaymentRecord, Repositories, Scope } from '../../ports/storage';
 import type { ServiceContext } from '../context';
 import { read } from '../unit-of-work';
 import { type PaymentSyncOutcome, syncOrderPayment } from './payment-sync';
+import { type ProviderRefundSettlementOutcome, settleProviderRefund } from './provider-refund-settlement';
 
 /** The answer to a provider webhook: 200 `{ received: true }` whenever it was verified. */
 export interface PaymentWebhookAck {
   received: true;
 }
+
+/** What a verified provider webhook changed: a payment's outcome, a refund's, or `unchanged`. */
+export type PaymentWebhookOutcome = PaymentSyncOutcome | ProviderRefundSettlementOutcome;
 
 /** A webhook's action as a provider outcome; `not_supported` has none. */
 function observedOf(event: PaymentWebhookEvent): PaymentResult | null {
@@ -34,32 +38,81 @@ function observedOf(event: PaymentWebhookEvent): PaymentResult | null {
 }
 
 /**
- * Finds the payment a webhook is about, by our payment id from the provider's metadata. The
- * scope is the one the provider reports (`store_id`, `mode`); a provider that does not report it
- * is answered from the installation's store in either mode (payment ids are unique).
+ * The scopes a webhook may be about: the one the provider reports (`store_id`, `mode`); a
+ * provider that does not report it is answered from the installation's store in either mode
+ * (ids are unique).
  */
+async function scopesOf(tx: Repositories, event: PaymentWebhookEvent): Promise<Scope[]> {
+  if (event.store_id && event.mode) return [{ store_id: event.store_id, mode: event.mode }];
+  const store = await tx.stores.getFirst();
+  if (!store) return [];
+  return [
+    { store_id: store.id, mode: 'test' },
+    { store_id: store.id, mode: 'live' },
+  ];
+}
+
+/** Finds the payment a webhook is about, by our payment id from the provider's metadata. */
 async function findPayment(
   ctx: ServiceContext,
   event: PaymentWebhookEvent,
   paymentId: string,
 ): Promise<{ scope: Scope; payment: PaymentRecord } | null> {
   return read(ctx, async (tx) => {
-    let scopes: Scope[];
-    if (event.store_id && event.mode) scopes = [{ store_id: event.store_id, mode: event.mode }];
-    else {
-      const store = await tx.stores.getFirst();
-      if (!store) return null;
-      scopes = [
-        { store_id: store.id, mode: 'test' },
-        { store_id: store.id, mode: 'live' },
-      ];
-    }
-    for (const scope of scopes) {
+    for (const scope of await scopesOf(tx, event)) {
       const payment = await tx.orders.getPayment(scope, paymentId);
       if (payment) return { scope, payment };
     }
     return null;
   });
+}
+
+/** Finds the order a refund webhook is about, by our order id from the provider's metadata. */
+async function findOrder(
+  ctx: ServiceContext,
+  event: PaymentWebhookEvent,
+  orderId: string,
+): Promise<{ scope: Scope; order: OrderAggregate } | null> {
+  return read(ctx, async (tx) => {
+    for (const scope of await scopesOf(tx, event)) {
+      const order = await tx.orders.get(scope, orderId);
+      if (order) return { scope, order };
+    }
+    return null;
+  });
+}
+
+/**
+ * A `refund_updated` event: the provider settled (or reports again) a refund. It is found by our
+ * order id and refund id from the provider's metadata (`RefundPaymentInput.reference`), in the
+ * scope rules of payments; it must belong to an order paid through this provider, and when the
+ * refund has a `provider_refund_id` the event's must be the same (a refund drawn on two provider
+ * payments records only its first slice's id and is settled by that one). An event without our
+ * ids (a refund made elsewhere, or before refunds carried them) is acknowledged and left to
+ * reconciliation (`lookupRefund`). Settling is `settleProviderRefund`: idempotent.
+ */
+async function handleRefundEvent(
+  ctx: ServiceContext,
+  providerName: string,
+  event: PaymentWebhookEvent,
+): Promise<PaymentWebhookOutcome> {
+  const status = event.refund_status;
+  if (!event.refund_id || !event.order_id || !status) return 'unchanged';
+  const found = await findOrder(ctx, event, event.order_id);
+  if (!found?.order.payments.some((p) => p.provider === providerName)) return 'unchanged';
+  const refund = found.order.refunds.find((r) => r.id === event.refund_id);
+  if (!refund) return 'unchanged';
+  if (
+    refund.provider_refund_id !== null &&
+    event.provider_refund_id &&
+    refund.provider_refund_id !== event.provider_refund_id
+  ) {
+    return 'unchanged';
+  }
+  const settled = await settleProviderRefund(ctx, found.scope, found.order.id, refund.id, status, {
+    failure_message: event.failure_message,
+  });
+  return settled.outcome;
 }
 
 /**
@@ -69,7 +122,9 @@ async function findPayment(
  * provider that is not registered or takes no webhooks → 404 `not_found`.
  *
  * A verified event about a payment of an order is applied with `syncOrderPayment` (completes the
- * payment and confirms the order, or fails it and cancels the pending order). Everything else is
+ * payment and confirms the order, or fails it and cancels the pending order). A `refund_updated`
+ * event settles a refund its provider had answered `pending` (`settleProviderRefund`:
+ * `refund_completed` / `refund_failed`; see `handleRefundEvent`). Everything else is
  * acknowledged and ignored: events of other kinds, payments we do not know, and checkout attempts
  * that have no order yet — those are settled by the checkout request itself or by `reconcile`,
  * never by a webhook, so the two cannot disagree. Deliveries are at least once and may come in
@@ -79,12 +134,15 @@ export async function handlePaymentWebhook(
   ctx: ServiceContext,
   providerName: string,
   input: PaymentWebhookInput,
-): Promise<PaymentWebhookAck & { outcome: PaymentSyncOutcome }> {
+): Promise<PaymentWebhookAck & { outcome: PaymentWebhookOutcome }> {
   const provider = ctx.payments.get(providerName);
   if (!provider?.parseWebhook) {
     throw new CommerceError('not_found', `Payment provider '${providerName}' does not receive webhooks here`);
   }
   const event = await provider.parseWebhook(input);
+  if (event.action === 'refund_updated') {
+    return { received: true, outcome: await handleRefundEvent(ctx, provider.name, event) };
+  }
   const observed = observedOf(event);
   if (observed === null || event.payment_id === null) return { received: true, outcome: 'unchanged' };
   const found = await findPayment(ctx, event, event.payment_id);

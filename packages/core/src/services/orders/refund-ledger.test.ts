@@ -60,16 +60,24 @@ describe('refund ledger: restock movements in the refund’s metadata', () => {
     ]);
   });
 
-  it('totals per line skip failed refunds: 2 + 1 from reserved, 1 returned', () => {
+  it('totals per line: 2 + 1 from reserved, 1 returned; a refund failed in flight recorded nothing, one failed after being applied keeps its 4', () => {
     const refund = (status: RefundRecord['status'], movements: RestockMovement[]) =>
       ({ status, metadata: restockMetadata(movements) }) as RefundRecord;
-    const totals = restockTotalsByLine({
-      refunds: [
-        refund('completed', [taking]),
-        refund('pending', [{ ...taking, from_reserved: 1, to_on_hand: 0, returned_quantity: 0 }]),
-        refund('failed', [{ ...taking, from_reserved: 5 }]),
-      ],
+    const refunds = [
+      refund('completed', [taking]),
+      refund('pending', [{ ...taking, from_reserved: 1, to_on_hand: 0, returned_quantity: 0 }]),
+      // Refused while in flight: settleRefund clears its metadata, it moved nothing.
+      refund('failed', []),
+    ];
+    expect(restockTotalsByLine({ refunds }).get('line_1')).toEqual({
+      from_reserved: 3,
+      returned_quantity: 1,
     });
-    expect(totals.get('line_1')).toEqual({ from_reserved: 3, returned_quantity: 1 });
+    // Failed at the provider after it was applied as pending: its units stay restocked.
+    const failedAfterPending = refund('failed', [{ ...taking, from_reserved: 4, returned_quantity: 0 }]);
+    expect(restockTotalsByLine({ refunds: [...refunds, failedAfterPending] }).get('line_1')).toEqual({
+      from_reserved: 7,
+      returned_quantity: 1,
+    });
   });
 });

@@ -81,13 +81,15 @@ export interface LineRestockTotals {
 }
 
 /**
- * Sums the restock movements of an order's refunds per line. Failed refunds moved nothing and
- * are skipped.
+ * Sums the restock movements of an order's refunds per line, over every refund that recorded
+ * some. A refund that failed before its effects were applied (refused by its provider while in
+ * flight) recorded none; one that failed at the provider AFTER being applied as `pending` keeps
+ * its movements, because its units stay refunded and restocked (see
+ * provider-refund-settlement.ts) — they still left `reserved` or came back to `on_hand`.
  */
 export function restockTotalsByLine(order: Pick<OrderAggregate, 'refunds'>): Map<string, LineRestockTotals> {
   const totals = new Map<string, LineRestockTotals>();
   for (const refund of order.refunds) {
-    if (refund.status === 'failed') continue;
     for (const m of restockMovementsOf(refund)) {
       const t = totals.get(m.order_line_id) ?? { from_reserved: 0, returned_quantity: 0 };
       t.from_reserved += m.from_reserved;

@@ -1,12 +1,15 @@
 import { describe, expect, test } from 'vitest';
 import { CommerceError } from '../../errors';
-import type { PaymentRecord } from '../../ports/storage';
+import type { RefundPaymentInput } from '../../ports/payment-provider';
+import type { PaymentRecord, Scope } from '../../ports/storage';
 import {
   paymentsToMarkRefunded,
   refundedPerPayment,
   refundSlices,
   refundWithProviders,
 } from './refund-payments';
+
+const SCOPE: Scope = { store_id: 'store_1', mode: 'test' };
 
 function payment(
   id: string,
@@ -78,6 +81,7 @@ describe('paymentsToMarkRefunded', () => {
 describe('refundWithProviders', () => {
   test('labels that are not providers (cash) are recorded without a call; a provider that fails → failed outcome', async () => {
     const calls: number[] = [];
+    const references: Array<RefundPaymentInput['reference']> = [];
     const payments = new Map([
       [
         'card',
@@ -87,8 +91,9 @@ describe('refundWithProviders', () => {
           async createPayment() {
             return { status: 'succeeded' as const, provider_id: 'pi_1' };
           },
-          async refundPayment(input: { amount: number }) {
+          async refundPayment(input: RefundPaymentInput) {
             calls.push(input.amount);
+            references.push(input.reference);
             return input.amount > 1000
               ? { status: 'failed' as const, provider_refund_id: null, failure_message: 'too much' }
               : { status: 'pending' as const, provider_refund_id: 're_1' };
@@ -107,12 +112,19 @@ describe('refundWithProviders', () => {
           { payment: card, amount: 700 },
         ],
         null,
+        SCOPE,
+        'ord_1',
       ),
     ).resolves.toEqual({ status: 'pending', provider_refund_id: 're_1' });
     await expect(
-      refundWithProviders({ payments }, 'ref_2', [{ payment: card, amount: 1500 }], null),
+      refundWithProviders({ payments }, 'ref_2', [{ payment: card, amount: 1500 }], null, SCOPE, 'ord_2'),
     ).resolves.toEqual({ status: 'failed', payment_id: 'pay_card', message: 'too much' });
     expect(calls).toEqual([700, 1500]);
+    // Each call carries our ids for the provider's metadata (its webhook finds the refund by them).
+    expect(references).toEqual([
+      { refund_id: 'ref_1', order_id: 'ord_1', store_id: 'store_1', mode: 'test' },
+      { refund_id: 'ref_2', order_id: 'ord_2', store_id: 'store_1', mode: 'test' },
+    ]);
   });
 
   test('a thrown refusal is a failed outcome; an unreachable provider throws (outcome unknown)', async () => {
@@ -135,11 +147,11 @@ describe('refundWithProviders', () => {
     ]);
     const card = payment('pay_card', 5000, 2, { provider: 'card' });
     await expect(
-      refundWithProviders({ payments }, 'ref_3', [{ payment: card, amount: 100 }], null),
+      refundWithProviders({ payments }, 'ref_3', [{ payment: card, amount: 100 }], null, SCOPE, 'ord_3'),
     ).resolves.toEqual({ status: 'failed', payment_id: 'pay_card', message: 'charge disputed' });
     mode = 'down';
     await expect(
-      refundWithProviders({ payments }, 'ref_4', [{ payment: card, amount: 100 }], null),
+      refundWithProviders({ payments }, 'ref_4', [{ payment: card, amount: 100 }], null, SCOPE, 'ord_4'),
     ).rejects.toMatchObject({ code: 'payment_provider_unavailable' });
   });
 });

@@ -1,5 +1,5 @@
 import type { RefundResult } from '../../ports/payment-provider';
-import type { PaymentRecord } from '../../ports/storage';
+import type { PaymentRecord, Scope } from '../../ports/storage';
 import { paymentStatusAfterRefunds } from '../../state';
 import type { ServiceContext } from '../context';
 import { isRefusal } from './payment-attempt';
@@ -96,7 +96,9 @@ export function needsProviderCall(
  * and a retry — `settleRefund` after reconciliation — asks again under the same keys.
  *
  * Each provider call carries the provider's payment id and the idempotency key
- * `<refund id>_<payment id>`, so a retried call never refunds twice.
+ * `<refund id>_<payment id>`, so a retried call never refunds twice, and our ids as its
+ * `reference` (refund id, `orderId`, the scope's store and mode), which the provider keeps in its
+ * metadata so that a refund it settles later finds its way back through its webhook.
  *
  * Known limit: a refund drawn on two payments of registered providers whose second call fails
  * after the first succeeded is recorded `failed` although the first slice was refunded (one
@@ -108,7 +110,10 @@ export async function refundWithProviders(
   refundId: string,
   slices: readonly RefundSlice[],
   reason: string | null,
+  scope: Scope,
+  orderId: string,
 ): Promise<RefundProviderOutcome> {
+  const reference = { refund_id: refundId, order_id: orderId, store_id: scope.store_id, mode: scope.mode };
   let status: 'completed' | 'pending' = 'completed';
   let provider_refund_id: string | null = null;
   for (const { payment, amount } of slices) {
@@ -122,6 +127,7 @@ export async function refundWithProviders(
         currency: payment.currency,
         idempotency_key: `${refundId}_${payment.id}`,
         reason,
+        reference,
       });
     } catch (error) {
       if (!isRefusal(error)) throw error;

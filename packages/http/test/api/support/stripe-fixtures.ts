@@ -41,8 +41,10 @@ export interface FaultPlan {
   beforeCall: (() => Promise<void>) | null;
   /**
    * What the next `refundPayment` does: `before` / `after` as `crash`; `refuse`: Stripe declines
-   * it (not called; answers `failed`); `pending`: Stripe refunds, but answers that the refund is
-   * still `pending` (as it does for payment methods that refund asynchronously).
+   * it (not called; answers `failed`); `pending`: Stripe refunds, but the answer is relabelled
+   * `pending` — the refund really succeeded at Stripe, so reconciliation's `lookupRefund` finds it
+   * `succeeded`. For refunds truly pending at Stripe, pay with `pm_card_pendingRefund` and finish
+   * them with `fake.settleRefund` (see refunds-provider-pending.test.ts).
    */
   refund: 'before' | 'after' | 'refuse' | 'pending' | null;
   /** Awaited before each refund call reaches Stripe (to act while a refund is in flight). */
