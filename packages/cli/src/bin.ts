@@ -109,7 +109,7 @@ async function reconcile(args: string[]): Promise<void> {
     for (const result of report.results) console.log(JSON.stringify(result));
     for (const result of report.refunds) console.log(JSON.stringify(result));
     console.log(
-      `checked ${report.checked} payment(s), settled ${report.results.length}; refunds in flight: ${report.refunds.length}`,
+      `checked ${report.checked} payment(s), acted on ${report.results.length}; refunds acted on: ${report.refunds.length}`,
     );
   } finally {
     await engine.close();
