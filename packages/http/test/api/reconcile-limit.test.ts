@@ -1,7 +1,6 @@
 import { expect, test } from 'vitest';
-import type { TestApi } from './support/harness';
 import { checkout, createCart, createProduct, expectStatus } from './support/order-fixtures';
-import { describeStripeApi } from './support/stripe-fixtures';
+import { describeStripeApi, paidStripeOrder } from './support/stripe-fixtures';
 
 /**
  * `engine.payments.reconcile({ limit })` acts on at most `limit` payments and `limit` refunds in
@@ -10,22 +9,12 @@ import { describeStripeApi } from './support/stripe-fixtures';
  * there are, and however old, they never hide what reconciliation can settle behind them.
  */
 
-async function stripeOrder(api: TestApi) {
-  const item = await createProduct(api, { price: 1200, on_hand: 10 });
-  const cart = await createCart(api, [{ variant_id: item.variant_id, quantity: 1 }]);
-  return checkout(api, cart.id, {
-    email: 'reconcile@example.com',
-    payment_provider: 'stripe',
-    payment_method_id: 'pm_card_visa',
-  });
-}
-
 describeStripeApi('reconciliation: limit counts only what it acts on', (ctx) => {
   test('3 refunds pending at Stripe, then 1 left in flight by a crash: reconcile with limit 1 settles the one in flight', async () => {
     const { api, plan } = ctx();
     const waiting: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const order = expectStatus(await stripeOrder(api), 201).body;
+      const order = (await paidStripeOrder(api, 1200, 1)).order;
       plan.refund = 'pending';
       const refund = expectStatus(
         await api.post(`/v1/admin/orders/${order.id}/refunds`, { amount: 500 }),
@@ -34,7 +23,7 @@ describeStripeApi('reconciliation: limit counts only what it acts on', (ctx) => 
       expect(refund.status).toBe('pending');
       waiting.push(order.id);
     }
-    const order = expectStatus(await stripeOrder(api), 201).body;
+    const order = (await paidStripeOrder(api, 1200, 1)).order;
     plan.refund = 'before';
     expect((await api.post(`/v1/admin/orders/${order.id}/refunds`, { amount: 400 })).status).toBe(500);
     const stuck = expectStatus(await api.get(`/v1/admin/orders/${order.id}`), 200).body.refunds[0];

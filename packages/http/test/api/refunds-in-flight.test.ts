@@ -1,36 +1,12 @@
 import { expect, test } from 'vitest';
 import type { TestApi } from './support/harness';
-import {
-  checkout,
-  createCart,
-  createProduct,
-  expectError,
-  expectStatus,
-  inventoryOf,
-} from './support/order-fixtures';
-import { describeStripeApi, type FakeStripe } from './support/stripe-fixtures';
+import { createProduct, expectError, expectStatus, inventoryOf } from './support/order-fixtures';
+import { describeStripeApi, type FakeStripe, getOrder, paidStripeOrder } from './support/stripe-fixtures';
 
-/** A paid Stripe order of `quantity` units at `price` (stock 10), with its PaymentIntent. */
-async function paidOrder(api: TestApi, price: number, quantity: number) {
-  const item = await createProduct(api, { price, on_hand: 10 });
-  const cart = await createCart(api, [{ variant_id: item.variant_id, quantity }]);
-  const order = expectStatus(
-    await checkout(api, cart.id, {
-      email: 'refunds@example.com',
-      payment_provider: 'stripe',
-      payment_method_id: 'pm_card_visa',
-    }),
-    201,
-  ).body;
-  return { item, order, intent: order.payments[0].provider_id as string };
-}
+const paidOrder = (api: TestApi, price: number, quantity: number) => paidStripeOrder(api, price, quantity);
 
 function refundsAt(fake: FakeStripe, intent: string) {
   return fake.refunds().filter((r) => r.payment_intent === intent);
-}
-
-function getOrder(api: TestApi, id: string) {
-  return api.get(`/v1/admin/orders/${id}`).then((res) => expectStatus(res, 200).body);
 }
 
 describeStripeApi('refunds: provider calls outside the transaction, reconciliation', (ctx) => {

@@ -3,13 +3,18 @@ import type { TestApi } from './support/harness';
 import {
   checkout,
   createCart,
-  createProduct,
   expectError,
   expectStatus,
   inventoryOf,
   recordEvents,
 } from './support/order-fixtures';
-import { describeStripeApi, type FakeStripe, WEBHOOK_SECRET } from './support/stripe-fixtures';
+import {
+  describeStripeApi,
+  type FakeStripe,
+  getOrder,
+  paidStripeOrder,
+  WEBHOOK_SECRET,
+} from './support/stripe-fixtures';
 
 /**
  * Refunds Stripe answers `pending` (payment methods that refund asynchronously; at the fake,
@@ -19,23 +24,8 @@ import { describeStripeApi, type FakeStripe, WEBHOOK_SECRET } from './support/st
  */
 
 /** A paid Stripe order of `quantity` units at `price` (stock 10) whose refunds stay pending at Stripe. */
-async function paidOrder(api: TestApi, price: number, quantity: number) {
-  const item = await createProduct(api, { price, on_hand: 10 });
-  const cart = await createCart(api, [{ variant_id: item.variant_id, quantity }]);
-  const order = expectStatus(
-    await checkout(api, cart.id, {
-      email: 'pending-refunds@example.com',
-      payment_provider: 'stripe',
-      payment_method_id: 'pm_card_pendingRefund',
-    }),
-    201,
-  ).body;
-  return { item, order, intent: order.payments[0].provider_id as string };
-}
-
-function getOrder(api: TestApi, id: string) {
-  return api.get(`/v1/admin/orders/${id}`).then((res) => expectStatus(res, 200).body);
-}
+const paidOrder = (api: TestApi, price: number, quantity: number) =>
+  paidStripeOrder(api, price, quantity, 'pm_card_pendingRefund');
 
 /** The Stripe Refund made for our refund `refundId` (found by the metadata we sent). */
 function stripeRefundOf(fake: FakeStripe, refundId: string) {

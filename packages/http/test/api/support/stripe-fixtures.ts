@@ -10,7 +10,7 @@ import { stripeProvider } from '@cartwright/payments-stripe';
 import { type FakeStripe, startFakeStripe } from '@cartwright/payments-stripe/fake-stripe';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { API_TARGETS, startApi, type TestApi } from './harness';
-import { expectStatus } from './order-fixtures';
+import { checkout, createCart, createProduct, expectStatus } from './order-fixtures';
 
 export type { FakeStripe } from '@cartwright/payments-stripe/fake-stripe';
 
@@ -251,4 +251,32 @@ export async function expectEveryChargeAccountedFor(api: TestApi, fake: FakeStri
   }
   const charged = new Set(charges.map((c) => c.payment_intent));
   for (const intent of paidBy.keys()) expect(charged.has(intent)).toBe(true);
+}
+
+/**
+ * A paid Stripe order of `quantity` units at `price` (stock 10), with its PaymentIntent.
+ * `paymentMethod` picks the fake's behaviour (`pm_card_pendingRefund`: its refunds stay pending).
+ */
+export async function paidStripeOrder(
+  api: TestApi,
+  price: number,
+  quantity: number,
+  paymentMethod = 'pm_card_visa',
+) {
+  const item = await createProduct(api, { price, on_hand: 10 });
+  const cart = await createCart(api, [{ variant_id: item.variant_id, quantity }]);
+  const order = expectStatus(
+    await checkout(api, cart.id, {
+      email: 'refunds@example.com',
+      payment_provider: 'stripe',
+      payment_method_id: paymentMethod,
+    }),
+    201,
+  ).body;
+  return { item, order, intent: order.payments[0].provider_id as string };
+}
+
+/** An order as the admin API shows it (200 expected). */
+export function getOrder(api: TestApi, id: string) {
+  return api.get(`/v1/admin/orders/${id}`).then((res) => expectStatus(res, 200).body);
 }
