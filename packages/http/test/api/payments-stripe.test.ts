@@ -12,7 +12,12 @@ import {
   recordEvents,
   unique,
 } from './support/order-fixtures';
-import { describeStripeApi, type FakeStripe, WEBHOOK_SECRET } from './support/stripe-fixtures';
+import {
+  deliverStripeEvent,
+  describeStripeApi,
+  type FakeStripe,
+  WEBHOOK_SECRET,
+} from './support/stripe-fixtures';
 
 /** Checks a guest cart out with Stripe and the given test payment method. */
 function payWith(api: TestApi, cartId: string, paymentMethod: string, email = 'card@example.com') {
@@ -31,12 +36,7 @@ function intentCreations(fake: FakeStripe, cartId: string) {
 
 /** Delivers a Stripe event to the webhook endpoint, signed with `secret` (no API key). */
 function deliver(api: TestApi, fake: FakeStripe, type: string, intentId: string, secret = WEBHOOK_SECRET) {
-  const payload = JSON.stringify(fake.webhookEvent(type, intentId));
-  return api.request('POST', '/v1/webhooks/stripe', {
-    key: null,
-    rawBody: payload,
-    headers: { 'content-type': 'application/json', 'stripe-signature': fake.signWebhook(payload, secret) },
-  });
+  return deliverStripeEvent(api, fake, fake.webhookEvent(type, intentId), secret);
 }
 
 describeStripeApi('payments: stripe', (ctx) => {

@@ -9,11 +9,11 @@ import {
   recordEvents,
 } from './support/order-fixtures';
 import {
+  deliverStripeEvent,
   describeStripeApi,
   type FakeStripe,
   getOrder,
   paidStripeOrder,
-  WEBHOOK_SECRET,
 } from './support/stripe-fixtures';
 
 /**
@@ -44,15 +44,7 @@ function eventAbout(fake: FakeStripe, type: string, stripeRefundId: string) {
   return event;
 }
 
-/** Delivers a Stripe event to the webhook endpoint, signed with `secret` (no API key). */
-function deliver(api: TestApi, fake: FakeStripe, event: unknown, secret = WEBHOOK_SECRET) {
-  const payload = JSON.stringify(event);
-  return api.request('POST', '/v1/webhooks/stripe', {
-    key: null,
-    rawBody: payload,
-    headers: { 'content-type': 'application/json', 'stripe-signature': fake.signWebhook(payload, secret) },
-  });
-}
+const deliver = deliverStripeEvent;
 
 describeStripeApi('refunds pending at Stripe get settled', (ctx) => {
   test('refund.updated (succeeded): pending refund of 3000 → completed, refunded_total 3000, payment refunded; payment.refunded sent again; a repeat → unchanged', async () => {

@@ -1,6 +1,6 @@
 import { CommerceError } from '../../errors';
 import type { PaymentResult, PaymentWebhookEvent, PaymentWebhookInput } from '../../ports/payment-provider';
-import type { OrderAggregate, PaymentRecord, Repositories, Scope } from '../../ports/storage';
+import type { Repositories, Scope } from '../../ports/storage';
 import type { ServiceContext } from '../context';
 import { read } from '../unit-of-work';
 import { type PaymentSyncOutcome, syncOrderPayment } from './payment-sync';
@@ -52,31 +52,19 @@ async function scopesOf(tx: Repositories, event: PaymentWebhookEvent): Promise<S
   ];
 }
 
-/** Finds the payment a webhook is about, by our payment id from the provider's metadata. */
-async function findPayment(
+/**
+ * The first of `scopesOf(event)` in which `find` finds something, with it: the payment or order a
+ * webhook is about, by our id from the provider's metadata.
+ */
+function findInScopes<T>(
   ctx: ServiceContext,
   event: PaymentWebhookEvent,
-  paymentId: string,
-): Promise<{ scope: Scope; payment: PaymentRecord } | null> {
+  find: (tx: Repositories, scope: Scope) => Promise<T | null>,
+): Promise<{ scope: Scope; found: T } | null> {
   return read(ctx, async (tx) => {
     for (const scope of await scopesOf(tx, event)) {
-      const payment = await tx.orders.getPayment(scope, paymentId);
-      if (payment) return { scope, payment };
-    }
-    return null;
-  });
-}
-
-/** Finds the order a refund webhook is about, by our order id from the provider's metadata. */
-async function findOrder(
-  ctx: ServiceContext,
-  event: PaymentWebhookEvent,
-  orderId: string,
-): Promise<{ scope: Scope; order: OrderAggregate } | null> {
-  return read(ctx, async (tx) => {
-    for (const scope of await scopesOf(tx, event)) {
-      const order = await tx.orders.get(scope, orderId);
-      if (order) return { scope, order };
+      const found = await find(tx, scope);
+      if (found) return { scope, found };
     }
     return null;
   });
@@ -98,9 +86,11 @@ async function handleRefundEvent(
 ): Promise<PaymentWebhookOutcome> {
   const status = event.refund_status;
   if (!event.refund_id || !event.order_id || !status) return 'unchanged';
-  const found = await findOrder(ctx, event, event.order_id);
-  if (!found?.order.payments.some((p) => p.provider === providerName)) return 'unchanged';
-  const refund = found.order.refunds.find((r) => r.id === event.refund_id);
+  const orderId = event.order_id;
+  const found = await findInScopes(ctx, event, (tx, scope) => tx.orders.get(scope, orderId));
+  if (!found?.found.payments.some((p) => p.provider === providerName)) return 'unchanged';
+  const order = found.found;
+  const refund = order.refunds.find((r) => r.id === event.refund_id);
   if (!refund) return 'unchanged';
   if (
     refund.provider_refund_id !== null &&
@@ -109,7 +99,7 @@ async function handleRefundEvent(
   ) {
     return 'unchanged';
   }
-  const settled = await settleProviderRefund(ctx, found.scope, found.order.id, refund.id, status, {
+  const settled = await settleProviderRefund(ctx, found.scope, order.id, refund.id, status, {
     failure_message: event.failure_message,
   });
   return settled.outcome;
@@ -145,10 +135,11 @@ export async function handlePaymentWebhook(
   }
   const observed = observedOf(event);
   if (observed === null || event.payment_id === null) return { received: true, outcome: 'unchanged' };
-  const found = await findPayment(ctx, event, event.payment_id);
-  if (!found || found.payment.provider !== provider.name || found.payment.order_id === null) {
+  const paymentId = event.payment_id;
+  const found = await findInScopes(ctx, event, (tx, scope) => tx.orders.getPayment(scope, paymentId));
+  if (!found || found.found.provider !== provider.name || found.found.order_id === null) {
     return { received: true, outcome: 'unchanged' };
   }
-  const outcome = await syncOrderPayment(ctx, found.scope, found.payment.id, provider, observed);
+  const outcome = await syncOrderPayment(ctx, found.scope, found.found.id, provider, observed);
   return { received: true, outcome };
 }

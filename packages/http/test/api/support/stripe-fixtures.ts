@@ -280,3 +280,13 @@ export async function paidStripeOrder(
 export function getOrder(api: TestApi, id: string) {
   return api.get(`/v1/admin/orders/${id}`).then((res) => expectStatus(res, 200).body);
 }
+
+/** Delivers a Stripe event to the webhook endpoint, signed with `secret` (no API key). */
+export function deliverStripeEvent(api: TestApi, fake: FakeStripe, event: unknown, secret = WEBHOOK_SECRET) {
+  const payload = JSON.stringify(event);
+  return api.request('POST', '/v1/webhooks/stripe', {
+    key: null,
+    rawBody: payload,
+    headers: { 'content-type': 'application/json', 'stripe-signature': fake.signWebhook(payload, secret) },
+  });
+}
