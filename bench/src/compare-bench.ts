@@ -11,7 +11,7 @@
  * the server harness around the engine (`http/server-process.ts`) are this tree's in both, so
  * only the product's code differs. Prints every probe and the medians with the change. Environment:
  * `COMPARE_SECONDS` (window length, default 5), `COMPARE_WARMUP` (default 5), `COMPARE_PRODUCTS`
- * (default 10,000).
+ * (default 10,000), `COMPARE_DATABASE=file` (a SQLite file in WAL mode instead of memory).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';

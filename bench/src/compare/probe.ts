@@ -1,6 +1,6 @@
 /**
  * One probe of `compare-bench.ts`, run inside the tree it measures: a server process of THAT tree
- * (SQLite memory, seeded with the bench fixture), then one catalog window (`GET
+ * (SQLite memory — or a SQLite file (WAL) with `COMPARE_DATABASE=file` — seeded with the bench fixture), then one catalog window (`GET
  * /v1/storefront/products?limit=20`, 16 connections) and one storefront-flow window (8
  * connections), each after a warm-up of the same kind (`COMPARE_WARMUP` seconds, default 5,
  * as the HTTP benchmark's: the first seconds of a fresh server are not its steady state). Prints one JSON line: requests/s and server CPU µs per
@@ -10,14 +10,21 @@
  * (`startServerProcess`, `runGet`, `runFlow`, `cpuMicros`), so compare-bench can copy it into an
  * older tree.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runFlow, runGet } from '../http/load';
 import { cpuMicros, startServerProcess } from '../http/server-handle';
 
 const seconds = Number(process.env.COMPARE_SECONDS ?? 5);
 const warmup = Number(process.env.COMPARE_WARMUP ?? 5);
 const products = Number(process.env.COMPARE_PRODUCTS ?? 10_000);
+/** `COMPARE_DATABASE=file`: a SQLite file (WAL) in a temporary directory instead of memory. */
+const fileDirectory =
+  process.env.COMPARE_DATABASE === 'file' ? mkdtempSync(join(tmpdir(), 'cartwright-probe-')) : undefined;
+const databaseUrl = fileDirectory ? join(fileDirectory, 'probe.db') : ':memory:';
 
-const server = await startServerProcess({ kind: 'engine', databaseUrl: ':memory:', seedProducts: products });
+const server = await startServerProcess({ kind: 'engine', databaseUrl, seedProducts: products });
 const fixture = server.fixture;
 if (!fixture) throw new Error('the server did not seed its fixture');
 const headers = { authorization: `Bearer ${fixture.publishableKey}` };
@@ -54,5 +61,6 @@ try {
   );
 } finally {
   await server.exit();
+  if (fileDirectory) rmSync(fileDirectory, { recursive: true, force: true });
 }
 process.exit(0);

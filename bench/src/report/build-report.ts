@@ -30,6 +30,8 @@ node --conditions=@cartwright/source --import tsx bench/src/profile-bench.ts
 node --conditions=@cartwright/source --import tsx bench/src/write-report.ts   # rebuild this file from bench/results/*.json
 # this tree against an earlier revision in the same minutes (HTTP catalog and flow, alternating; prints medians):
 node --conditions=@cartwright/source --import tsx bench/src/compare-bench.ts --base <rev> --rounds 3
+# the same on a SQLite file (WAL) instead of memory:
+COMPARE_DATABASE=file node --conditions=@cartwright/source --import tsx bench/src/compare-bench.ts --base <rev> --rounds 3
 \`\`\``;
 
 function machineSection(machine: MachineInfo): string {

@@ -8,6 +8,7 @@ import { KyselyStorage } from '../../kysely-storage';
 import type { StatementExecutor } from '../../query/query-runner';
 import type { Database } from '../../schema/database';
 import { sqliteCapabilities } from './sqlite-capabilities';
+import { configureConnection } from './sqlite-connection';
 import { CartwrightSqliteDialect } from './sqlite-dialect';
 import { ConnectionGate, rootExecutor, runStatement, transactionExecutor } from './sqlite-executor';
 import { cachingDatabase } from './statement-cache';
@@ -58,7 +59,8 @@ function releaseFileQueue(key: string): void {
  * a time) as `BEGIN IMMEDIATE … COMMIT`, so the writer lock is taken before the first read
  * and a transaction never has to upgrade a read lock (no SQLITE_BUSY mid-transaction); other
  * processes wait up to `busy_timeout`. File databases use WAL (readers never block the writer)
- * with `synchronous = NORMAL`; foreign keys are enforced. Statements run straight on
+ * with `synchronous = NORMAL` and a 10,000-page auto-checkpoint; foreign keys are enforced
+ * (sqlite-connection.ts). Statements run straight on
  * better-sqlite3's cached prepared statements (Kysely builds and compiles them once, and runs
  * the migrations).
  */
@@ -76,11 +78,9 @@ export class SqliteStorage extends KyselyStorage {
   constructor(options: SqliteStorageOptions) {
     const memory = options.filename === ':memory:' || options.filename === '';
     if (!memory) mkdirSync(dirname(resolve(options.filename)), { recursive: true });
-    const raw = new BetterSqlite3(options.filename, { timeout: options.busyTimeoutMs ?? 5000 });
-    raw.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
-    if (!memory) raw.pragma('journal_mode = WAL');
-    raw.pragma('synchronous = NORMAL');
-    raw.pragma('foreign_keys = ON');
+    const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+    const raw = new BetterSqlite3(options.filename, { timeout: busyTimeoutMs });
+    configureConnection(raw, { memory, busyTimeoutMs });
     const statements = cachingDatabase(raw, options.statementCacheSize);
     const db = new Kysely<Database>({ dialect: new CartwrightSqliteDialect({ database: statements }) });
     super(db, sqliteCapabilities);
