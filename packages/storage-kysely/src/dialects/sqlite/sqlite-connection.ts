@@ -2,12 +2,13 @@ import type BetterSqlite3 from 'better-sqlite3';
 
 /**
  * Pages a file database's write-ahead log may hold before a commit checkpoints it into the
- * database file (SQLite's default is 1,000). A checkout writes about 25 pages, most of them the
+ * database file (SQLite's default is 1,000). A checkout writes about 46 pages, most of them the
  * same hot pages (stock rows, the order counter, the right edges of the order and event indexes),
  * and a checkpoint copies only each page's newest version: at 10,000 pages (about 40 MiB of WAL
- * with 4 KiB pages) a checkpoint comes every ~400 checkouts instead of every ~40, copies far
- * fewer pages per order, and syncs the file ten times less often. Measured in-process on a file:
- * checkout p25 1.47–1.69 ms → 0.98–1.09 ms over four runs each (docs/benchmarks-before-after.md, seventh round).
+ * with 4 KiB pages) a checkpoint comes every ~220 checkouts instead of every ~22, copies far
+ * fewer pages per order, and syncs the file ten times less often. Measured in process on a
+ * file: mean checkout 2.2 → 1.5 ms, p99 18–20 → 4 ms; the rarer, larger checkpoints lengthen
+ * the far tail (p99.9 42–48 → 75–84 ms). docs/benchmarks-before-after.md, seventh round.
  */
 export const WAL_AUTOCHECKPOINT_PAGES = 10_000;
 
