@@ -103,11 +103,48 @@ export function buildOpenApiDocument(
   }
 
   const prefix = options.prefix ?? '';
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: { ...info },
     ...(prefix === '' ? {} : { servers: [{ url: prefix }] }),
   });
+  return nullableReferencesAsAnyOf(document);
+}
+
+/** `{ type: [..., 'null'] }` and nothing else: the part zod-to-openapi adds to make a reference nullable. */
+function isNullablePart(part: unknown): boolean {
+  if (typeof part !== 'object' || part === null || Array.isArray(part)) return false;
+  const { type, ...rest } = part as { type?: unknown };
+  return Object.keys(rest).length === 0 && Array.isArray(type) && type.includes('null');
+}
+
+/**
+ * zod-to-openapi writes a nullable reference (`Money.nullable()`, `Address.nullable()`) as
+ * `allOf: [{ $ref }, { type: [object, null] }]`. In JSON Schema 2020-12 `allOf` needs both parts,
+ * and the referenced schema rejects `null`, so `null` — what the API returns for an unset
+ * `maximum_discount` or `shipping_address` — would not validate. Rewritten in place as
+ * `anyOf: [{ $ref }, { type: 'null' }]` (other keywords such as `description` stay).
+ */
+export function nullableReferencesAsAnyOf<T>(document: T): T {
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
+    if (typeof node !== 'object' || node === null) return;
+    const object = node as Record<string, unknown>;
+    const all = object.allOf;
+    if (Array.isArray(all) && all.length === 2 && all.some(isNullablePart)) {
+      const reference = all.find((part) => !isNullablePart(part));
+      if (typeof reference === 'object' && reference !== null && '$ref' in reference) {
+        delete object.allOf;
+        object.anyOf = [reference, { type: 'null' }];
+      }
+    }
+    for (const value of Object.values(object)) visit(value);
+  };
+  visit(document);
+  return document;
 }
 
 const cache = new WeakMap<OpenApiInfo, WeakMap<ApiInfo, string>>();

@@ -1,9 +1,11 @@
+import { MoneySchema } from '@cartwright/core';
 import { validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createHandler } from '../src/create-handler';
 import { buildOpenApiDocument, errorCodesFor, openApiJson, toOpenApiPath } from '../src/openapi';
 import { type AnyRoute, defineRoute } from '../src/route';
+import { apiRoutes } from '../src/routes';
 import { createTestEngine } from './support/test-engine';
 import { testRoutes } from './support/test-routes';
 
@@ -11,6 +13,8 @@ import { testRoutes } from './support/test-routes';
 type Json = any;
 
 const doc = buildOpenApiDocument(testRoutes) as Json;
+/** The product's own document (every /v1 route). */
+const apiDocument = buildOpenApiDocument(apiRoutes) as Json;
 
 describe('buildOpenApiDocument', () => {
   it('is a valid OpenAPI 3.1 document (@readme/openapi-parser)', async () => {
@@ -18,6 +22,50 @@ describe('buildOpenApiDocument', () => {
     expect(result.valid ? [] : result.errors).toEqual([]);
     expect(result.specification).toBe('OpenAPI');
     expect(doc.openapi).toBe('3.1.0');
+  });
+
+  it('a nullable reference is anyOf [$ref, null], so null validates (zod-to-openapi writes allOf)', () => {
+    const route = defineRoute({
+      method: 'GET',
+      path: '/v1/admin/nullable',
+      auth: 'secret',
+      customerToken: 'none',
+      response: z
+        .object({ minimum: MoneySchema, maximum: MoneySchema.nullable() })
+        .meta({ id: 'TestCapped' }),
+      summary: 'Nullable reference',
+      tags: [],
+      handler: async () => ({ maximum: null, minimum: { amount: 1, currency: 'USD' } }),
+    });
+    const built = buildOpenApiDocument([route]) as Json;
+    const properties = built.components.schemas.TestCapped.properties;
+    expect(properties.maximum).toMatchObject({
+      anyOf: [{ $ref: '#/components/schemas/Money' }, { type: 'null' }],
+    });
+    expect(properties.maximum.allOf).toBeUndefined();
+    expect(properties.minimum).toEqual({ $ref: '#/components/schemas/Money' });
+  });
+
+  // zod-to-openapi 8 makes the component itself nullable when it meets the nullable use of a schema
+  // before any plain use (above, `minimum` comes first); the real document must not have that.
+  it('no allOf in the whole document only adds null to a reference, and no component is itself nullable', () => {
+    const nullableComponents = Object.entries(apiDocument.components.schemas)
+      .filter(([, schema]) => Array.isArray((schema as Json).type) && (schema as Json).type.includes('null'))
+      .map(([name]) => name);
+    expect(nullableComponents).toEqual([]);
+    const offenders: string[] = [];
+    const walk = (node: Json, at: string): void => {
+      if (node === null || typeof node !== 'object') return;
+      if (
+        Array.isArray(node.allOf) &&
+        node.allOf.some((part: Json) => Array.isArray(part?.type) && part.type.includes('null'))
+      ) {
+        offenders.push(at);
+      }
+      for (const [key, value] of Object.entries(node)) walk(value, `${at}/${key}`);
+    };
+    walk(apiDocument, '#');
+    expect(offenders).toEqual([]);
   });
 
   it('registers every route and alias, with {param} paths', () => {

@@ -16,12 +16,13 @@ import {
   DiscountUpdateSchema,
   FulfillmentCreateSchema,
   FulfillmentUpdateSchema,
+  ListQuerySchema,
   OrderCancelSchema,
   OrderLookupQuerySchema,
   RefundCreateSchema,
   StorefrontOrderListQuerySchema,
 } from '../schemas';
-import { body, type CartActor, type In, query } from './inputs';
+import { body, type CartActor, type In, pageOf, query } from './inputs';
 
 type DiscountCreateInput = Parameters<Engine['discounts']['create']>[1];
 
@@ -91,7 +92,8 @@ export function ordersFacade(engine: Engine, scope: Scope) {
     complete: async (id: string) => orders.complete(scope, id),
     cancel: async (id: string, input: In<typeof OrderCancelSchema> = {}) =>
       orders.cancel(scope, id, body(OrderCancelSchema, input)),
-    listRefunds: async (orderId: string) => orders.listRefunds(scope, orderId),
+    listRefunds: async (orderId: string, q: In<typeof ListQuerySchema> = {}) =>
+      orders.listRefunds(scope, orderId, pageOf(query(ListQuerySchema, q))),
     payments: {
       /** Records a completed payment taken outside the engine (`provider` is a free label). */
       create: async (orderId: string, input: In<typeof AdminPaymentCreateSchema>) =>

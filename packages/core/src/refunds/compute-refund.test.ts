@@ -129,7 +129,7 @@ describe('computeRefund: refused requests', () => {
     }
   });
 
-  it('unknown order line → 400 parameter_invalid (lines[1].order_line_id)', () => {
+  it('unknown order line → 404 not_found (lines[1].order_line_id)', () => {
     const error = errorOf(() =>
       computeRefund(
         input({
@@ -140,7 +140,7 @@ describe('computeRefund: refused requests', () => {
         }),
       ),
     );
-    expect(error.code).toBe('parameter_invalid');
+    expect(error.code).toBe('not_found');
     expect(error.param).toBe('lines[1].order_line_id');
   });
 

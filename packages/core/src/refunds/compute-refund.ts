@@ -105,7 +105,7 @@ export function computeRefund(input: ComputeRefundInput): RefundComputation {
   requestedLines.forEach((requested, i) => {
     const line = byId.get(requested.order_line_id);
     if (!line) {
-      throw new CommerceError('parameter_invalid', `No such order line: '${requested.order_line_id}'`, {
+      throw new CommerceError('not_found', `No such order line: '${requested.order_line_id}'`, {
         param: `lines[${i}].order_line_id`,
       });
     }

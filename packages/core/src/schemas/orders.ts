@@ -249,7 +249,8 @@ export type AdminOrderCreate = z.infer<typeof AdminOrderCreateSchema>;
 
 /**
  * `PATCH /v1/admin/orders/{id}` (decisions §8, §13): addresses, note, metadata, and `status`
- * only as `pending`, which finalises a draft (other moves have their own endpoints).
+ * `pending`, which finalises a draft (other moves have their own endpoints: any other status →
+ * 409 `invalid_state_transition`).
  */
 export const AdminOrderUpdateSchema = z
   .strictObject({
@@ -257,12 +258,11 @@ export const AdminOrderUpdateSchema = z
     billing_address: AddressInputSchema.nullable().optional(),
     note: OptionalTextSchema,
     metadata: MetadataSchema.optional(),
-    status: z
-      .literal('pending', {
-        error:
-          "can only be 'pending' (to finalise a draft); use the confirm, process, complete and cancel endpoints for other moves",
-      })
-      .optional(),
+    /**
+     * `pending` finalises a draft; any other order status is a move PATCH does not make → 409
+     * `invalid_state_transition` (decisions §13: "any other move"); not a status → 400.
+     */
+    status: OrderStatusSchema.optional(),
   })
   .meta({ id: 'AdminOrderUpdate' });
 export type AdminOrderUpdate = z.infer<typeof AdminOrderUpdateSchema>;

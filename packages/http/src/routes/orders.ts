@@ -8,6 +8,7 @@ import {
   FulfillmentSchema,
   FulfillmentUpdateSchema,
   IdPathSchema,
+  ListQuerySchema,
   OrderCancelSchema,
   OrderListSchema,
   OrderLookupQuerySchema,
@@ -19,7 +20,7 @@ import {
   StorefrontOrderListQuerySchema,
 } from '@cartwright/core';
 import { type AnyRoute, defineRoute } from '../route';
-import { scopeOf } from './scope';
+import { pageOf, scopeOf } from './scope';
 
 const checkoutTags = ['Checkout'] as const;
 const storefrontTags = ['Storefront orders'] as const;
@@ -199,7 +200,8 @@ export const ordersRoutes: AnyRoute[] = [
     summary: 'Update an order',
     description:
       'Addresses, note and metadata. `status: "pending"` finalises a draft and reserves its inventory ' +
-      '(409 `invalid_state_transition` unless the order is a draft; 422 `insufficient_inventory`).',
+      '(409 `invalid_state_transition` unless the order is a draft; 422 `insufficient_inventory`). ' +
+      'Any other `status` is a move PATCH does not make: 409 `invalid_state_transition` (use confirm, process, complete, cancel).',
     tags: orderTags,
     operationId: 'updateOrder',
     errors: [
@@ -373,12 +375,14 @@ export const ordersRoutes: AnyRoute[] = [
     auth: 'secret',
     customerToken: 'none',
     params: IdPathSchema,
+    query: ListQuerySchema,
     response: RefundListSchema,
     summary: "List an order's refunds",
-    description: 'Oldest first, all on one page.',
+    description:
+      'Newest first (`order=asc` for oldest first), paged like every list: `limit` (1–100, default 20) and `starting_after` (a refund of this order).',
     tags: refundTags,
     operationId: 'listRefunds',
-    errors: ['not_found'],
-    handler: (ctx) => ctx.engine.orders.listRefunds(scopeOf(ctx.auth), ctx.params.id),
+    errors: ['parameter_invalid', 'not_found'],
+    handler: (ctx) => ctx.engine.orders.listRefunds(scopeOf(ctx.auth), ctx.params.id, pageOf(ctx.query)),
   }),
 ];

@@ -129,8 +129,8 @@ describeApi('fulfillments', (api) => {
       await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
         lines: [{ order_line_id: 'line_nope', quantity: 1 }],
       }),
-      400,
-      'parameter_invalid',
+      404,
+      'not_found',
       'lines[0].order_line_id',
     );
     expectError(

@@ -471,8 +471,8 @@ describeApi('orders', (api) => {
     );
     expectError(
       await a.patch(`/v1/admin/orders/${order.id}`, { status: 'confirmed' }),
-      400,
-      'parameter_invalid',
+      409,
+      'invalid_state_transition',
       'status',
     );
     expectError(await a.patch('/v1/admin/orders/ord_nope', { note: 'x' }), 404, 'not_found');
@@ -502,6 +502,31 @@ describeApi('orders', (api) => {
       'invalid_state_transition',
     );
     expect(await inventoryOf(a, item.inventory_id)).toMatchObject({ reserved: 4 });
+  });
+
+  test('PATCH with any other status is a move PATCH does not make → 409 invalid_state_transition, nothing changes; not a status → 400', async () => {
+    const a = api();
+    const item = await createProduct(a, { on_hand: 5 });
+    const draft = expectStatus(await adminOrder(a, [{ variant_id: item.variant_id, quantity: 1 }]), 201).body;
+    for (const status of ['confirmed', 'completed', 'cancelled', 'draft']) {
+      expectError(
+        await a.patch(`/v1/admin/orders/${draft.id}`, { status, note: 'not written' }),
+        409,
+        'invalid_state_transition',
+        'status',
+      );
+    }
+    expectError(
+      await a.patch(`/v1/admin/orders/${draft.id}`, { status: 'shipped' }),
+      400,
+      'parameter_invalid',
+      'status',
+    );
+    expect(expectStatus(await a.get(`/v1/admin/orders/${draft.id}`), 200).body).toMatchObject({
+      status: 'draft',
+      note: draft.note,
+    });
+    expectError(await a.patch('/v1/admin/orders/ord_missing', { status: 'confirmed' }), 404, 'not_found');
   });
 
   test('order numbers are per mode: a live-mode order starts its own sequence at 1001', async () => {

@@ -131,12 +131,40 @@ describeApi('refunds (tax 8.875 %, prices exclude tax)', (api) => {
     expect(current.payments[0].status).toBe('refunded');
     expectError(await refund(a, order.id, { amount: 1 }), 422, 'refund_exceeds_refundable', 'amount');
 
+    // The list: newest first, paged like every list (decisions §7).
+    const amounts = (page: { data: { amount: { amount: number } }[] }) =>
+      page.data.map((r) => r.amount.amount);
     const list = expectStatus(await a.get(`/v1/admin/orders/${order.id}/refunds`), 200).body;
-    expect(list.data.map((r: { amount: { amount: number } }) => r.amount.amount)).toEqual([
-      1959, 1958, 1959, 4409,
-    ]);
+    expect(amounts(list)).toEqual([4409, 1959, 1958, 1959]);
     expect(list).toMatchObject({ total_count: 4, has_more: false, next_cursor: null });
-    expect(list.data).toEqual(current.refunds);
+    expect(list.data).toEqual([...current.refunds].reverse());
+    const first = expectStatus(await a.get(`/v1/admin/orders/${order.id}/refunds?limit=3`), 200).body;
+    expect(amounts(first)).toEqual([4409, 1959, 1958]);
+    expect(first).toMatchObject({ total_count: 4, has_more: true, next_cursor: first.data[2].id });
+    const second = expectStatus(
+      await a.get(`/v1/admin/orders/${order.id}/refunds?limit=3&starting_after=${first.next_cursor}`),
+      200,
+    ).body;
+    expect(second).toMatchObject({
+      data: [list.data[3]],
+      total_count: 4,
+      has_more: false,
+      next_cursor: null,
+    });
+    const oldest = expectStatus(await a.get(`/v1/admin/orders/${order.id}/refunds?order=asc`), 200).body;
+    expect(oldest.data).toEqual(current.refunds);
+    expectError(
+      await a.get(`/v1/admin/orders/${order.id}/refunds?limit=0`),
+      400,
+      'parameter_invalid',
+      'limit',
+    );
+    expectError(
+      await a.get(`/v1/admin/orders/${order.id}/refunds?starting_after=ref_unknown`),
+      400,
+      'parameter_invalid',
+      'starting_after',
+    );
 
     // The customer's totals follow: everything paid was refunded.
     const who = expectStatus(await a.get(`/v1/admin/customers/${customer.id}`), 200).body;
@@ -185,7 +213,7 @@ describeApi('refunds (tax 8.875 %, prices exclude tax)', (api) => {
     expect(who.total_spent.amount).toBe(0);
   });
 
-  test('errors: nothing to refund 400, unknown line 400, currency mismatch 422, unpaid order 422, unknown order 404', async () => {
+  test('errors: nothing to refund 400, unknown line 404, currency mismatch 422, unpaid order 422, unknown order 404', async () => {
     const a = api();
     const item = await createProduct(a, { price: 1000 });
     const unpaid = await placeOrder(a, [{ variant_id: item.variant_id }]);
@@ -193,8 +221,8 @@ describeApi('refunds (tax 8.875 %, prices exclude tax)', (api) => {
     expectError(await refund(a, unpaid.id, {}), 400, 'parameter_missing', 'amount');
     expectError(
       await refund(a, unpaid.id, { lines: [{ order_line_id: 'line_nope', quantity: 1 }] }),
-      400,
-      'parameter_invalid',
+      404,
+      'not_found',
       'lines[0].order_line_id',
     );
     expectError(await refund(a, unpaid.id, { amount: 0 }), 400, 'parameter_invalid', 'amount');

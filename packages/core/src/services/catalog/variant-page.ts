@@ -1,5 +1,5 @@
-import { CommerceError } from '../../errors';
 import type { Page, PageRequest } from '../../ports/storage';
+import { pageOfSorted } from '../loaded-page';
 
 /** Sorts of a product's variant list. */
 export type VariantSort = 'created_at' | 'position';
@@ -22,7 +22,7 @@ function compareBy(sort: VariantSort): (a: Sortable, b: Sortable) => number {
  * the previous page's last variant, and the page continues after it in the requested order.
  * Ties of the sort value are broken by the other field and then by id, so variants created
  * together (same `created_at`) keep their request order. An unknown `starting_after` → 400
- * `parameter_invalid`.
+ * `parameter_invalid` (see {@link pageOfSorted}).
  */
 export function pageOfVariants<T extends Sortable>(
   variants: readonly T[],
@@ -30,27 +30,5 @@ export function pageOfVariants<T extends Sortable>(
 ): Page<T> {
   const compare = compareBy(page.sort);
   const sorted = [...variants].sort(page.order === 'asc' ? compare : (a, b) => compare(b, a));
-  let start = 0;
-  if (page.starting_after !== undefined) {
-    const index = sorted.findIndex((variant) => variant.id === page.starting_after);
-    if (index < 0) {
-      throw new CommerceError(
-        'parameter_invalid',
-        `starting_after '${page.starting_after}' is not a variant of this product`,
-        {
-          param: 'starting_after',
-        },
-      );
-    }
-    start = index + 1;
-  }
-  const data = sorted.slice(start, start + page.limit);
-  const hasMore = start + page.limit < sorted.length;
-  const last = data[data.length - 1];
-  return {
-    data,
-    total_count: sorted.length,
-    has_more: hasMore,
-    next_cursor: hasMore && last !== undefined ? last.id : null,
-  };
+  return pageOfSorted(sorted, page, 'a variant of this product');
 }

@@ -80,14 +80,16 @@ export function createOrderFulfillments(ctx: ServiceContext) {
         const seen = new Set<string>();
         input.lines.forEach((requested, i) => {
           const line = byId.get(requested.order_line_id);
-          if (!line || seen.has(line.id)) {
-            throw new CommerceError(
-              'parameter_invalid',
-              line
-                ? `Order line '${line.id}' appears more than once`
-                : `No such order line: '${requested.order_line_id}'`,
-              { param: `lines[${i}].order_line_id` },
-            );
+          if (!line) {
+            // An unknown id, or a line of another order (decisions §4: 404).
+            throw new CommerceError('not_found', `No such order line: '${requested.order_line_id}'`, {
+              param: `lines[${i}].order_line_id`,
+            });
+          }
+          if (seen.has(line.id)) {
+            throw new CommerceError('parameter_invalid', `Order line '${line.id}' appears more than once`, {
+              param: `lines[${i}].order_line_id`,
+            });
           }
           seen.add(line.id);
           const unfulfilled = unfulfilledUnits(line);

@@ -208,13 +208,20 @@ export function createOrderLifecycle(ctx: ServiceContext) {
     /**
      * `PATCH /v1/admin/orders/{id}`: addresses (`null` clears), note, metadata (replaced whole), in
      * any status. `status: "pending"` finalises a draft (409 `invalid_state_transition` from any
-     * other status): its inventory is reserved (422 `insufficient_inventory` when short) and its
+     * other status, and for any other `status` value): its inventory is reserved (422 `insufficient_inventory` when short) and its
      * discounts' uses are counted; prices stay those the draft was created with.
      */
     async update(scope: Scope, id: string, input: AdminOrderUpdate) {
       return write(ctx, async (work) => {
         const { tx, now } = work;
         const order = await requireOrder(tx, scope, id, { forUpdate: true });
+        if (input.status !== undefined && input.status !== 'pending') {
+          throw new CommerceError(
+            'invalid_state_transition',
+            `PATCH only moves a draft to 'pending'; an order that is ${order.status} moves to '${input.status}' through the confirm, process, complete and cancel endpoints, where that move is allowed`,
+            { param: 'status', data: { status: order.status } },
+          );
+        }
         const finalize = input.status === 'pending';
         let reservations: InventoryChange[] = [];
         if (finalize) {

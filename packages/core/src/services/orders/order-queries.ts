@@ -2,6 +2,7 @@ import { CommerceError } from '../../errors';
 import type { OrderAggregate, OrderListFilter, Page, PageRequest, Scope } from '../../ports/storage';
 import type { AdminOrderListQuery, Order, StorefrontOrderListQuery } from '../../schemas/orders';
 import type { ServiceContext } from '../context';
+import { byCreatedAt, pageOfSorted } from '../loaded-page';
 import { read } from '../unit-of-work';
 import { orderToStorefrontWire, orderToWire, refundToWire } from '../wire/orders';
 
@@ -53,17 +54,21 @@ export function createOrderQueries(ctx: ServiceContext) {
       return orderToWire(order);
     },
 
-    /** `GET /v1/admin/orders/{id}/refunds`: the order's refunds, oldest first, in a list envelope. */
-    async listRefunds(scope: Scope, orderId: string) {
+    /**
+     * `GET /v1/admin/orders/{id}/refunds`: the order's refunds in a list envelope, paged like every
+     * list (decisions §7): newest first by default (`order=asc` for oldest first), `limit`,
+     * `starting_after` (a refund of this order, else 400). The order holds its refunds, so a page
+     * is cut from them in memory.
+     */
+    async listRefunds(scope: Scope, orderId: string, page: PageRequest<'created_at'>) {
       const refunds = await read(ctx, async (tx) => {
         const order = await tx.orders.get(scope, orderId);
         if (!order) throw new CommerceError('not_found', `No such order: '${orderId}'`);
         return order.refunds;
       });
-      const data = [...refunds]
-        .sort((a, b) => a.created_at - b.created_at || a.id.localeCompare(b.id))
-        .map(refundToWire);
-      return { data, total_count: data.length, has_more: false, next_cursor: null };
+      const sorted = [...refunds].sort(page.order === 'asc' ? byCreatedAt : (a, b) => byCreatedAt(b, a));
+      const result = pageOfSorted(sorted, page, 'a refund of this order');
+      return { ...result, data: result.data.map(refundToWire) };
     },
 
     /**
