@@ -67,7 +67,8 @@ export const ordersRoutes: AnyRoute[] = [
       '`pending`. `stripe`: a confirmed card → order `confirmed`, payment `completed`; a decline → 402 ' +
       '`payment_failed` and no order (the cart stays `active`); 3-D Secure → order `pending` with ' +
       '`payments[0].client_secret` for Stripe.js, completed later by the Stripe webhook. A second checkout ' +
-      'of a cart whose payment is in flight → 409 `cart_not_active`. `email` is required for guest carts. ' +
+      'of a cart whose payment is in flight → 409 `cart_not_active`. A shipping method deactivated after it was ' +
+      'chosen → 422 `shipping_method_unavailable` (choose another). `email` is required for guest carts. ' +
       '`payment_method` is accepted as the older name of `payment_provider`.',
     tags: checkoutTags,
     operationId: 'checkoutCart',
@@ -76,6 +77,7 @@ export const ordersRoutes: AnyRoute[] = [
       'cart_not_active',
       'cart_empty',
       'shipping_address_required',
+      'shipping_method_unavailable',
       'product_unavailable',
       'insufficient_inventory',
       'discount_usage_limit_reached',

@@ -261,6 +261,36 @@ describeApi('checkout', (api) => {
     expectError(await checkout(a, physical.id), 422, 'shipping_address_required');
   });
 
+  test('a shipping method deactivated after the cart chose it → 422 shipping_method_unavailable, nothing written; another method → 201', async () => {
+    const a = api();
+    const mug = await createProduct(a, { price: 1000, on_hand: 3 });
+    const method = expectStatus(
+      await a.post('/v1/admin/shipping-methods', { name: unique('Courier '), price: 500 }),
+      200,
+    ).body;
+    const cart = await createCart(a, [{ variant_id: mug.variant_id }], { shipping_method_id: method.id });
+    const chosen = expectStatus(await a.storefront.get(`/v1/storefront/carts/${cart.id}`), 200).body;
+    expect(chosen.summary.shipping_total.amount).toBe(500);
+    expectStatus(await a.patch(`/v1/admin/shipping-methods/${method.id}`, { is_active: false }), 200);
+
+    expectError(await checkout(a, cart.id), 422, 'shipping_method_unavailable', 'shipping_method_id');
+    expect(await inventoryOf(a, mug.inventory_id)).toMatchObject({ reserved: 0 });
+    expect(expectStatus(await a.storefront.get(`/v1/storefront/carts/${cart.id}`), 200).body.status).toBe(
+      'active',
+    );
+
+    const other = expectStatus(
+      await a.post('/v1/admin/shipping-methods', { name: unique('Post '), price: 300 }),
+      200,
+    ).body;
+    expectStatus(
+      await a.storefront.patch(`/v1/storefront/carts/${cart.id}`, { shipping_method_id: other.id }),
+      200,
+    );
+    const order = expectStatus(await checkout(a, cart.id), 201).body;
+    expect(order).toMatchObject({ shipping_total: { amount: 300 }, shipping_method_name: other.name });
+  });
+
   test('errors: unknown cart 404, empty cart 422 cart_empty, second checkout 409 cart_not_active', async () => {
     const a = api();
     expectError(await checkout(a, 'cart_doesnotexist'), 404, 'not_found');

@@ -77,7 +77,8 @@ function reservedMovements(changes: readonly InventoryChange[]): InventoryMoveme
  *    for it right now, or its process died and reconciliation has not settled it yet) → 409
  *    `cart_not_active` — a double-submitted checkout charges once;
  * 3. the checks, in this order: ≥ 1 item (422 `cart_empty`), a shipping address for physical
- *    items (422 `shipping_address_required`), an e-mail (400 `parameter_missing`: the body's,
+ *    items (422 `shipping_address_required`), the cart's shipping method still active when it
+ *    has one (422 `shipping_method_unavailable`), an e-mail (400 `parameter_missing`: the body's,
  *    else the signed-in customer's, else the cart's), the provider (400, `resolveProvider`),
  *    every item purchasable (422 `product_unavailable` / `insufficient_inventory`), no code on
  *    the cart exhausted (422 `discount_usage_limit_reached`: the customer saw it apply);
@@ -165,6 +166,14 @@ export async function claimCheckout(
       {
         param: 'shipping_address',
       },
+    );
+  }
+  if (cart.shipping_method_id !== null && priced.shipping_method === null) {
+    // Chosen on the cart, then deactivated or deleted: refuse rather than drop shipping silently.
+    throw new CommerceError(
+      'shipping_method_unavailable',
+      `Shipping method '${cart.shipping_method_id}' is no longer available; choose another`,
+      { param: 'shipping_method_id' },
     );
   }
   if (email === null) {
