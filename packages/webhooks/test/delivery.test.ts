@@ -155,6 +155,42 @@ describe.each(BACKENDS)('on %s', (name) => {
       expect(notifications.data[0]?.message).toContain(r.url);
     });
 
+    test('6 deliveries claimed at once by a failing endpoint: 5 attempts, one at a time after the first failure; the 6th is never sent', async () => {
+      const { engine: e, scope } = await engine();
+      const r = await receiver(() => ({ status: 500 }));
+      const webhook = await createWebhook(e, scope, r.url);
+      await emitEvents(
+        e,
+        [1, 2, 3, 4, 5, 6].map((n) => ({ scope, type: 'order.created', data: order(n) })),
+      );
+
+      const result = await e.webhooks.deliverDue({ limit: 25 });
+      expect(result).toMatchObject({ claimed: 6, failed: 5, released: 1, deactivated: [webhook.id] });
+      expect(r.receipts).toHaveLength(5);
+      expect(await e.webhooks.get(scope, webhook.id)).toMatchObject({
+        is_active: false,
+        consecutive_failures: 5,
+      });
+      const deliveries = await deliveriesOf(e, scope, webhook.id);
+      expect(deliveries.map((d) => d.status)).toEqual(Array(6).fill('cancelled'));
+    });
+
+    test("a healthy endpoint gets a webhook's first delivery, then the others together", async () => {
+      const { engine: e, scope } = await engine();
+      const r = await receiver(() => ({ status: 200, delayMs: 150 }));
+      await createWebhook(e, scope, r.url);
+      await emitEvents(
+        e,
+        [1, 2, 3, 4].map((n) => ({ scope, type: 'order.created', data: order(n) })),
+      );
+      expect(await e.webhooks.deliverDue()).toMatchObject({ claimed: 4, succeeded: 4 });
+      const at = r.receipts.map((receipt) => receipt.at);
+      expect(at).toHaveLength(4);
+      // The first answer takes 150 ms; the other three arrive together after it, not 150 ms apart.
+      expect((at[1] ?? 0) - (at[0] ?? 0)).toBeGreaterThanOrEqual(140);
+      expect(Math.max(...at.slice(1)) - Math.min(...at.slice(1))).toBeLessThan(250); // one at a time: ≥ 300
+    });
+
     test('a success resets the count; failures across deliveries add up', async () => {
       const { engine: e, scope, clock } = await engine();
       const r = await receiver(() => ({ status: 500 }));

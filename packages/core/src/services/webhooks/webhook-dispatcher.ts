@@ -39,6 +39,17 @@ export interface DeliverDueResult {
   deactivated: string[];
 }
 
+/** Claimed deliveries grouped by webhook, each group in claim order. */
+function byWebhook(claimed: readonly ClaimedDelivery[]): Map<string, ClaimedDelivery[]> {
+  const groups = new Map<string, ClaimedDelivery[]>();
+  for (const item of claimed) {
+    const group = groups.get(item.delivery.webhook_id);
+    if (group) group.push(item);
+    else groups.set(item.delivery.webhook_id, [item]);
+  }
+  return groups;
+}
+
 /** Fan-out rounds per call, so that a flood of events cannot starve sending. */
 const MAX_FANOUT_ROUNDS = 20;
 
@@ -48,8 +59,10 @@ const MAX_FANOUT_ROUNDS = 20;
  *    active webhook of their store and mode, carrying the payload serialised once — every attempt
  *    sends those exact bytes;
  * 2. claim due deliveries under a lease (no two workers hold the same delivery; Postgres
- *    `FOR UPDATE SKIP LOCKED`), send them in parallel, and record each attempt under the lease
- *    guard. A worker that dies mid-delivery loses nothing: its lease expires and another worker
+ *    `FOR UPDATE SKIP LOCKED`), send them — different webhooks in parallel; one webhook's first,
+ *    then its others in parallel when the endpoint answered, one at a time when it failed (so a
+ *    failing endpoint gets no attempt after the one that deactivates it) — and record each
+ *    attempt under the lease guard. A worker that dies mid-delivery loses nothing: its lease expires and another worker
  *    sends again (at-least-once; the event id is the receiver's de-duplication key).
  * Every failed attempt adds to the webhook's consecutive failures and every success resets them;
  * the 5th consecutive failure deactivates the webhook, cancels its pending deliveries and writes a
@@ -204,19 +217,43 @@ export function createWebhookDispatcher(ctx: ServiceContext) {
         tx.webhooks.claimDue({ now, limit, lease_ms: leaseMs, worker_id: workerId }),
       );
       result.claimed = claimed.length;
-      const settled = await Promise.allSettled(
-        claimed.map(async (item) => {
-          if (options.signal?.aborted) {
+      const errors: unknown[] = [];
+      const deactivatedIds = new Set<string>();
+      /** Sends one claimed delivery (or gives it back); records errors instead of throwing. */
+      const send = async (
+        item: ClaimedDelivery,
+      ): Promise<'succeeded' | 'failed' | 'lost' | 'released' | 'error'> => {
+        try {
+          if (options.signal?.aborted || deactivatedIds.has(item.delivery.webhook_id)) {
             await ctx.storage.transaction((tx) => tx.webhooks.releaseLease(item.delivery.id, workerId));
             result.released += 1;
-            return;
+            return 'released';
           }
           const { outcome, deactivated } = await deliverOne(item, workerId, options.now);
           result[outcome] += 1;
-          if (deactivated) result.deactivated.push(deactivated);
+          if (deactivated) {
+            deactivatedIds.add(deactivated);
+            result.deactivated.push(deactivated);
+          }
+          return outcome;
+        } catch (error) {
+          errors.push(error);
+          return 'error';
+        }
+      };
+      // Webhooks in parallel. Within one webhook: its first delivery, then — if the endpoint
+      // answered — the rest in parallel; if it failed, the rest one at a time, so the failure that
+      // deactivates the webhook (decisions §14: at 5) is the last attempt sent to it.
+      await Promise.all(
+        [...byWebhook(claimed).values()].map(async ([first, ...rest]) => {
+          if (first === undefined) return;
+          if ((await send(first)) !== 'failed') {
+            await Promise.all(rest.map(send));
+            return;
+          }
+          for (const item of rest) await send(item);
         }),
       );
-      const errors = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
       if (errors.length > 0) {
         throw new AggregateError(errors, `${errors.length} webhook deliveries could not be recorded`);
       }
