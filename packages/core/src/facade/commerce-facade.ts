@@ -15,6 +15,7 @@ import {
   DiscountCreateSchema,
   DiscountUpdateSchema,
   FulfillmentCreateSchema,
+  FulfillmentShipSchema,
   FulfillmentUpdateSchema,
   ListQuerySchema,
   OrderCancelSchema,
@@ -105,7 +106,8 @@ export function ordersFacade(engine: Engine, scope: Scope) {
         orders.fulfillments.create(scope, orderId, body(FulfillmentCreateSchema, input)),
       update: async (id: string, input: In<typeof FulfillmentUpdateSchema>) =>
         orders.fulfillments.update(scope, id, body(FulfillmentUpdateSchema, input)),
-      ship: async (id: string) => orders.fulfillments.ship(scope, id),
+      ship: async (id: string, input: In<typeof FulfillmentShipSchema> = {}) =>
+        orders.fulfillments.ship(scope, id, body(FulfillmentShipSchema, input)),
       deliver: async (id: string) => orders.fulfillments.deliver(scope, id),
     },
     refunds: {

@@ -309,6 +309,25 @@ export const FulfillmentUpdateSchema = z
 export type FulfillmentUpdate = z.infer<typeof FulfillmentUpdateSchema>;
 
 /**
+ * `POST /v1/admin/fulfillments/{id}/ship`: the tracking known at shipping time, written with the
+ * move (each optional; the fulfillment keeps what it had otherwise).
+ */
+export const FulfillmentShipSchema = z
+  .strictObject({
+    tracking_number: OptionalTextSchema,
+    tracking_url: HttpUrlSchema.nullable().optional(),
+    carrier: OptionalTextSchema,
+  })
+  .meta({ id: 'FulfillmentShip' });
+export type FulfillmentShip = z.infer<typeof FulfillmentShipSchema>;
+
+/**
+ * The body of an action that takes no input (confirm, process, complete, deliver, a payment's
+ * complete): empty or `{}`; any field → 400 `parameter_unknown` (decisions §4).
+ */
+export const NoInputSchema = z.strictObject({}).meta({ id: 'NoInput' });
+
+/**
  * `POST /v1/admin/orders/{id}/refunds` (spec, decisions §13). `amount` (≥ 1) defaults, in the
  * service, to what was paid for the given lines' units; `restock` defaults to false. Limits
  * against what is refundable are business rules (422).

@@ -253,6 +253,62 @@ describeApi('fulfillments', (api) => {
     );
   });
 
+  test('ship writes the tracking it is given; actions without input refuse unknown fields (400 parameter_unknown) and change nothing', async () => {
+    const a = api();
+    const item = await createProduct(a, { on_hand: 5 });
+    const order = await placeOrder(a, [{ variant_id: item.variant_id, quantity: 1 }]);
+    const f = expectStatus(
+      await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
+        lines: [{ order_line_id: order.lines[0].id, quantity: 1 }],
+        carrier: 'UPS',
+      }),
+      200,
+    ).body;
+    expectError(
+      await a.post(`/v1/admin/fulfillments/${f.id}/ship`, { tracking: 'X' }),
+      400,
+      'parameter_unknown',
+      'tracking',
+    );
+    expect(expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body.fulfillments[0].status).toBe(
+      'pending',
+    );
+    const shipped = expectStatus(
+      await a.post(`/v1/admin/fulfillments/${f.id}/ship`, {
+        tracking_number: '1Z999AA10123456784',
+        tracking_url: 'https://ups.example.com/1Z999AA10123456784',
+      }),
+      200,
+    ).body;
+    expect(shipped).toMatchObject({
+      status: 'shipped',
+      carrier: 'UPS',
+      tracking_number: '1Z999AA10123456784',
+      tracking_url: 'https://ups.example.com/1Z999AA10123456784',
+    });
+    expectError(
+      await a.post(`/v1/admin/fulfillments/${f.id}/deliver`, { foo: 1 }),
+      400,
+      'parameter_unknown',
+      'foo',
+    );
+    expectStatus(await a.post(`/v1/admin/fulfillments/${f.id}/deliver`, {}), 200);
+    expectError(
+      await a.post(`/v1/admin/orders/${order.id}/confirm`, { foo: 1 }),
+      400,
+      'parameter_unknown',
+      'foo',
+    );
+    expectError(
+      await a.post(`/v1/admin/payments/${order.payments[0].id}/complete`, { foo: 1 }),
+      400,
+      'parameter_unknown',
+      'foo',
+    );
+    const after = expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body;
+    expect(after).toMatchObject({ status: 'pending', payment_status: 'unpaid' });
+  });
+
   test('PATCH /v1/admin/fulfillments/{id} updates tracking (null clears) and replaces metadata', async () => {
     const a = api();
     const item = await createProduct(a);

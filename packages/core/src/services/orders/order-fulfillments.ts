@@ -1,6 +1,6 @@
 import { CommerceError } from '../../errors';
 import type { FulfillmentRecord, FulfillmentRecordStatus, OrderLineRecord, Scope } from '../../ports/storage';
-import type { FulfillmentCreate, FulfillmentUpdate } from '../../schemas/orders';
+import type { FulfillmentCreate, FulfillmentShip, FulfillmentUpdate } from '../../schemas/orders';
 import { assertOrderFulfillable, assertTransition, fulfillmentMachine } from '../../state';
 import type { ServiceContext } from '../context';
 import { emitInventoryCrossings } from '../inventory-events';
@@ -42,6 +42,7 @@ export function createOrderFulfillments(ctx: ServiceContext) {
     scope: Scope,
     current: FulfillmentRecord,
     to: Extract<FulfillmentRecordStatus, 'shipped' | 'delivered'>,
+    tracking: FulfillmentShip = {},
   ): Promise<FulfillmentRecord> {
     assertTransition(fulfillmentMachine, current.status, to);
     const updated = await work.tx.orders.updateFulfillment(
@@ -51,6 +52,9 @@ export function createOrderFulfillments(ctx: ServiceContext) {
         status: to,
         updated_at: work.now,
         ...(to === 'shipped' ? { shipped_at: work.now } : { delivered_at: work.now }),
+        ...(tracking.tracking_number !== undefined && { tracking_number: tracking.tracking_number }),
+        ...(tracking.tracking_url !== undefined && { tracking_url: tracking.tracking_url }),
+        ...(tracking.carrier !== undefined && { carrier: tracking.carrier }),
       },
       { expect_status: current.status },
     );
@@ -164,15 +168,16 @@ export function createOrderFulfillments(ctx: ServiceContext) {
     /**
      * `POST /v1/admin/fulfillments/{id}/ship`: pending → shipped, `shipped_at` set; its units leave
      * stock (`on_hand −= q`, `reserved −= q` for tracked variants) and count as shipped on their
-     * lines. Event `fulfillment.shipped` (and inventory threshold events).
+     * lines. `tracking_number`, `tracking_url` and `carrier` given here are written with the
+     * move. Event `fulfillment.shipped` (and inventory threshold events).
      */
-    async ship(scope: Scope, id: string) {
+    async ship(scope: Scope, id: string, tracking: FulfillmentShip = {}) {
       return write(ctx, async (work) => {
         const { tx } = work;
         const found = await requireFulfillment(work, scope, id);
         const order = await requireOrder(tx, scope, found.order_id, { forUpdate: true });
         const current = order.fulfillments.find((f) => f.id === id) ?? found;
-        const shipped = await advance(work, scope, current, 'shipped');
+        const shipped = await advance(work, scope, current, 'shipped', tracking);
         const units = new Map(shipped.lines.map((l) => [l.order_line_id, l.quantity]));
         const lines = order.lines.filter((line) => units.has(line.id));
         await tx.orders.updateLines(
