@@ -1,4 +1,5 @@
 import { CommerceError } from '../errors';
+import { orderLinePicker } from '../orders/order-line-refs';
 import { linePaidAmount, lineRefundAmount } from './line-refund-amount';
 import { type RestockLineInput, type RestockMovement, splitRestock } from './restock-split';
 
@@ -96,25 +97,13 @@ export function computeRefund(input: ComputeRefundInput): RefundComputation {
     });
   }
 
-  const byId = new Map(input.lines.map((line) => [line.id, line]));
-  const seen = new Set<string>();
+  const pick = orderLinePicker(input.lines);
   const lines: RefundLineRequest[] = [];
   const restock_movements: RestockMovement[] = [];
   let defaultAmount = 0;
 
   requestedLines.forEach((requested, i) => {
-    const line = byId.get(requested.order_line_id);
-    if (!line) {
-      throw new CommerceError('not_found', `No such order line: '${requested.order_line_id}'`, {
-        param: `lines[${i}].order_line_id`,
-      });
-    }
-    if (seen.has(line.id)) {
-      throw new CommerceError('parameter_invalid', `Order line '${line.id}' appears more than once`, {
-        param: `lines[${i}].order_line_id`,
-      });
-    }
-    seen.add(line.id);
+    const line = pick(requested.order_line_id, i);
     if (!positiveInteger(requested.quantity)) {
       throw new CommerceError('parameter_invalid', 'quantity must be at least 1', {
         param: `lines[${i}].quantity`,

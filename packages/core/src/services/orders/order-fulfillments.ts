@@ -1,4 +1,5 @@
 import { CommerceError } from '../../errors';
+import { orderLinePicker } from '../../orders/order-line-refs';
 import type { FulfillmentRecord, FulfillmentRecordStatus, OrderLineRecord, Scope } from '../../ports/storage';
 import type { FulfillmentCreate, FulfillmentShip, FulfillmentUpdate } from '../../schemas/orders';
 import { assertOrderFulfillable, assertTransition, fulfillmentMachine } from '../../state';
@@ -80,22 +81,9 @@ export function createOrderFulfillments(ctx: ServiceContext) {
         const { tx, now } = work;
         const order = await requireOrder(tx, scope, orderId, { forUpdate: true });
         assertOrderFulfillable(order.status);
-        const byId = new Map(order.lines.map((line) => [line.id, line]));
-        const seen = new Set<string>();
+        const pick = orderLinePicker(order.lines);
         input.lines.forEach((requested, i) => {
-          const line = byId.get(requested.order_line_id);
-          if (!line) {
-            // An unknown id, or a line of another order (decisions §4: 404).
-            throw new CommerceError('not_found', `No such order line: '${requested.order_line_id}'`, {
-              param: `lines[${i}].order_line_id`,
-            });
-          }
-          if (seen.has(line.id)) {
-            throw new CommerceError('parameter_invalid', `Order line '${line.id}' appears more than once`, {
-              param: `lines[${i}].order_line_id`,
-            });
-          }
-          seen.add(line.id);
+          const line = pick(requested.order_line_id, i);
           const unfulfilled = unfulfilledUnits(line);
           if (requested.quantity > unfulfilled) {
             throw new CommerceError(
