@@ -11,7 +11,7 @@ import {
 import Stripe from 'stripe';
 import { paymentIntentToResult } from './payment-intent-result';
 import { failureCode, isStripeError, toCommerceError } from './stripe-errors';
-import { parseStripeWebhook } from './stripe-webhooks';
+import { parseStripeWebhook, refundStatusOf } from './stripe-webhooks';
 
 /** Options of `stripeProvider`. */
 export interface StripeProviderOptions {
@@ -295,24 +295,18 @@ export function refundMetadata(
   return metadata;
 }
 
-/** Refund statuses: `succeeded` → succeeded; `pending`, `requires_action` → pending; `failed`, `canceled` → failed. */
+/** A Refund as `RefundResult`: its status reduced by `refundStatusOf`, and for a failed or canceled one the reason. */
 export function refundToResult(
   refund: Pick<Stripe.Refund, 'id' | 'status' | 'failure_reason'>,
 ): RefundResult {
-  switch (refund.status) {
-    case 'succeeded':
-      return { status: 'succeeded', provider_refund_id: refund.id };
-    case 'failed':
-    case 'canceled':
-      return {
-        status: 'failed',
-        provider_refund_id: refund.id,
-        failure_message:
-          refund.failure_reason ?? `The refund ${refund.status === 'failed' ? 'failed' : 'was canceled'}`,
-      };
-    default:
-      return { status: 'pending', provider_refund_id: refund.id };
-  }
+  const status = refundStatusOf(refund.status);
+  if (status !== 'failed') return { status, provider_refund_id: refund.id };
+  return {
+    status,
+    provider_refund_id: refund.id,
+    failure_message:
+      refund.failure_reason ?? `The refund ${refund.status === 'failed' ? 'failed' : 'was canceled'}`,
+  };
 }
 
 /** Capture/cancel of an intent in the wrong state → 409 `invalid_state_transition`; unknown id → 404. */

@@ -9,7 +9,7 @@ import type {
 import { automaticOrderPath, deriveFulfillmentStatus, derivePaymentStatus } from '../../state';
 import type { Work } from '../unit-of-work';
 import { orderToWire } from '../wire/orders';
-import { restockTotalsByLine } from './refund-ledger';
+import { completedRefundTotal, restockTotalsByLine } from './refund-ledger';
 
 /** The order columns that follow its payments, refunds and fulfillments. */
 export interface OrderProgressColumns {
@@ -33,8 +33,7 @@ export function deriveProgress(
   let paid_total = 0;
   for (const p of order.payments)
     if (p.status === 'completed' || p.status === 'refunded') paid_total += p.amount;
-  let refunded_total = 0;
-  for (const r of order.refunds) if (r.status === 'completed') refunded_total += r.amount;
+  const refunded_total = completedRefundTotal(order.refunds);
   const restocked = restockTotalsByLine(order);
   return {
     paid_total,

@@ -24,7 +24,13 @@ import { type Work, write } from '../unit-of-work';
 import { refundToWire } from '../wire/orders';
 import { requireOrder } from './order-loading';
 import { deriveProgress, saveOrderProgress } from './order-progress';
-import { inFlightMetadata, providerCallsInFlight, restockMetadata, unitsInFlight } from './refund-ledger';
+import {
+  completedRefundTotal,
+  inFlightMetadata,
+  providerCallsInFlight,
+  restockMetadata,
+  unitsInFlight,
+} from './refund-ledger';
 import {
   needsProviderCall,
   paymentsToMarkRefunded,
@@ -127,14 +133,7 @@ export function createOrderRefunds(ctx: ServiceContext) {
         return { refund, slices };
       });
       if ('done' in begun) return begun.done;
-      const outcome = await refundWithProviders(
-        ctx,
-        begun.refund.id,
-        begun.slices,
-        begun.refund.reason,
-        scope,
-        orderId,
-      );
+      const outcome = await refundWithProviders(ctx, begun.refund, begun.slices);
       const settled = await settleRefund(ctx, scope, orderId, begun.refund.id, outcome);
       if (settled.status === 'failed') {
         const failed = outcome.status === 'failed' ? outcome : null;
@@ -384,12 +383,11 @@ async function applyRefund(
   const changes = restock.size > 0 ? await tx.inventory.restock(scope, [...restock.values()], now) : [];
 
   const refunds = [...order.refunds.filter((r) => r.id !== refund.id), refund];
-  const completed = refunds.filter((r) => r.status === 'completed').reduce((sum, r) => sum + r.amount, 0);
   const payments = await markPaymentsRefunded(
     work,
     scope,
     order.payments,
-    paymentsToMarkRefunded(order.payments, completed),
+    paymentsToMarkRefunded(order.payments, completedRefundTotal(refunds)),
   );
 
   work.emit(scope, 'payment.refunded', refundToWire(refund));

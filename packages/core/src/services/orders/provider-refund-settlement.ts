@@ -6,7 +6,7 @@ import { refundToWire } from '../wire/orders';
 import { requireOrder } from './order-loading';
 import { saveOrderProgress } from './order-progress';
 import { markPaymentsRefunded } from './order-refunds';
-import { providerCallsInFlight } from './refund-ledger';
+import { completedRefundTotal, providerCallsInFlight } from './refund-ledger';
 import { paymentsToMarkRefunded } from './refund-payments';
 
 /** A refund's status at its provider, as `RefundResult.status`. */
@@ -79,8 +79,11 @@ export function settledRefundParts(
         };
   const refunds = order.refunds.map((r) => (r.id === refund.id ? settled : r));
   if (decision === 'fail') return { refund: settled, refunds, marked: [] };
-  const completed = refunds.filter((r) => r.status === 'completed').reduce((sum, r) => sum + r.amount, 0);
-  return { refund: settled, refunds, marked: paymentsToMarkRefunded(order.payments, completed) };
+  return {
+    refund: settled,
+    refunds,
+    marked: paymentsToMarkRefunded(order.payments, completedRefundTotal(refunds)),
+  };
 }
 
 /** What the provider said about a refund, beyond its status. */

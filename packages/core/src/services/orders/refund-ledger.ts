@@ -80,6 +80,13 @@ export interface LineRestockTotals {
   returned_quantity: number;
 }
 
+/** The money refunds took: the sum of the `completed` ones (an order's `refunded_total`). */
+export function completedRefundTotal(refunds: readonly Pick<RefundRecord, 'status' | 'amount'>[]): number {
+  let total = 0;
+  for (const refund of refunds) if (refund.status === 'completed') total += refund.amount;
+  return total;
+}
+
 /**
  * Sums the restock movements of an order's refunds per line, over every refund that recorded
  * some. A refund that failed before its effects were applied (refused by its provider while in

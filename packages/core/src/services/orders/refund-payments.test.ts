@@ -10,6 +10,8 @@ import {
 } from './refund-payments';
 
 const SCOPE: Scope = { store_id: 'store_1', mode: 'test' };
+/** The refund fields `refundWithProviders` reads. */
+const refundOf = (id: string, order_id: string) => ({ id, order_id, reason: null, ...SCOPE });
 
 function payment(
   id: string,
@@ -104,20 +106,13 @@ describe('refundWithProviders', () => {
     const cash = payment('pay_cash', 500, 1, { provider: 'cash' });
     const card = payment('pay_card', 5000, 2, { provider: 'card' });
     await expect(
-      refundWithProviders(
-        { payments },
-        'ref_1',
-        [
-          { payment: cash, amount: 500 },
-          { payment: card, amount: 700 },
-        ],
-        null,
-        SCOPE,
-        'ord_1',
-      ),
+      refundWithProviders({ payments }, refundOf('ref_1', 'ord_1'), [
+        { payment: cash, amount: 500 },
+        { payment: card, amount: 700 },
+      ]),
     ).resolves.toEqual({ status: 'pending', provider_refund_id: 're_1' });
     await expect(
-      refundWithProviders({ payments }, 'ref_2', [{ payment: card, amount: 1500 }], null, SCOPE, 'ord_2'),
+      refundWithProviders({ payments }, refundOf('ref_2', 'ord_2'), [{ payment: card, amount: 1500 }]),
     ).resolves.toEqual({ status: 'failed', payment_id: 'pay_card', message: 'too much' });
     expect(calls).toEqual([700, 1500]);
     // Each call carries our ids for the provider's metadata (its webhook finds the refund by them).
@@ -147,11 +142,11 @@ describe('refundWithProviders', () => {
     ]);
     const card = payment('pay_card', 5000, 2, { provider: 'card' });
     await expect(
-      refundWithProviders({ payments }, 'ref_3', [{ payment: card, amount: 100 }], null, SCOPE, 'ord_3'),
+      refundWithProviders({ payments }, refundOf('ref_3', 'ord_3'), [{ payment: card, amount: 100 }]),
     ).resolves.toEqual({ status: 'failed', payment_id: 'pay_card', message: 'charge disputed' });
     mode = 'down';
     await expect(
-      refundWithProviders({ payments }, 'ref_4', [{ payment: card, amount: 100 }], null, SCOPE, 'ord_4'),
+      refundWithProviders({ payments }, refundOf('ref_4', 'ord_4'), [{ payment: card, amount: 100 }]),
     ).rejects.toMatchObject({ code: 'payment_provider_unavailable' });
   });
 });

@@ -1,5 +1,5 @@
 import type { RefundResult } from '../../ports/payment-provider';
-import type { PaymentRecord, Scope } from '../../ports/storage';
+import type { PaymentRecord, RefundRecord } from '../../ports/storage';
 import { paymentStatusAfterRefunds } from '../../state';
 import type { ServiceContext } from '../context';
 import { isRefusal } from './payment-attempt';
@@ -97,7 +97,7 @@ export function needsProviderCall(
  *
  * Each provider call carries the provider's payment id and the idempotency key
  * `<refund id>_<payment id>`, so a retried call never refunds twice, and our ids as its
- * `reference` (refund id, `orderId`, the scope's store and mode), which the provider keeps in its
+ * `reference` (the refund's id, order, store and mode), which the provider keeps in its
  * metadata so that a refund it settles later finds its way back through its webhook.
  *
  * Known limit: a refund drawn on two payments of registered providers whose second call fails
@@ -107,13 +107,17 @@ export function needsProviderCall(
  */
 export async function refundWithProviders(
   ctx: Pick<ServiceContext, 'payments'>,
-  refundId: string,
+  refund: Pick<RefundRecord, 'id' | 'order_id' | 'store_id' | 'mode' | 'reason'>,
   slices: readonly RefundSlice[],
-  reason: string | null,
-  scope: Scope,
-  orderId: string,
 ): Promise<RefundProviderOutcome> {
-  const reference = { refund_id: refundId, order_id: orderId, store_id: scope.store_id, mode: scope.mode };
+  const refundId = refund.id;
+  const reason = refund.reason;
+  const reference = {
+    refund_id: refundId,
+    order_id: refund.order_id,
+    store_id: refund.store_id,
+    mode: refund.mode,
+  };
   let status: 'completed' | 'pending' = 'completed';
   let provider_refund_id: string | null = null;
   for (const { payment, amount } of slices) {

@@ -43,14 +43,7 @@ async function reconcileRefund(ctx: ServiceContext, refund: RefundRecord): Promi
     if (!order || !current || providerCallsInFlight(current) === null) {
       return { ...base, outcome: outcomeOf(current ?? refund) };
     }
-    const outcome = await refundWithProviders(
-      ctx,
-      current.id,
-      inFlightSlices(order, current),
-      current.reason,
-      scope,
-      order.id,
-    );
+    const outcome = await refundWithProviders(ctx, current, inFlightSlices(order, current));
     const settled = await settleRefund(ctx, scope, order.id, current.id, outcome);
     return { ...base, outcome: outcomeOf(settled) };
   } catch (error) {
