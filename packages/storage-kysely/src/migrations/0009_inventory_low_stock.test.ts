@@ -44,7 +44,7 @@ function describeLowStockIndex(name: string, open: () => Promise<KyselyStorage>)
         const migrator = new Migrator({ db: storage.db, provider: createMigrationProvider(storage.dialect) });
         const down = await migrator.migrateTo('0008_catalog_versions');
         expect(down.error).toBeUndefined();
-        expect(down.results?.map((result) => result.migrationName)).toEqual(['0009_inventory_low_stock']);
+        expect(down.results?.map((result) => result.migrationName).at(-1)).toBe('0009_inventory_low_stock');
         expect(await indexNames(storage)).not.toContain('inventory_items_low_stock_idx');
       } finally {
         await storage.close();

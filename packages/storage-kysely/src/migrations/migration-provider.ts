@@ -8,6 +8,9 @@ import { storefrontPageIndexesMigration } from './0006_storefront_page_indexes';
 import { refundReconciliationMigration } from './0007_refund_reconciliation';
 import { catalogVersionsMigration } from './0008_catalog_versions';
 import { inventoryLowStockMigration } from './0009_inventory_low_stock';
+import { idempotencyCallersMigration } from './0010_idempotency_callers';
+import { cartWriteGuardsMigration } from './0011_cart_write_guards';
+import { orderKeyWebhookFixesMigration } from './0012_order_key_webhook_fixes';
 import type { SchemaDialect } from './column-types';
 
 /**
@@ -25,6 +28,9 @@ export function migrationsFor(dialect: SchemaDialect): Record<string, Migration>
     '0007_refund_reconciliation': refundReconciliationMigration(dialect),
     '0008_catalog_versions': catalogVersionsMigration(dialect),
     '0009_inventory_low_stock': inventoryLowStockMigration(dialect),
+    '0010_idempotency_callers': idempotencyCallersMigration(dialect),
+    '0011_cart_write_guards': cartWriteGuardsMigration(dialect),
+    '0012_order_key_webhook_fixes': orderKeyWebhookFixesMigration(dialect),
   };
 }
 
