@@ -2,7 +2,7 @@
 import { ConfigError, readConfig } from './config';
 import { seedDemo } from './demo-seed';
 import { describeDatabase, openStorage } from './open-storage';
-import { createConfiguredEngine, startServer } from './server';
+import { createConfiguredEngine, startReconciler, startServer } from './server';
 
 const HELP: Record<string, string> = {
   main: `Usage: cartwright <command> [options]
@@ -18,7 +18,8 @@ Commands:
 Run \`cartwright <command> --help\` for a command's options.
 Configuration comes from the environment: PORT, HOST, DATABASE_URL, COMMERCE_API_KEYS,
 COMMERCE_WEBHOOK_RETRY_DELAYS, COMMERCE_ALLOW_PRIVATE_WEBHOOKS, COMMERCE_SEED, STRIPE_SECRET_KEY,
-STRIPE_API_BASE, STRIPE_WEBHOOK_SECRET (see docs/getting-started.md).`,
+STRIPE_API_BASE, STRIPE_WEBHOOK_SECRET, COMMERCE_RECONCILE_INTERVAL_MS, COMMERCE_RECONCILE_AFTER_MS
+(see docs/getting-started.md).`,
   reconcile: `Usage: cartwright reconcile [--older-than-ms N] [--limit N]
 
 Finds checkout payment attempts that never became an order (the process died after the provider
@@ -26,18 +27,22 @@ took the money, or its answer was lost) and pending 3-D Secure payments whose we
 asks the provider, and completes the order or refunds/voids the payment. Safe to run at any time
 and from cron; attempts younger than --older-than-ms (default 600000, 10 min) are left alone.
 Prints one JSON line per payment and a summary.`,
-  serve: `Usage: cartwright serve [--no-worker]
+  serve: `Usage: cartwright serve [--no-worker] [--no-reconcile]
 
 Migrates the database, creates the store on first start, registers COMMERCE_API_KEYS (or, on a
 first start without them, generates and prints one sk_test_ and one pk_test_ key), and serves the
 /v1 API on HOST:PORT (default 127.0.0.1:3000). Prints "listening on http://HOST:PORT" once it
 accepts requests and one JSON log line per request. SIGTERM/SIGINT drain in-flight requests and
-exit 0. Webhooks are delivered in-process unless --no-worker is given (then run \`cartwright worker\`).`,
-  worker: `Usage: cartwright worker [--interval-ms N]
+exit 0. Webhooks are delivered in-process unless --no-worker is given (then run \`cartwright worker\`).
+Checkout payments and refunds left open by a crash are reconciled every
+COMMERCE_RECONCILE_INTERVAL_MS (default 30000; 0 = off) once older than COMMERCE_RECONCILE_AFTER_MS
+(default 120000), unless --no-reconcile is given.`,
+  worker: `Usage: cartwright worker [--interval-ms N] [--no-reconcile]
 
 Delivers due webhooks from DATABASE_URL in a loop (default every 1000 ms when idle). Several
 workers (and servers) can share one PostgreSQL: deliveries are claimed with leases, so no attempt is
-sent twice. SIGTERM finishes or releases in-flight attempts and exits 0.`,
+sent twice. SIGTERM finishes or releases in-flight attempts and exits 0. Like serve, it also
+reconciles open payments and refunds on a schedule unless --no-reconcile is given.`,
   migrate: `Usage: cartwright migrate
 
 Brings the schema of DATABASE_URL (default ./.data/commerce.db) up to date and exits.`,
@@ -60,7 +65,10 @@ function flag(args: string[], name: string): string | undefined {
 
 async function serve(args: string[]): Promise<void> {
   const config = readConfig();
-  const running = await startServer(config, { deliverWebhooks: !args.includes('--no-worker') });
+  const running = await startServer(config, {
+    deliverWebhooks: !args.includes('--no-worker'),
+    reconcile: !args.includes('--no-reconcile'),
+  });
   if (running.generatedKeys.length > 0) {
     console.log('Generated API keys for test mode (shown once; only their hashes are stored):');
     for (const key of running.generatedKeys) console.log(`  ${key}`);
@@ -80,7 +88,17 @@ async function worker(args: string[]): Promise<void> {
   const intervalMs = Number(flag(args, 'interval-ms') ?? 1000);
   if (!Number.isFinite(intervalMs) || intervalMs <= 0)
     throw new ConfigError('--interval-ms must be a positive number');
-  const { engine } = await createConfiguredEngine(readConfig(), { skipKeys: true });
+  const config = readConfig();
+  const { engine } = await createConfiguredEngine(config, { skipKeys: true });
+  const reconciler = args.includes('--no-reconcile')
+    ? null
+    : startReconciler(
+        engine,
+        config,
+        (entry) => console.log(JSON.stringify({ level: 'info', msg: 'reconciled', ...entry })),
+        (error) =>
+          console.error(JSON.stringify({ level: 'error', msg: 'reconciliation failed', err: String(error) })),
+      );
   const loop = engine.webhooks.startWorker({
     intervalMs,
     onError: (error) =>
@@ -89,7 +107,7 @@ async function worker(args: string[]): Promise<void> {
   console.log(`webhook worker ${loop.workerId ?? ''} running`);
   const stop = async (signal: string) => {
     console.log(`${signal} received, finishing in-flight deliveries…`);
-    await loop.stop();
+    await Promise.all([loop.stop(), reconciler?.stop()]);
     await engine.close();
     process.exit(0);
   };

@@ -10,11 +10,30 @@ export interface ServerConfig {
   stripeSecretKey: string | null;
   stripeApiBase: string | null;
   stripeWebhookSecret: string | null;
+  /**
+   * Reconciliation on a schedule in `serve` and `worker` (issue 19): the pause between runs in ms,
+   * 0 = off (`COMMERCE_RECONCILE_INTERVAL_MS`, default 30000).
+   */
+  reconcileIntervalMs: number;
+  /** Only attempts and refunds at least this old are settled (`COMMERCE_RECONCILE_AFTER_MS`, default 120000). */
+  reconcileAfterMs: number;
 }
 
 export class ConfigError extends Error {}
 
 const DEFAULT_RETRY_DELAYS = [0, 300, 1800, 7200, 86400];
+const DEFAULT_RECONCILE_INTERVAL_MS = 30_000;
+const DEFAULT_RECONCILE_AFTER_MS = 120_000;
+
+/** A non-negative whole number of milliseconds from the environment, or the default when unset. */
+function millis(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new ConfigError(`${name} must be a whole number of milliseconds ≥ 0, got '${raw}'`);
+  return value;
+}
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = env.PORT === undefined || env.PORT === '' ? 3000 : Number(env.PORT);
@@ -44,5 +63,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     stripeSecretKey: env.STRIPE_SECRET_KEY || null,
     stripeApiBase: env.STRIPE_API_BASE || null,
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || null,
+    reconcileIntervalMs: millis(env, 'COMMERCE_RECONCILE_INTERVAL_MS', DEFAULT_RECONCILE_INTERVAL_MS),
+    reconcileAfterMs: millis(env, 'COMMERCE_RECONCILE_AFTER_MS', DEFAULT_RECONCILE_AFTER_MS),
   };
 }

@@ -1,6 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createEngine, type Engine, type EngineOptions, type PaymentProvider } from '@cartwright/core';
+import {
+  createEngine,
+  type Engine,
+  type EngineOptions,
+  type PaymentProvider,
+  type PollingLoop,
+} from '@cartwright/core';
 import { createApiHandler } from '@cartwright/http';
 import { toRawRequest, writeNodeResponse } from '@cartwright/http/node';
 import { createNodeWebhookTransport } from '@cartwright/webhooks';
@@ -24,6 +30,11 @@ export interface RunningServer {
 export interface StartServerOptions {
   /** Deliver webhooks in-process with a timer loop (default true; `worker` processes do it otherwise). */
   deliverWebhooks?: boolean;
+  /**
+   * Reconcile payments and refunds left open by a crash on a schedule (default true, every
+   * `config.reconcileIntervalMs`; 0 there turns it off too).
+   */
+  reconcile?: boolean;
   logger?: Logger;
   /** Skip registering/generating keys (commands that only need the engine). */
   skipKeys?: boolean;
@@ -84,6 +95,28 @@ export async function createConfiguredEngine(
   return { engine, generatedKeys };
 }
 
+/**
+ * Reconciliation on the configured schedule (none when `reconcileIntervalMs` is 0): `log` gets
+ * one entry per payment or refund a run acted on, `onError` a run that failed as a whole.
+ */
+export function startReconciler(
+  engine: Engine,
+  config: ServerConfig,
+  log: (entry: object) => void,
+  onError: (error: unknown) => void,
+): PollingLoop | null {
+  if (config.reconcileIntervalMs === 0) return null;
+  return engine.payments.startReconciler({
+    intervalMs: config.reconcileIntervalMs,
+    olderThanMs: config.reconcileAfterMs,
+    onReport: (report) => {
+      for (const result of report.results) log(result);
+      for (const refund of report.refunds) log(refund);
+    },
+    onError,
+  });
+}
+
 /** Starts the HTTP server; resolves once it accepts connections. */
 export async function startServer(
   config: ServerConfig,
@@ -97,6 +130,15 @@ export async function startServer(
       : engine.webhooks.startWorker({
           onError: (error) => logger.error({ err: error }, 'webhook delivery failed'),
         });
+  const reconciler =
+    options.reconcile === false
+      ? null
+      : startReconciler(
+          engine,
+          config,
+          (entry) => logger.info(entry, 'reconciled'),
+          (error) => logger.error({ err: error }, 'reconciliation failed'),
+        );
   const handler = createApiHandler(engine, {
     onError: (error, info) => logger.error({ err: error, request_id: info.requestId }, 'unexpected error'),
   });
@@ -143,7 +185,7 @@ export async function startServer(
           // In-flight requests finish; anything still open after 10 s is cut.
           setTimeout(() => server.closeAllConnections(), 10_000).unref();
         });
-        await worker?.stop();
+        await Promise.all([worker?.stop(), reconciler?.stop()]);
         await engine.close();
       })();
       return closing;

@@ -17,10 +17,15 @@ export type {
   ReconcileReport,
   ReconcileResult,
 } from './services/orders/payment-reconciliation';
+export {
+  RECONCILE_DEFAULTS,
+  type ReconcilerOptions,
+} from './services/orders/reconcile-schedule';
 export type {
   RefundReconcileOutcome,
   RefundReconcileResult,
 } from './services/orders/refund-reconciliation';
+export type { PollingLoop } from './services/scheduling/polling-loop';
 export { read, type Work, write } from './services/unit-of-work';
 export type {
   DeliverDueOptions,

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../context';
 import { createOrderPayments } from './order-payments';
 import { type ReconcileOptions, reconcilePayments } from './payment-reconciliation';
 import { handlePaymentWebhook } from './payment-webhooks';
+import { type ReconcilerOptions, startReconcileSchedule } from './reconcile-schedule';
 
 export type {
   ReconcileOptions,
@@ -11,6 +12,7 @@ export type {
   ReconcileResult,
 } from './payment-reconciliation';
 export type { PaymentWebhookAck } from './payment-webhooks';
+export type { ReconcilerOptions } from './reconcile-schedule';
 export type { RefundReconcileOutcome, RefundReconcileResult } from './refund-reconciliation';
 
 /**
@@ -21,7 +23,9 @@ export type { RefundReconcileOutcome, RefundReconcileResult } from './refund-rec
  * - `handleWebhook(provider, { raw_body, headers })` — `POST /v1/webhooks/{provider}`, see
  *   `payment-webhooks.ts`;
  * - `reconcile({ olderThanMs, limit })` — settles payments left pending by a crash or a lost
- *   webhook, see `payment-reconciliation.ts` (the CLI's `cartwright reconcile`).
+ *   webhook, see `payment-reconciliation.ts` (the CLI's `cartwright reconcile`);
+ * - `startReconciler(options)` — the same on a schedule, until `stop()` (see `reconcile-schedule.ts`;
+ *   `cartwright serve` and `worker` start it by default).
  */
 export function createPaymentService(ctx: ServiceContext) {
   return {
@@ -29,6 +33,8 @@ export function createPaymentService(ctx: ServiceContext) {
     handleWebhook: (provider: string, input: PaymentWebhookInput) =>
       handlePaymentWebhook(ctx, provider, input),
     reconcile: (options: ReconcileOptions = {}) => reconcilePayments(ctx, options),
+    startReconciler: (options: ReconcilerOptions = {}) =>
+      startReconcileSchedule((run) => reconcilePayments(ctx, run), options),
   };
 }
 
