@@ -21,7 +21,11 @@ export type DatabaseTarget = 'sqlite' | 'postgres';
 export const DATABASE_TARGETS: readonly DatabaseTarget[] = ['sqlite', 'postgres'];
 
 /** A fresh database for `target`: a SQLite file in `dir`, or a new database of the test cluster. */
-export async function freshDatabaseUrl(target: DatabaseTarget, dir: string, name = 'shop.db'): Promise<string> {
+export async function freshDatabaseUrl(
+  target: DatabaseTarget,
+  dir: string,
+  name = 'shop.db',
+): Promise<string> {
   if (target === 'sqlite') return join(dir, name);
   const serverUrl = inject('cartwrightPgUrl');
   if (!serverUrl) throw new Error(`PostgreSQL is not available: ${inject('cartwrightPgError')}`);
