@@ -135,6 +135,50 @@ describeApi('concurrency', (api) => {
       refunded_total: { amount: 5000 },
     });
   }, 60_000);
+  test('concurrent cancels of one pending order: one wins, the rest 409; its units are released once', async () => {
+    const a = api();
+    const item = await createProduct(a, { price: 700, on_hand: 10 });
+    const order = await placeOrder(a, [{ variant_id: item.variant_id, quantity: 3 }]);
+    expect(await inventoryOf(a, item.inventory_id)).toMatchObject({ reserved: 3, available: 7 });
+    const cancels = await Promise.all(
+      Array.from({ length: 10 }, () => a.post(`/v1/admin/orders/${order.id}/cancel`, { reason: 'race' })),
+    );
+    expect(tally(cancels)).toEqual({ 200: 1, 409: 9 });
+    for (const r of cancels) if (r.status === 409) expectError(r, 409, 'invalid_state_transition');
+    expect(await inventoryOf(a, item.inventory_id)).toMatchObject({
+      on_hand: 10,
+      reserved: 0,
+      available: 10,
+    });
+  }, 60_000);
+
+  test('concurrent restocking refunds of one line: never more units back than were ordered', async () => {
+    const a = api();
+    const item = await createProduct(a, { price: 1000, on_hand: 10 });
+    const order = await placeOrder(a, [{ variant_id: item.variant_id, quantity: 4 }]);
+    await payOrder(a, order);
+    const lineId = order.lines[0].id;
+    const refunds = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        a.post(`/v1/admin/orders/${order.id}/refunds`, {
+          lines: [{ order_line_id: lineId, quantity: 1 }],
+          restock: true,
+        }),
+      ),
+    );
+    expect(tally(refunds)).toEqual({ 200: 4, 422: 6 });
+    for (const r of refunds) if (r.status === 422) expectError(r, 422, 'quantity_exceeds_refundable');
+    const after = expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body;
+    expect(after.lines[0].refunded_quantity).toBe(4);
+    expect(after.refunded_total.amount).toBe(4000);
+    // The four unshipped units left `reserved`; none went to on_hand twice.
+    expect(await inventoryOf(a, item.inventory_id)).toMatchObject({
+      on_hand: 10,
+      reserved: 0,
+      available: 10,
+    });
+  }, 60_000);
+
   test('one option combination, 10 concurrent writers: one POST variant wins (9 × 400), one PATCH onto it wins (9 × 400)', async () => {
     const a = api();
     const values = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L'];
