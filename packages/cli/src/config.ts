@@ -1,8 +1,22 @@
+import { isAbsolute, resolve } from 'node:path';
+
+/** The log levels of `LOG_LEVEL` (pino's). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 /** The server's configuration, read from the environment exactly as decisions §1 says. */
 export interface ServerConfig {
   port: number;
   host: string;
+  /**
+   * `postgres://…`/`postgresql://…`, `:memory:`, or an absolute SQLite file path (a relative
+   * `DATABASE_URL` is resolved against the directory the command was typed in: pnpm's `INIT_CWD`,
+   * else the working directory — so `pnpm start` and `pnpm cartwright …` from the repository root
+   * and `pnpm --filter @cartwright/cli …` all use the same `./.data/commerce.db`).
+   */
   databaseUrl: string;
+  /** `LOG_LEVEL` (default `info`). */
+  logLevel: LogLevel;
   apiKeys: string[];
   webhookRetryDelays: number[];
   allowPrivateWebhooks: boolean;
@@ -25,6 +39,12 @@ const DEFAULT_RETRY_DELAYS = [0, 300, 1800, 7200, 86400];
 const DEFAULT_RECONCILE_INTERVAL_MS = 30_000;
 const DEFAULT_RECONCILE_AFTER_MS = 120_000;
 
+function logLevel(raw: string | undefined): LogLevel {
+  const value = raw?.trim().toLowerCase() || 'info';
+  if ((LOG_LEVELS as readonly string[]).includes(value)) return value as LogLevel;
+  throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got '${raw}'`);
+}
+
 /** A non-negative whole number of milliseconds from the environment, or the default when unset. */
 function millis(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name]?.trim();
@@ -33,6 +53,38 @@ function millis(env: NodeJS.ProcessEnv, name: string, fallback: number): number 
   if (!Number.isSafeInteger(value) || value < 0)
     throw new ConfigError(`${name} must be a whole number of milliseconds ≥ 0, got '${raw}'`);
   return value;
+}
+
+const POSTGRES_URL = /^postgres(ql)?:\/\//i;
+/** A URL scheme (`mysql://`, `postgress://`, `sqlite:`…): two letters or more, so `C:\\x` stays a path. */
+const ANY_SCHEME = /^([a-z][a-z0-9+.-]+):/i;
+
+/**
+ * `DATABASE_URL` (decisions §1): `postgres://…` → PostgreSQL; `:memory:` → in-memory SQLite;
+ * a path → a SQLite file, made absolute. Any other scheme (`mysql://`, the typo `postgress://`)
+ * is refused instead of becoming a SQLite file named after the URL; the message never repeats the
+ * URL (it may hold a password).
+ */
+export function resolveDatabaseUrl(raw: string | undefined, baseDir: string): string {
+  const value = raw?.trim() || './.data/commerce.db';
+  if (POSTGRES_URL.test(value)) {
+    try {
+      new URL(value);
+    } catch {
+      throw new ConfigError(
+        'DATABASE_URL is not a valid postgres:// URL (check its escaping: a password with @ or / must be percent-encoded)',
+      );
+    }
+    return value;
+  }
+  if (value === ':memory:') return value;
+  const scheme = ANY_SCHEME.exec(value)?.[1];
+  if (scheme !== undefined) {
+    throw new ConfigError(
+      `DATABASE_URL has the scheme '${scheme}:', which Cartwright does not support: use postgres://… (PostgreSQL), a file path (SQLite) or :memory:`,
+    );
+  }
+  return isAbsolute(value) ? value : resolve(baseDir, value);
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -52,7 +104,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
     port,
     host: env.HOST || '127.0.0.1',
-    databaseUrl: env.DATABASE_URL || './.data/commerce.db',
+    databaseUrl: resolveDatabaseUrl(env.DATABASE_URL, env.INIT_CWD || process.cwd()),
+    logLevel: logLevel(env.LOG_LEVEL),
     apiKeys: (env.COMMERCE_API_KEYS ?? '')
       .split(',')
       .map((key) => key.trim())

@@ -6,15 +6,17 @@ import {
   type EngineOptions,
   type PaymentProvider,
   type PollingLoop,
+  type Storage,
 } from '@cartwright/core';
 import { createApiHandler } from '@cartwright/http';
 import { toRawRequest, writeNodeResponse } from '@cartwright/http/node';
 import { createNodeWebhookTransport } from '@cartwright/webhooks';
 import pino, { type Logger } from 'pino';
-import type { ServerConfig } from './config';
+import { ConfigError, type ServerConfig } from './config';
 import { seedDemo } from './demo-seed';
 import { nodeCrypto } from './node-crypto';
 import { openStorage } from './open-storage';
+import { explainDatabaseError, explainListenError } from './startup-errors';
 
 export interface RunningServer {
   engine: Engine;
@@ -23,6 +25,8 @@ export interface RunningServer {
   url: string;
   /** Keys generated on this start (first start without COMMERCE_API_KEYS), else empty. */
   generatedKeys: string[];
+  /** What `COMMERCE_SEED=demo` did (null when unset). */
+  seed: ConfiguredEngine['seed'];
   /** Stop accepting, finish in-flight requests, close the engine. */
   close(): Promise<void>;
 }
@@ -50,8 +54,30 @@ export interface StartServerOptions {
 export async function createConfiguredEngine(
   config: ServerConfig,
   options: StartServerOptions = {},
-): Promise<{ engine: Engine; generatedKeys: string[] }> {
+): Promise<ConfiguredEngine> {
   const storage = await openStorage(config.databaseUrl);
+  try {
+    return await configure(storage, config, options);
+  } catch (error) {
+    await storage.close().catch(() => undefined);
+    throw explainDatabaseError(error, config.databaseUrl);
+  }
+}
+
+/** What `createConfiguredEngine` built, and what it did on the way (for the start banner). */
+export interface ConfiguredEngine {
+  engine: Engine;
+  /** Keys generated on this start (first start without COMMERCE_API_KEYS), else empty. */
+  generatedKeys: string[];
+  /** What `COMMERCE_SEED=demo` did: `loaded`, `skipped` (the store has products), or null when unset. */
+  seed: 'loaded' | 'skipped' | null;
+}
+
+async function configure(
+  storage: Storage,
+  config: ServerConfig,
+  options: StartServerOptions,
+): Promise<ConfiguredEngine> {
   const payments = [...(options.payments ?? [])];
   if (config.stripeSecretKey && !payments.some((provider) => provider.name === 'stripe')) {
     // Loaded only when configured: the `stripe` client is the largest module the server could
@@ -77,11 +103,21 @@ export async function createConfiguredEngine(
     },
   });
   const scope = await engine.scopeFor('test');
-  if (config.seed === 'demo') await seedDemo(engine, scope);
+  const seed = config.seed === 'demo' ? ((await seedDemo(engine, scope)) ? 'loaded' : 'skipped') : null;
   const generatedKeys: string[] = [];
-  if (options.skipKeys) return { engine, generatedKeys };
+  if (options.skipKeys) return { engine, generatedKeys, seed };
   if (config.apiKeys.length > 0) {
-    for (const key of config.apiKeys) await engine.apiKeys.register(scope.store_id, key);
+    for (const [index, key] of config.apiKeys.entries()) {
+      try {
+        await engine.apiKeys.register(scope.store_id, key);
+      } catch (error) {
+        await engine.close();
+        if ((error as { code?: string }).code !== 'parameter_invalid') throw error;
+        throw new ConfigError(
+          `COMMERCE_API_KEYS: key ${index + 1} ('${key.slice(0, 8)}…') is not an API key: expected sk_test_…, pk_test_…, sk_live_… or pk_live_… followed by 8 to 200 letters, digits, _ or -`,
+        );
+      }
+    }
   } else {
     const existing = await engine.apiKeys.list(scope, { limit: 1, sort: 'created_at', order: 'desc' });
     if (existing.total_count === 0) {
@@ -92,7 +128,7 @@ export async function createConfiguredEngine(
       }
     }
   }
-  return { engine, generatedKeys };
+  return { engine, generatedKeys, seed };
 }
 
 /**
@@ -117,13 +153,39 @@ export function startReconciler(
   });
 }
 
+/** The process's logger: JSON lines on stdout at `LOG_LEVEL`, ISO timestamps. */
+export function createLogger(config: Pick<ServerConfig, 'logLevel'>): Logger {
+  return pino({ base: null, level: config.logLevel, timestamp: pino.stdTimeFunctions.isoTime });
+}
+
+/**
+ * The request path as logged: without its query string, which can carry personal data (the guest
+ * order lookup's e-mail) or search terms.
+ */
+function pathOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  const query = url.indexOf('?');
+  return query === -1 ? url : `${url.slice(0, query)}?…`;
+}
+
+/** The `error.code` of an error response body (decisions §4), for the log line. */
+function errorCodeOf(body: string | undefined): string | undefined {
+  if (body === undefined || body === '') return undefined;
+  try {
+    const code = (JSON.parse(body) as { error?: { code?: unknown } }).error?.code;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Starts the HTTP server; resolves once it accepts connections. */
 export async function startServer(
   config: ServerConfig,
   options: StartServerOptions = {},
 ): Promise<RunningServer> {
-  const logger = options.logger ?? pino({ base: null, timestamp: pino.stdTimeFunctions.isoTime });
-  const { engine, generatedKeys } = await createConfiguredEngine(config, options);
+  const logger = options.logger ?? createLogger(config);
+  const { engine, generatedKeys, seed } = await createConfiguredEngine(config, options);
   const worker =
     options.deliverWebhooks === false
       ? null
@@ -146,27 +208,37 @@ export async function startServer(
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
     let requestId: string | undefined;
+    let code: string | undefined;
     try {
       const response = await handler.handleRaw(toRawRequest(req));
       requestId = response.headers['Request-Id'];
+      if (response.status >= 400) code = errorCodeOf(response.body);
       writeNodeResponse(res, response);
     } catch {
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
       res.end();
     }
+    if (!logger.isLevelEnabled('info')) return;
     logger.info({
       request_id: requestId,
       method: req.method,
-      path: req.url,
+      path: pathOf(req.url),
       status: res.statusCode,
+      ...(code !== undefined && { code }),
       duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
     });
   });
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+  } catch (error) {
+    await Promise.all([worker?.stop(), reconciler?.stop()]);
+    await engine.close();
+    throw explainListenError(error, config.host, config.port);
+  }
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
@@ -177,6 +249,7 @@ export async function startServer(
     server,
     url,
     generatedKeys,
+    seed,
     close() {
       closing ??= (async () => {
         await new Promise<void>((resolve) => {

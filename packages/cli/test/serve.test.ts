@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -86,6 +87,23 @@ describe('cartwright serve', () => {
     expect(requestId).toMatch(/^req_/);
     // one structured log line per request, carrying its request id, status and duration
     await serve.waitFor(new RegExp(`"request_id":"${requestId}"[^\\n]*"status":401[^\\n]*"duration_ms"`));
+    // 4xx lines carry the error code; the query string (the guest lookup's e-mail) is not logged.
+    const lookup = await fetch(
+      `${url}/v1/storefront/orders/lookup?number=1001&email=secret.person@example.com`,
+      {
+        headers: { authorization: `Bearer ${publishable}` },
+      },
+    );
+    expect(lookup.status).toBe(404);
+    const lookupId = lookup.headers.get('request-id');
+    const [line] = await serve.waitFor(new RegExp(`[^\\n]*"request_id":"${lookupId}"[^\\n]*`));
+    expect(JSON.parse(line)).toMatchObject({
+      path: '/v1/storefront/orders/lookup?…',
+      status: 404,
+      code: 'not_found',
+    });
+    expect(serve.output()).not.toContain('secret.person');
+    expect(serve.output()).toContain(`API reference: ${url}/v1/docs`);
 
     serve.child.kill('SIGTERM');
     const code = await new Promise<number | null>((r) => serve.child.once('exit', (c) => r(c)));
@@ -107,6 +125,46 @@ describe('cartwright serve', () => {
       expect(res.status).toBe(200);
       serve.child.kill('SIGTERM');
       expect(await new Promise((r) => serve.child.once('exit', r))).toBe(0);
+    }
+  }, 60_000);
+
+  test('SIGINT (Ctrl-C) drains and exits 0', async () => {
+    const serve = startServe({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: ':memory:',
+      COMMERCE_API_KEYS: '',
+    });
+    await serve.waitFor(/listening on/);
+    serve.child.kill('SIGINT');
+    expect(await new Promise((r) => serve.child.once('exit', (c) => r(c)))).toBe(0);
+    expect(serve.output()).toContain('SIGINT received, draining');
+  }, 60_000);
+
+  test('a port in use is one line with what to do, exit 2, no stack', async () => {
+    const blocker = createNetServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      const serve = startServe({ PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: ':memory:' });
+      const code = await new Promise<number | null>((r) => serve.child.once('exit', (c) => r(c)));
+      expect(code).toBe(2);
+      expect(serve.output().trim()).toBe(
+        `cartwright: 127.0.0.1:${port} is already in use: stop the other process or set PORT to a free port`,
+      );
+    } finally {
+      blocker.close();
+    }
+  }, 60_000);
+
+  test('COMMERCE_SEED=demo says what it did, and why it did nothing on a store with products', async () => {
+    const db = join(dir, 'seeded.db');
+    for (const expected of ['demo catalog loaded', 'the store already has products; nothing loaded']) {
+      const serve = startServe({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: db, COMMERCE_SEED: 'demo' });
+      await serve.waitFor(/listening on/);
+      expect(serve.output()).toContain(`COMMERCE_SEED=demo: ${expected}`);
+      serve.child.kill('SIGTERM');
+      expect(await new Promise((r) => serve.child.once('exit', (c) => r(c)))).toBe(0);
     }
   }, 60_000);
 

@@ -1,0 +1,54 @@
+/** The usage text of every command (`--help`). */
+export const USAGE = {
+  main: `Usage: cartwright <command> [options]
+
+Commands:
+  serve        Serve the /v1 API (the root \`pnpm start\`)
+  migrate      Bring the database schema up to date
+  keys create  Create an API key and print it
+  seed --demo  Load the demo catalog into an empty store
+  worker       Deliver webhooks (several workers may share one database)
+  reconcile    Settle checkout payments and refunds left open by a crash or a lost provider answer
+
+Run \`cartwright <command> --help\` for a command's options, \`cartwright --version\` for the version.
+Flags take their value as \`--flag value\` or \`--flag=value\`; an unknown flag is refused.
+Configuration comes from the environment: PORT, HOST, DATABASE_URL, COMMERCE_API_KEYS,
+COMMERCE_WEBHOOK_RETRY_DELAYS, COMMERCE_ALLOW_PRIVATE_WEBHOOKS, COMMERCE_SEED, STRIPE_SECRET_KEY,
+STRIPE_API_BASE, STRIPE_WEBHOOK_SECRET, COMMERCE_RECONCILE_INTERVAL_MS, COMMERCE_RECONCILE_AFTER_MS,
+LOG_LEVEL (see docs/getting-started.md).`,
+  reconcile: `Usage: cartwright reconcile [--older-than-ms N] [--limit N]
+
+Finds checkout payment attempts that never became an order (the process died after the provider
+took the money, or its answer was lost) and pending 3-D Secure payments whose webhook never came,
+asks the provider, and completes the order or refunds/voids the payment. Safe to run at any time
+and from cron; attempts younger than --older-than-ms (default 600000, 10 min) are left alone.
+Prints one JSON line per payment and a summary.`,
+  serve: `Usage: cartwright serve [--no-worker] [--no-reconcile]
+
+Migrates the database, creates the store on first start, registers COMMERCE_API_KEYS (or, on a
+first start without them, generates and prints one sk_test_ and one pk_test_ key), and serves the
+/v1 API on HOST:PORT (default 127.0.0.1:3000). Prints "listening on http://HOST:PORT" once it
+accepts requests and one JSON log line per request. SIGTERM/SIGINT drain in-flight requests and
+exit 0. Webhooks are delivered in-process unless --no-worker is given (then run \`cartwright worker\`).
+Checkout payments and refunds left open by a crash are reconciled every
+COMMERCE_RECONCILE_INTERVAL_MS (default 30000; 0 = off) once older than COMMERCE_RECONCILE_AFTER_MS
+(default 120000), unless --no-reconcile is given.`,
+  worker: `Usage: cartwright worker [--interval-ms N] [--no-reconcile]
+
+Delivers due webhooks from DATABASE_URL in a loop (default every 1000 ms when idle). Several
+workers (and servers) can share one PostgreSQL: deliveries are claimed with leases, so no attempt is
+sent twice. SIGTERM finishes or releases in-flight attempts and exits 0. Like serve, it also
+reconciles open payments and refunds on a schedule unless --no-reconcile is given.`,
+  migrate: `Usage: cartwright migrate
+
+Brings the schema of DATABASE_URL (default ./.data/commerce.db) up to date and exits.`,
+  seed: `Usage: cartwright seed --demo
+
+Loads a small demo catalog (products with options, variants, images and stock; two shipping
+methods; an automatic and a code discount) into the test mode of the store of DATABASE_URL, if
+it has no products yet. COMMERCE_SEED=demo does the same on \`serve\`.`,
+  keys: `Usage: cartwright keys create [--type secret|publishable] [--mode test|live] [--name NAME]
+
+Creates an API key for the store of DATABASE_URL and prints it (shown once; only its hash is kept).
+Defaults: --type secret --mode test.`,
+};
