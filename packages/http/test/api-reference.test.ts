@@ -183,6 +183,20 @@ describe('GET /v1/docs over HTTP', () => {
     expect(await again.text()).toBe(page);
   });
 
+  it('GET /v1 (no key) is a small index naming the API and where its reference lives; not in the document', async () => {
+    const res = await fetch(`${server.url}/v1`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      object: 'api',
+      name: 'Cartwright API',
+      version: '1.0.0',
+      docs: '/v1/docs',
+      openapi: '/v1/openapi.json',
+    });
+    const served: Json = await (await fetch(`${server.url}/v1/openapi.json`)).json();
+    expect(served.paths['/v1']).toBeUndefined();
+  });
+
   it('other methods are refused with the JSON error body: POST /v1/docs → 405', async () => {
     const res = await fetch(`${server.url}/v1/docs`, { method: 'POST' });
     expect(res.status).toBe(405);

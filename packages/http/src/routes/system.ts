@@ -65,9 +65,43 @@ export function createDocsRoute(info: OpenApiInfo = DEFAULT_OPENAPI_INFO): AnyRo
   });
 }
 
+const ApiIndexSchema = z.object({
+  object: z.literal('api'),
+  name: z.string(),
+  version: z.string(),
+  docs: z.string(),
+  openapi: z.string(),
+});
+
+/**
+ * `GET /v1` (no key needed): a small index for whoever opens the API's root in a browser or with
+ * curl — the API's name and version and where its reference lives (relative to the mount). Left
+ * out of the OpenAPI document, like `/v1/docs`.
+ */
+export function createIndexRoute(info: OpenApiInfo = DEFAULT_OPENAPI_INFO): AnyRoute {
+  return defineRoute({
+    method: 'GET',
+    path: '/v1',
+    auth: 'none',
+    customerToken: 'none',
+    response: ApiIndexSchema,
+    excludeFromOpenApi: true,
+    summary: 'Where the API reference lives',
+    tags: ['System'],
+    operationId: 'getApiIndex',
+    handler: async (ctx) => ({
+      object: 'api' as const,
+      name: info.title,
+      version: info.version,
+      docs: `${ctx.api.prefix}/v1/docs`,
+      openapi: `${ctx.api.prefix}/v1/openapi.json`,
+    }),
+  });
+}
+
 export const openApiRoute = createOpenApiRoute();
 
 export const docsRoute = createDocsRoute();
 
 /** Routes every API serves, whatever else it mounts. */
-export const systemRoutes: readonly AnyRoute[] = [openApiRoute, docsRoute];
+export const systemRoutes: readonly AnyRoute[] = [openApiRoute, docsRoute, createIndexRoute()];
