@@ -1,4 +1,4 @@
-import { parseInput as coreParseInput } from '@cartwright/core';
+import { CommerceError, parseInput as coreParseInput, printable } from '@cartwright/core';
 import type { ZodType, z } from 'zod';
 
 /** Where an input value came from; used in messages. Same values as core's `parseInput`. */
@@ -19,9 +19,39 @@ export type ParseInput = <S extends ZodType>(
  * Core's `parseInput` (packages/core/src/schemas/parse.ts): one validator for the engine and the
  * HTTP API, so an input refused in process is refused over HTTP with the same code, param and
  * message. An unrecognised key → `parameter_unknown`; a required field left out →
- * `parameter_missing`; anything else → `parameter_invalid`; `details` lists every issue.
+ * `parameter_missing`; anything else → `parameter_invalid`; `details` lists every issue. Text no
+ * database can store (a NUL, an unpaired surrogate, in a value or a key) → `parameter_invalid`.
+ *
+ * Path parameters name a resource: one that no resource can have (an id with a wrong prefix or
+ * bad characters, a NUL, an over-long value) is 404 `not_found` (decisions §15), never 400 —
+ * and never reaches a query.
  */
-export const parseInput: ParseInput = (schema, value, options) => coreParseInput(schema, value, options);
+export const parseInput: ParseInput = (schema, value, options) => {
+  if (options.location !== 'path') return coreParseInput(schema, value, options);
+  try {
+    return coreParseInput(schema, value, options);
+  } catch (error) {
+    throw CommerceError.is(error) && error.type === 'invalid_request_error'
+      ? pathNotFound(error, value)
+      : error;
+  }
+};
+
+/** The 404 for path parameters that cannot name a resource. */
+function pathNotFound(error: CommerceError, params: unknown): CommerceError {
+  const name = error.param;
+  const raw =
+    name !== undefined && typeof params === 'object' && params !== null
+      ? (params as Record<string, unknown>)[name]
+      : undefined;
+  const message =
+    name === undefined
+      ? 'No such resource'
+      : typeof raw === 'string'
+        ? `No such ${name}: '${printable(raw)}'`
+        : `No such ${name}`;
+  return new CommerceError('not_found', message, name === undefined ? {} : { param: name });
+}
 
 /** Wire notation for a path: `lines[0].quantity`. The empty path has no param. */
 export function toWireParam(path: readonly PropertyKey[]): string | undefined {

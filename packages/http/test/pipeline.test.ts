@@ -210,10 +210,10 @@ describe.each([
       expect(unknown.json.error).toMatchObject({ code: 'parameter_unknown', param: 'colour' });
     });
 
-    it('path params are validated too (id must start with thing_)', async () => {
+    it('path params are validated too: an id that cannot exist (must start with thing_) → 404 not_found (decisions §15)', async () => {
       const res = await t.request('/v1/admin/things/prod_1', { headers: secret });
-      expect(res.status).toBe(400);
-      expect(res.json.error).toMatchObject({ code: 'parameter_invalid', param: 'id' });
+      expect(res.status).toBe(404);
+      expect(res.json.error).toMatchObject({ code: 'not_found', type: 'not_found_error', param: 'id' });
     });
 
     it('an Idempotency-Key longer than 255 characters → parameter_invalid', async () => {

@@ -2,7 +2,8 @@ import { CommerceError, type ErrorCode } from '@cartwright/core';
 
 /**
  * The one place where driver errors become domain errors: a unique violation of one of the
- * indexes below → CommerceError 409 with `param`. Everything else passes through unchanged
+ * indexes below → CommerceError 409 with `param`; a value Postgres cannot store
+ * ({@link UNSTORABLE_VALUE_STATES}) → 400 `parameter_invalid`. Everything else passes through unchanged
  * (the HTTP layer turns it into a generic 500 without leaking SQL).
  *
  * SQLite (better-sqlite3) reports `UNIQUE constraint failed: <table>.<col>, …`; Postgres reports
@@ -70,9 +71,38 @@ function uniqueIndexOf(error: Record<string, unknown>): { index: UniqueIndex; va
   return undefined;
 }
 
-/** Returns the domain error for a known unique violation, else the error itself. */
+/**
+ * Postgres refusals of a value it cannot store (SQLSTATE → what the value was). The input layer
+ * (core's `parseInput` and the limits of decisions §15) refuses all of these before any query
+ * runs; this is the last line of defence, so that a value that slipped through is the caller's
+ * 400 rather than a 500.
+ */
+export const UNSTORABLE_VALUE_STATES: Record<string, string> = {
+  '22P05': 'contains a character the database cannot store (NUL or an unpaired surrogate)',
+  '22021': 'contains a character the database cannot store (invalid byte sequence)',
+  '22003': 'is out of the range the database can store',
+  '54000': 'is too long to be indexed',
+  '22001': 'is too long',
+};
+
+function unstorableValue(error: Record<string, unknown>): CommerceError | undefined {
+  const code = error.code;
+  if (typeof code !== 'string' || !Object.hasOwn(UNSTORABLE_VALUE_STATES, code)) return undefined;
+  // Postgres errors carry `severity` and a SQLSTATE of five characters; never echo its message.
+  if (typeof error.severity !== 'string' && typeof error.routine !== 'string') return undefined;
+  return new CommerceError('parameter_invalid', `A value in the request ${UNSTORABLE_VALUE_STATES[code]}.`, {
+    cause: error,
+  });
+}
+
+/**
+ * Returns the domain error for a known unique violation (409) or for a value Postgres cannot
+ * store (400 `parameter_invalid`), else the error itself.
+ */
 export function translateDbError(error: unknown): unknown {
   if (typeof error !== 'object' || error === null || CommerceError.is(error)) return error;
+  const unstorable = unstorableValue(error as Record<string, unknown>);
+  if (unstorable) return unstorable;
   const found = uniqueIndexOf(error as Record<string, unknown>);
   if (!found) return error;
   return new CommerceError(found.index.code, found.index.message, {

@@ -5,14 +5,16 @@ import {
   AddressSchema,
   DateTimeSchema,
   EmailSchema,
+  IdentifierTextSchema,
   IdSchema,
+  MetadataInputSchema,
   MetadataSchema,
   MoneySchema,
-  OptionalTextSchema,
-  PositiveIntegerSchema,
-  RequiredTextSchema,
+  OptionalLongTextSchema,
+  QuantitySchema,
 } from './common';
 import { AppliedDiscountSchema } from './discounts';
+import { MAX_CART_LINES, MAX_QUANTITY } from './limits';
 
 /** Re-exported from the storage records, so that both paths name the same type. */
 export type { CartStatus };
@@ -90,8 +92,8 @@ export type Cart = z.infer<typeof CartSchema>;
 export const CartItemAddSchema = z
   .strictObject({
     variant_id: IdSchema,
-    quantity: PositiveIntegerSchema.default(1),
-    metadata: MetadataSchema.optional(),
+    quantity: QuantitySchema.default(1),
+    metadata: MetadataInputSchema.optional(),
   })
   .meta({ id: 'CartItemAdd' });
 export type CartItemAdd = z.infer<typeof CartItemAddSchema>;
@@ -103,12 +105,27 @@ export type CartItemAdd = z.infer<typeof CartItemAddSchema>;
  */
 export const CartCreateSchema = z
   .strictObject({
-    session_id: RequiredTextSchema.optional(),
+    session_id: IdentifierTextSchema.optional(),
     customer_id: IdSchema.optional(),
-    items: z.array(CartItemAddSchema).default([]),
+    items: z.array(CartItemAddSchema).max(MAX_CART_LINES).default([]),
     shipping_address: AddressInputSchema.optional(),
     billing_address: AddressInputSchema.optional(),
-    metadata: MetadataSchema.default({}),
+    metadata: MetadataInputSchema.default({}),
+  })
+  .superRefine((cart, ctx) => {
+    // Items of the same variant become one line: their summed quantity is the line's.
+    const totals = new Map<string, number>();
+    cart.items.forEach((item, index) => {
+      const total = (totals.get(item.variant_id) ?? 0) + item.quantity;
+      totals.set(item.variant_id, total);
+      if (total > MAX_QUANTITY && total - item.quantity <= MAX_QUANTITY) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['items', index, 'quantity'],
+          message: `makes ${total} of one variant; a line holds at most ${MAX_QUANTITY}`,
+        });
+      }
+    });
   })
   .meta({ id: 'CartCreate' });
 export type CartCreate = z.infer<typeof CartCreateSchema>;
@@ -120,7 +137,7 @@ export const CartUpdateSchema = z
     shipping_address: AddressInputSchema.nullable().optional(),
     billing_address: AddressInputSchema.nullable().optional(),
     shipping_method_id: IdSchema.nullable().optional(),
-    metadata: MetadataSchema.optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .meta({ id: 'CartUpdate' });
 export type CartUpdate = z.infer<typeof CartUpdateSchema>;
@@ -128,15 +145,15 @@ export type CartUpdate = z.infer<typeof CartUpdateSchema>;
 /** `PATCH /v1/storefront/carts/{id}/items/{item_id}` (spec): `quantity` required, ≥ 1. */
 export const CartItemUpdateSchema = z
   .strictObject({
-    quantity: PositiveIntegerSchema,
-    metadata: MetadataSchema.optional(),
+    quantity: QuantitySchema,
+    metadata: MetadataInputSchema.optional(),
   })
   .meta({ id: 'CartItemUpdate' });
 export type CartItemUpdate = z.infer<typeof CartItemUpdateSchema>;
 
 /** `POST /v1/storefront/carts/{id}/discounts` (spec): `code` required. */
 export const CartDiscountApplySchema = z
-  .strictObject({ code: RequiredTextSchema })
+  .strictObject({ code: IdentifierTextSchema })
   .meta({ id: 'CartDiscountApply' });
 export type CartDiscountApply = z.infer<typeof CartDiscountApplySchema>;
 
@@ -148,11 +165,11 @@ const CHECKOUT_SHAPE = {
     deprecated: true,
     description: 'The older name of payment_provider.',
   }),
-  payment_method_id: RequiredTextSchema.optional(),
+  payment_method_id: IdentifierTextSchema.optional(),
   shipping_address: AddressInputSchema.optional(),
   billing_address: AddressInputSchema.optional(),
-  note: OptionalTextSchema,
-  metadata: MetadataSchema.optional(),
+  note: OptionalLongTextSchema,
+  metadata: MetadataInputSchema.optional(),
 };
 
 type CheckoutSchemaType = z.ZodObject<typeof CHECKOUT_SHAPE, z.core.$strict> & {

@@ -3,13 +3,17 @@ import type { ProductStatus, ProductType } from '../ports';
 import {
   DateTimeSchema,
   HttpUrlSchema,
+  IdentifierTextSchema,
   IdSchema,
+  IntegerSchema,
   listOf,
   listQuery,
+  MetadataInputSchema,
   MetadataSchema,
   MoneySchema,
   moneyInput,
   NonNegativeIntegerSchema,
+  OptionalLongTextSchema,
   OptionalTextSchema,
   PositiveIntegerSchema,
   QueryListSchema,
@@ -17,6 +21,13 @@ import {
   RequiredTextSchema,
 } from './common';
 import { InventoryInputSchema, InventorySchema } from './inventory';
+import {
+  MAX_IDENTIFIER_LENGTH,
+  MAX_LIST_ITEMS,
+  MAX_NAME_LENGTH,
+  MAX_SEARCH_LENGTH,
+  MAX_WEIGHT,
+} from './limits';
 
 /** Re-exported from the storage records, so that both paths name the same type. */
 export type { ProductStatus, ProductType };
@@ -127,12 +138,20 @@ export type VariantList = z.infer<typeof VariantListSchema>;
 // ---------------------------------------------------------------- request building blocks
 
 /** URL slugs: lowercase letters and digits in hyphen-separated words (`blue-t-shirt`). */
-export const SlugSchema = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, {
-  error: 'must contain only lowercase letters, digits and single hyphens (e.g. blue-t-shirt)',
-});
+export const SlugSchema = z
+  .string()
+  .max(MAX_IDENTIFIER_LENGTH)
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, {
+    error: 'must contain only lowercase letters, digits and single hyphens (e.g. blue-t-shirt)',
+  });
 
-/** A tag: non-blank, trimmed. */
-export const TagSchema = RequiredTextSchema;
+/** A tag: non-blank, trimmed, at most 255 characters. */
+export const TagSchema = IdentifierTextSchema;
+
+/** A list in a request: at most {@link MAX_LIST_ITEMS} entries. */
+function listOfAtMost<T extends z.ZodType>(item: T) {
+  return z.array(item).max(MAX_LIST_ITEMS);
+}
 
 const IMAGE_INPUT_SHAPE = {
   url: HttpUrlSchema,
@@ -151,7 +170,7 @@ export type ImageInput = z.infer<typeof ImageInputSchema>;
  * of the product, which then list it in `Variant.images`.
  */
 export const ImageCreateSchema = z
-  .strictObject({ ...IMAGE_INPUT_SHAPE, variant_ids: z.array(IdSchema).optional() })
+  .strictObject({ ...IMAGE_INPUT_SHAPE, variant_ids: listOfAtMost(IdSchema).optional() })
   .meta({ id: 'ImageCreate' });
 export type ImageCreate = z.infer<typeof ImageCreateSchema>;
 
@@ -159,7 +178,7 @@ export type ImageCreate = z.infer<typeof ImageCreateSchema>;
 export const OptionInputSchema = z
   .strictObject({
     name: RequiredTextSchema,
-    values: z.array(RequiredTextSchema).min(1),
+    values: listOfAtMost(RequiredTextSchema).min(1),
   })
   .superRefine((option, ctx) => {
     const seen = new Set<string>();
@@ -174,16 +193,16 @@ export const OptionInputSchema = z
 export type OptionInput = z.infer<typeof OptionInputSchema>;
 
 const VARIANT_FIELDS = {
-  sku: RequiredTextSchema.nullable().optional(),
-  barcode: OptionalTextSchema,
+  sku: IdentifierTextSchema.nullable().optional(),
+  barcode: z.string().max(MAX_IDENTIFIER_LENGTH).nullable().optional(),
   price: moneyInput,
   compare_at_price: moneyInput.nullable().optional(),
   cost_price: moneyInput.nullable().optional(),
-  weight: z.number().min(0).nullable().optional(),
+  weight: z.number().min(0).max(MAX_WEIGHT).nullable().optional(),
   /** `{ "<option name>": "<value>" }`: the variant's value for each of the product's options. */
-  options: z.record(z.string(), RequiredTextSchema).optional(),
+  options: z.record(z.string().max(MAX_NAME_LENGTH), RequiredTextSchema).optional(),
   /** Existing option value ids, as an alternative to `options` (variants endpoint only). */
-  option_value_ids: z.array(IdSchema).optional(),
+  option_value_ids: listOfAtMost(IdSchema).optional(),
 };
 
 /** Rejects a variant that names its option values both ways. */
@@ -204,7 +223,7 @@ const VARIANT_CREATE_SHAPE = {
   ...VARIANT_FIELDS,
   is_active: z.boolean().default(true),
   inventory: InventoryInputSchema.optional(),
-  metadata: MetadataSchema.default({}),
+  metadata: MetadataInputSchema.default({}),
 };
 
 /**
@@ -223,7 +242,7 @@ export const VariantUpdateSchema = z
     ...VARIANT_FIELDS,
     price: moneyInput.optional(),
     is_active: z.boolean().optional(),
-    metadata: MetadataSchema.optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .superRefine(oneOptionForm)
   .meta({ id: 'VariantUpdate' });
@@ -338,15 +357,15 @@ export const ProductCreateSchema = z
   .strictObject({
     name: RequiredTextSchema,
     slug: SlugSchema.optional(),
-    description: OptionalTextSchema,
+    description: OptionalLongTextSchema,
     type: ProductTypeSchema.default('physical'),
     status: ProductStatusSchema.default('draft'),
-    tags: z.array(TagSchema).default([]),
-    attributes: MetadataSchema.default({}),
-    metadata: MetadataSchema.default({}),
-    images: z.array(ImageInputSchema).default([]),
-    options: z.array(OptionInputSchema).default([]),
-    variants: z.array(VariantCreateSchema).default([]),
+    tags: listOfAtMost(TagSchema).default([]),
+    attributes: MetadataInputSchema.default({}),
+    metadata: MetadataInputSchema.default({}),
+    images: listOfAtMost(ImageInputSchema).default([]),
+    options: listOfAtMost(OptionInputSchema).default([]),
+    variants: listOfAtMost(VariantCreateSchema).default([]),
   })
   .superRefine(checkVariantOptions)
   .meta({ id: 'ProductCreate' });
@@ -360,12 +379,12 @@ export const ProductUpdateSchema = z
   .strictObject({
     name: RequiredTextSchema.optional(),
     slug: SlugSchema.optional(),
-    description: OptionalTextSchema,
+    description: OptionalLongTextSchema,
     type: ProductTypeSchema.optional(),
     status: ProductStatusSchema.optional(),
-    tags: z.array(TagSchema).optional(),
-    attributes: MetadataSchema.optional(),
-    metadata: MetadataSchema.optional(),
+    tags: listOfAtMost(TagSchema).optional(),
+    attributes: MetadataInputSchema.optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .meta({ id: 'ProductUpdate' });
 export type ProductUpdate = z.infer<typeof ProductUpdateSchema>;
@@ -374,7 +393,7 @@ export type ProductUpdate = z.infer<typeof ProductUpdateSchema>;
 
 const PRODUCT_SEARCH_SHAPE = {
   /** Case-insensitive partial name match. */
-  q: z.string().optional(),
+  q: z.string().max(MAX_SEARCH_LENGTH).optional(),
   /** Comma-separated tags, all required (AND). Output: the list of tags. */
   tag: QueryListSchema.optional(),
 };
@@ -386,8 +405,8 @@ const PRODUCT_SEARCH_SHAPE = {
  */
 export const StorefrontProductListQuerySchema = listQuery(PRODUCT_SORTS, {
   ...PRODUCT_SEARCH_SHAPE,
-  price_min: queryInt(NonNegativeIntegerSchema).optional(),
-  price_max: queryInt(NonNegativeIntegerSchema).optional(),
+  price_min: queryInt(IntegerSchema.min(0)).optional(),
+  price_max: queryInt(IntegerSchema.min(0)).optional(),
 });
 export type StorefrontProductListQuery = z.infer<typeof StorefrontProductListQuerySchema>;
 

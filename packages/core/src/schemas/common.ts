@@ -3,6 +3,19 @@ import { ERROR_CODES, ERROR_TYPES, type ErrorCode } from '../errors';
 import { MAX_DECIMAL_PLACES, parseDecimal } from '../money';
 import type { Json } from '../ports';
 import { isCountryCode } from './country-codes';
+import {
+  INT4_MAX,
+  MAX_AMOUNT,
+  MAX_IDENTIFIER_LENGTH,
+  MAX_METADATA_DEPTH,
+  MAX_METADATA_KEY_LENGTH,
+  MAX_METADATA_KEYS,
+  MAX_METADATA_VALUE_LENGTH,
+  MAX_NAME_LENGTH,
+  MAX_QUANTITY,
+  MAX_TEXT_LENGTH,
+  MAX_URL_LENGTH,
+} from './limits';
 
 /*
  * Shared wire shapes (spec "Shared shapes", decisions §4–§7) and the building blocks of every
@@ -17,12 +30,24 @@ import { isCountryCode } from './country-codes';
  * - Responses: absent optional values are `null`, never missing. Timestamps are ISO 8601 strings.
  * - Requests: timestamps are accepted as ISO 8601 date-times with an offset (or `Z`) or plain
  *   dates (midnight UTC) and come out as epoch milliseconds, the unit of the storage records.
+ * - Requests: every string, number, list and metadata object has a maximum (./limits.ts,
+ *   decisions §15) that every supported database can store; `parseInput` refuses strings holding
+ *   a NUL or an unpaired surrogate anywhere in an input, keys included.
  */
 
 // ---------------------------------------------------------------- scalars
 
-/** An identifier in a request (path, body, query). Unknown ids are a 404 later, not a 400. */
-export const IdSchema = z.string().min(1);
+/** An identifier in a request body or query. Unknown ids are a 404 later, not a 400. */
+export const IdSchema = z.string().min(1).max(MAX_IDENTIFIER_LENGTH);
+
+/**
+ * What every id the engine makes looks like (decisions §6): a lower-case prefix, `_`, then letters
+ * and digits (`prod_01J…`). A path id that does not is a 404 (decisions §15), never a query.
+ */
+export const ID_PATTERN = /^[a-z]+_[0-9A-Za-z]+$/;
+
+/** An id in a path (`/products/{id}`). The HTTP layer turns any failure of a path schema into 404. */
+export const PathIdSchema = IdSchema.regex(ID_PATTERN, { error: 'is not an id' });
 
 /**
  * An integer (safe range). Its type error reads "must be an integer" also for non-numbers, where
@@ -32,11 +57,17 @@ export const IntegerSchema = z.int({
   error: (issue) => (issue.code === 'invalid_type' ? 'must be an integer' : undefined),
 });
 
-/** A non-negative integer (quantities in stock, positions, sizes). */
-export const NonNegativeIntegerSchema = IntegerSchema.min(0);
+/** A non-negative integer stored as int4 (stock counts, positions). */
+export const NonNegativeIntegerSchema = IntegerSchema.min(0).max(INT4_MAX);
 
-/** A positive integer (quantities of lines and items, limits). */
-export const PositiveIntegerSchema = IntegerSchema.min(1);
+/** A positive integer stored as int4 (sizes, usage limits). */
+export const PositiveIntegerSchema = IntegerSchema.min(1).max(INT4_MAX);
+
+/**
+ * The quantity of a cart, order, fulfillment or refund line: 1..{@link MAX_QUANTITY}, which
+ * bounds every total (limits.ts `WORST_CASE_TOTAL`).
+ */
+export const QuantitySchema = IntegerSchema.min(1).max(MAX_QUANTITY);
 
 /**
  * Whether a rate (percentage, tax rate) has at most {@link MAX_DECIMAL_PLACES} decimal places,
@@ -57,19 +88,34 @@ export const RateSchema = z
   .refine(fitsDecimalPlaces, { error: `must have at most ${MAX_DECIMAL_PLACES} decimal places` });
 
 /** The path parameters of `/{id}` routes. */
-export const IdPathSchema = z.object({ id: IdSchema });
+export const IdPathSchema = z.object({ id: PathIdSchema });
 
 /** A response timestamp: ISO 8601 date-time, e.g. `2024-01-31T12:00:00.000Z`. */
 export const DateTimeSchema = z.iso.datetime({ offset: true });
 
-/** Required free text that must not be blank (names, labels); surrounding whitespace is trimmed. */
-export const RequiredTextSchema = z.string().trim().min(1);
+/**
+ * Required free text that must not be blank (names, labels), at most {@link MAX_NAME_LENGTH}
+ * characters; surrounding whitespace is trimmed.
+ */
+export const RequiredTextSchema = z.string().trim().min(1).max(MAX_NAME_LENGTH);
 
-/** Optional free text in a request body; `null` clears it. */
-export const OptionalTextSchema = z.string().nullable().optional();
+/**
+ * A required identifier chosen by the client (`session_id`, SKU, discount code, tag, provider
+ * label), at most {@link MAX_IDENTIFIER_LENGTH} characters; trimmed, not blank.
+ */
+export const IdentifierTextSchema = z.string().trim().min(1).max(MAX_IDENTIFIER_LENGTH);
 
-/** An e-mail address in a request. */
-export const EmailSchema = z.email({ error: 'must be a valid e-mail address' });
+/** Optional one-line text in a request body (at most {@link MAX_NAME_LENGTH}); `null` clears it. */
+export const OptionalTextSchema = z.string().max(MAX_NAME_LENGTH).nullable().optional();
+
+/**
+ * Optional long text (descriptions, notes, reasons), at most {@link MAX_TEXT_LENGTH} characters;
+ * `null` clears it.
+ */
+export const OptionalLongTextSchema = z.string().max(MAX_TEXT_LENGTH).nullable().optional();
+
+/** An e-mail address in a request (at most {@link MAX_IDENTIFIER_LENGTH} characters). */
+export const EmailSchema = z.email({ error: 'must be a valid e-mail address' }).max(MAX_IDENTIFIER_LENGTH);
 
 /** Whether `value` is an absolute `http:` or `https:` URL with a host. */
 export function isHttpUrl(value: string): boolean {
@@ -82,8 +128,11 @@ export function isHttpUrl(value: string): boolean {
   }
 }
 
-/** An absolute http(s) URL (webhook targets, image and tracking URLs). */
-export const HttpUrlSchema = z.string().refine(isHttpUrl, { error: 'must be an absolute http(s) URL' });
+/** An absolute http(s) URL (webhook targets, image and tracking URLs), at most 2,048 characters. */
+export const HttpUrlSchema = z
+  .string()
+  .max(MAX_URL_LENGTH)
+  .refine(isHttpUrl, { error: 'must be an absolute http(s) URL' });
 
 /** ISO 3166-1 alpha-2 country code; accepted in any case, normalised to upper case. */
 export const CountryCodeSchema = z
@@ -111,25 +160,110 @@ export const TimestampInputSchema = z
 
 // ---------------------------------------------------------------- metadata
 
-function isJsonValue(value: unknown, depth: number): boolean {
+function isJsonValue(value: unknown, depth: number, maxDepth = 32): boolean {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
   if (typeof value === 'number') return Number.isFinite(value);
-  if (depth > 32 || typeof value !== 'object') return false;
-  if (Array.isArray(value)) return value.every((item) => isJsonValue(item, depth + 1));
+  if (depth > maxDepth || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.every((item) => isJsonValue(item, depth + 1, maxDepth));
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return false;
-  return Object.values(value).every((item) => isJsonValue(item, depth + 1));
+  return Object.values(value).every((item) => isJsonValue(item, depth + 1, maxDepth));
 }
 
 /**
- * `metadata` (and product `attributes`): a free-form JSON object. Request bodies parsed from JSON
- * always pass the JSON-value check; it guards programmatic callers (no Dates, functions, NaN).
- * `PATCH` replaces the object as a whole (decisions §7).
+ * `metadata` (and product `attributes`) in a response: a free-form JSON object.
  */
 export const MetadataSchema = z
   .record(z.string(), z.unknown() as unknown as z.ZodType<Json>)
   .refine((value) => isJsonValue(value, 0), { error: 'must contain only JSON values' })
   .meta({ id: 'Metadata', description: 'A free-form JSON object.' });
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** The first string (value or nested key) of a metadata value longer than allowed, as a path. */
+function tooLongString(value: unknown, path: PropertyKey[], depth: number): PropertyKey[] | null {
+  if (typeof value === 'string') return value.length > MAX_METADATA_VALUE_LENGTH ? path : null;
+  if (typeof value !== 'object' || value === null) return null;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const found = tooLongString(value[index], [...path, index], depth + 1);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  for (const key of Object.keys(value)) {
+    if (key.length > MAX_METADATA_VALUE_LENGTH) return [...path, key];
+    const found = tooLongString((value as Record<string, unknown>)[key], [...path, key], depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+function checkMetadata(value: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  const keys = Object.keys(value);
+  if (keys.length > MAX_METADATA_KEYS) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must have at most ${MAX_METADATA_KEYS} keys (has ${keys.length})`,
+    });
+    return;
+  }
+  for (const key of keys) {
+    if (key.length > MAX_METADATA_KEY_LENGTH) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: `is too long a key: keys have at most ${MAX_METADATA_KEY_LENGTH} characters`,
+      });
+      return;
+    }
+    if (key === '') {
+      ctx.addIssue({ code: 'custom', path: [key], message: 'is an empty key: keys must not be empty' });
+      return;
+    }
+  }
+  if (!isJsonValue(value, 0, MAX_METADATA_DEPTH)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must contain only JSON values, nested at most ${MAX_METADATA_DEPTH} levels`,
+    });
+    return;
+  }
+  const long = tooLongString(value, [], 0);
+  if (long !== null) {
+    ctx.addIssue({
+      code: 'custom',
+      path: long,
+      message: `must be at most ${MAX_METADATA_VALUE_LENGTH} characters long`,
+    });
+  }
+}
+
+/**
+ * `metadata` (and product `attributes`) in a request (decisions §15): a JSON object of at most
+ * {@link MAX_METADATA_KEYS} keys, each 1..{@link MAX_METADATA_KEY_LENGTH} characters, whose
+ * strings (at any depth) have at most {@link MAX_METADATA_VALUE_LENGTH} characters. The object is
+ * passed on as given, not rebuilt: keys such as `__proto__` or `constructor` are kept and stored
+ * like any other (zod's `record` would drop `__proto__`). `PATCH` replaces the object as a whole
+ * (decisions §7).
+ */
+export const MetadataInputSchema = z
+  .custom<Record<string, Json>>(isPlainObject, { error: 'must be a JSON object' })
+  .superRefine(checkMetadata)
+  .meta({
+    id: 'MetadataInput',
+    type: 'object',
+    additionalProperties: {},
+    maxProperties: MAX_METADATA_KEYS,
+    propertyNames: { minLength: 1, maxLength: MAX_METADATA_KEY_LENGTH },
+    description:
+      `A free-form JSON object: at most ${MAX_METADATA_KEYS} keys of at most ${MAX_METADATA_KEY_LENGTH} ` +
+      `characters; strings at most ${MAX_METADATA_VALUE_LENGTH} characters.`,
+  });
 
 // ---------------------------------------------------------------- money
 
@@ -147,14 +281,16 @@ export interface MoneyInput {
   currency?: string;
 }
 
-function moneyInputOf(min: number) {
+function moneyInputOf(min: number, max: number) {
+  const amount = max === Number.MAX_SAFE_INTEGER ? IntegerSchema.min(min) : IntegerSchema.min(min).max(max);
   const object = z.strictObject({
-    amount: IntegerSchema.min(min),
+    amount,
     currency: CurrencyCodeSchema.optional(),
   });
+  const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `${min} to ${max}`;
   return z
-    .union([IntegerSchema.min(min), object], {
-      error: `must be an integer amount in minor units (at least ${min}) or a Money object { amount, currency }`,
+    .union([amount, object], {
+      error: `must be an integer amount in minor units (${range}) or a Money object { amount, currency }`,
     })
     .transform((value): MoneyInput => {
       if (typeof value === 'number') return { amount: value };
@@ -167,13 +303,17 @@ function moneyInputOf(min: number) {
 /**
  * A money amount in a request (decisions §6): an integer in minor units (`1999`) or a Money object
  * (`{ "amount": 1999, "currency": "USD" }`), normalised to `{ amount, currency? }`. Amounts are
- * ≥ 0. Whether `currency` equals the store currency is checked by the services
- * (422 `currency_mismatch`), since the schema does not know the store.
+ * 0..{@link MAX_AMOUNT} (decisions §15; limits.ts shows why no total then overflows). Whether
+ * `currency` equals the store currency is checked by the services (422 `currency_mismatch`),
+ * since the schema does not know the store.
  */
-export const moneyInput = moneyInputOf(0);
+export const moneyInput = moneyInputOf(0, MAX_AMOUNT);
 
-/** Like {@link moneyInput} with amounts ≥ 1 (payments, refunds). */
-export const positiveMoneyInput = moneyInputOf(1);
+/**
+ * Like {@link moneyInput} with amounts ≥ 1 and up to any safe integer (payments, refunds: an order
+ * may total more than {@link MAX_AMOUNT}; what is refundable is a business rule).
+ */
+export const positiveMoneyInput = moneyInputOf(1, Number.MAX_SAFE_INTEGER);
 
 // ---------------------------------------------------------------- address
 
@@ -288,6 +428,7 @@ export const QueryBooleanSchema = z.preprocess(
 /** A comma-separated query list (`tag=a,b`): trimmed, empty entries dropped. */
 export const QueryListSchema = z
   .string()
+  .max(MAX_URL_LENGTH)
   .transform((value) => value.split(',').flatMap((part) => (part.trim() === '' ? [] : [part.trim()])));
 
 /** A query timestamp bound (`created_after`, `created_before`); see {@link TimestampInputSchema}. */
@@ -300,7 +441,7 @@ export const SortOrderSchema = z.enum(SORT_ORDERS);
 /** `limit` (1..100, default 20) and `starting_after` of every list (spec "List conventions"). */
 export const PAGE_QUERY_SHAPE = {
   limit: queryInt(IntegerSchema.min(1).max(100)).default(20),
-  starting_after: z.string().min(1).optional(),
+  starting_after: IdSchema.optional(),
 };
 
 type SortShape<Sorts extends readonly string[]> = {

@@ -4,14 +4,16 @@ import {
   AddressSchema,
   DateTimeSchema,
   EmailSchema,
+  IdentifierTextSchema,
   IntegerSchema,
   listOf,
   listQuery,
+  MetadataInputSchema,
   MetadataSchema,
   MoneySchema,
   OptionalTextSchema,
-  RequiredTextSchema,
 } from './common';
+import { MAX_IDENTIFIER_LENGTH, MAX_LIST_ITEMS, MAX_SEARCH_LENGTH } from './limits';
 
 export const CUSTOMER_STATUSES = ['active', 'disabled'] as const;
 export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
@@ -104,10 +106,10 @@ export const CustomerCreateSchema = z
   .strictObject({
     email: EmailSchema,
     ...PROFILE_FIELDS,
-    external_id: OptionalTextSchema,
+    external_id: z.string().max(MAX_IDENTIFIER_LENGTH).nullable().optional(),
     status: CustomerStatusSchema.default('active'),
-    tags: z.array(RequiredTextSchema).default([]),
-    metadata: MetadataSchema.default({}),
+    tags: z.array(IdentifierTextSchema).max(MAX_LIST_ITEMS).default([]),
+    metadata: MetadataInputSchema.default({}),
   })
   .meta({ id: 'CustomerCreate' });
 export type CustomerCreate = z.infer<typeof CustomerCreateSchema>;
@@ -117,10 +119,10 @@ export const CustomerUpdateSchema = z
   .strictObject({
     email: EmailSchema.optional(),
     ...PROFILE_FIELDS,
-    external_id: OptionalTextSchema,
+    external_id: z.string().max(MAX_IDENTIFIER_LENGTH).nullable().optional(),
     status: CustomerStatusSchema.optional(),
-    tags: z.array(RequiredTextSchema).optional(),
-    metadata: MetadataSchema.optional(),
+    tags: z.array(IdentifierTextSchema).max(MAX_LIST_ITEMS).optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .meta({ id: 'CustomerUpdate' });
 export type CustomerUpdate = z.infer<typeof CustomerUpdateSchema>;
@@ -133,8 +135,8 @@ export const StorefrontCustomerUpdateSchema = z
   .strictObject({
     ...PROFILE_FIELDS,
     status: CustomerStatusSchema.optional(),
-    tags: z.array(RequiredTextSchema).optional(),
-    metadata: MetadataSchema.optional(),
+    tags: z.array(IdentifierTextSchema).max(MAX_LIST_ITEMS).optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .meta({ id: 'StorefrontCustomerUpdate' });
 export type StorefrontCustomerUpdate = z.infer<typeof StorefrontCustomerUpdateSchema>;
@@ -175,8 +177,8 @@ export type CustomerTokenCreate = z.infer<typeof CustomerTokenCreateSchema>;
 
 /** `GET /v1/admin/customers`: `q` (name or e-mail, partial), `status`, `tag` (one tag). */
 export const AdminCustomerListQuerySchema = listQuery(['created_at'], {
-  q: z.string().optional(),
+  q: z.string().max(MAX_SEARCH_LENGTH).optional(),
   status: CustomerStatusSchema.optional(),
-  tag: z.string().min(1).optional(),
+  tag: z.string().min(1).max(MAX_IDENTIFIER_LENGTH).optional(),
 });
 export type AdminCustomerListQuery = z.infer<typeof AdminCustomerListQuerySchema>;

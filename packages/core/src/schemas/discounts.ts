@@ -4,17 +4,20 @@ import type { DiscountConditionType, DiscountTarget, DiscountValueType } from '.
 import {
   DateTimeSchema,
   fitsDecimalPlaces,
+  IdentifierTextSchema,
   listOf,
   listQuery,
+  MetadataInputSchema,
   MetadataSchema,
   MoneySchema,
   moneyInput,
-  OptionalTextSchema,
+  OptionalLongTextSchema,
   PositiveIntegerSchema,
   QueryBooleanSchema,
   RequiredTextSchema,
   TimestampInputSchema,
 } from './common';
+import { MAX_AMOUNT, MAX_LIST_ITEMS } from './limits';
 
 export type { DiscountConditionOperator, DiscountType } from '../pricing';
 /** Re-exported from the storage records, so that both paths name the same type. */
@@ -125,9 +128,9 @@ export type AppliedDiscount = z.infer<typeof AppliedDiscountSchema>;
 export function discountValueProblem(valueType: DiscountValueType, value: number): string | null {
   switch (valueType) {
     case 'fixed':
-      return Number.isSafeInteger(value) && value >= 0
+      return Number.isSafeInteger(value) && value >= 0 && value <= MAX_AMOUNT
         ? null
-        : 'must be an integer amount in minor units, at least 0, for a fixed discount';
+        : `must be an integer amount in minor units, 0 to ${MAX_AMOUNT}, for a fixed discount`;
     case 'percentage':
       if (!(Number.isFinite(value) && value > 0 && value <= 100)) {
         return 'must be greater than 0 and at most 100 for a percentage discount';
@@ -145,15 +148,15 @@ export const DiscountConditionInputSchema = z
   .strictObject({
     type: DiscountConditionTypeSchema,
     operator: DiscountConditionOperatorSchema.default('in'),
-    values: z.array(RequiredTextSchema).min(1),
+    values: z.array(IdentifierTextSchema).min(1).max(MAX_LIST_ITEMS),
   })
   .meta({ id: 'DiscountConditionInput' });
 export type DiscountConditionInput = z.infer<typeof DiscountConditionInputSchema>;
 
 const DISCOUNT_FIELDS = {
   name: RequiredTextSchema,
-  description: OptionalTextSchema,
-  code: RequiredTextSchema.nullable().optional(),
+  description: OptionalLongTextSchema,
+  code: IdentifierTextSchema.nullable().optional(),
   type: DiscountTypeSchema,
   value_type: DiscountValueTypeSchema,
   value: z.number(),
@@ -165,8 +168,8 @@ const DISCOUNT_FIELDS = {
   starts_at: TimestampInputSchema.nullable().optional(),
   ends_at: TimestampInputSchema.nullable().optional(),
   is_active: z.boolean(),
-  conditions: z.array(DiscountConditionInputSchema),
-  metadata: MetadataSchema,
+  conditions: z.array(DiscountConditionInputSchema).max(MAX_LIST_ITEMS),
+  metadata: MetadataInputSchema,
 };
 
 interface DiscountFieldsIn {
@@ -234,8 +237,8 @@ const DISCOUNT_CREATE_SHAPE = {
   value: z.number().optional(),
   target: DiscountTargetSchema.optional(),
   is_active: z.boolean().default(true),
-  conditions: z.array(DiscountConditionInputSchema).default([]),
-  metadata: MetadataSchema.default({}),
+  conditions: z.array(DiscountConditionInputSchema).max(MAX_LIST_ITEMS).default([]),
+  metadata: MetadataInputSchema.default({}),
 };
 
 /**
@@ -267,7 +270,7 @@ export type DiscountCreate = Omit<z.infer<typeof DiscountCreateSchema>, 'value' 
 export const DiscountUpdateSchema = z
   .strictObject({
     name: RequiredTextSchema.optional(),
-    description: OptionalTextSchema,
+    description: OptionalLongTextSchema,
     code: DISCOUNT_FIELDS.code,
     type: DiscountTypeSchema.optional(),
     value_type: DiscountValueTypeSchema.optional(),
@@ -280,8 +283,8 @@ export const DiscountUpdateSchema = z
     starts_at: DISCOUNT_FIELDS.starts_at,
     ends_at: DISCOUNT_FIELDS.ends_at,
     is_active: z.boolean().optional(),
-    conditions: z.array(DiscountConditionInputSchema).optional(),
-    metadata: MetadataSchema.optional(),
+    conditions: z.array(DiscountConditionInputSchema).max(MAX_LIST_ITEMS).optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .superRefine((discount, ctx) => checkDiscountFields(discount, ctx, false))
   .meta({ id: 'DiscountUpdate' });

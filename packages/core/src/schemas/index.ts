@@ -7,6 +7,7 @@ export * from './customers';
 export * from './discounts';
 export * from './events';
 export * from './inventory';
+export * from './limits';
 export * from './orders';
 export * from './parse';
 export * from './shipping';

@@ -3,10 +3,12 @@ import {
   IntegerSchema,
   listOf,
   listQuery,
+  MetadataInputSchema,
   MetadataSchema,
   NonNegativeIntegerSchema,
   QueryBooleanSchema,
 } from './common';
+import { INT4_MAX, INT4_MIN, MAX_TEXT_LENGTH } from './limits';
 
 // ---------------------------------------------------------------- response
 
@@ -59,7 +61,7 @@ export const InventoryUpdateSchema = z
     allow_backorder: z.boolean().optional(),
     safety_stock: NonNegativeIntegerSchema.optional(),
     on_hand: NonNegativeIntegerSchema.optional(),
-    metadata: MetadataSchema.optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .meta({ id: 'InventoryUpdate' });
 export type InventoryUpdate = z.infer<typeof InventoryUpdateSchema>;
@@ -67,8 +69,8 @@ export type InventoryUpdate = z.infer<typeof InventoryUpdateSchema>;
 /** `POST /v1/admin/inventory/{id}/adjust`: `quantity` is a signed delta added to `on_hand`. */
 export const InventoryAdjustSchema = z
   .strictObject({
-    quantity: IntegerSchema,
-    reason: z.string().optional(),
+    quantity: IntegerSchema.min(INT4_MIN).max(INT4_MAX),
+    reason: z.string().max(MAX_TEXT_LENGTH).optional(),
   })
   .meta({ id: 'InventoryAdjust' });
 export type InventoryAdjust = z.infer<typeof InventoryAdjustSchema>;

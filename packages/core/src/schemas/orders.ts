@@ -7,20 +7,23 @@ import {
   DateTimeSchema,
   EmailSchema,
   HttpUrlSchema,
+  IdentifierTextSchema,
   IdSchema,
   IntegerSchema,
   listOf,
   listQuery,
+  MetadataInputSchema,
   MetadataSchema,
   MoneySchema,
+  OptionalLongTextSchema,
   OptionalTextSchema,
-  PositiveIntegerSchema,
   positiveMoneyInput,
+  QuantitySchema,
   QueryTimestampSchema,
   queryInt,
-  RequiredTextSchema,
 } from './common';
 import { AppliedDiscountSchema } from './discounts';
+import { MAX_CART_LINES, MAX_IDENTIFIER_LENGTH, MAX_SEARCH_LENGTH } from './limits';
 
 /** Order `status` (spec); moves are decided by the state machine (decisions §13). */
 export const ORDER_STATUSES = [
@@ -207,13 +210,13 @@ export type OrderList = z.infer<typeof OrderListSchema>;
 
 /** `{ order_line_id, quantity ≥ 1 }` in fulfillment and refund requests. */
 export const OrderLineQuantityInputSchema = z
-  .strictObject({ order_line_id: IdSchema, quantity: PositiveIntegerSchema })
+  .strictObject({ order_line_id: IdSchema, quantity: QuantitySchema })
   .meta({ id: 'OrderLineQuantityInput' });
 export type OrderLineQuantityInput = z.infer<typeof OrderLineQuantityInputSchema>;
 
 /** A line of an admin order: the price comes from the catalog, never from the request. */
 export const AdminOrderLineInputSchema = z
-  .strictObject({ variant_id: IdSchema, quantity: PositiveIntegerSchema.default(1) })
+  .strictObject({ variant_id: IdSchema, quantity: QuantitySchema.default(1) })
   .meta({ id: 'AdminOrderLineInput' });
 export type AdminOrderLineInput = z.infer<typeof AdminOrderLineInputSchema>;
 
@@ -224,15 +227,15 @@ export type AdminOrderLineInput = z.infer<typeof AdminOrderLineInputSchema>;
  */
 export const AdminOrderCreateSchema = z
   .strictObject({
-    lines: z.array(AdminOrderLineInputSchema).min(1),
+    lines: z.array(AdminOrderLineInputSchema).min(1).max(MAX_CART_LINES),
     email: EmailSchema.optional(),
     customer_id: IdSchema.optional(),
     status: z.enum(['draft', 'pending']).default('draft'),
     shipping_address: AddressInputSchema.optional(),
     billing_address: AddressInputSchema.optional(),
     shipping_method_id: IdSchema.optional(),
-    note: OptionalTextSchema,
-    metadata: MetadataSchema.default({}),
+    note: OptionalLongTextSchema,
+    metadata: MetadataInputSchema.default({}),
   })
   .superRefine((order, ctx) => {
     if (order.email === undefined && order.customer_id === undefined) {
@@ -256,8 +259,8 @@ export const AdminOrderUpdateSchema = z
   .strictObject({
     shipping_address: AddressInputSchema.nullable().optional(),
     billing_address: AddressInputSchema.nullable().optional(),
-    note: OptionalTextSchema,
-    metadata: MetadataSchema.optional(),
+    note: OptionalLongTextSchema,
+    metadata: MetadataInputSchema.optional(),
     /**
      * `pending` finalises a draft; any other order status is a move PATCH does not make → 409
      * `invalid_state_transition` (decisions §13: "any other move"); not a status → 400.
@@ -268,7 +271,9 @@ export const AdminOrderUpdateSchema = z
 export type AdminOrderUpdate = z.infer<typeof AdminOrderUpdateSchema>;
 
 /** `POST /v1/admin/orders/{id}/cancel`: an optional reason. */
-export const OrderCancelSchema = z.strictObject({ reason: OptionalTextSchema }).meta({ id: 'OrderCancel' });
+export const OrderCancelSchema = z
+  .strictObject({ reason: OptionalLongTextSchema })
+  .meta({ id: 'OrderCancel' });
 export type OrderCancel = z.infer<typeof OrderCancelSchema>;
 
 /**
@@ -278,9 +283,9 @@ export type OrderCancel = z.infer<typeof OrderCancelSchema>;
 export const AdminPaymentCreateSchema = z
   .strictObject({
     amount: positiveMoneyInput,
-    provider: RequiredTextSchema,
-    note: OptionalTextSchema,
-    metadata: MetadataSchema.default({}),
+    provider: IdentifierTextSchema,
+    note: OptionalLongTextSchema,
+    metadata: MetadataInputSchema.default({}),
   })
   .meta({ id: 'AdminPaymentCreate' });
 export type AdminPaymentCreate = z.infer<typeof AdminPaymentCreateSchema>;
@@ -288,11 +293,11 @@ export type AdminPaymentCreate = z.infer<typeof AdminPaymentCreateSchema>;
 /** `POST /v1/admin/orders/{id}/fulfillments` (decisions §8): `lines` required, non-empty. */
 export const FulfillmentCreateSchema = z
   .strictObject({
-    lines: z.array(OrderLineQuantityInputSchema).min(1),
+    lines: z.array(OrderLineQuantityInputSchema).min(1).max(MAX_CART_LINES),
     tracking_number: OptionalTextSchema,
     tracking_url: HttpUrlSchema.nullable().optional(),
     carrier: OptionalTextSchema,
-    metadata: MetadataSchema.default({}),
+    metadata: MetadataInputSchema.default({}),
   })
   .meta({ id: 'FulfillmentCreate' });
 export type FulfillmentCreate = z.infer<typeof FulfillmentCreateSchema>;
@@ -303,7 +308,7 @@ export const FulfillmentUpdateSchema = z
     tracking_number: OptionalTextSchema,
     tracking_url: HttpUrlSchema.nullable().optional(),
     carrier: OptionalTextSchema,
-    metadata: MetadataSchema.optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .meta({ id: 'FulfillmentUpdate' });
 export type FulfillmentUpdate = z.infer<typeof FulfillmentUpdateSchema>;
@@ -334,10 +339,10 @@ export const NoInputSchema = z.strictObject({}).meta({ id: 'NoInput' });
  */
 export const RefundCreateSchema = z
   .strictObject({
-    reason: OptionalTextSchema,
+    reason: OptionalLongTextSchema,
     amount: positiveMoneyInput.optional(),
     restock: z.boolean().default(false),
-    lines: z.array(OrderLineQuantityInputSchema).optional(),
+    lines: z.array(OrderLineQuantityInputSchema).max(MAX_CART_LINES).optional(),
   })
   .superRefine((refund, ctx) => {
     const seen = new Map<string, number>();
@@ -376,9 +381,9 @@ export const AdminOrderListQuerySchema = listQuery(ORDER_SORTS, {
   payment_status: OrderPaymentStatusSchema.optional(),
   fulfillment_status: OrderFulfillmentStatusSchema.optional(),
   customer_id: IdSchema.optional(),
-  email: z.string().min(1).optional(),
+  email: z.string().min(1).max(MAX_IDENTIFIER_LENGTH).optional(),
   /** Order number (exact) or e-mail (partial). */
-  q: z.string().optional(),
+  q: z.string().max(MAX_SEARCH_LENGTH).optional(),
   created_after: QueryTimestampSchema.optional(),
   created_before: QueryTimestampSchema.optional(),
 });
@@ -390,6 +395,6 @@ export type AdminOrderListQuery = z.infer<typeof AdminOrderListQuerySchema>;
  */
 export const OrderLookupQuerySchema = z.object({
   number: queryInt(IntegerSchema.min(1)),
-  email: z.string().min(1),
+  email: z.string().min(1).max(MAX_IDENTIFIER_LENGTH),
 });
 export type OrderLookupQuery = z.infer<typeof OrderLookupQuerySchema>;

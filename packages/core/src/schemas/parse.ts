@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { CommerceError, type ErrorDetail } from '../errors';
+import { findUnstorableText, printable, unstorableMessage } from './limits';
 
 /** Where the validated value came from; only changes wording. `params` is an alias of `path`. */
 export type InputLocation = 'body' | 'query' | 'path' | 'params';
@@ -52,14 +53,34 @@ const WHOLE_VALUE: Record<InputLocation, string> = {
  * (an unknown `quantiy` is reported before the missing `quantity` it causes); `details` lists
  * every issue. Params use wire notation: `lines[0].quantity`, `shipping_address.country`.
  *
+ * Before the schema, the whole input is checked for text no supported database can store
+ * (decisions §15): a string or an object key, at any depth, holding a NUL character or an
+ * unpaired UTF-16 surrogate → `parameter_invalid` naming it (e.g. `metadata.note`), whatever
+ * the schema says about the field.
+ *
  * Cheap on the happy path: schemas are built at module load and this only runs `safeParse`
- * (zod's compiled fast path); error description happens only on failure.
+ * (zod's compiled fast path) after one walk of the input; error description happens only on
+ * failure.
  */
 export function parseInput<S extends z.ZodType>(
   schema: S,
   value: unknown,
   options: ParseInputOptions = {},
 ): z.output<S> {
+  const unstorable = findUnstorableText(value);
+  if (unstorable !== null) {
+    // A bad key cannot be named faithfully: the object that holds it is the param.
+    const path = unstorable.inKey ? unstorable.path.slice(0, -1) : unstorable.path;
+    const param = printable(formatParam(path), 200);
+    const predicate = unstorableMessage(unstorable.reason, unstorable.inKey);
+    const location = options.location ?? 'body';
+    const message = param === '' ? `${WHOLE_VALUE[location]} ${predicate}` : `${param} ${predicate}`;
+    throw new CommerceError(
+      'parameter_invalid',
+      message,
+      param === '' ? { details: [{ param, message }] } : { param, details: [{ param, message }] },
+    );
+  }
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   // Parse again with the message-less context, so that the only messages left are the schemas'

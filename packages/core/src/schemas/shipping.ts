@@ -3,11 +3,12 @@ import {
   DateTimeSchema,
   listOf,
   listQuery,
+  MetadataInputSchema,
   MetadataSchema,
   MoneySchema,
   moneyInput,
   NonNegativeIntegerSchema,
-  OptionalTextSchema,
+  OptionalLongTextSchema,
   QueryBooleanSchema,
   RequiredTextSchema,
 } from './common';
@@ -46,12 +47,12 @@ export type ShippingMethodList = z.infer<typeof ShippingMethodListSchema>;
 export const ShippingMethodCreateSchema = z
   .strictObject({
     name: RequiredTextSchema,
-    description: OptionalTextSchema,
+    description: OptionalLongTextSchema,
     price: moneyInput,
     free_shipping_threshold: moneyInput.nullable().optional(),
     is_active: z.boolean().default(true),
     position: NonNegativeIntegerSchema.default(0),
-    metadata: MetadataSchema.default({}),
+    metadata: MetadataInputSchema.default({}),
   })
   .meta({ id: 'ShippingMethodCreate' });
 export type ShippingMethodCreate = z.infer<typeof ShippingMethodCreateSchema>;
@@ -60,12 +61,12 @@ export type ShippingMethodCreate = z.infer<typeof ShippingMethodCreateSchema>;
 export const ShippingMethodUpdateSchema = z
   .strictObject({
     name: RequiredTextSchema.optional(),
-    description: OptionalTextSchema,
+    description: OptionalLongTextSchema,
     price: moneyInput.optional(),
     free_shipping_threshold: moneyInput.nullable().optional(),
     is_active: z.boolean().optional(),
     position: NonNegativeIntegerSchema.optional(),
-    metadata: MetadataSchema.optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .meta({ id: 'ShippingMethodUpdate' });
 export type ShippingMethodUpdate = z.infer<typeof ShippingMethodUpdateSchema>;

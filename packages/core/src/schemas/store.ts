@@ -3,10 +3,12 @@ import {
   CurrencyCodeSchema,
   DateTimeSchema,
   EmailSchema,
+  MetadataInputSchema,
   MetadataSchema,
   RateSchema,
   RequiredTextSchema,
 } from './common';
+import { MAX_NAME_LENGTH, MAX_TAX_RATE } from './limits';
 
 // ---------------------------------------------------------------- responses
 
@@ -65,11 +67,12 @@ export const StoreUpdateSchema = z
     currency: CurrencyCodeSchema.optional(),
     timezone: z
       .string()
+      .max(MAX_NAME_LENGTH)
       .refine(isTimeZone, { error: 'must be an IANA time zone name (e.g. Europe/Paris)' })
       .optional(),
     prices_include_tax: z.boolean().optional(),
-    tax_rate: RateSchema.min(0).max(100).optional(),
-    metadata: MetadataSchema.optional(),
+    tax_rate: RateSchema.min(0).max(MAX_TAX_RATE).optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .meta({ id: 'StoreUpdate' });
 export type StoreUpdate = z.infer<typeof StoreUpdateSchema>;
@@ -79,7 +82,7 @@ export const OrganizationUpdateSchema = z
   .strictObject({
     name: RequiredTextSchema.optional(),
     billing_email: EmailSchema.nullable().optional(),
-    metadata: MetadataSchema.optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .meta({ id: 'OrganizationUpdate' });
 export type OrganizationUpdate = z.infer<typeof OrganizationUpdateSchema>;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { WebhookDeliveryStatus } from '../ports';
-import { DateTimeSchema, HttpUrlSchema, listOf, MetadataSchema } from './common';
+import { DateTimeSchema, HttpUrlSchema, listOf, MetadataInputSchema, MetadataSchema } from './common';
 import { EVENT_TYPES, WEBHOOK_EVENT_TYPES, WILDCARD_EVENT } from './events';
+import { MAX_LIST_ITEMS } from './limits';
 
 /** Re-exported for convenience: what a webhook's `events` may contain. */
 export type { WebhookEventType } from './events';
@@ -110,6 +111,7 @@ export const WebhookEventsInputSchema = z
     }),
   )
   .min(1)
+  .max(MAX_LIST_ITEMS)
   .superRefine((events, ctx) => {
     if (events.length > 1 && events.includes(WILDCARD_EVENT)) {
       ctx.addIssue({
@@ -129,7 +131,7 @@ export const WebhookCreateSchema = z
   .strictObject({
     url: HttpUrlSchema,
     events: WebhookEventsInputSchema,
-    metadata: MetadataSchema.default({}),
+    metadata: MetadataInputSchema.default({}),
   })
   .meta({ id: 'WebhookCreate' });
 export type WebhookCreate = z.infer<typeof WebhookCreateSchema>;
@@ -140,7 +142,7 @@ export const WebhookUpdateSchema = z
     url: HttpUrlSchema.optional(),
     events: WebhookEventsInputSchema.optional(),
     is_active: z.boolean().optional(),
-    metadata: MetadataSchema.optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .meta({ id: 'WebhookUpdate' });
 export type WebhookUpdate = z.infer<typeof WebhookUpdateSchema>;
