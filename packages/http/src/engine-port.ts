@@ -33,23 +33,45 @@ export interface StoredResponse {
   body: string;
 }
 
+/** Who sent a keyed request: the API key's id, and the customer of the customer token if one came. */
+export interface IdempotencyCaller {
+  key_id: string;
+  customer_id: string | null;
+}
+
+/** A POST request that carries an `Idempotency-Key`. */
+export interface IdempotentRequest {
+  scope: StoreScope;
+  /** A key is scoped to its caller: another caller's identical request is a new request. */
+  caller: IdempotencyCaller;
+  key: string;
+  /** `POST /v1/...` (the path as requested). */
+  request: string;
+  /** SHA-256 (hex) of the canonical JSON body: key order and whitespace do not matter. */
+  bodyHash: string;
+}
+
+/** How one of a request's transactions ended, as its caller will see it: a value, or an error. */
+export type RequestOutcome = { value: unknown } | { error: unknown };
+
 /**
  * Idempotency hook (decisions §12). The pipeline calls it for POST requests that carry an
  * `Idempotency-Key` header, once the input has been validated (as at Stripe, a request that fails
  * validation stores nothing). `execute` runs the route and returns its response, success or
  * domain error; an unexpected exception (500) is thrown through so nothing is stored and the
- * client may retry. The implementation returns the first stored response for the same
- * scope + key + request + body hash, throws `idempotency_key_reused` (409) when the body hash
- * differs, and `idempotency_key_in_use` (409) while the first request still runs.
+ * client may retry. `render` turns the outcome of one of the request's transactions into the
+ * response the route gives for it (the route's status and serialisation; null for a 5xx), so the
+ * implementation can store the response in the same transaction as the effect it describes. The
+ * implementation returns the first stored response for the same scope + caller + key + request +
+ * body hash, throws `idempotency_key_reused` (409) when the body hash differs, and
+ * `idempotency_key_in_use` (409) while the first request still runs.
  */
 export interface IdempotencyRunner {
   run(
-    scope: StoreScope,
-    key: string,
-    request: string,
-    bodyHash: string,
+    request: IdempotentRequest,
     execute: () => Promise<StoredResponse>,
-  ): Promise<StoredResponse & { replayed?: boolean }>;
+    render: (outcome: RequestOutcome) => StoredResponse | null,
+  ): Promise<StoredResponse & { replayed?: boolean; committed?: StoredResponse | null }>;
 }
 
 /** The engine methods the pipeline uses. The real engine has many more; they reach routes via `ctx.engine`. */

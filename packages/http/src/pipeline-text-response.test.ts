@@ -125,7 +125,7 @@ describe('textResponse', () => {
   it('an idempotent replay (status and body only) takes the route’s responseContentType; a replayed error stays JSON', async () => {
     const stored = new Map<string, StoredResponse>();
     const runner: IdempotencyRunner = {
-      async run(_scope, key, _operation, _hash, execute) {
+      async run({ key }, execute) {
         const first = stored.get(key);
         if (first !== undefined) return { ...first, replayed: true };
         const response = await execute();

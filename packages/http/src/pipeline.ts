@@ -1,5 +1,11 @@
 import { CommerceError } from '@cartwright/core';
-import type { AuthContext, CustomerContext, RouteEngine, StoredResponse } from './engine-port';
+import type {
+  AuthContext,
+  CustomerContext,
+  RequestOutcome,
+  RouteEngine,
+  StoredResponse,
+} from './engine-port';
 import {
   errorBody,
   errorResponse,
@@ -119,39 +125,54 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
         api,
       };
 
-      const execute = async (): Promise<StoredResponse & { contentType: string }> => {
+      // The response for an outcome of the route: the route's status and serialisation, or the
+      // error body of a domain error; null for anything else (a 5xx, never stored).
+      const render = (outcome: RequestOutcome, validate = false): RenderedResponse | null => {
+        if ('error' in outcome) {
+          const error = outcome.error;
+          if (!CommerceError.is(error) || statusForCode(error.code) >= 500) return null;
+          const text = JSON.stringify(errorBody(error.code, error.message, requestId, error));
+          return { status: statusForCode(error.code), body: text, contentType: JSON_CONTENT_TYPE };
+        }
+        const text = readTextResponse(outcome.value);
+        if (text !== undefined) {
+          return { status: route.status ?? 200, body: text.text, contentType: text.contentType };
+        }
+        return {
+          status: route.status ?? 200,
+          body: serialise(outcome.value, route, validate),
+          contentType: JSON_CONTENT_TYPE,
+        };
+      };
+      const execute = async (): Promise<RenderedResponse> => {
+        let result: unknown;
         try {
-          const result = await route.handler(ctx);
-          const text = readTextResponse(result);
-          if (text !== undefined) {
-            return { status: route.status ?? 200, body: text.text, contentType: text.contentType };
-          }
-          return {
-            status: route.status ?? 200,
-            body: serialise(result, route, validateResponses),
-            contentType: JSON_CONTENT_TYPE,
-          };
+          result = await route.handler(ctx);
         } catch (error) {
           // Domain outcomes are part of the idempotent result; unexpected failures are not stored.
-          if (CommerceError.is(error) && statusForCode(error.code) < 500) {
-            const text = JSON.stringify(errorBody(error.code, error.message, requestId, error));
-            return { status: statusForCode(error.code), body: text, contentType: JSON_CONTENT_TYPE };
-          }
-          throw error;
+          const response = render({ error });
+          if (response === null) throw error;
+          return response;
         }
+        return render({ value: result }, validateResponses) as RenderedResponse;
       };
 
       const idempotency = engine.idempotency;
       const stored =
         idempotency !== undefined && idempotencyKey !== null && raw.method === 'POST' && auth !== null
           ? await idempotency.run(
-              { store_id: auth.store_id, mode: auth.mode },
-              idempotencyKey,
-              `${raw.method} ${raw.path}`,
-              await sha256Hex(JSON.stringify(body)),
+              {
+                scope: { store_id: auth.store_id, mode: auth.mode },
+                caller: { key_id: auth.key_id, customer_id: customer?.customer_id ?? null },
+                key: idempotencyKey,
+                request: `${raw.method} ${raw.path}`,
+                bodyHash: await sha256Hex(rawBody ?? canonicalJson(body)),
+              },
               execute,
+              render,
             )
           : await execute();
+      if (validateResponses && 'committed' in stored) checkCommitted(stored, route);
 
       const headers: Record<string, string> = {
         'Content-Type': contentTypeOf(stored, route),
@@ -247,6 +268,44 @@ export function parseQuery(query: string): RawQuery {
     else out[name] = [previous, value];
   }
   return out;
+}
+
+/** A response as the pipeline renders it: the stored part plus its media type. */
+type RenderedResponse = StoredResponse & { contentType: string };
+
+/**
+ * Test-time guard of crash safety (decisions §12; on with `validateResponses`): the response a
+ * keyed request stored in the transaction of its effect must be the one it finally sent. A
+ * handler that reshapes its service's value, or a use case that writes more than once without
+ * marking its earlier transactions `interim` (or giving `write` an `answer`), would otherwise
+ * replay something else after a crash between the effect and the final response.
+ */
+function checkCommitted(sent: StoredResponse & { committed?: StoredResponse | null }, route: AnyRoute): void {
+  const committed = sent.committed;
+  if (committed === null || committed === undefined) return;
+  if (committed.status === sent.status && committed.body === sent.body) return;
+  throw new Error(
+    `${route.method} ${route.path}: the response stored with the effect (${committed.status} ${committed.body.slice(0, 200)}) ` +
+      `differs from the response sent (${sent.status} ${sent.body.slice(0, 200)}); ` +
+      'give its write an `answer`, or mark earlier transactions `interim`',
+  );
+}
+
+/**
+ * The canonical JSON text of a request body for its idempotency hash: object keys sorted
+ * (recursively, by code unit), no whitespace, arrays in order — so the same JSON value sent with
+ * its keys in another order, or formatted differently, hashes the same (decisions §12).
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const record = value as Record<string, unknown>;
+  const parts: string[] = [];
+  for (const name of Object.keys(record).sort()) {
+    if (record[name] === undefined) continue;
+    parts.push(`${JSON.stringify(name)}:${canonicalJson(record[name])}`);
+  }
+  return `{${parts.join(',')}}`;
 }
 
 /**

@@ -1,5 +1,75 @@
-import type { EventRecord, Json, JsonObject, Repositories, Scope } from '../ports/storage';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { CommerceError } from '../errors';
+import type {
+  EventRecord,
+  IdempotencyClaimRef,
+  Json,
+  JsonObject,
+  Repositories,
+  Scope,
+} from '../ports/storage';
 import type { ServiceContext } from './context';
+
+/** A finished response as the idempotency store keeps it: status and the exact body text. */
+export interface StoredResponse {
+  status: number;
+  body: string;
+}
+
+/** How one of a request's transactions ended, as its caller will see it. */
+export type RequestOutcome = { value: unknown } | { error: unknown };
+
+/**
+ * The claim of a request that carries an `Idempotency-Key` (decisions §12), held by the
+ * idempotency service while the request runs. Every `write` of the request stores the response
+ * it leads to in its own transaction, as a compare-and-set on the claim token, so an effect
+ * never commits without its replay record, and a request whose claim was taken over commits
+ * nothing.
+ */
+export interface RequestClaim {
+  readonly scope: Scope;
+  readonly ref: IdempotencyClaimRef;
+  /**
+   * The response the request gives for an outcome (supplied by the HTTP pipeline: the route's
+   * status and serialisation); null for an outcome that is not stored (a 5xx).
+   */
+  readonly render: (outcome: RequestOutcome) => StoredResponse | null;
+  /** The response stored with the request's last effect, once one committed. */
+  committed: StoredResponse | null;
+  /** False once the request has answered: writes of work it left behind are not its. */
+  open: boolean;
+}
+
+interface ClaimFrame {
+  readonly claim: RequestClaim;
+  /** Inside a `write` of the request: a nested `write` joins that transaction and stores nothing. */
+  readonly inWrite: boolean;
+}
+
+const claimFrames = new AsyncLocalStorage<ClaimFrame>();
+
+/** Runs a request under its idempotency claim (see {@link RequestClaim}). */
+export function runUnderClaim<T>(claim: RequestClaim, fn: () => Promise<T>): Promise<T> {
+  return claimFrames.run({ claim, inWrite: false }, fn);
+}
+
+/** What a `write`'s `answer` returns for a transaction that is not the request's last. */
+export const INTERIM: unique symbol = Symbol('interim');
+
+export interface WriteOptions<T> {
+  /**
+   * This transaction is not the last of its request (e.g. a checkout's payment attempt, recorded
+   * before the provider is asked): the request's response comes from a later one, so none is
+   * stored here — the claim is only checked (and its lock extended).
+   */
+  interim?: boolean;
+  /**
+   * What the use case answers for this transaction's value, when that is not the value itself:
+   * the wire object it returns, or the `CommerceError` it throws (throw it here), or
+   * {@link INTERIM}. Stored as the request's idempotent response in this transaction.
+   */
+  answer?: (value: T) => unknown;
+}
 
 /** One use case's transaction: repositories plus the events it raises (the outbox). */
 export interface Work {
@@ -14,12 +84,26 @@ export interface Work {
  * Runs one use case as one transaction (architecture habit 2). Events raised with `emit` are
  * appended to the outbox in the same transaction, so an event exists exactly when its change
  * committed; in-process subscribers hear of them only after the commit.
+ *
+ * Under a request's idempotency claim ({@link runUnderClaim}), the transaction also stores the
+ * response the request gives for its value (`options.answer`, else the value itself) as a
+ * compare-and-set on the claim; if the claim was taken over meanwhile (its lock expired and a
+ * retry took the key), it throws 409 `idempotency_key_in_use` and the effect rolls back.
+ * `options.interim` marks a transaction after which the request writes again.
  */
-export async function write<T>(ctx: ServiceContext, fn: (work: Work) => Promise<T>): Promise<T> {
+export async function write<T>(
+  ctx: ServiceContext,
+  fn: (work: Work) => Promise<T>,
+  options?: WriteOptions<T>,
+): Promise<T> {
+  const frame = claimFrames.getStore();
+  const claim = frame?.claim.open && !frame.inWrite ? frame.claim : null;
   let emitted: EventRecord[] = [];
+  let stored: StoredResponse | null = null;
   const now = ctx.clock.now();
   const result = await ctx.storage.transaction(async (tx) => {
     emitted = [];
+    stored = null;
     const work: Work = {
       tx,
       now,
@@ -34,12 +118,49 @@ export async function write<T>(ctx: ServiceContext, fn: (work: Work) => Promise<
         });
       },
     };
-    const value = await fn(work);
+    const value =
+      claim === null ? await fn(work) : await claimFrames.run({ claim, inWrite: true }, () => fn(work));
     if (emitted.length > 0) await tx.events.append(emitted);
+    if (claim !== null) {
+      const response = options?.interim === true ? null : responseOf(claim, value, options?.answer);
+      const held =
+        response === null
+          ? await tx.idempotency.renew(claim.scope, claim.ref, now + ctx.config.idempotency_lock_ms)
+          : await tx.idempotency.complete(claim.scope, claim.ref, response);
+      if (!held) {
+        throw new CommerceError(
+          'idempotency_key_in_use',
+          "This request's claim on its Idempotency-Key expired and was taken over by a retry; its changes were rolled back",
+          { param: 'Idempotency-Key' },
+        );
+      }
+      stored = response;
+    }
     return value;
   });
-  if (emitted.length > 0) ctx.events.publish(emitted);
+  if (claim !== null && stored !== null) claim.committed = stored;
+  if (emitted.length > 0) {
+    // Listeners run outside the request's claim: their own writes are not the request's.
+    if (claim === null) ctx.events.publish(emitted);
+    else claimFrames.exit(() => ctx.events.publish(emitted));
+  }
   return result;
+}
+
+/** The response stored for a transaction's value, or null when it is interim or not stored. */
+function responseOf<T>(
+  claim: RequestClaim,
+  value: T,
+  answer: ((value: T) => unknown) | undefined,
+): StoredResponse | null {
+  if (answer === undefined) return claim.render({ value });
+  let answered: unknown;
+  try {
+    answered = answer(value);
+  } catch (error) {
+    return claim.render({ error });
+  }
+  return answered === INTERIM ? null : claim.render({ value: answered });
 }
 
 /** Reads without a transaction. */

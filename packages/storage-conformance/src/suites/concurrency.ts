@@ -259,6 +259,8 @@ export function concurrencySuite(ctx: SuiteContext): void {
           storage.transaction((tx) =>
             tx.idempotency.begin(scope, {
               key,
+              caller: 'key_x',
+              claim_token: newId('claim'),
               operation: 'POST /v1/x',
               request_hash: 'h',
               now: 1,

@@ -1,5 +1,6 @@
 import type {
   IdempotencyBegin,
+  IdempotencyClaimRef,
   IdempotencyRecord,
   IdempotencyRepository,
   Mode,
@@ -12,7 +13,15 @@ import type { IdempotencyKeysTable } from '../schema/database';
 import { scoped } from './scoped-args';
 
 type ScopeSlots = 'store_id' | 'mode';
-type ClaimSlots = ScopeSlots | 'key' | 'operation' | 'request_hash' | 'now' | 'locked_until' | 'expires_at';
+type KeySlots = ScopeSlots | 'caller' | 'key';
+type ClaimSlots =
+  | KeySlots
+  | 'claim_token'
+  | 'operation'
+  | 'request_hash'
+  | 'now'
+  | 'locked_until'
+  | 'expires_at';
 
 /** First writer wins: the row exists afterwards, and RETURNING tells whether this call made it. */
 const claim = template(({ db }, p: Slots<ClaimSlots>) =>
@@ -22,6 +31,8 @@ const claim = template(({ db }, p: Slots<ClaimSlots>) =>
       store_id: p.store_id,
       mode: p.mode,
       key: p.key,
+      caller: p.caller,
+      claim_token: p.claim_token,
       operation: p.operation,
       request_hash: p.request_hash,
       state: 'in_progress',
@@ -34,12 +45,13 @@ const claim = template(({ db }, p: Slots<ClaimSlots>) =>
     .onConflict((oc) => oc.doNothing())
     .returning('key'),
 );
-const get = template(({ db }, p: Slots<ScopeSlots | 'key'>) =>
+const get = template(({ db }, p: Slots<KeySlots>) =>
   db
     .selectFrom('idempotency_keys')
     .selectAll()
     .where('store_id', '=', p.store_id)
     .where('mode', '=', p.mode)
+    .where('caller', '=', p.caller)
     .where('key', '=', p.key),
 );
 /** Compare-and-set on the state that was read, so only one caller takes a stale key over. */
@@ -48,6 +60,7 @@ const takeOver = template(
     db
       .updateTable('idempotency_keys')
       .set({
+        claim_token: p.claim_token,
         operation: p.operation,
         request_hash: p.request_hash,
         state: 'in_progress',
@@ -59,26 +72,46 @@ const takeOver = template(
       })
       .where('store_id', '=', p.store_id)
       .where('mode', '=', p.mode)
+      .where('caller', '=', p.caller)
       .where('key', '=', p.key)
       .where('state', '=', p.seen_state)
       .where('locked_until', '=', p.seen_locked_until)
       .where('expires_at', '=', p.seen_expires_at)
       .returning('key'),
 );
-const complete = template(({ db }, p: Slots<ScopeSlots | 'key' | 'status' | 'body'>) =>
+/**
+ * Compare-and-set on the claim: stores the response only while the record still holds this
+ * claim's token (in progress, or already completed by the same claim, e.g. a later transaction of
+ * the same request). Runs in the transaction of the effect it describes.
+ */
+const complete = template(({ db }, p: Slots<KeySlots | 'claim_token' | 'status' | 'body'>) =>
   db
     .updateTable('idempotency_keys')
     .set({ state: 'completed', response_status: p.status, response_body: p.body })
     .where('store_id', '=', p.store_id)
     .where('mode', '=', p.mode)
-    .where('key', '=', p.key),
+    .where('caller', '=', p.caller)
+    .where('key', '=', p.key)
+    .where('claim_token', '=', p.claim_token),
 );
-const release = template(({ db }, p: Slots<ScopeSlots | 'key'>) =>
+const renew = template(({ db }, p: Slots<KeySlots | 'claim_token' | 'locked_until'>) =>
+  db
+    .updateTable('idempotency_keys')
+    .set({ locked_until: p.locked_until })
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('caller', '=', p.caller)
+    .where('key', '=', p.key)
+    .where('claim_token', '=', p.claim_token),
+);
+const release = template(({ db }, p: Slots<KeySlots | 'claim_token'>) =>
   db
     .deleteFrom('idempotency_keys')
     .where('store_id', '=', p.store_id)
     .where('mode', '=', p.mode)
+    .where('caller', '=', p.caller)
     .where('key', '=', p.key)
+    .where('claim_token', '=', p.claim_token)
     .where('state', '=', 'in_progress'),
 );
 const purge = template(({ db }, p: Slots<'now'>) =>
@@ -90,6 +123,8 @@ function decode(row: Selectable<IdempotencyKeysTable>): IdempotencyRecord {
     store_id: row.store_id,
     mode: row.mode as Mode,
     key: row.key,
+    caller: row.caller,
+    claim_token: row.claim_token,
     operation: row.operation,
     request_hash: row.request_hash,
     state: row.state as IdempotencyRecord['state'],
@@ -112,6 +147,8 @@ export class KyselyIdempotencyRepository implements IdempotencyRepository {
     scope: Scope,
     input: {
       key: string;
+      caller: string;
+      claim_token: string;
       operation: string;
       request_hash: string;
       now: number;
@@ -121,6 +158,8 @@ export class KyselyIdempotencyRepository implements IdempotencyRepository {
   ): Promise<IdempotencyBegin> {
     const args = scoped(scope, {
       key: input.key,
+      caller: input.caller,
+      claim_token: input.claim_token,
       operation: input.operation,
       request_hash: input.request_hash,
       now: input.now,
@@ -129,7 +168,7 @@ export class KyselyIdempotencyRepository implements IdempotencyRepository {
     });
     for (let round = 0; round < MAX_ROUNDS; round++) {
       if (await this.q.first(claim, args)) return { outcome: 'started' };
-      const row = await this.q.first(get, scoped(scope, { key: input.key }));
+      const row = await this.q.first(get, scoped(scope, { caller: input.caller, key: input.key }));
       if (!row) continue; // released in between: claim again
       const expired = row.expires_at <= input.now;
       if (!expired) {
@@ -151,16 +190,38 @@ export class KyselyIdempotencyRepository implements IdempotencyRepository {
     return { outcome: 'in_progress' };
   }
 
-  async complete(scope: Scope, key: string, response: { status: number; body: string }): Promise<void> {
-    await this.q.affected(complete, scoped(scope, { key, status: response.status, body: response.body }));
+  async complete(
+    scope: Scope,
+    claim: IdempotencyClaimRef,
+    response: { status: number; body: string },
+  ): Promise<boolean> {
+    const args = scoped(scope, {
+      caller: claim.caller,
+      key: claim.key,
+      claim_token: claim.claim_token,
+      status: response.status,
+      body: response.body,
+    });
+    return (await this.q.affected(complete, args)) === 1;
   }
 
-  async release(scope: Scope, key: string): Promise<void> {
-    await this.q.affected(release, scoped(scope, { key }));
+  async renew(scope: Scope, claim: IdempotencyClaimRef, locked_until: number): Promise<boolean> {
+    const args = scoped(scope, {
+      caller: claim.caller,
+      key: claim.key,
+      claim_token: claim.claim_token,
+      locked_until,
+    });
+    return (await this.q.affected(renew, args)) === 1;
   }
 
-  async get(scope: Scope, key: string): Promise<IdempotencyRecord | null> {
-    const row = await this.q.first(get, scoped(scope, { key }));
+  async release(scope: Scope, claim: IdempotencyClaimRef): Promise<void> {
+    const args = scoped(scope, { caller: claim.caller, key: claim.key, claim_token: claim.claim_token });
+    await this.q.affected(release, args);
+  }
+
+  async get(scope: Scope, caller: string, key: string): Promise<IdempotencyRecord | null> {
+    const row = await this.q.first(get, scoped(scope, { caller, key }));
     return row ? decode(row) : null;
   }
 

@@ -350,6 +350,8 @@ export interface OrderLinesTable extends ScopedColumns {
   shipped_quantity: number;
   refunded_quantity: number;
   restocked_quantity: number;
+  /** Units the order reserved for this line (0: none; 0012_order_key_webhook_fixes). */
+  reserved_quantity: number;
   unit_price: number;
   line_discount: number;
   line_total: number;
@@ -421,6 +423,8 @@ export interface CatalogVersionsTable extends ScopedColumns {
 
 export interface IdempotencyKeysTable extends ScopedColumns {
   key: string;
+  caller: string;
+  claim_token: string;
   operation: string;
   request_hash: string;
   state: string;
@@ -444,6 +448,8 @@ export interface WebhooksTable extends ScopedColumns {
   id: string;
   url: string;
   events: JsonColumn;
+  /** Per event type, since when it is received (0012_order_key_webhook_fixes). */
+  events_since: JsonColumn;
   secret: string;
   is_active: BoolColumn;
   consecutive_failures: number;

@@ -320,6 +320,16 @@ export interface CartAggregate extends CartRecord {
   items: CartItemRecord[];
 }
 
+/**
+ * A cart read `forUpdate` (locked, then read): the aggregate and its open checkout attempt —
+ * the id of a payment of this cart still `pending` without an order (`isOpenAttempt`), else
+ * null. While one is open the order will be written from the attempt's snapshot, so the cart
+ * must not change (decisions §12).
+ */
+export interface LockedCart extends CartAggregate {
+  open_checkout_payment_id: string | null;
+}
+
 // ---------------------------------------------------------------- orders
 
 export type OrderStatus = 'draft' | 'pending' | 'confirmed' | 'processing' | 'completed' | 'cancelled';
@@ -392,6 +402,14 @@ export interface OrderLineRecord {
   refunded_quantity: number;
   /** Refunded units that were restocked (decisions §10). */
   restocked_quantity: number;
+  /**
+   * Units of this line the order put in `reserved` when it reserved its inventory (checkout, a
+   * pending admin order, a finalised draft): the line's quantity when its variant was tracked at
+   * that moment, else 0 (and 0 for a draft). Fixed from then on; what the line still holds is
+   * derived (`heldReservations`). Releases, shipments and restocks move exactly these units,
+   * whatever the variant's `track_inventory` is later (issue 19). Not part of the wire.
+   */
+  reserved_quantity: number;
   unit_price: number;
   line_discount: number;
   line_total: number;
@@ -470,6 +488,13 @@ export interface OrderAggregate extends OrderRecord {
 
 export interface IdempotencyRecord extends Scoped {
   key: string;
+  /**
+   * Who used the key: the API key's id, and `/<customer id>` when a customer token came with it
+   * (decisions §12: another caller's identical request is a new request).
+   */
+  caller: string;
+  /** The claim of the request that holds (or completed) the key: its compare-and-set token. */
+  claim_token: string;
   /** `POST /v1/...` — a key is bound to one operation. */
   operation: string;
   /** Hash of the canonical request body. */
@@ -498,6 +523,12 @@ export interface WebhookRecord extends Scoped {
   url: string;
   /** Event types, or ['*']. */
   events: string[];
+  /**
+   * Since when (epoch ms) each event type is received, for types added after the webhook was
+   * created (PATCH `events`) or re-activated; a listed type without an entry counts from
+   * `created_at`. Decided by `subscribedSince` (decisions §15). Not part of the wire.
+   */
+  events_since: Record<string, Millis>;
   /** Kept to sign deliveries; shown only in the create response. */
   secret: string;
   is_active: boolean;

@@ -16,6 +16,7 @@ import type {
   IdempotencyRecord,
   ImageRecord,
   InventoryRecord,
+  LockedCart,
   NotificationRecord,
   OptionRecord,
   OrderAggregate,
@@ -273,11 +274,30 @@ export interface InventoryRepository {
     | { ok: true; changes: InventoryChange[] }
     | { ok: false; refused: { variant_id: string; available: number } }
   >;
-  /** `reserved -= q` (never below 0) for tracked variants. */
+  /**
+   * The movements below settle reservations the caller recorded (`OrderLineRecord.reserved_quantity`),
+   * so their reservation part applies WHATEVER the variant's `track_inventory` is now: a variant
+   * whose tracking was switched off (or on) since the reservation gives back exactly what was
+   * reserved (issue 19). Their other `on_hand` part is a stock count, applied to tracked variants
+   * only. Unknown variants and rows left unchanged are skipped; `reserved` never goes below 0.
+   *
+   * Release: `reserved -= q`.
+   */
   release(scope: Scope, movements: InventoryMovement[], at: Millis): Promise<InventoryChange[]>;
-  /** Shipping: `on_hand -= q, reserved -= q` for tracked variants. */
-  ship(scope: Scope, movements: InventoryMovement[], at: Millis): Promise<InventoryChange[]>;
-  /** Restock for a refund: `reserved -= from_reserved, on_hand += to_on_hand` for tracked variants. */
+  /**
+   * Shipping `quantity` units, `from_reserved` of them reserved: those leave `reserved` and
+   * `on_hand` together (`available` unchanged), whatever the flag; the other
+   * `quantity − from_reserved` leave `on_hand` only while the variant is tracked.
+   */
+  ship(
+    scope: Scope,
+    movements: Array<{ variant_id: string; quantity: number; from_reserved: number }>,
+    at: Millis,
+  ): Promise<InventoryChange[]>;
+  /**
+   * Restock for a refund: `reserved -= from_reserved` (whatever the flag), `on_hand += to_on_hand`
+   * (tracked variants only).
+   */
   restock(
     scope: Scope,
     movements: Array<{ variant_id: string; from_reserved: number; to_on_hand: number }>,
@@ -442,8 +462,21 @@ export type CartPatch = Patch<
 
 export interface CartRepository {
   insert(cart: CartAggregate): Promise<void>;
-  /** `forUpdate` locks the row until the transaction ends (Postgres FOR UPDATE; SQLite's writer lock). */
-  get(scope: Scope, id: string, options?: { forUpdate?: boolean }): Promise<CartAggregate | null>;
+  /**
+   * `forUpdate` locks the row until the transaction ends (Postgres FOR UPDATE; SQLite's writer
+   * lock) BEFORE the cart and its items are read, so the read sees everything the previous holder
+   * of the lock committed (decisions §12: writes to one cart run one after another); it also
+   * returns the cart's open checkout attempt ({@link LockedCart}).
+   */
+  get(scope: Scope, id: string, options: { forUpdate: true }): Promise<LockedCart | null>;
+  get(scope: Scope, id: string, options?: { forUpdate?: false }): Promise<CartAggregate | null>;
+  /**
+   * Serialises the writers that choose or change a customer's active cart (merge): locks the
+   * customer's row until the transaction ends (Postgres `FOR NO KEY UPDATE`, which does not block
+   * rows that merely reference the customer; SQLite's writer lock). Reads after it see what the
+   * previous holder committed. A customer id without a row locks nothing.
+   */
+  lockCustomer(scope: Scope, customer_id: string): Promise<void>;
   /** The newest active cart of a guest session / of a customer. */
   getActiveBySession(scope: Scope, session_id: string): Promise<CartAggregate | null>;
   getActiveByCustomer(
@@ -548,7 +581,11 @@ export interface OrderRepository {
         Partial<
           Pick<
             OrderLineRecord,
-            'fulfilled_quantity' | 'shipped_quantity' | 'refunded_quantity' | 'restocked_quantity'
+            | 'fulfilled_quantity'
+            | 'shipped_quantity'
+            | 'refunded_quantity'
+            | 'restocked_quantity'
+            | 'reserved_quantity'
           >
         >
     >,
@@ -631,15 +668,18 @@ export type IdempotencyBegin =
 
 export interface IdempotencyRepository {
   /**
-   * First writer wins: inserts an in-progress record (INSERT … ON CONFLICT DO NOTHING). When the
-   * key exists: a different `operation` or `request_hash` → mismatch; completed → replay;
+   * First writer wins: inserts an in-progress record holding `claim_token` (INSERT … ON CONFLICT
+   * DO NOTHING). A key is scoped to its caller: the record's key is (scope, `caller`, `key`).
+   * When it exists: a different `operation` or `request_hash` → mismatch; completed → replay;
    * in progress with `locked_until` in the future → in_progress; in progress but expired lock, or
-   * past `expires_at` → taken over by this caller (started).
+   * past `expires_at` → taken over by this caller (started), with this call's `claim_token`.
    */
   begin(
     scope: Scope,
     input: {
       key: string;
+      caller: string;
+      claim_token: string;
       operation: string;
       request_hash: string;
       now: Millis;
@@ -647,12 +687,33 @@ export interface IdempotencyRepository {
       ttl_ms: number;
     },
   ): Promise<IdempotencyBegin>;
-  complete(scope: Scope, key: string, response: { status: number; body: string }): Promise<void>;
-  /** Forget an in-progress key (the request failed in a way that should not be replayed). */
-  release(scope: Scope, key: string): Promise<void>;
-  get(scope: Scope, key: string): Promise<IdempotencyRecord | null>;
+  /**
+   * Stores the response as a compare-and-set on the claim: only while the record still holds
+   * `claim.claim_token` (in progress, or completed by this same claim). Returns false when the claim
+   * was taken over (its lock expired) — the caller's transaction must then roll back its effect.
+   */
+  complete(
+    scope: Scope,
+    claim: IdempotencyClaimRef,
+    response: { status: number; body: string },
+  ): Promise<boolean>;
+  /**
+   * Extends the lock of a claim that is still this token's (compare-and-set); false when it was
+   * taken over. Interim transactions of a request call it so that a stale claim commits nothing.
+   */
+  renew(scope: Scope, claim: IdempotencyClaimRef, locked_until: Millis): Promise<boolean>;
+  /** Forget an in-progress key held by this claim (the request failed in a way that should not be replayed). */
+  release(scope: Scope, claim: IdempotencyClaimRef): Promise<void>;
+  get(scope: Scope, caller: string, key: string): Promise<IdempotencyRecord | null>;
   /** Housekeeping: delete records past `expires_at`. */
   purgeExpired(now: Millis): Promise<number>;
+}
+
+/** One request's claim on an idempotency key. */
+export interface IdempotencyClaimRef {
+  key: string;
+  caller: string;
+  claim_token: string;
 }
 
 // ---------------------------------------------------------------- events, webhooks
@@ -663,14 +724,15 @@ export interface EventRepository {
   get(scope: Scope, id: string): Promise<EventRecord | null>;
   /**
    * Fan-out: claims up to `limit` events not yet dispatched (oldest first; Postgres
-   * `FOR UPDATE SKIP LOCKED`), creates one pending delivery per subscribed active webhook of the
-   * event's scope (`events` contains the type or '*'), with `next_attempt_at = now`, and marks the
-   * events dispatched — all in the caller's transaction. Returns the number of events handled.
+   * `FOR UPDATE SKIP LOCKED`), asks `makeDelivery` for each active webhook of the event's scope
+   * and inserts the deliveries it returns (null: the webhook does not receive that event — core
+   * decides, `receivesEvent`), and marks the events dispatched — all in the caller's
+   * transaction. Returns the number of events handled.
    */
   dispatch(
     limit: number,
     now: Millis,
-    makeDelivery: (event: EventRecord, webhook: WebhookRecord) => WebhookDeliveryRecord,
+    makeDelivery: (event: EventRecord, webhook: WebhookRecord) => WebhookDeliveryRecord | null,
   ): Promise<number>;
 }
 
@@ -681,7 +743,10 @@ export interface WebhookRepository {
   update(
     scope: Scope,
     id: string,
-    patch: Patch<WebhookRecord, 'url' | 'events' | 'is_active' | 'consecutive_failures' | 'metadata'>,
+    patch: Patch<
+      WebhookRecord,
+      'url' | 'events' | 'events_since' | 'is_active' | 'consecutive_failures' | 'metadata'
+    >,
   ): Promise<WebhookRecord | null>;
   delete(scope: Scope, id: string, at: Millis): Promise<boolean>;
 
