@@ -29,6 +29,6 @@ const shared = globalThis as typeof globalThis & { cartwrightShop?: Promise<Engi
  * that reloads modules (Next.js `next dev`) does not open a second database on every edit.
  */
 export function getShopEngine(): Promise<Engine> {
-  shared.cartwrightShop ??= createShopEngine({ filename: process.env.DATABASE_FILE ?? ':memory:' });
+  shared.cartwrightShop ??= createShopEngine({ filename: process.env.DATABASE_URL ?? ':memory:' });
   return shared.cartwrightShop;
 }
