@@ -3,7 +3,7 @@ import type { PaymentResult } from '../../ports/payment-provider';
 import type { Scope } from '../../ports/storage';
 import type { Checkout } from '../../schemas/carts';
 import type { ServiceContext } from '../context';
-import { write } from '../unit-of-work';
+import { INTERIM, write } from '../unit-of-work';
 import { orderToStorefrontWire } from '../wire/orders';
 import { type CheckoutCaller, claimCheckout } from './checkout-claim';
 import { type AttemptSettlement, closeAttempt, settleAttempt } from './checkout-settlement';
@@ -76,7 +76,11 @@ function orderOrThrow(settled: AttemptSettlement) {
 export function createCheckoutService(ctx: ServiceContext) {
   return {
     async checkout(scope: Scope, cartId: string, input: Checkout, caller: CheckoutCaller) {
-      const claim = await write(ctx, (work) => claimCheckout(ctx, work, scope, cartId, input, caller));
+      // Under an Idempotency-Key, each transaction stores the answer it leads to (decisions §12):
+      // the claim's when it settles in process; an attempt is interim (the order comes later).
+      const claim = await write(ctx, (work) => claimCheckout(ctx, work, scope, cartId, input, caller), {
+        answer: (claimed) => (claimed.kind === 'attempt' ? INTERIM : orderOrThrow(claimed)),
+      });
       if (claim.kind !== 'attempt') return orderOrThrow(claim);
 
       const { attempt, snapshot, provider } = claim;
@@ -85,11 +89,21 @@ export function createCheckoutService(ctx: ServiceContext) {
         result = await provider.createPayment(snapshot.payment);
       } catch (error) {
         if (isRefusal(error)) {
-          await closeAttempt(ctx, scope, attempt, { status: 'failed', failure_reason: error.code });
+          await closeAttempt(
+            ctx,
+            scope,
+            attempt,
+            { status: 'failed', failure_reason: error.code },
+            {
+              answer: () => {
+                throw error;
+              },
+            },
+          );
         }
         throw error;
       }
-      return orderOrThrow(await settleAttempt(ctx, scope, attempt, provider, result));
+      return orderOrThrow(await settleAttempt(ctx, scope, attempt, provider, result, orderOrThrow));
     },
   };
 }

@@ -9,7 +9,7 @@ import type {
 } from '../../ports/storage';
 import type { ServiceContext } from '../context';
 import { emitInventoryCrossings } from '../inventory-events';
-import { type Work, write } from '../unit-of-work';
+import { type Work, type WriteOptions, write } from '../unit-of-work';
 import { attemptToWire, isOpenAttempt, readSnapshot } from './checkout-attempts';
 import { writeCheckoutOrder } from './checkout-order';
 import { isDeclined, isRefusal, paymentStatusOf } from './payment-attempt';
@@ -69,33 +69,38 @@ export async function closeAttempt(
   scope: Scope,
   ref: AttemptRef,
   input: CloseAttemptInput,
+  options?: WriteOptions<PaymentRecord>,
 ): Promise<PaymentRecord> {
-  return write(ctx, async (work) => {
-    const { tx, now } = work;
-    const { attempt } = await lockAttempt(work, scope, ref);
-    if (!isOpenAttempt(attempt)) return attempt;
-    const snapshot = readSnapshot(attempt);
-    if (snapshot.reserved.length > 0) {
-      emitInventoryCrossings(work, scope, await tx.inventory.release(scope, snapshot.reserved, now));
-    }
-    const closed = await tx.orders.updatePayment(
-      scope,
-      attempt.id,
-      {
-        status: input.status,
-        failure_reason: input.failure_reason,
-        provider_id: input.provider_id ?? attempt.provider_id,
-        client_secret: null,
-        metadata: {},
-        updated_at: now,
-      },
-      { expect_status: 'pending' },
-    );
-    if (!closed)
-      throw new CommerceError('internal_error', `Checkout attempt '${attempt.id}' changed meanwhile`);
-    work.emit(scope, 'payment.failed', attemptToWire(closed));
-    return closed;
-  });
+  return write(
+    ctx,
+    async (work) => {
+      const { tx, now } = work;
+      const { attempt } = await lockAttempt(work, scope, ref);
+      if (!isOpenAttempt(attempt)) return attempt;
+      const snapshot = readSnapshot(attempt);
+      if (snapshot.reserved.length > 0) {
+        emitInventoryCrossings(work, scope, await tx.inventory.release(scope, snapshot.reserved, now));
+      }
+      const closed = await tx.orders.updatePayment(
+        scope,
+        attempt.id,
+        {
+          status: input.status,
+          failure_reason: input.failure_reason,
+          provider_id: input.provider_id ?? attempt.provider_id,
+          client_secret: null,
+          metadata: {},
+          updated_at: now,
+        },
+        { expect_status: 'pending' },
+      );
+      if (!closed)
+        throw new CommerceError('internal_error', `Checkout attempt '${attempt.id}' changed meanwhile`);
+      work.emit(scope, 'payment.failed', attemptToWire(closed));
+      return closed;
+    },
+    options,
+  );
 }
 
 /**
@@ -109,30 +114,35 @@ async function writeAttemptOrder(
   scope: Scope,
   ref: AttemptRef,
   result: PaymentResult,
+  options?: WriteOptions<OrderAggregate | null>,
 ): Promise<OrderAggregate | null> {
-  return write(ctx, async (work) => {
-    const { tx, now } = work;
-    const { attempt, cart } = await lockAttempt(work, scope, ref);
-    if (attempt.order_id !== null) return tx.orders.get(scope, attempt.order_id);
-    if (!isOpenAttempt(attempt)) return null;
-    const snapshot = readSnapshot(attempt);
-    const payment: PaymentRecord = {
-      ...attempt,
-      order_id: snapshot.order.id,
-      status: paymentStatusOf(result),
-      provider_id: result.provider_id ?? attempt.provider_id,
-      client_secret: result.status === 'requires_action' ? (result.client_secret ?? null) : null,
-      metadata: {},
-      updated_at: now,
-    };
-    return writeCheckoutOrder(ctx, work, scope, {
-      cart: cart ?? { id: snapshot.order.cart_id ?? '', status: 'abandoned' },
-      draft: snapshot.order,
-      customer_key: snapshot.customer_key,
-      payment,
-      payment_row: 'attempt',
-    });
-  });
+  return write(
+    ctx,
+    async (work) => {
+      const { tx, now } = work;
+      const { attempt, cart } = await lockAttempt(work, scope, ref);
+      if (attempt.order_id !== null) return tx.orders.get(scope, attempt.order_id);
+      if (!isOpenAttempt(attempt)) return null;
+      const snapshot = readSnapshot(attempt);
+      const payment: PaymentRecord = {
+        ...attempt,
+        order_id: snapshot.order.id,
+        status: paymentStatusOf(result),
+        provider_id: result.provider_id ?? attempt.provider_id,
+        client_secret: result.status === 'requires_action' ? (result.client_secret ?? null) : null,
+        metadata: {},
+        updated_at: now,
+      };
+      return writeCheckoutOrder(ctx, work, scope, {
+        cart: cart ?? { id: snapshot.order.cart_id ?? '', status: 'abandoned' },
+        draft: snapshot.order,
+        customer_key: snapshot.customer_key,
+        payment,
+        payment_row: 'attempt',
+      });
+    },
+    options,
+  );
 }
 
 /**
@@ -189,38 +199,64 @@ export async function settleAttempt(
   attempt: PaymentRecord,
   provider: PaymentProvider,
   result: PaymentResult | null,
+  answer?: (settled: AttemptSettlement) => unknown,
 ): Promise<AttemptSettlement> {
+  // Each path ends in one transaction; under an Idempotency-Key it stores the request's answer
+  // for the settlement it leads to (`answer`: checkout's), in that same transaction.
+  const answering = <T>(settlement: (value: T) => AttemptSettlement): WriteOptions<T> | undefined =>
+    answer === undefined ? undefined : { answer: (value) => answer(settlement(value)) };
   if (result === null) {
-    const closed = await closeAttempt(ctx, scope, attempt, {
-      status: 'cancelled',
-      failure_reason: 'unknown_to_provider',
-    });
+    const closed = await closeAttempt(
+      ctx,
+      scope,
+      attempt,
+      { status: 'cancelled', failure_reason: 'unknown_to_provider' },
+      answering((closed: PaymentRecord) => ({ kind: 'closed', attempt: closed })),
+    );
     return { kind: 'closed', attempt: closed };
   }
   if (isDeclined(result)) {
-    const closed = await closeAttempt(ctx, scope, attempt, {
-      status: result.status === 'cancelled' ? 'cancelled' : 'failed',
-      failure_reason: result.failure_code ?? result.failure_message ?? 'declined',
-      provider_id: result.provider_id,
-    });
-    return {
+    const declined = (closed: PaymentRecord): AttemptSettlement => ({
       kind: 'declined',
       attempt: closed,
       message: result.failure_message ?? 'The payment was declined',
       code: result.failure_code ?? null,
-    };
+    });
+    const closed = await closeAttempt(
+      ctx,
+      scope,
+      attempt,
+      {
+        status: result.status === 'cancelled' ? 'cancelled' : 'failed',
+        failure_reason: result.failure_code ?? result.failure_message ?? 'declined',
+        provider_id: result.provider_id,
+      },
+      answering(declined),
+    );
+    return declined(closed);
   }
   let order: OrderAggregate | null;
   try {
-    order = await writeAttemptOrder(ctx, scope, attempt, result);
+    order = await writeAttemptOrder(
+      ctx,
+      scope,
+      attempt,
+      result,
+      // null: settled without an order meanwhile (`closed` below; its answer needs only the attempt's id).
+      answering((written: OrderAggregate | null) =>
+        written === null ? { kind: 'closed', attempt } : { kind: 'order', order: written },
+      ),
+    );
   } catch (error) {
     if (!isRefusal(error)) throw error;
     const status = await giveBack(provider, attempt, result);
-    const closed = await closeAttempt(ctx, scope, attempt, {
-      status,
-      failure_reason: error.code,
-      provider_id: result.provider_id,
-    });
+    const closed = await closeAttempt(
+      ctx,
+      scope,
+      attempt,
+      { status, failure_reason: error.code, provider_id: result.provider_id },
+      answering((closed: PaymentRecord) => ({ kind: 'refused', attempt: closed, error })),
+    );
     return { kind: 'refused', attempt: closed, error };
   }
   if (order === null) {
