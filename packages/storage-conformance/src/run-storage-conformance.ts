@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import type { StorageConformanceOptions } from './options';
 import { createSuiteContext } from './suite-context';
 import { accountsSuite } from './suites/accounts';
+import { cartLocksSuite } from './suites/cart-locks';
 import { cartsSuite } from './suites/carts';
 import { catalogSuite } from './suites/catalog';
 import { catalogDocumentsSuite } from './suites/catalog-documents';
@@ -35,6 +36,7 @@ export function runStorageConformance(options: StorageConformanceOptions): void 
     discountsSuite(ctx);
     customersSuite(ctx);
     cartsSuite(ctx);
+    cartLocksSuite(ctx);
     ordersSuite(ctx);
     idempotencySuite(ctx);
     eventsWebhooksSuite(ctx);

@@ -24,7 +24,10 @@ export function cartsSuite(ctx: SuiteContext): void {
       });
       await ctx.tx((tx) => tx.carts.insert(cart));
       expect(await ctx.read((r) => r.carts.get(scope, id))).toEqual(cart);
-      expect(await ctx.tx((tx) => tx.carts.get(scope, id, { forUpdate: true }))).toEqual(cart);
+      expect(await ctx.tx((tx) => tx.carts.get(scope, id, { forUpdate: true }))).toEqual({
+        ...cart,
+        open_checkout_payment_id: null,
+      });
       expect(await ctx.read((r) => r.carts.get(otherMode(scope), id))).toBeNull();
       expect(await ctx.read((r) => r.carts.get(scope, 'cart_missing'))).toBeNull();
     });

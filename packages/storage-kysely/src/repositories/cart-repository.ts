@@ -6,6 +6,7 @@ import type {
   CartRecord,
   CartRepository,
   JsonObject,
+  LockedCart,
   Mode,
   Patch,
   Scope,
@@ -42,47 +43,88 @@ function itemsColumn(caps: DialectCapabilities) {
   return sql<unknown>`(select json_group_array(json_array(id, variant_id, quantity, json(metadata), created_at, updated_at)) from (select id, variant_id, quantity, metadata, created_at, updated_at from cart_items ci where ci.store_id = carts.store_id and ci.mode = carts.mode and ci.cart_id = carts.id order by created_at, id))`;
 }
 
+/**
+ * The cart's open checkout attempt (`LockedCart.open_checkout_payment_id`): a payment of the
+ * cart still `pending` without an order — `isOpenAttempt` in core — found through the partial
+ * index `payments_open_checkout_idx` (migration 0011), whose predicate the literals repeat.
+ */
+const openCheckoutColumn = sql<
+  string | null
+>`(select p.id from payments p where p.store_id = carts.store_id and p.mode = carts.mode and p.cart_id = carts.id and p.status = 'pending' and p.order_id is null limit 1)`;
+
 const CART_COLUMNS = TABLE_COLUMNS.carts;
 
-/** A cart row with its items: the row and `items_json` (Postgres), or ONE JSON array `r` (SQLite). */
-type CartReadRow = (Selectable<CartsTable> & { items_json: unknown }) | { r: string };
+/**
+ * A cart row with its items: the row and `items_json` (Postgres), or ONE JSON array `r` (SQLite);
+ * a locked read adds the open checkout attempt (`open_checkout`, or the array's last element).
+ */
+type CartReadRow =
+  | (Selectable<CartsTable> & { items_json: unknown; open_checkout?: string | null })
+  | { r: string };
 
 /**
  * The columns of a cart read: Postgres `carts.*` and `items_json`; SQLite ONE value `r`, the
  * cart's columns (in {@link CART_COLUMNS} order) followed by the items array — one string for
  * better-sqlite3 to hand over instead of a 17-column row object (see `sqliteJsonRow`; the
  * items aggregate is nested through `json()`: SQLite does not promise that a subquery's result
- * keeps its JSON subtype).
+ * keeps its JSON subtype). `locked`: the read of a write, which also looks up the cart's open
+ * checkout attempt ({@link openCheckoutColumn}).
  */
 function selectCart(
   query: SelectQueryBuilder<Database, 'carts', object>,
   caps: DialectCapabilities,
+  locked = false,
 ): SelectQueryBuilder<Database, 'carts', CartReadRow> {
   if (caps.dialect === 'sqlite') {
+    const items = sql`json(${itemsColumn(caps)})`;
     return query.select(
       sqliteJsonRow(CART_COLUMNS, {
         table: 'carts',
-        extra: [sql`json(${itemsColumn(caps)})`],
+        extra: locked ? [items, openCheckoutColumn] : [items],
       }).as('r'),
     ) as unknown as SelectQueryBuilder<Database, 'carts', CartReadRow>;
   }
-  return query.selectAll('carts').select(itemsColumn(caps).as('items_json')) as unknown as SelectQueryBuilder<
-    Database,
-    'carts',
-    CartReadRow
-  >;
+  const read = query.selectAll('carts').select(itemsColumn(caps).as('items_json'));
+  return (locked
+    ? read.select(openCheckoutColumn.as('open_checkout'))
+    : read) as unknown as SelectQueryBuilder<Database, 'carts', CartReadRow>;
 }
 
-const byId = (forUpdate: boolean) =>
-  template(({ db, caps }, p: Slots<ScopeSlots | 'id'>) => {
-    const query = selectCart(db.selectFrom('carts'), caps)
+const byId = (locked: boolean) =>
+  template(({ db, caps }, p: Slots<ScopeSlots | 'id'>) =>
+    selectCart(db.selectFrom('carts'), caps, locked)
       .where('store_id', '=', p.store_id)
       .where('mode', '=', p.mode)
-      .where('id', '=', p.id);
-    return forUpdate && caps.forUpdate ? query.forUpdate() : query;
-  });
+      .where('id', '=', p.id),
+  );
 const get = byId(false);
-const getForUpdate = byId(true);
+const getLocked = byId(true);
+/**
+ * Postgres: the cart's row lock, taken in a statement of its own BEFORE the cart is read. Under
+ * READ COMMITTED a statement that waits for a row lock re-reads only the locked row once it is
+ * granted; its subqueries (the items, the open attempt) keep the statement's first snapshot and
+ * would miss what the previous holder committed — items added, an attempt recorded. The read
+ * that follows the lock is a new statement with a new snapshot, so it sees all of it.
+ */
+const lockCart = template(({ db }, p: Slots<ScopeSlots | 'id'>) =>
+  db
+    .selectFrom('carts')
+    .select('id')
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('id', '=', p.id)
+    .forUpdate(),
+);
+/** Postgres: a customer's row lock (`lockCustomer`); NO KEY, so rows referencing it are not blocked. */
+const lockCustomerRow = template(({ db }, p: Slots<ScopeSlots | 'id'>) =>
+  db
+    .selectFrom('customers')
+    .select('id')
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('id', '=', p.id)
+    .forNoKeyUpdate(),
+);
 
 const activeBySession = template(({ db, caps }, p: Slots<ScopeSlots | 'session_id'>) =>
   selectCart(db.selectFrom('carts'), caps)
@@ -207,20 +249,26 @@ function decodeItemTuple(cart_id: string, tuple: ItemTuple, c: DialectCapabiliti
  * by a key the source lacks on a slow path (~1 µs), on every cart read; adding a key to a fresh
  * object is a plain map transition.
  */
-function decodeAggregate(read: CartReadRow, c: DialectCapabilities): CartAggregate {
+function decodeAggregate(read: CartReadRow, c: DialectCapabilities): CartAggregate;
+function decodeAggregate(read: CartReadRow, c: DialectCapabilities, locked: true): LockedCart;
+function decodeAggregate(read: CartReadRow, c: DialectCapabilities, locked = false): CartAggregate {
   let row: Selectable<CartsTable>;
   let items: unknown;
+  let openCheckout: unknown = null;
   if ('r' in read) {
     const values = JSON.parse(read.r) as unknown[];
     row = rowFromValues(CART_COLUMNS, values);
     items = values[CART_COLUMNS.length];
+    if (locked) openCheckout = values[CART_COLUMNS.length + 1];
   } else {
     row = read;
     items = read.items_json;
+    if (locked) openCheckout = read.open_checkout;
   }
   const tuples = c.parseJson<ItemTuple[] | null>(items) ?? [];
-  const cart = decodeCart(row, c) as CartAggregate;
+  const cart = decodeCart(row, c) as LockedCart;
   cart.items = tuples.map((tuple) => decodeItemTuple(row.id, tuple, c));
+  if (locked) cart.open_checkout_payment_id = typeof openCheckout === 'string' ? openCheckout : null;
   return cart;
 }
 
@@ -272,9 +320,25 @@ export class KyselyCartRepository implements CartRepository {
     await insertRows(this.q, insertItemRow, 'cart_items', items);
   }
 
+  get(scope: Scope, id: string, options: { forUpdate: true }): Promise<LockedCart | null>;
+  get(scope: Scope, id: string, options?: { forUpdate?: false }): Promise<CartAggregate | null>;
+  /**
+   * `forUpdate`: lock, then read (two statements on Postgres, see {@link lockCart}; SQLite's
+   * writer lock is held already), with the cart's open checkout attempt.
+   */
   async get(scope: Scope, id: string, options?: { forUpdate?: boolean }): Promise<CartAggregate | null> {
-    const row = await this.q.first(options?.forUpdate ? getForUpdate : get, scoped(scope, { id }));
-    return row ? decodeAggregate(row, this.q.caps) : null;
+    const args = scoped(scope, { id });
+    if (!options?.forUpdate) {
+      const row = await this.q.first(get, args);
+      return row ? decodeAggregate(row, this.q.caps) : null;
+    }
+    if (this.q.caps.forUpdate && !(await this.q.first(lockCart, args))) return null;
+    const row = await this.q.first(getLocked, args);
+    return row ? decodeAggregate(row, this.q.caps, true) : null;
+  }
+
+  async lockCustomer(scope: Scope, customer_id: string): Promise<void> {
+    if (this.q.caps.forUpdate) await this.q.first(lockCustomerRow, scoped(scope, { id: customer_id }));
   }
 
   async getActiveBySession(scope: Scope, session_id: string): Promise<CartAggregate | null> {

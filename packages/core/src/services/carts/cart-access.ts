@@ -1,5 +1,5 @@
 import { CommerceError } from '../../errors';
-import type { CartRecord } from '../../ports/storage';
+import type { CartRecord, LockedCart } from '../../ports/storage';
 
 /**
  * Who acts on a cart: the kind of API key, and the customer of the `X-Customer-Token` header when
@@ -29,6 +29,25 @@ export function assertCartActive(cart: Pick<CartRecord, 'id' | 'status'>): void 
     throw new CommerceError('cart_not_active', `Cart '${cart.id}' is ${cart.status} and cannot be changed`, {
       data: { status: cart.status },
     });
+  }
+}
+
+/**
+ * 409 `cart_not_active` (decisions §12) for a cart read `forUpdate` that may not change now: not
+ * `active`, or with an open checkout attempt — its order will be written from the attempt's
+ * snapshot, so a change made meanwhile would be answered 200 and then lost (the attempt settles
+ * by checkout, reconciliation or a webhook; a declined one lets the cart change again).
+ */
+export function assertCartWritable(
+  cart: Pick<LockedCart, 'id' | 'status' | 'open_checkout_payment_id'>,
+): void {
+  assertCartActive(cart);
+  if (cart.open_checkout_payment_id !== null) {
+    throw new CommerceError(
+      'cart_not_active',
+      `A checkout of cart '${cart.id}' is in progress; the cart cannot change until it completes or fails`,
+      { data: { status: cart.status, payment_id: cart.open_checkout_payment_id } },
+    );
   }
 }
 

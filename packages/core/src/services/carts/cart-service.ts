@@ -4,6 +4,7 @@ import type {
   CartItemRecord,
   CartPatch,
   CustomerRecord,
+  LockedCart,
   Repositories,
   Scope,
   StoreRecord,
@@ -14,7 +15,7 @@ import type { ServiceContext } from '../context';
 import { read, write } from '../unit-of-work';
 import { addressFromInput, cartToWire } from '../wire/carts';
 import {
-  assertCartActive,
+  assertCartWritable,
   assertMaySetCustomer,
   type CartActor,
   canActOnCart,
@@ -60,14 +61,13 @@ export function createCartService(ctx: ServiceContext) {
     return store;
   }
 
-  async function loadCart(
-    tx: Repositories,
-    scope: Scope,
-    actor: CartActor,
-    id: string,
-    forUpdate: boolean,
-  ): Promise<CartAggregate> {
-    const cart = await tx.carts.get(scope, id, forUpdate ? { forUpdate: true } : undefined);
+  /**
+   * The cart a write changes, locked before it is read (decisions §12: writes to one cart run one
+   * after another, each seeing the items the one before committed), with its open checkout
+   * attempt for {@link assertCartWritable}.
+   */
+  async function loadCart(tx: Repositories, scope: Scope, actor: CartActor, id: string): Promise<LockedCart> {
+    const cart = await tx.carts.get(scope, id, { forUpdate: true });
     if (!cart || !canActOnCart(cart, actor)) throw cartNotFound(id);
     return cart;
   }
@@ -210,8 +210,8 @@ export function createCartService(ctx: ServiceContext) {
      */
     async update(scope: Scope, actor: CartActor, id: string, input: CartUpdate) {
       return write(ctx, async ({ tx, now }) => {
-        const cart = await loadCart(tx, scope, actor, id, true);
-        assertCartActive(cart);
+        const cart = await loadCart(tx, scope, actor, id);
+        assertCartWritable(cart);
         if (input.customer_id != null) {
           assertMaySetCustomer(input.customer_id, actor);
           if (input.customer_id !== actor.customer_id) await requireCustomer(tx, scope, input.customer_id);
@@ -241,8 +241,8 @@ export function createCartService(ctx: ServiceContext) {
     /** `POST /v1/storefront/carts/{id}/items`: the same variant again adds to its quantity. */
     async addItem(scope: Scope, actor: CartActor, id: string, input: CartItemAdd) {
       return write(ctx, async ({ tx, now }) => {
-        const cart = await loadCart(tx, scope, actor, id, true);
-        assertCartActive(cart);
+        const cart = await loadCart(tx, scope, actor, id);
+        assertCartWritable(cart);
         const existing = cart.items.find((item) => item.variant_id === input.variant_id);
         const item: CartItemRecord = existing
           ? {
@@ -272,8 +272,8 @@ export function createCartService(ctx: ServiceContext) {
     /** `PATCH /v1/storefront/carts/{id}/items/{item_id}`: sets the quantity (≥ 1) and optionally the metadata. */
     async updateItem(scope: Scope, actor: CartActor, id: string, item_id: string, input: CartItemUpdate) {
       return write(ctx, async ({ tx, now }) => {
-        const cart = await loadCart(tx, scope, actor, id, true);
-        assertCartActive(cart);
+        const cart = await loadCart(tx, scope, actor, id);
+        assertCartWritable(cart);
         const existing = cart.items.find((item) => item.id === item_id);
         if (!existing) throw itemNotFound(item_id);
         const item: CartItemRecord = {
@@ -298,8 +298,8 @@ export function createCartService(ctx: ServiceContext) {
     /** `DELETE /v1/storefront/carts/{id}/items/{item_id}` → the updated cart. */
     async removeItem(scope: Scope, actor: CartActor, id: string, item_id: string) {
       return write(ctx, async ({ tx, now }) => {
-        const cart = await loadCart(tx, scope, actor, id, true);
-        assertCartActive(cart);
+        const cart = await loadCart(tx, scope, actor, id);
+        assertCartWritable(cart);
         if (!cart.items.some((item) => item.id === item_id)) throw itemNotFound(item_id);
         await tx.carts.deleteItem(scope, cart.id, item_id);
         const next = await touch(
@@ -321,8 +321,8 @@ export function createCartService(ctx: ServiceContext) {
      */
     async applyDiscount(scope: Scope, actor: CartActor, id: string, code: string) {
       return write(ctx, async ({ tx, now }) => {
-        const cart = await loadCart(tx, scope, actor, id, true);
-        assertCartActive(cart);
+        const cart = await loadCart(tx, scope, actor, id);
+        assertCartWritable(cart);
         // One look-up serves both the code asked for and pricing (the cart's other codes).
         const lower = code.toLowerCase();
         const discounts = await tx.discounts.listForPricing(scope, [...cart.discount_codes, code]);
@@ -348,8 +348,8 @@ export function createCartService(ctx: ServiceContext) {
     /** `DELETE /v1/storefront/carts/{id}/discounts/{code}` (case-insensitive) → the updated cart. */
     async removeDiscount(scope: Scope, actor: CartActor, id: string, code: string) {
       return write(ctx, async ({ tx, now }) => {
-        const cart = await loadCart(tx, scope, actor, id, true);
-        assertCartActive(cart);
+        const cart = await loadCart(tx, scope, actor, id);
+        assertCartWritable(cart);
         const codes = cart.discount_codes.filter((c) => c.toLowerCase() !== code.toLowerCase());
         if (codes.length === cart.discount_codes.length) {
           throw new CommerceError('not_found', `Code '${code}' is not on this cart`, { param: 'code' });
@@ -370,28 +370,51 @@ export function createCartService(ctx: ServiceContext) {
     async merge(scope: Scope, actor: CartActor & { customer_id: string }, id: string) {
       return write(ctx, async ({ tx, now }) => {
         const customer_id = actor.customer_id;
-        const guest = await loadCart(tx, scope, actor, id, true);
+        // One merge into a customer at a time, whatever the guest carts (decisions §12): the
+        // customer's lock comes first, so a second merge waiting here reads the active cart the
+        // first one gave the customer (or merged into) and merges into it too.
+        await tx.carts.lockCustomer(scope, customer_id);
+        const guest = await loadCart(tx, scope, actor, id);
         if (guest.customer_id !== null && guest.customer_id !== customer_id) {
           throw new CommerceError('forbidden', 'This cart belongs to another customer');
         }
-        assertCartActive(guest);
+        assertCartWritable(guest);
         if (guest.customer_id === customer_id) {
           const { result } = await priced(tx, scope, guest, now);
           return cartToWire(guest, result);
         }
-        const found = await tx.carts.getActiveByCustomer(scope, customer_id, guest.id);
-        const target = found ? await tx.carts.get(scope, found.id, { forUpdate: true }) : null;
-        if (target?.status !== 'active') {
+        const target = await lockActiveCartOf(tx, scope, customer_id, guest.id);
+        if (target === null) {
           const updated = await tx.carts.update(scope, guest.id, { customer_id, updated_at: now });
           if (!updated) throw cartNotFound(id);
           const next: CartAggregate = { ...updated, items: guest.items };
           const { result } = await priced(tx, scope, next, now);
           return cartToWire(next, result);
         }
+        assertCartWritable(target);
         return mergeInto(tx, scope, guest, target, now);
       });
     },
   };
+
+  /**
+   * The customer's newest active cart other than `except`, locked and read again: a cart found
+   * active may have been checked out before its lock was granted, then the next one is tried
+   * (carts never become active again, so this ends).
+   */
+  async function lockActiveCartOf(
+    tx: Repositories,
+    scope: Scope,
+    customer_id: string,
+    except: string,
+  ): Promise<LockedCart | null> {
+    for (;;) {
+      const found = await tx.carts.getActiveByCustomer(scope, customer_id, except);
+      if (!found) return null;
+      const locked = await tx.carts.get(scope, found.id, { forUpdate: true });
+      if (locked?.status === 'active') return locked;
+    }
+  }
 
   /** The cart with new items and `updated_at` (written now, so the response shows it). */
   async function touch(
