@@ -27,6 +27,12 @@ export type {
 } from './services/orders/refund-reconciliation';
 export type { PollingLoop } from './services/scheduling/polling-loop';
 export { read, type Work, write } from './services/unit-of-work';
+export {
+  eventsSinceAfterChange,
+  receivesEvent,
+  subscribedSince,
+  type WebhookSubscription,
+} from './services/webhooks/subscriptions';
 export type {
   DeliverDueOptions,
   DeliverDueResult,

@@ -22,6 +22,7 @@ import type {
   WebhookDeliveryRecord,
   WebhookRecord,
 } from '@cartwright/core';
+import { subscribedSince } from '@cartwright/core';
 
 /**
  * Record builders for the suites. Ids are unique per call (`<prefix>_<counter><random>`, so they
@@ -372,6 +373,7 @@ export function makeOrderLine(order_id: string, overrides: Partial<OrderLineReco
     shipped_quantity: 0,
     refunded_quantity: 0,
     restocked_quantity: 0,
+    reserved_quantity: 0,
     unit_price: 1000,
     line_discount: 0,
     line_total: 2000,
@@ -530,6 +532,7 @@ export function makeWebhook(scope: Scope, overrides: Partial<WebhookRecord> = {}
     mode: scope.mode,
     url: 'https://hooks.example.com/in',
     events: ['*'],
+    events_since: {},
     secret: `whsec_${randomBytes(16).toString('hex')}`,
     is_active: true,
     consecutive_failures: 0,
@@ -552,25 +555,32 @@ export function makeEvent(scope: Scope, overrides: Partial<EventRecord> = {}): E
   };
 }
 
-/** The delivery factory `events.dispatch` takes. */
+/**
+ * The delivery factory `events.dispatch` takes: a delivery when the webhook subscribes to the
+ * event's type (`subscribedSince`, core's rule), else null. The subscription TIME is core's rule
+ * (`receivesEvent`, tested with the engine); the storage suites' events are far in the past.
+ */
 export function deliveryFor(now: number) {
-  return (event: EventRecord, webhook: WebhookRecord): WebhookDeliveryRecord => ({
-    id: newId('whd'),
-    store_id: event.store_id,
-    mode: event.mode,
-    webhook_id: webhook.id,
-    event_id: event.id,
-    event_type: event.type,
-    payload: JSON.stringify({ id: event.id, type: event.type, data: event.data }),
-    status: 'pending',
-    attempt_count: 0,
-    next_attempt_at: now,
-    lease_until: null,
-    leased_by: null,
-    last_status_code: null,
-    last_error: null,
-    last_duration_ms: null,
-    created_at: now,
-    updated_at: now,
-  });
+  return (event: EventRecord, webhook: WebhookRecord): WebhookDeliveryRecord | null =>
+    subscribedSince(webhook, event.type) === null
+      ? null
+      : {
+          id: newId('whd'),
+          store_id: event.store_id,
+          mode: event.mode,
+          webhook_id: webhook.id,
+          event_id: event.id,
+          event_type: event.type,
+          payload: JSON.stringify({ id: event.id, type: event.type, data: event.data }),
+          status: 'pending',
+          attempt_count: 0,
+          next_attempt_at: now,
+          lease_until: null,
+          leased_by: null,
+          last_status_code: null,
+          last_error: null,
+          last_duration_ms: null,
+          created_at: now,
+          updated_at: now,
+        };
 }

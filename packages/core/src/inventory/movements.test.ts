@@ -58,9 +58,10 @@ describe('release', () => {
     expect(release(inv({ reserved: 1 }), 3)).toEqual(inv({ reserved: 0 }));
   });
 
-  it('untracked: unchanged', () => {
-    const record = inv({ track_inventory: false, reserved: 2 });
-    expect(release(record, 2)).toBe(record);
+  it('untracked since the reservation: the reserved units are given back all the same (issue 19)', () => {
+    expect(release(inv({ track_inventory: false, reserved: 2 }), 2)).toEqual(
+      inv({ track_inventory: false, reserved: 0 }),
+    );
   });
 });
 
@@ -75,9 +76,19 @@ describe('ship (decisions §10: on_hand −= q, reserved −= q)', () => {
     expect(after.on_hand - after.reserved).toBe(before.on_hand - before.reserved);
   });
 
-  it('untracked: unchanged', () => {
+  it('untracked, units never reserved: unchanged', () => {
     const record = inv({ track_inventory: false });
-    expect(ship(record, 2)).toBe(record);
+    expect(ship(record, 2, 0)).toBe(record);
+  });
+
+  it('untracked since the reservation: the reserved units leave on_hand and reserved (issue 19)', () => {
+    expect(ship(inv({ track_inventory: false, reserved: 2 }), 2)).toEqual(
+      inv({ track_inventory: false, on_hand: 8, reserved: 0 }),
+    );
+  });
+
+  it('tracked since the order, units never reserved: on_hand only, reserved left to other orders', () => {
+    expect(ship(inv({ reserved: 4 }), 2, 0)).toEqual(inv({ on_hand: 8, reserved: 4 }));
   });
 });
 
@@ -93,9 +104,12 @@ describe('restock (decisions §10: unfulfilled units leave reserved, fulfilled g
     expect(restock(inv({ reserved: 2 }), movement)).toEqual(inv({ reserved: 0 }));
   });
 
-  it('untracked: unchanged', () => {
+  it('untracked: reserved units are released, shipped units do not come back to a count not kept', () => {
+    expect(restock(inv({ track_inventory: false, reserved: 1 }), { from_reserved: 1, to_on_hand: 1 })).toEqual(
+      inv({ track_inventory: false, reserved: 0 }),
+    );
     const record = inv({ track_inventory: false });
-    expect(restock(record, { from_reserved: 1, to_on_hand: 1 })).toBe(record);
+    expect(restock(record, { from_reserved: 0, to_on_hand: 1 })).toBe(record);
   });
 
   it('negative parts are a programming error', () => {

@@ -13,8 +13,9 @@ export type MovementResult<T extends InventoryLevels> =
 /**
  * Reserves `quantity` units for an order (checkout, an admin order created or finalised as
  * `pending`). Refused when the variant is tracked, does not allow backorder, and fewer than
- * `quantity` units are available. An untracked variant reserves nothing (returned unchanged),
- * so later release/ship/restock of it are no-ops too.
+ * `quantity` units are available. An untracked variant reserves nothing (returned unchanged);
+ * the order records per line what it reserved (`reserved_quantity`) and later gives back exactly
+ * that, whatever the variant's tracking is then (issue 19).
  *
  * SQL: `UPDATE inventory SET reserved = reserved + :q WHERE id = :id AND track_inventory
  * AND (allow_backorder OR on_hand - reserved >= :q)`; zero rows on a tracked record = refused.
@@ -31,38 +32,43 @@ export function reserve<T extends InventoryLevels>(inventory: T, quantity: numbe
 }
 
 /**
- * Releases a reservation (order cancelled, fulfillment-free units given up). Never fails:
- * `reserved` is clamped at 0, so a reservation that went stale (tracking switched on after the
- * order was placed) cannot drive it negative. Untracked: unchanged.
+ * Releases a reservation the caller made (order cancelled, fulfillment-free units given up):
+ * `reserved −= q`, whatever `track_inventory` is now — a variant switched to untracked after the
+ * order reserved gives its units back all the same (issue 19). Never fails: `reserved` is
+ * clamped at 0.
  *
- * SQL: `SET reserved = MAX(reserved - :q, 0) WHERE id = :id AND track_inventory`
- * (`GREATEST` on Postgres).
+ * SQL: `SET reserved = MAX(reserved - :q, 0) WHERE id = :id` (`GREATEST` on Postgres).
  *
  * @example release({ ...inv, on_hand: 10, reserved: 5 }, 3) // reserved 2
  */
 export function release<T extends InventoryLevels>(inventory: T, quantity: number): T {
   assertPositiveQuantity(quantity);
-  if (!inventory.track_inventory) return inventory;
   return { ...inventory, reserved: Math.max(0, inventory.reserved - quantity) };
 }
 
 /**
- * Ships units of a fulfillment (decisions §10): `on_hand −= q`, `reserved −= q` (clamped at 0
- * like {@link release}). Never fails: the units have physically left; with backorders `on_hand`
- * may go negative until stock is adjusted. Keeps `on_hand ≥ reserved` whenever it held before
- * and the units were reserved. Untracked: unchanged.
+ * Ships units of a fulfillment (decisions §10): the `from_reserved` units the order reserved
+ * leave `on_hand` and `reserved` together (`reserved` clamped at 0 like {@link release}), whatever
+ * `track_inventory` is now; the other `quantity − from_reserved` units (never reserved: the
+ * variant was untracked when the order reserved) leave `on_hand` only of a tracked variant.
+ * Never fails: the units have physically left; with backorders `on_hand` may go negative until
+ * stock is adjusted. Reserved units keep `available` unchanged.
  *
- * SQL: `SET on_hand = on_hand - :q, reserved = MAX(reserved - :q, 0) WHERE id = :id AND track_inventory`.
+ * SQL: `SET on_hand = on_hand - :r - (CASE WHEN track_inventory THEN :q - :r ELSE 0 END),
+ * reserved = MAX(reserved - :r, 0) WHERE id = :id`.
  *
  * @example ship({ ...inv, on_hand: 10, reserved: 5 }, 2) // on_hand 8, reserved 3, available 5
  */
-export function ship<T extends InventoryLevels>(inventory: T, quantity: number): T {
+export function ship<T extends InventoryLevels>(inventory: T, quantity: number, from_reserved = quantity): T {
   assertPositiveQuantity(quantity);
-  if (!inventory.track_inventory) return inventory;
+  if (!Number.isSafeInteger(from_reserved) || from_reserved < 0 || from_reserved > quantity)
+    throw new RangeError('from_reserved must be an integer from 0 to quantity');
+  const unreserved = inventory.track_inventory ? quantity - from_reserved : 0;
+  if (from_reserved === 0 && unreserved === 0) return inventory;
   return {
     ...inventory,
-    on_hand: inventory.on_hand - quantity,
-    reserved: Math.max(0, inventory.reserved - quantity),
+    on_hand: inventory.on_hand - from_reserved - unreserved,
+    reserved: Math.max(0, inventory.reserved - from_reserved),
   };
 }
 
@@ -75,11 +81,12 @@ export interface RestockSplit {
 }
 
 /**
- * Returns a refunded line's units to stock (decisions §10): unshipped units leave `reserved`
- * (clamped at 0), then shipped units go back to `on_hand`. Either way `available` grows by the
- * units returned. Never fails. Untracked: unchanged.
+ * Returns a refunded line's units to stock (decisions §10): unshipped units the order reserved
+ * leave `reserved` (clamped at 0) whatever `track_inventory` is now, then shipped units go back to
+ * `on_hand` of a tracked variant (a count the merchant keeps only while tracking). Never fails.
  *
- * SQL: `SET reserved = MAX(reserved - :r, 0), on_hand = on_hand + :h WHERE id = :id AND track_inventory`.
+ * SQL: `SET reserved = MAX(reserved - :r, 0), on_hand = on_hand + (CASE WHEN track_inventory
+ * THEN :h ELSE 0 END) WHERE id = :id`.
  *
  * @example restock({ ...inv, on_hand: 8, reserved: 3 }, { from_reserved: 1, to_on_hand: 2 }) // on_hand 10, reserved 2
  * @throws RangeError when a part is negative or not an integer.
@@ -90,11 +97,12 @@ export function restock<T extends InventoryLevels>(inventory: T, split: RestockS
     if (!Number.isSafeInteger(units) || units < 0)
       throw new RangeError(`${label} must be a non-negative integer`);
   }
-  if (!inventory.track_inventory) return inventory;
+  const to_on_hand = inventory.track_inventory ? split.to_on_hand : 0;
+  if (split.from_reserved === 0 && to_on_hand === 0) return inventory;
   return {
     ...inventory,
     reserved: Math.max(0, inventory.reserved - split.from_reserved),
-    on_hand: inventory.on_hand + split.to_on_hand,
+    on_hand: inventory.on_hand + to_on_hand,
   };
 }
 

@@ -1,26 +1,24 @@
-import type { ApiKeyRecord } from '../ports/storage';
-
-/** How many verified keys one engine remembers (beyond it, the oldest is dropped). */
+/** How many keys one engine remembers the hash of (beyond it, the oldest is dropped). */
 const MAX_CACHED_KEYS = 1000;
 
 /**
- * API keys verified recently, by the raw key a request presented, so that a busy key is not
- * hashed and read from the database on every request. Only keys that were found usable are
- * remembered; an entry lives `ttlMs` (`EngineConfig.api_key_cache_ms`), and expiry
- * (`expires_at`) is still checked against the current time on every use.
- *
- * Revoking or rotating a key through this engine clears the cache, so the key stops working at
- * once in this process; another process sharing the database notices within `ttlMs`. A `ttlMs`
- * of 0 turns the cache off.
+ * The SHA-256 of API keys presented recently, by the raw key, so that a busy key is not hashed on
+ * every request. Only the hash work is remembered — never whether a key is usable: every request
+ * reads the key's record afresh (`AuthService.authenticateApiKey`), so revoking or rotating a key
+ * takes effect at once in every process sharing the database (decisions §15, issue 19). A hash
+ * cannot go stale; an entry lives `ttlMs` (`EngineConfig.api_key_cache_ms`) only so that raw
+ * secrets do not stay in memory longer than a busy key needs them. A `ttlMs` of 0 turns the
+ * cache off.
  */
 export interface ApiKeyCache {
-  get(raw: string, now: number): ApiKeyRecord | undefined;
-  set(raw: string, record: ApiKeyRecord, now: number): void;
+  get(raw: string, now: number): string | undefined;
+  set(raw: string, hash: string, now: number): void;
+  /** Forgets every remembered key (revoke and rotate call it: the secrets leave memory). */
   clear(): void;
 }
 
 export function createApiKeyCache(ttlMs: number): ApiKeyCache {
-  const entries = new Map<string, { record: ApiKeyRecord; until: number }>();
+  const entries = new Map<string, { hash: string; until: number }>();
   return {
     get(raw, now) {
       const entry = entries.get(raw);
@@ -29,15 +27,15 @@ export function createApiKeyCache(ttlMs: number): ApiKeyCache {
         entries.delete(raw);
         return undefined;
       }
-      return entry.record;
+      return entry.hash;
     },
-    set(raw, record, now) {
+    set(raw, hash, now) {
       if (ttlMs <= 0) return;
       if (!entries.has(raw) && entries.size >= MAX_CACHED_KEYS) {
         const oldest = entries.keys().next().value;
         if (oldest !== undefined) entries.delete(oldest);
       }
-      entries.set(raw, { record, until: now + ttlMs });
+      entries.set(raw, { hash, until: now + ttlMs });
     },
     clear() {
       entries.clear();

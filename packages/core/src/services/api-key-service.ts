@@ -111,7 +111,10 @@ export function createApiKeyService(ctx: ServiceContext, keyCache: ApiKeyCache) 
       return apiKeyToWire(record);
     },
 
-    /** Revokes at once. */
+    /**
+     * Revokes at once, in every process: authentication reads the key's record on every request
+     * (`AuthService.authenticateApiKey`), so a request that starts after this response is refused.
+     */
     async delete(scope: Scope, id: string) {
       const ok = await write(ctx, ({ tx, now }) => tx.apiKeys.revoke(scope, id, now));
       keyCache.clear();
@@ -119,19 +122,23 @@ export function createApiKeyService(ctx: ServiceContext, keyCache: ApiKeyCache) 
       return { id, deleted: true as const };
     },
 
-    /** A new key of the same kind replaces the old one, which stops working at once. */
+    /**
+     * `POST /v1/admin/api-keys/{id}/rotate` (decisions §8): the record keeps its `id` and gets a
+     * new secret of the same kind and mode, shown once in the response (`{ id, key, … }`); the
+     * old secret stops working at once in every process (its hash is no longer stored). A revoked
+     * or unknown key → 404.
+     */
     async rotate(scope: Scope, id: string) {
-      const rotated = await write(ctx, async ({ tx, now }) => {
-        const old = await tx.apiKeys.get(scope, id);
-        if (!old || old.revoked_at !== null) throw new CommerceError('not_found', `No such API key: '${id}'`);
-        const key = generateKey(old.key_type, old.mode);
-        const record = await recordFor(key, old.store_id, old.name, old.expires_at, now);
-        await tx.apiKeys.revoke(scope, id, now);
-        await tx.apiKeys.insert(record);
-        return { ...apiKeyToWire(record), key };
-      });
+      const old = await read(ctx, (tx) => tx.apiKeys.get(scope, id));
+      if (!old || old.revoked_at !== null) throw new CommerceError('not_found', `No such API key: '${id}'`);
+      const key = generateKey(old.key_type, old.mode);
+      const key_hash = await ctx.crypto.sha256Hex(key);
+      const rotated = await write(ctx, ({ tx }) =>
+        tx.apiKeys.rotate(scope, id, { key_hash, key_prefix: keyPrefixOf(key) }),
+      );
       keyCache.clear();
-      return rotated;
+      if (!rotated) throw new CommerceError('not_found', `No such API key: '${id}'`);
+      return { ...apiKeyToWire(rotated), key };
     },
   };
 }

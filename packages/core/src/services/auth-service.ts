@@ -39,12 +39,16 @@ export function keyPrefixOf(raw: string): string {
   return raw.slice(0, 12);
 }
 
+/** Keys whose `last_used_at` this process wrote, and when (bounded: cleared past this size). */
+const MAX_TOUCHED_KEYS = 10_000;
+
 /**
- * Authentication of API keys and customer tokens. Usable keys are remembered in `keyCache` for
- * `EngineConfig.api_key_cache_ms` (see {@link ApiKeyCache}).
+ * Authentication of API keys and customer tokens. A key's SHA-256 is remembered in `keyCache`
+ * (see {@link ApiKeyCache}); its record is read on every request.
  */
 export function createAuthService(ctx: ServiceContext, keyCache: ApiKeyCache) {
   const hashOf = (secret: string) => ctx.crypto.sha256Hex(secret);
+  const touched = new Map<string, number>();
 
   function assertUsable(record: ApiKeyRecord | null, now: number): asserts record is ApiKeyRecord {
     if (!record || record.revoked_at !== null || (record.expires_at !== null && record.expires_at <= now)) {
@@ -53,23 +57,29 @@ export function createAuthService(ctx: ServiceContext, keyCache: ApiKeyCache) {
   }
 
   return {
-    /** Resolves `Authorization: Bearer <key>`; unknown, revoked or expired → 401 `invalid_api_key`. */
+    /**
+     * Resolves `Authorization: Bearer <key>`; unknown, revoked or expired → 401 `invalid_api_key`.
+     * The key's record is read from the database on every request (one indexed read by
+     * `key_hash`): a key revoked or rotated by any process is refused by every process for every
+     * request that starts after the revoke or rotate response (decisions §15). Only the hash is
+     * cached.
+     */
     async authenticateApiKey(raw: string): Promise<ApiKeyPrincipal> {
       const now = ctx.clock.now();
-      let record = keyCache.get(raw, now) ?? null;
-      if (record === null) {
+      let hash = keyCache.get(raw, now);
+      if (hash === undefined) {
         if (!isWellFormedKey(raw)) throw new CommerceError('invalid_api_key', 'Invalid API key provided');
-        const hash = await hashOf(raw);
-        record = await ctx.storage.read((tx) => tx.apiKeys.findByHash(hash));
-        assertUsable(record, now);
-        keyCache.set(raw, record, now);
-      } else {
-        assertUsable(record, now);
+        hash = await hashOf(raw);
+        keyCache.set(raw, hash, now);
       }
-      if (record.last_used_at === null || now - record.last_used_at > TOUCH_INTERVAL_MS) {
+      const record = await ctx.storage.read((tx) => tx.apiKeys.findByHash(hash));
+      assertUsable(record, now);
+      const last = Math.max(record.last_used_at ?? 0, touched.get(record.id) ?? 0);
+      if (now - last > TOUCH_INTERVAL_MS) {
         // Best effort and off the request's critical path.
         const id = record.id;
-        keyCache.set(raw, { ...record, last_used_at: now }, now);
+        if (touched.size >= MAX_TOUCHED_KEYS) touched.clear();
+        touched.set(id, now);
         void ctx.storage.read((tx) => tx.apiKeys.touch(id, now)).catch(() => undefined);
       }
       return { key_id: record.id, store_id: record.store_id, mode: record.mode, key_type: record.key_type };

@@ -29,36 +29,53 @@ describe('orderStatusAfterPayment (decisions §13: payment in full moves pending
     expect(orderStatusAfterPayment('cancelled', 'paid', 'fulfilled')).toBe('cancelled');
   });
 
-  it('processing, fully fulfilled, then paid in full → completed', () => {
-    expect(orderStatusAfterPayment('processing', 'paid', 'fulfilled')).toBe('completed');
+  it('processing, fully shipped, then paid in full → completed', () => {
+    expect(orderStatusAfterPayment('processing', 'paid', 'fulfilled', true)).toBe('completed');
   });
 
-  it('pending, fulfilled before payment, then paid → confirmed → processing → completed', () => {
+  it('processing, fully fulfilled but nothing shipped, then paid in full → stays processing', () => {
+    expect(orderStatusAfterPayment('processing', 'paid', 'fulfilled')).toBe('processing');
+  });
+
+  it('pending, shipped before payment, then paid → confirmed → processing → completed', () => {
     expect(
-      automaticOrderPath('pending', { payment_status: 'paid', fulfillment_status: 'fulfilled' }),
+      automaticOrderPath('pending', { payment_status: 'paid', fulfillment_status: 'fulfilled', shipped: true }),
     ).toEqual(['confirmed', 'processing', 'completed']);
   });
 });
 
-describe('orderStatusAfterFulfillment (first fulfillment: confirmed → processing; fulfilled and paid → completed)', () => {
+describe('orderStatusAfterFulfillment (first fulfillment: confirmed → processing; shipped and paid → completed)', () => {
   it('confirmed + first partial fulfillment → processing', () => {
     expect(orderStatusAfterFulfillment('confirmed', 'partially_fulfilled', 'paid')).toBe('processing');
   });
 
-  it('confirmed + everything fulfilled at once + paid → completed (through processing)', () => {
-    expect(orderStatusAfterFulfillment('confirmed', 'fulfilled', 'paid')).toBe('completed');
+  it('confirmed + everything fulfilled at once (created, pending) + paid → processing only', () => {
+    expect(orderStatusAfterFulfillment('confirmed', 'fulfilled', 'paid')).toBe('processing');
     expect(
-      automaticOrderPath('confirmed', { payment_status: 'paid', fulfillment_status: 'fulfilled' }),
+      automaticOrderPath('confirmed', { payment_status: 'paid', fulfillment_status: 'fulfilled', shipped: false }),
+    ).toEqual(['processing']);
+  });
+
+  it('confirmed + everything shipped + paid → completed (through processing)', () => {
+    expect(orderStatusAfterFulfillment('confirmed', 'fulfilled', 'paid', true)).toBe('completed');
+    expect(
+      automaticOrderPath('confirmed', { payment_status: 'paid', fulfillment_status: 'fulfilled', shipped: true }),
     ).toEqual(['processing', 'completed']);
   });
 
-  it('fully fulfilled but only partially paid stays processing', () => {
-    expect(orderStatusAfterFulfillment('confirmed', 'fulfilled', 'partially_paid')).toBe('processing');
-    expect(orderStatusAfterFulfillment('processing', 'fulfilled', 'unpaid')).toBe('processing');
+  it('fully shipped but only partially paid stays processing', () => {
+    expect(orderStatusAfterFulfillment('confirmed', 'fulfilled', 'partially_paid', true)).toBe('processing');
+    expect(orderStatusAfterFulfillment('processing', 'fulfilled', 'unpaid', true)).toBe('processing');
   });
 
-  it('fully fulfilled but partially refunded stays processing (the admin completes it)', () => {
-    expect(orderStatusAfterFulfillment('processing', 'fulfilled', 'partially_refunded')).toBe('processing');
+  it('every unit not refunded shipped, paid in full then partially refunded → completed', () => {
+    expect(orderStatusAfterFulfillment('processing', 'fulfilled', 'partially_refunded', true)).toBe(
+      'completed',
+    );
+  });
+
+  it('fully refunded never completes by itself (the admin completes it)', () => {
+    expect(orderStatusAfterFulfillment('processing', 'fulfilled', 'refunded', true)).toBe('processing');
   });
 
   it('a pending (unpaid) order stays pending when fulfilled', () => {
@@ -67,7 +84,7 @@ describe('orderStatusAfterFulfillment (first fulfillment: confirmed → processi
 
   it('nothing moves when nothing changed: confirmed + unfulfilled', () => {
     expect(
-      settleOrderStatus('confirmed', { payment_status: 'paid', fulfillment_status: 'unfulfilled' }),
+      settleOrderStatus('confirmed', { payment_status: 'paid', fulfillment_status: 'unfulfilled', shipped: false }),
     ).toBe('confirmed');
   });
 });
@@ -80,8 +97,14 @@ describe('automatic moves, property', () => {
         fc.constantFrom(...statuses),
         fc.constantFrom(...ORDER_PAYMENT_STATUSES),
         fc.constantFrom(...ORDER_FULFILLMENT_STATUSES),
-        (status: OrderStatus, payment_status: PaymentStatus, fulfillment_status: FulfillmentStatus) => {
-          const progress = { payment_status, fulfillment_status };
+        fc.boolean(),
+        (
+          status: OrderStatus,
+          payment_status: PaymentStatus,
+          fulfillment_status: FulfillmentStatus,
+          shipped: boolean,
+        ) => {
+          const progress = { payment_status, fulfillment_status, shipped };
           const path = automaticOrderPath(status, progress);
           let from = status;
           for (const to of path) {
@@ -91,8 +114,8 @@ describe('automatic moves, property', () => {
           }
           expect(automaticOrderPath(from, progress)).toEqual([]);
           if (from === 'completed' && status !== 'completed') {
-            expect(payment_status).toBe('paid');
-            expect(fulfillment_status).toBe('fulfilled');
+            expect(['paid', 'partially_refunded']).toContain(payment_status);
+            expect(shipped).toBe(true);
           }
         },
       ),

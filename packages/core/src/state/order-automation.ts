@@ -4,13 +4,20 @@ import type { FulfillmentStatus, OrderStatus, PaymentStatus } from '../ports/sto
 export interface OrderProgress {
   payment_status: PaymentStatus;
   fulfillment_status: FulfillmentStatus;
+  /**
+   * Every unit not refunded is in a fulfillment that has shipped or been delivered (per line:
+   * `shipped_quantity ≥ quantity − refunded_quantity`). A fulfillment that is only created
+   * (`pending`) counts toward `fulfillment_status`, not here.
+   */
+  shipped: boolean;
 }
 
 /**
  * One automatic move, or `undefined` when none applies (decisions §13):
  * - payment in full moves `pending → confirmed`;
  * - the first fulfillment moves `confirmed → processing`;
- * - fully fulfilled and paid moves `processing → completed`.
+ * - paid in full (`paid` or `partially_refunded`), and every unit not refunded shipped (or
+ *   delivered), moves `processing → completed`.
  */
 function nextAutomaticStatus(status: OrderStatus, progress: OrderProgress): OrderStatus | undefined {
   switch (status) {
@@ -19,7 +26,8 @@ function nextAutomaticStatus(status: OrderStatus, progress: OrderProgress): Orde
     case 'confirmed':
       return progress.fulfillment_status === 'unfulfilled' ? undefined : 'processing';
     case 'processing':
-      return progress.fulfillment_status === 'fulfilled' && progress.payment_status === 'paid'
+      return progress.shipped &&
+        (progress.payment_status === 'paid' || progress.payment_status === 'partially_refunded')
         ? 'completed'
         : undefined;
     default:
@@ -34,15 +42,18 @@ function nextAutomaticStatus(status: OrderStatus, progress: OrderProgress): Orde
  * `order.completed`) and set `completed_at`.
  *
  * Decisions:
- * - The moves chain: a pending order that was fulfilled before it was paid goes
+ * - The moves chain: a pending order that was shipped before it was paid goes
  *   `confirmed → processing → completed` the moment the payment completes it.
- * - A fully fulfilled but unpaid (or partially paid) order stays `processing`; it completes
+ * - A created fulfillment (`pending`) moves an order to `processing` only; the order completes
+ *   when every unit not refunded has shipped (issue 19, decisions §13).
+ * - A fully shipped but unpaid (or partially paid) order stays `processing`; it completes
  *   automatically when payment in full arrives, or by the admin's `POST …/complete`.
- * - "Paid" means `payment_status === 'paid'`: a `partially_refunded` or `refunded` order never
+ * - "Paid" means paid in full: `payment_status` `paid`, or `partially_refunded` (paid in full,
+ *   then part of it refunded — the units refunded need not ship). A `refunded` order never
  *   completes by itself (the admin may still complete it).
  * - `draft`, `completed` and `cancelled` never move automatically.
  *
- * @example automaticOrderPath('pending', { payment_status: 'paid', fulfillment_status: 'fulfilled' })
+ * @example automaticOrderPath('pending', { payment_status: 'paid', fulfillment_status: 'fulfilled', shipped: true })
  * // ['confirmed', 'processing', 'completed']
  */
 export function automaticOrderPath(status: OrderStatus, progress: OrderProgress): OrderStatus[] {
@@ -76,23 +87,35 @@ export function orderStatusAfterPayment(
   status: OrderStatus,
   paymentStatus: PaymentStatus,
   fulfillmentStatus: FulfillmentStatus = 'unfulfilled',
+  shipped = false,
 ): OrderStatus {
-  return settleOrderStatus(status, { payment_status: paymentStatus, fulfillment_status: fulfillmentStatus });
+  return settleOrderStatus(status, {
+    payment_status: paymentStatus,
+    fulfillment_status: fulfillmentStatus,
+    shipped,
+  });
 }
 
 /**
- * The order status after a fulfillment was created (or cancelled): the first fulfillment moves
- * `confirmed → processing`; fully fulfilled and paid moves on to `completed`. A fully fulfilled
- * but unpaid order stays `processing` (see {@link automaticOrderPath}).
+ * The order status after a fulfillment was created, shipped (or cancelled): the first
+ * fulfillment moves `confirmed → processing`; paid with every unit not refunded shipped moves on
+ * to `completed`. A created but unshipped fulfillment never completes an order, and a shipped but
+ * unpaid order stays `processing` (see {@link automaticOrderPath}).
  *
  * @example orderStatusAfterFulfillment('confirmed', 'partially_fulfilled', 'paid') // 'processing'
- * @example orderStatusAfterFulfillment('confirmed', 'fulfilled', 'paid') // 'completed'
- * @example orderStatusAfterFulfillment('confirmed', 'fulfilled', 'partially_paid') // 'processing'
+ * @example orderStatusAfterFulfillment('confirmed', 'fulfilled', 'paid') // 'processing' (not shipped)
+ * @example orderStatusAfterFulfillment('confirmed', 'fulfilled', 'paid', true) // 'completed'
+ * @example orderStatusAfterFulfillment('confirmed', 'fulfilled', 'partially_paid', true) // 'processing'
  */
 export function orderStatusAfterFulfillment(
   status: OrderStatus,
   fulfillmentStatus: FulfillmentStatus,
   paymentStatus: PaymentStatus,
+  shipped = false,
 ): OrderStatus {
-  return settleOrderStatus(status, { payment_status: paymentStatus, fulfillment_status: fulfillmentStatus });
+  return settleOrderStatus(status, {
+    payment_status: paymentStatus,
+    fulfillment_status: fulfillmentStatus,
+    shipped,
+  });
 }

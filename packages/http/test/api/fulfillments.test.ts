@@ -68,7 +68,7 @@ describeApi('fulfillments', (api) => {
       expect(delivered.status).toBe('delivered');
       expect(delivered.delivered_at).not.toBeNull();
 
-      // The rest: fully fulfilled and paid → completed.
+      // The rest: fully fulfilled and paid, but created only → still processing (decisions §13).
       const rest = expectStatus(
         await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
           lines: [
@@ -79,12 +79,22 @@ describeApi('fulfillments', (api) => {
         200,
       ).body;
       current = expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body;
-      expect(current).toMatchObject({ status: 'completed', fulfillment_status: 'fulfilled' });
+      expect(current).toMatchObject({
+        status: 'processing',
+        fulfillment_status: 'fulfilled',
+        completed_at: null,
+      });
       expect(current.fulfillments.map((x: { id: string }) => x.id)).toEqual([f.id, rest.id]);
-      // A completed order's pending fulfillment still ships.
+      // Every unit shipped, and paid → completed.
       expectStatus(await a.post(`/v1/admin/fulfillments/${rest.id}/ship`), 200);
+      current = expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body;
+      expect(current).toMatchObject({ status: 'completed', fulfillment_status: 'fulfilled' });
+      expect(current.completed_at).not.toBeNull();
       expect(await inventoryOf(a, shirt.inventory_id)).toMatchObject({ on_hand: 7, reserved: 0 });
       expect(await inventoryOf(a, hat.inventory_id)).toMatchObject({ on_hand: 9, reserved: 0 });
+      expect(events.seen.filter((e) => e.type === 'order.completed').map((e) => e.data.id)).toEqual([
+        order.id,
+      ]);
 
       const fulfillmentEvents = events.seen
         .filter((e) => e.type.startsWith('fulfillment.'))

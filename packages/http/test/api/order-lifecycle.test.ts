@@ -275,18 +275,19 @@ describeApi('order life cycle', (api) => {
     expectError(await a.post('/v1/admin/payments/pay_nope/complete'), 404, 'not_found');
   });
 
-  test('automatic moves chain: fulfilled while unpaid stays pending, then payment in full completes it', async () => {
+  test('automatic moves chain: shipped while unpaid stays pending, then payment in full completes it', async () => {
     const a = api();
     const item = await createProduct(a, { price: 300 });
     const events = recordEvents(a);
     try {
       const order = await placeOrder(a, [{ variant_id: item.variant_id, quantity: 2 }]);
-      expectStatus(
+      const f = expectStatus(
         await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
           lines: [{ order_line_id: order.lines[0].id, quantity: 2 }],
         }),
         200,
-      );
+      ).body;
+      expectStatus(await a.post(`/v1/admin/fulfillments/${f.id}/ship`), 200);
       expect(expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body).toMatchObject({
         status: 'pending',
         fulfillment_status: 'fulfilled',
@@ -310,17 +311,18 @@ describeApi('order life cycle', (api) => {
     }
   });
 
-  test('confirmed unpaid, fully fulfilled → processing (not completed) until paid', async () => {
+  test('confirmed unpaid, fully shipped → processing (not completed) until paid', async () => {
     const a = api();
     const item = await createProduct(a, { price: 300 });
     const order = await placeOrder(a, [{ variant_id: item.variant_id }]);
     expectStatus(await a.post(`/v1/admin/orders/${order.id}/confirm`), 200);
-    expectStatus(
+    const f = expectStatus(
       await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
         lines: [{ order_line_id: order.lines[0].id, quantity: 1 }],
       }),
       200,
-    );
+    ).body;
+    expectStatus(await a.post(`/v1/admin/fulfillments/${f.id}/ship`), 200);
     expect(expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body).toMatchObject({
       status: 'processing',
       fulfillment_status: 'fulfilled',
@@ -330,6 +332,83 @@ describeApi('order life cycle', (api) => {
       200,
     );
     expect(expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body.status).toBe('completed');
+  });
+
+  test('paid and fully fulfilled but unshipped → processing; completes (order.completed) when the last fulfillment ships, then delivered stays completed', async () => {
+    const a = api();
+    const item = await createProduct(a, { price: 300 });
+    const events = recordEvents(a);
+    try {
+      const order = await placeOrder(a, [{ variant_id: item.variant_id, quantity: 2 }]);
+      expectStatus(
+        await a.post(`/v1/admin/orders/${order.id}/payments`, { amount: 600, provider: 'cash' }),
+        200,
+      );
+      const first = expectStatus(
+        await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
+          lines: [{ order_line_id: order.lines[0].id, quantity: 1 }],
+        }),
+        200,
+      ).body;
+      const second = expectStatus(
+        await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
+          lines: [{ order_line_id: order.lines[0].id, quantity: 1 }],
+        }),
+        200,
+      ).body;
+      const statusOf = async () => expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body;
+      expect(await statusOf()).toMatchObject({
+        status: 'processing',
+        fulfillment_status: 'fulfilled',
+        payment_status: 'paid',
+        completed_at: null,
+      });
+      expectStatus(await a.post(`/v1/admin/fulfillments/${first.id}/ship`), 200);
+      expectStatus(await a.post(`/v1/admin/fulfillments/${first.id}/deliver`), 200);
+      expect((await statusOf()).status).toBe('processing');
+      expectStatus(await a.post(`/v1/admin/fulfillments/${second.id}/ship`), 200);
+      const done = await statusOf();
+      expect(done.status).toBe('completed');
+      expect(done.completed_at).not.toBeNull();
+      expectStatus(await a.post(`/v1/admin/fulfillments/${second.id}/deliver`), 200);
+      expect((await statusOf()).status).toBe('completed');
+      expect(events.typesFor(order.id).filter((t) => t.startsWith('order.'))).toEqual([
+        'order.created',
+        'order.confirmed',
+        'order.completed',
+      ]);
+    } finally {
+      events.stop();
+    }
+  });
+
+  test('units refunded need not ship: 2 ordered and paid, 1 refunded with restock, 1 shipped → completed', async () => {
+    const a = api();
+    const item = await createProduct(a, { price: 300 });
+    const order = await placeOrder(a, [{ variant_id: item.variant_id, quantity: 2 }]);
+    expectStatus(
+      await a.post(`/v1/admin/orders/${order.id}/payments`, { amount: 600, provider: 'cash' }),
+      200,
+    );
+    expectStatus(
+      await a.post(`/v1/admin/orders/${order.id}/refunds`, {
+        lines: [{ order_line_id: order.lines[0].id, quantity: 1 }],
+        restock: true,
+      }),
+      200,
+    );
+    const f = expectStatus(
+      await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
+        lines: [{ order_line_id: order.lines[0].id, quantity: 1 }],
+      }),
+      200,
+    ).body;
+    expect(expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body.status).toBe('processing');
+    expectStatus(await a.post(`/v1/admin/fulfillments/${f.id}/ship`), 200);
+    expect(expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body).toMatchObject({
+      status: 'completed',
+      payment_status: 'partially_refunded',
+    });
   });
 
   test('an order whose total is 0 is paid at once: created pending, it is confirmed', async () => {

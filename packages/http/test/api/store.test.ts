@@ -116,14 +116,15 @@ describeApi('store, organization and API keys', (api) => {
     expect(again.status).toBe(404);
   });
 
-  test('API keys: rotate returns a new key and the old one stops working at once', async () => {
+  test('API keys: rotate returns a new key under the same id and the old one stops working at once', async () => {
     const created = await api().post('/v1/admin/api-keys', { name: 'ci', key_type: 'secret', mode: 'test' });
     // used first, so the engine has it among its recently verified keys
     expect((await api().get('/v1/admin/store', { key: created.body.key })).status).toBe(200);
     const rotated = await api().post(`/v1/admin/api-keys/${created.body.id}/rotate`);
     expect(rotated.status).toBe(200);
     expect(rotated.body.key).toMatch(/^sk_test_/);
-    expect(rotated.body.id).not.toBe(created.body.id);
+    expect(rotated.body.id).toBe(created.body.id);
+    expect(rotated.body.key).not.toBe(created.body.key);
     expect((await api().get('/v1/admin/store', { key: created.body.key })).status).toBe(401);
     expect((await api().get('/v1/admin/store', { key: rotated.body.key })).status).toBe(200);
   });

@@ -343,7 +343,7 @@ export function inventorySuite(ctx: SuiteContext): void {
       expect(over).toEqual({ ok: false, refused: { variant_id: b!.variant_id, available: 1 } });
     });
 
-    it('release (never below 0), ship (on_hand and reserved), restock; untracked rows are left out', async () => {
+    it('release (never below 0), ship (on_hand and reserved), restock; untracked rows move only the units reserved', async () => {
       const scope = newScope();
       const product = await setup(scope, { prices: [1, 2] });
       const [inv, untracked] = product.variants.map((v) => v.inventory);
@@ -356,8 +356,9 @@ export function inventorySuite(ctx: SuiteContext): void {
         tx.inventory.ship(
           scope,
           [
-            { variant_id: v, quantity: 2 },
-            { variant_id: untracked!.variant_id, quantity: 2 },
+            { variant_id: v, quantity: 2, from_reserved: 2 },
+            // Never reserved (untracked): nothing moves.
+            { variant_id: untracked!.variant_id, quantity: 2, from_reserved: 0 },
           ],
           3,
         ),
@@ -384,6 +385,39 @@ export function inventorySuite(ctx: SuiteContext): void {
           tx.inventory.release(scope, [{ variant_id: untracked!.variant_id, quantity: 1 }], 7),
         ),
       ).toEqual([]);
+    });
+
+    it('a reservation is given back exactly after tracking was switched off: release, ship, restock (issue 19)', async () => {
+      const scope = newScope();
+      const product = await setup(scope, { prices: [1] });
+      const inv = product.variants[0]!.inventory;
+      const v = inv.variant_id;
+      await ctx.tx((tx) => tx.inventory.reserve(scope, [{ variant_id: v, quantity: 6 }], 2));
+      await ctx.tx((tx) => tx.inventory.update(scope, inv.id, { track_inventory: false, updated_at: 3 }));
+      const released = await ctx.tx((tx) => tx.inventory.release(scope, [{ variant_id: v, quantity: 2 }], 4));
+      expect(released).toEqual([
+        {
+          before: expect.objectContaining({ reserved: 6, on_hand: 10, track_inventory: false }),
+          after: expect.objectContaining({ reserved: 4, on_hand: 10, updated_at: 4 }),
+        },
+      ]);
+      // 3 shipped, 2 of them reserved: those leave on_hand and reserved; the third is not counted.
+      const shipped = await ctx.tx((tx) =>
+        tx.inventory.ship(scope, [{ variant_id: v, quantity: 3, from_reserved: 2 }], 5),
+      );
+      expect(shipped[0]?.after).toMatchObject({ reserved: 2, on_hand: 8 });
+      // Restock: reserved units leave reserved; units back to on_hand only while tracked.
+      const restocked = await ctx.tx((tx) =>
+        tx.inventory.restock(scope, [{ variant_id: v, from_reserved: 1, to_on_hand: 5 }], 6),
+      );
+      expect(restocked[0]?.after).toMatchObject({ reserved: 1, on_hand: 8 });
+      await ctx.tx((tx) => tx.inventory.update(scope, inv.id, { track_inventory: true, updated_at: 7 }));
+      // Tracked again: units never reserved leave on_hand only; other orders' reservations stay.
+      const again = await ctx.tx((tx) =>
+        tx.inventory.ship(scope, [{ variant_id: v, quantity: 2, from_reserved: 0 }], 8),
+      );
+      expect(again[0]?.after).toMatchObject({ reserved: 1, on_hand: 6 });
+      expect(await ctx.read((r) => r.inventory.get(scope, inv.id))).toMatchObject({ reserved: 1, on_hand: 6 });
     });
   });
 }

@@ -35,6 +35,16 @@ const revoke = template(({ db }, p: Slots<'store_id' | 'mode' | 'id' | 'at'>) =>
     .where('id', '=', p.id)
     .where('revoked_at', 'is', null),
 );
+const rotate = template(({ db }, p: Slots<'store_id' | 'mode' | 'id' | 'key_hash' | 'key_prefix'>) =>
+  db
+    .updateTable('api_keys')
+    .set({ key_hash: p.key_hash, key_prefix: p.key_prefix })
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('id', '=', p.id)
+    .where('revoked_at', 'is', null)
+    .returningAll(),
+);
 const touch = template(({ db }, p: Slots<'id' | 'at'>) =>
   db.updateTable('api_keys').set({ last_used_at: p.at }).where('id', '=', p.id),
 );
@@ -86,6 +96,15 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
 
   async revoke(scope: Scope, id: string, at: number): Promise<boolean> {
     return (await this.q.affected(revoke, { ...scope, id, at })) > 0;
+  }
+
+  async rotate(
+    scope: Scope,
+    id: string,
+    secret: { key_hash: string; key_prefix: string },
+  ): Promise<ApiKeyRecord | null> {
+    const row = await this.q.first(rotate, { ...scope, id, ...secret });
+    return row ? decodeApiKey(row) : null;
   }
 
   async touch(id: string, at: number): Promise<void> {

@@ -77,7 +77,7 @@ export class KyselyEventRepository implements EventRepository {
   async dispatch(
     limit: number,
     now: number,
-    makeDelivery: (event: EventRecord, webhook: WebhookRecord) => WebhookDeliveryRecord,
+    makeDelivery: (event: EventRecord, webhook: WebhookRecord) => WebhookDeliveryRecord | null,
   ): Promise<number> {
     const c = this.q.caps;
     const events = (await this.q.rows(claimUndispatched, { limit })).map((row) => decodeEvent(row, c));
@@ -90,8 +90,8 @@ export class KyselyEventRepository implements EventRepository {
     for (const event of events) {
       for (const webhook of webhooks) {
         if (webhook.store_id !== event.store_id || webhook.mode !== event.mode) continue;
-        if (!webhook.events.includes('*') && !webhook.events.includes(event.type)) continue;
-        deliveries.push(makeDelivery(event, webhook));
+        const delivery = makeDelivery(event, webhook);
+        if (delivery !== null) deliveries.push(delivery);
       }
     }
     await insertRows(this.q, insertDelivery, 'webhook_deliveries', deliveries);

@@ -157,8 +157,8 @@ const RELEASE = CompiledQuery.raw('release savepoint cartwright_reserve');
 const ROLLBACK_TO = CompiledQuery.raw('rollback to savepoint cartwright_reserve');
 
 /**
- * Sets `reserved` and `on_hand` of n tracked variants in ONE statement, to values computed from
- * the rows locked just before (see `#move`).
+ * Sets `reserved` and `on_hand` of n variants in ONE statement, to values computed from the rows
+ * locked just before (see `#move`, which decides what applies to untracked rows).
  */
 const setMany = shapedTemplate(
   (n: number) => String(n),
@@ -169,7 +169,6 @@ const setMany = shapedTemplate(
       .where('store_id', '=', p.store_id)
       .where('mode', '=', p.mode)
       .where(variantIn(p, n))
-      .where(sql<SqlBool>`track_inventory = true`)
       .returning(['variant_id', 'reserved', 'on_hand', 'updated_at']),
 );
 
@@ -525,18 +524,23 @@ export class KyselyInventoryRepository implements InventoryRepository {
   release(scope: Scope, movements: InventoryMovement[], at: number): Promise<InventoryChange[]> {
     return this.#move(
       scope,
-      movements.map(({ variant_id, quantity }) => ({ variant_id, from_reserved: quantity, to_on_hand: 0 })),
+      movements.map(({ variant_id, quantity }) => ({ variant_id, release: quantity, with: 0, tracked: 0 })),
       at,
     );
   }
 
-  ship(scope: Scope, movements: InventoryMovement[], at: number): Promise<InventoryChange[]> {
+  ship(
+    scope: Scope,
+    movements: Array<{ variant_id: string; quantity: number; from_reserved: number }>,
+    at: number,
+  ): Promise<InventoryChange[]> {
     return this.#move(
       scope,
-      movements.map(({ variant_id, quantity }) => ({
+      movements.map(({ variant_id, quantity, from_reserved }) => ({
         variant_id,
-        from_reserved: quantity,
-        to_on_hand: -quantity,
+        release: from_reserved,
+        with: -from_reserved,
+        tracked: -(quantity - from_reserved),
       })),
       at,
     );
@@ -547,18 +551,29 @@ export class KyselyInventoryRepository implements InventoryRepository {
     movements: Array<{ variant_id: string; from_reserved: number; to_on_hand: number }>,
     at: number,
   ): Promise<InventoryChange[]> {
-    return this.#move(scope, movements, at);
+    return this.#move(
+      scope,
+      movements.map(({ variant_id, from_reserved, to_on_hand }) => ({
+        variant_id,
+        release: from_reserved,
+        with: 0,
+        tracked: to_on_hand,
+      })),
+      at,
+    );
   }
 
   /**
    * Two statements whatever the number of variants: the locking read, then one UPDATE setting
-   * every tracked row to the values the movements lead to — applied in order on the locked rows
-   * (`reserved -= from_reserved`, never below 0; `on_hand += to_on_hand`), so a variant listed
-   * twice moves twice. Untracked and unknown variants are skipped.
+   * every moved row to the values the movements lead to — applied in order on the locked rows, so
+   * a variant listed twice moves twice. Per movement: `reserved -= release` (never below 0) and
+   * `on_hand += with` on every row — they settle a reservation the caller recorded, whatever the
+   * row's `track_inventory` is now (issue 19) —, then `on_hand += tracked` on tracked rows only.
+   * Unknown variants, and rows the movements leave as they were, are skipped.
    */
   async #move(
     scope: Scope,
-    movements: Array<{ variant_id: string; from_reserved: number; to_on_hand: number }>,
+    movements: Array<{ variant_id: string; release: number; with: number; tracked: number }>,
     at: number,
   ): Promise<InventoryChange[]> {
     const current = await this.#lock(
@@ -569,11 +584,14 @@ export class KyselyInventoryRepository implements InventoryRepository {
     const finals = new Map<string, InventoryRecord>();
     for (const movement of movements) {
       const before = current.get(movement.variant_id);
-      if (!before?.track_inventory) continue;
+      if (!before) continue;
+      const reserved = before.reserved >= movement.release ? before.reserved - movement.release : 0;
+      const on_hand = before.on_hand + movement.with + (before.track_inventory ? movement.tracked : 0);
+      if (reserved === before.reserved && on_hand === before.on_hand) continue;
       const after: InventoryRecord = {
         ...before,
-        reserved: before.reserved >= movement.from_reserved ? before.reserved - movement.from_reserved : 0,
-        on_hand: before.on_hand + movement.to_on_hand,
+        reserved,
+        on_hand,
         updated_at: at,
       };
       current.set(movement.variant_id, after);

@@ -119,6 +119,7 @@ export function decodeLine(row: Selectable<OrderLinesTable>): OrderLineRecord {
     shipped_quantity: row.shipped_quantity,
     refunded_quantity: row.refunded_quantity,
     restocked_quantity: row.restocked_quantity,
+    reserved_quantity: row.reserved_quantity,
     unit_price: row.unit_price,
     line_discount: row.line_discount,
     line_total: row.line_total,

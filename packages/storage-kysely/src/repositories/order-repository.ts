@@ -409,7 +409,11 @@ export class KyselyOrderRepository implements OrderRepository {
         Partial<
           Pick<
             OrderLineRecord,
-            'fulfilled_quantity' | 'shipped_quantity' | 'refunded_quantity' | 'restocked_quantity'
+            | 'fulfilled_quantity'
+            | 'shipped_quantity'
+            | 'refunded_quantity'
+            | 'restocked_quantity'
+            | 'reserved_quantity'
           >
         >
     >,
@@ -421,6 +425,7 @@ export class KyselyOrderRepository implements OrderRepository {
           shipped_quantity: line.shipped_quantity,
           refunded_quantity: line.refunded_quantity,
           restocked_quantity: line.restocked_quantity,
+          reserved_quantity: line.reserved_quantity,
         },
         scoped(scope, { id: line.id }),
         { order_id },

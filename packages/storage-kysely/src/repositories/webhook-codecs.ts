@@ -49,6 +49,7 @@ export function decodeWebhook(row: Selectable<WebhooksTable>, c: DialectCapabili
     mode: row.mode as Mode,
     url: row.url,
     events: c.parseJson<string[]>(row.events),
+    events_since: c.parseJson<Record<string, number>>(row.events_since),
     secret: row.secret,
     is_active: c.toBool(row.is_active),
     consecutive_failures: row.consecutive_failures,
@@ -62,6 +63,7 @@ export function encodeWebhook(webhook: WebhookRecord, c: DialectCapabilities): E
   return {
     ...webhook,
     events: c.json(webhook.events),
+    events_since: c.json(webhook.events_since),
     is_active: c.bool(webhook.is_active),
     metadata: c.json(webhook.metadata),
     deleted_at: null,

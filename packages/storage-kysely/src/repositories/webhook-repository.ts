@@ -201,13 +201,17 @@ export class KyselyWebhookRepository implements WebhookRepository {
   async update(
     scope: Scope,
     id: string,
-    patch: Patch<WebhookRecord, 'url' | 'events' | 'is_active' | 'consecutive_failures' | 'metadata'>,
+    patch: Patch<
+      WebhookRecord,
+      'url' | 'events' | 'events_since' | 'is_active' | 'consecutive_failures' | 'metadata'
+    >,
   ): Promise<WebhookRecord | null> {
     const c = this.q.caps;
     const { shape, args } = updateArgs(
       {
         url: patch.url,
         events: patch.events === undefined ? undefined : c.json(patch.events),
+        events_since: patch.events_since === undefined ? undefined : c.json(patch.events_since),
         is_active: patch.is_active === undefined ? undefined : c.bool(patch.is_active),
         consecutive_failures: patch.consecutive_failures,
         metadata: patch.metadata === undefined ? undefined : c.json(patch.metadata),

@@ -97,6 +97,16 @@ export interface ApiKeyRepository {
   list(scope: Scope, page: PageRequest<'created_at'>): Promise<Page<ApiKeyRecord>>;
   /** Sets revoked_at; returns false if no such unrevoked key. */
   revoke(scope: Scope, id: string, at: Millis): Promise<boolean>;
+  /**
+   * Gives an unrevoked key a new secret in place (same `id`): replaces `key_hash` and
+   * `key_prefix`, so the old secret is unknown from the commit on. Returns the record after, or
+   * null if no such unrevoked key.
+   */
+  rotate(
+    scope: Scope,
+    id: string,
+    secret: { key_hash: string; key_prefix: string },
+  ): Promise<ApiKeyRecord | null>;
   /** Best-effort, may be throttled by the caller. */
   touch(id: string, at: Millis): Promise<void>;
 }

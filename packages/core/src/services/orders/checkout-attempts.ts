@@ -97,13 +97,31 @@ export function snapshotMetadata(snapshot: CheckoutSnapshot): JsonObject {
   return { [CHECKOUT_SNAPSHOT_KEY]: snapshot as unknown as Json };
 }
 
-/** The snapshot an open attempt carries; a settled attempt has none (500: it cannot be written). */
+/**
+ * The snapshot an open attempt carries; a settled attempt has none (500: it cannot be written).
+ * A snapshot taken before order lines recorded their reservation (`reserved_quantity`, issue 19)
+ * gets it from the snapshot's exact `reserved` movements.
+ */
 export function readSnapshot(attempt: PaymentRecord): CheckoutSnapshot {
   const raw = attempt.metadata[CHECKOUT_SNAPSHOT_KEY];
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || raw.version !== 1) {
     throw new CommerceError('internal_error', `Payment '${attempt.id}' has no checkout snapshot`);
   }
-  return raw as unknown as CheckoutSnapshot;
+  const snapshot = raw as unknown as CheckoutSnapshot;
+  const lines: unknown = snapshot.order?.lines;
+  if (!Array.isArray(lines) || snapshot.order.lines.every((line) => typeof line.reserved_quantity === 'number'))
+    return snapshot;
+  const reserved = new Set(snapshot.reserved.map((m) => m.variant_id));
+  return {
+    ...snapshot,
+    order: {
+      ...snapshot.order,
+      lines: snapshot.order.lines.map((line) => ({
+        ...line,
+        reserved_quantity: reserved.has(line.variant_id) ? line.quantity : 0,
+      })),
+    },
+  };
 }
 
 /**

@@ -24,7 +24,10 @@ export interface OrderDraft {
   note: string | null;
   metadata: JsonObject;
   cart_id: string | null;
-  /** Whether the order holds reservations from the start (checkout and pending admin orders). */
+  /**
+   * Whether the order holds reservations from the start (checkout and pending admin orders): each
+   * line then records its units as reserved when its variant is tracked (`reserved_quantity`).
+   */
   inventory_reserved: boolean;
   now: number;
 }
@@ -66,6 +69,9 @@ export function buildOrder(
       shipped_quantity: 0,
       refunded_quantity: 0,
       restocked_quantity: 0,
+      // What the reservation takes: the rows pricing read in this transaction decide whether the
+      // variant is tracked; `reserveLines` refuses to go on if the reservation found otherwise.
+      reserved_quantity: draft.inventory_reserved && entry.inventory.track_inventory ? line.quantity : 0,
       unit_price: line.unit_price,
       line_discount: line.line_discount,
       line_total: line.line_total,

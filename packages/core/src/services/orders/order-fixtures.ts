@@ -1,8 +1,9 @@
 import type { OrderLineRecord } from '../../ports/storage';
 
 /**
- * An order line for unit tests: 3 units of a 10.00 mug (`line_1`, `var_1`), nothing fulfilled,
- * shipped or refunded yet; `overrides` replace any field.
+ * An order line for unit tests: 3 units of a 10.00 mug (`line_1`, `var_1`), all reserved, nothing
+ * fulfilled, shipped or refunded yet; `overrides` replace any field (`reserved_quantity` follows
+ * `quantity` unless given).
  */
 export function orderLine(overrides: Partial<OrderLineRecord> = {}): OrderLineRecord {
   return {
@@ -19,6 +20,7 @@ export function orderLine(overrides: Partial<OrderLineRecord> = {}): OrderLineRe
     shipped_quantity: 0,
     refunded_quantity: 0,
     restocked_quantity: 0,
+    reserved_quantity: overrides.quantity ?? 3,
     unit_price: 1000,
     line_discount: 0,
     line_total: 3000,

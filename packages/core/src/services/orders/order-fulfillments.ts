@@ -7,7 +7,7 @@ import type { ServiceContext } from '../context';
 import { emitInventoryCrossings } from '../inventory-events';
 import { type Work, write } from '../unit-of-work';
 import { fulfillmentToWire } from '../wire/orders';
-import { movementsByVariant } from './order-inventory';
+import { shipMovements } from './order-inventory';
 import { requireOrder } from './order-loading';
 import { saveOrderProgress } from './order-progress';
 
@@ -74,7 +74,7 @@ export function createOrderFulfillments(ctx: ServiceContext) {
      * `parameter_invalid`, `lines[i].order_line_id`) and ask for at most its unfulfilled units
      * (422 `fulfillment_exceeds_unfulfilled`, `lines[i].quantity`, `data: { order_line_id,
      * requested, unfulfilled }`). The first fulfillment of a confirmed order moves it to
-     * `processing` (and a fully fulfilled, paid order on to `completed`).
+     * `processing`; a created fulfillment never completes an order (its units have not shipped).
      */
     async create(scope: Scope, orderId: string, input: FulfillmentCreate) {
       return write(ctx, async (work) => {
@@ -155,9 +155,12 @@ export function createOrderFulfillments(ctx: ServiceContext) {
 
     /**
      * `POST /v1/admin/fulfillments/{id}/ship`: pending → shipped, `shipped_at` set; its units leave
-     * stock (`on_hand −= q`, `reserved −= q` for tracked variants) and count as shipped on their
-     * lines. `tracking_number`, `tracking_url` and `carrier` given here are written with the
-     * move. Event `fulfillment.shipped` (and inventory threshold events).
+     * stock (`on_hand −= q`, `reserved −= q` for the units the order reserved, whatever the
+     * variant's tracking is now; units it never reserved leave `on_hand` only of a tracked
+     * variant: `shipMovements`) and count as shipped on their lines. `tracking_number`,
+     * `tracking_url` and `carrier` given here are written with the move. When the order is paid
+     * and every unit not refunded has now shipped, it completes (`order.completed`, decisions
+     * §13). Event `fulfillment.shipped` (and inventory threshold events).
      */
     async ship(scope: Scope, id: string, tracking: FulfillmentShip = {}) {
       return write(ctx, async (work) => {
@@ -167,20 +170,26 @@ export function createOrderFulfillments(ctx: ServiceContext) {
         const current = order.fulfillments.find((f) => f.id === id) ?? found;
         const shipped = await advance(work, scope, current, 'shipped', tracking);
         const units = new Map(shipped.lines.map((l) => [l.order_line_id, l.quantity]));
-        const lines = order.lines.filter((line) => units.has(line.id));
+        const movements = shipMovements(order, units);
+        const lines = order.lines.map((line) => {
+          const q = units.get(line.id);
+          return q === undefined ? line : { ...line, shipped_quantity: line.shipped_quantity + q };
+        });
         await tx.orders.updateLines(
           scope,
           order.id,
-          lines.map((line) => ({
-            id: line.id,
-            shipped_quantity: line.shipped_quantity + (units.get(line.id) ?? 0),
-          })),
-        );
-        const movements = movementsByVariant(
-          lines.map((line) => ({ variant_id: line.variant_id, quantity: units.get(line.id) ?? 0 })),
+          lines
+            .filter((line) => units.has(line.id))
+            .map((line) => ({ id: line.id, shipped_quantity: line.shipped_quantity })),
         );
         const changes = movements.length > 0 ? await tx.inventory.ship(scope, movements, work.now) : [];
         work.emit(scope, 'fulfillment.shipped', fulfillmentToWire(shipped));
+        // Every unit not refunded shipped, and paid: the order completes (decisions §13).
+        await saveOrderProgress(work, scope, order, {
+          ...order,
+          lines,
+          fulfillments: order.fulfillments.map((f) => (f.id === shipped.id ? shipped : f)),
+        });
         emitInventoryCrossings(work, scope, changes);
         return fulfillmentToWire(shipped);
       });

@@ -4,6 +4,7 @@ import type {
   InventoryMovement,
   InventoryRecord,
   OrderAggregate,
+  OrderLineRecord,
   Scope,
 } from '../../ports/storage';
 import { emitInventoryCrossings } from '../inventory-events';
@@ -32,6 +33,13 @@ export function movementsByVariant(
  * use instead of reading them again (see `InventoryRepository.reserve`). Returns the changes; the
  * caller emits the threshold events (`emitInventoryCrossings`) once the order's own events are
  * queued.
+ *
+ * The lines record what was reserved (`reserved_quantity`): `buildOrder` decides it from the
+ * `current` rows (tracked → the line's quantity), so when the reservation found a variant's
+ * tracking otherwise (Postgres: switched by a concurrent `PATCH /v1/admin/inventory/{id}` after
+ * pricing read it), this throws 409 `invalid_state_transition` and the transaction rolls back
+ * rather than record a reservation that was not made. Without `current`, the caller sets
+ * `reserved_quantity` from the changes ({@link withReservedQuantities}).
  */
 export async function reserveLines(
   work: Work,
@@ -62,26 +70,103 @@ export async function reserveLines(
       },
     );
   }
+  if (current !== undefined) assertTrackingAsRead(result.changes, current);
   return result.changes;
 }
 
+/** Refuses a reservation that found a variant's `track_inventory` other than pricing read it. */
+function assertTrackingAsRead(changes: readonly InventoryChange[], current: readonly InventoryRecord[]): void {
+  const read = new Map(current.map((row) => [row.variant_id, row.track_inventory]));
+  for (const { before } of changes) {
+    const expected = read.get(before.variant_id);
+    if (expected !== undefined && expected !== before.track_inventory) {
+      throw new CommerceError(
+        'invalid_state_transition',
+        `The inventory settings of variant '${before.variant_id}' changed while this request ran; retry it`,
+        { data: { variant_id: before.variant_id } },
+      );
+    }
+  }
+}
+
+/** The variants a reservation's changes put units in `reserved` for (tracked when it ran). */
+function reservedVariants(changes: readonly InventoryChange[]): Set<string> {
+  const ids = new Set<string>();
+  for (const { before } of changes) if (before.track_inventory) ids.add(before.variant_id);
+  return ids;
+}
+
 /**
- * The units each line of an order still holds in `reserved`: ordered units, minus units shipped
- * (they left with `on_hand`), minus units a restocking refund released from `reserved`.
+ * The lines with `reserved_quantity` as the reservation `changes` made it: the line's quantity
+ * when its variant was tracked when reserved, else 0 (finalising a draft, whose lines were
+ * written before anything was reserved).
+ */
+export function withReservedQuantities<L extends Pick<OrderLineRecord, 'variant_id' | 'quantity'>>(
+  lines: readonly L[],
+  changes: readonly InventoryChange[],
+): Array<L & { reserved_quantity: number }> {
+  const tracked = reservedVariants(changes);
+  return lines.map((line) => ({ ...line, reserved_quantity: tracked.has(line.variant_id) ? line.quantity : 0 }));
+}
+
+/**
+ * The units one line still holds in `reserved`, given its refunds' restock totals: the units it
+ * reserved (`reserved_quantity`: its quantity, or 0 when its variant was untracked when the order
+ * reserved), minus units shipped (they left with `on_hand`), minus units a restocking refund
+ * released from `reserved`; 0 once the order released its reservations.
+ */
+function heldByLine(
+  order: Pick<OrderAggregate, 'inventory_reserved'>,
+  line: Pick<OrderLineRecord, 'reserved_quantity' | 'shipped_quantity'>,
+  releasedByRestock: number,
+): number {
+  if (!order.inventory_reserved) return 0;
+  return Math.max(0, line.reserved_quantity - line.shipped_quantity - releasedByRestock);
+}
+
+/**
+ * The units each line of an order still holds in `reserved`, per variant ({@link heldByLine}).
+ * What the order reserved is what it gives back, whatever the variants' `track_inventory` is now:
+ * a variant switched to untracked since still holds its units in `reserved`, and one switched to
+ * tracked since holds none of the order's (issue 19).
  * Decision: units refunded without restock stay reserved until the order is cancelled — "no
  * restock" leaves inventory exactly as it was.
  */
-export function heldReservations(order: Pick<OrderAggregate, 'lines' | 'refunds'>): InventoryMovement[] {
+export function heldReservations(
+  order: Pick<OrderAggregate, 'lines' | 'refunds'> & Partial<Pick<OrderAggregate, 'inventory_reserved'>>,
+): InventoryMovement[] {
   const restocked = restockTotalsByLine(order);
+  const held = { inventory_reserved: order.inventory_reserved ?? true };
   return movementsByVariant(
     order.lines.map((line) => ({
       variant_id: line.variant_id,
-      quantity: Math.max(
-        0,
-        line.quantity - line.shipped_quantity - (restocked.get(line.id)?.from_reserved ?? 0),
-      ),
+      quantity: heldByLine(held, line, restocked.get(line.id)?.from_reserved ?? 0),
     })),
   );
+}
+
+/**
+ * The inventory movements of shipping `units` (per order line) of an order: per variant, the
+ * units that leave the order's reservation (`from_reserved`, at most what each line still holds)
+ * and the rest, which the order never reserved (its variant was untracked when it reserved) and
+ * which leave `on_hand` only if the variant is tracked now (`InventoryRepository.ship`).
+ */
+export function shipMovements(
+  order: Pick<OrderAggregate, 'lines' | 'refunds' | 'inventory_reserved'>,
+  units: ReadonlyMap<string, number>,
+): Array<{ variant_id: string; quantity: number; from_reserved: number }> {
+  const restocked = restockTotalsByLine(order);
+  const byVariant = new Map<string, { variant_id: string; quantity: number; from_reserved: number }>();
+  for (const line of order.lines) {
+    const quantity = units.get(line.id) ?? 0;
+    if (quantity <= 0) continue;
+    const held = heldByLine(order, line, restocked.get(line.id)?.from_reserved ?? 0);
+    const entry = byVariant.get(line.variant_id) ?? { variant_id: line.variant_id, quantity: 0, from_reserved: 0 };
+    entry.quantity += quantity;
+    entry.from_reserved += Math.min(quantity, held);
+    byVariant.set(line.variant_id, entry);
+  }
+  return [...byVariant.values()];
 }
 
 /** Releases every reservation the order still holds (cancellation), emitting threshold events. */

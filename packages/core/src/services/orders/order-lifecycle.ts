@@ -23,7 +23,7 @@ import { orderToWire } from '../wire/orders';
 import { customerKeyOf, recordDiscountUsage } from './discount-usage';
 import { buildOrder } from './order-builder';
 import { cancelOrderParts } from './order-cancellation';
-import { reserveLines } from './order-inventory';
+import { reserveLines, withReservedQuantities } from './order-inventory';
 import { requireOrder, requireStoreIn } from './order-loading';
 import { saveOrderProgress, settleOrder, statusEvent } from './order-progress';
 
@@ -185,6 +185,7 @@ export function createOrderLifecycle(ctx: ServiceContext) {
             (i) => lineParam(i, 'quantity'),
             [...priced.variants.values()].map((entry) => entry.inventory),
           );
+          draft.lines = withReservedQuantities(draft.lines, reservations);
           await recordDiscountUsage(ctx, work, scope, {
             order_id: id,
             customer_key: customerKeyOf(draft.customer_id, email),
@@ -224,9 +225,17 @@ export function createOrderLifecycle(ctx: ServiceContext) {
         }
         const finalize = input.status === 'pending';
         let reservations: InventoryChange[] = [];
+        let lines = order.lines;
         if (finalize) {
           assertOrderAction('finalize', order.status);
           reservations = await reserveLines(work, scope, order.lines);
+          // The draft's lines were written reserving nothing: record what this reserved.
+          lines = withReservedQuantities(order.lines, reservations);
+          await tx.orders.updateLines(
+            scope,
+            order.id,
+            lines.map((line) => ({ id: line.id, reserved_quantity: line.reserved_quantity })),
+          );
           await recordDiscountUsage(ctx, work, scope, {
             order_id: order.id,
             customer_key: customerKeyOf(order.customer_id, order.email),
@@ -251,7 +260,7 @@ export function createOrderLifecycle(ctx: ServiceContext) {
           { expect_status: order.status },
         );
         if (!updated) throw new CommerceError('not_found', `No such order: '${id}'`);
-        let result: OrderAggregate = { ...order, ...updated };
+        let result: OrderAggregate = { ...order, ...updated, lines };
         if (finalize) result = await saveOrderProgress(work, scope, result, result);
         emitInventoryCrossings(work, scope, reservations);
         return orderToWire(result);

@@ -87,13 +87,37 @@ describe('deriveProgress', () => {
 });
 
 describe('settleOrder', () => {
-  test('pending, fulfilled, then paid in full: pending → confirmed → processing → completed, completed_at set', () => {
+  test('pending, shipped, then paid in full: pending → confirmed → processing → completed, completed_at set', () => {
     const { order: settled, path } = settleOrder(
-      order({ lines: [line('l1', { fulfilled_quantity: 3 })], payments: [pay(3000, 'completed')] }),
+      order({
+        lines: [line('l1', { fulfilled_quantity: 3, shipped_quantity: 3 })],
+        payments: [pay(3000, 'completed')],
+      }),
       42,
     );
     expect(path).toEqual(['confirmed', 'processing', 'completed']);
     expect(settled).toMatchObject({ status: 'completed', completed_at: 42, payment_status: 'paid' });
+  });
+
+  test('paid and fully fulfilled but not shipped: → processing only, completed_at stays null (decisions §13)', () => {
+    const { order: settled, path } = settleOrder(
+      order({ lines: [line('l1', { fulfilled_quantity: 3 })], payments: [pay(3000, 'completed')] }),
+      42,
+    );
+    expect(path).toEqual(['confirmed', 'processing']);
+    expect(settled).toMatchObject({ status: 'processing', completed_at: null });
+  });
+
+  test('units refunded need not ship: 3 ordered, 1 refunded, 2 shipped, paid → completed', () => {
+    const { order: settled } = settleOrder(
+      order({
+        status: 'processing',
+        lines: [line('l1', { fulfilled_quantity: 2, shipped_quantity: 2, refunded_quantity: 1 })],
+        payments: [pay(3000, 'completed')],
+      }),
+      7,
+    );
+    expect(settled).toMatchObject({ status: 'completed', completed_at: 7 });
   });
 
   test('drafts and cancelled orders never move by themselves', () => {

@@ -2,6 +2,7 @@ import { CommerceError } from '../../errors';
 import type {
   FulfillmentStatus,
   OrderAggregate,
+  OrderLineRecord,
   OrderStatus,
   PaymentStatus,
   Scope,
@@ -49,10 +50,30 @@ export function deriveProgress(
   };
 }
 
-/** The statuses an order moves through automatically from `status` (none for drafts and closed orders). */
-export function automaticPath(status: OrderStatus, progress: OrderProgressColumns): OrderStatus[] {
+/**
+ * Whether every unit not refunded is in a fulfillment that has shipped or been delivered
+ * (decisions §13): per line, `shipped_quantity ≥ quantity − refunded_quantity`. Units of a
+ * fulfillment that is only created (`pending`) are fulfilled, not shipped.
+ *
+ * @example allUnitsShipped([{ quantity: 3, shipped_quantity: 2, refunded_quantity: 1 }]) // true
+ */
+export function allUnitsShipped(
+  lines: ReadonlyArray<Pick<OrderLineRecord, 'quantity' | 'shipped_quantity' | 'refunded_quantity'>>,
+): boolean {
+  return lines.every((line) => line.shipped_quantity >= line.quantity - line.refunded_quantity);
+}
+
+/**
+ * The statuses an order moves through automatically from `status` (none for drafts and closed
+ * orders): `progress` with `shipped` from the order's lines ({@link allUnitsShipped}).
+ */
+export function automaticPath(
+  status: OrderStatus,
+  progress: OrderProgressColumns,
+  lines: Parameters<typeof allUnitsShipped>[0],
+): OrderStatus[] {
   if (status === 'draft' || status === 'cancelled' || status === 'completed') return [];
-  return automaticOrderPath(status, progress);
+  return automaticOrderPath(status, { ...progress, shipped: allUnitsShipped(lines) });
 }
 
 /** The event an order status step raises, if any (spec: `order.confirmed`, `order.completed`). */
@@ -65,8 +86,9 @@ export function statusEvent(status: OrderStatus): string | undefined {
 
 /**
  * Applies a settled order in memory: derived columns, then the automatic status moves
- * (payment in full: pending → confirmed; first fulfillment: confirmed → processing; fully
- * fulfilled and paid: processing → completed, setting `completed_at`). Returns the new order and
+ * (payment in full: pending → confirmed; first fulfillment: confirmed → processing; paid and
+ * every unit not refunded shipped or delivered: processing → completed, setting `completed_at`
+ * — a fulfillment that is only created never completes an order). Returns the new order and
  * the statuses it passed through (for events). Pure.
  */
 export function settleOrder(
@@ -74,7 +96,7 @@ export function settleOrder(
   now: number,
 ): { order: OrderAggregate; path: OrderStatus[] } {
   const progress = deriveProgress(order);
-  const path = automaticPath(order.status, progress);
+  const path = automaticPath(order.status, progress, order.lines);
   const status = path.at(-1) ?? order.status;
   return {
     order: {

@@ -230,7 +230,10 @@ function pendingUnitsByLine(
  * left in flight, when it is settled): open unfulfilled units leave `reserved`, then units of
  * pending fulfillments (newest first) leave `reserved` and are taken out of them, then shipped
  * units go back to `on_hand`. Units refunded before took the unfulfilled units first. Empty
- * without `restock`.
+ * without `restock`. A line the order reserved nothing for (`reserved_quantity` 0: its variant
+ * was untracked when the order reserved) releases nothing from `reserved` (`from_reserved` 0),
+ * whatever its variant's tracking is now (issue 19); its units are still taken out of pending
+ * fulfillments.
  */
 export function restockMovements(
   order: Pick<OrderAggregate, 'lines' | 'fulfillments' | 'inventory_reserved'>,
@@ -243,7 +246,8 @@ export function restockMovements(
     const line = byId.get(l.order_line_id);
     if (!line) return [];
     const input = { ...line, pending_fulfillments: pending.get(line.id) ?? [] };
-    return [splitRestock(line.id, input, l.quantity, order.inventory_reserved)];
+    const split = splitRestock(line.id, input, l.quantity, order.inventory_reserved);
+    return [line.reserved_quantity > 0 ? split : { ...split, from_reserved: 0 }];
   });
 }
 

@@ -9,6 +9,7 @@ import type {
 import type { ServiceContext } from '../context';
 import { eventToPayload } from '../event-bus';
 import { afterAttempt, DEACTIVATION_THRESHOLD, firstAttemptAt } from './retry-schedule';
+import { receivesEvent } from './subscriptions';
 import { requireTransport, sendSigned } from './webhook-sender';
 
 export interface DeliverDueOptions {
@@ -56,8 +57,9 @@ const MAX_FANOUT_ROUNDS = 20;
 /**
  * The webhook sender (decisions §14), for cron jobs, serverless hosts and the worker loop:
  * 1. fan-out: committed, undispatched outbox events become one pending delivery per subscribed
- *    active webhook of their store and mode, carrying the payload serialised once — every attempt
- *    sends those exact bytes;
+ *    active webhook of their store and mode — subscribed to the event's type no later than the
+ *    event was created (`receivesEvent`, decisions §15) —, carrying the payload serialised once —
+ *    every attempt sends those exact bytes;
  * 2. claim due deliveries under a lease (no two workers hold the same delivery; Postgres
  *    `FOR UPDATE SKIP LOCKED`), send them — different webhooks in parallel; one webhook's first,
  *    then its others in parallel when the endpoint answered, one at a time when it failed (so a
@@ -72,8 +74,13 @@ export function createWebhookDispatcher(ctx: ServiceContext) {
   const engineWorkerId = `wrk_${ctx.crypto.randomToken(12)}`;
   const delays = ctx.config.webhook_retry_delays;
 
+  /**
+   * The delivery of `event` to `webhook`, or null when the webhook does not receive it: another
+   * type, or a type it subscribed to after the event was created (`receivesEvent`, decisions §15).
+   */
   function makeDelivery(now: number, payloads: Map<string, string>) {
-    return (event: EventRecord, webhook: WebhookRecord): WebhookDeliveryRecord => {
+    return (event: EventRecord, webhook: WebhookRecord): WebhookDeliveryRecord | null => {
+      if (!receivesEvent(webhook, event)) return null;
       let payload = payloads.get(event.id);
       if (payload === undefined) {
         payload = JSON.stringify(eventToPayload(event));

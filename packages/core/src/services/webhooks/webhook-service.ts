@@ -7,6 +7,7 @@ import { read, write } from '../unit-of-work';
 import { iso } from '../wire/format';
 import { notificationToWire, webhookDeliveryToWire, webhookToWire } from '../wire/webhooks';
 import { sampleEventData } from './sample-payloads';
+import { eventsSinceAfterChange } from './subscriptions';
 import { createWebhookDispatcher, type DeliverDueOptions } from './webhook-dispatcher';
 import { requireTransport, sendSigned } from './webhook-sender';
 import { startWebhookWorker, type WebhookWorkerOptions } from './webhook-worker';
@@ -54,6 +55,8 @@ export function createWebhookService(ctx: ServiceContext) {
           mode: scope.mode,
           url: input.url,
           events: [...input.events],
+          // Every type counts from `created_at` (decisions §15: only events created after it).
+          events_since: {},
           secret,
           is_active: true,
           consecutive_failures: 0,
@@ -78,9 +81,12 @@ export function createWebhookService(ctx: ServiceContext) {
     },
 
     /**
-     * Changes `url`, `events`, `is_active`, `metadata` (replaced whole). Re-activating an inactive
-     * webhook resets `consecutive_failures` to 0; deactivating it cancels its pending deliveries
-     * (events raised while it is inactive are not delivered to it later).
+     * Changes `url`, `events`, `is_active`, `metadata` (replaced whole). An event type added to
+     * `events` is received for events created from now on (`eventsSinceAfterChange`, decisions
+     * §15); types kept keep their time. Re-activating an inactive webhook resets
+     * `consecutive_failures` to 0 and receives events created from then on; deactivating it
+     * cancels its pending deliveries (events raised while it is inactive are not delivered to it
+     * later).
      */
     async update(scope: Scope, id: string, input: WebhookUpdate) {
       if (input.url !== undefined) await assertUrlAllowed(input.url);
@@ -89,16 +95,28 @@ export function createWebhookService(ctx: ServiceContext) {
         if (!current) throw notFound(id);
         const patch: Patch<
           WebhookRecord,
-          'url' | 'events' | 'is_active' | 'consecutive_failures' | 'metadata'
+          'url' | 'events' | 'events_since' | 'is_active' | 'consecutive_failures' | 'metadata'
         > = {
           updated_at: now,
         };
         if (input.url !== undefined) patch.url = input.url;
-        if (input.events !== undefined) patch.events = [...input.events];
+        if (input.events !== undefined) {
+          patch.events = [...input.events];
+          patch.events_since = eventsSinceAfterChange(current, input.events, now);
+        }
         if (input.metadata !== undefined) patch.metadata = input.metadata;
         if (input.is_active !== undefined) {
           patch.is_active = input.is_active;
-          if (input.is_active && !current.is_active) patch.consecutive_failures = 0;
+          if (input.is_active && !current.is_active) {
+            patch.consecutive_failures = 0;
+            // Events raised while it was inactive are not delivered to it later: every type it
+            // receives counts from now.
+            patch.events_since = eventsSinceAfterChange(
+              { events: [], events_since: {}, created_at: current.created_at },
+              patch.events ?? current.events,
+              now,
+            );
+          }
         }
         const updated = await tx.webhooks.update(scope, id, patch);
         if (!updated) throw notFound(id);
