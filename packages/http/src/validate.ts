@@ -1,4 +1,9 @@
-import { CommerceError, parseInput as coreParseInput, printable } from '@cartwright/core';
+import {
+  CommerceError,
+  parseInput as coreParseInput,
+  MAX_IDENTIFIER_LENGTH,
+  printable,
+} from '@cartwright/core';
 import type { ZodType, z } from 'zod';
 
 /** Where an input value came from; used in messages. Same values as core's `parseInput`. */
@@ -29,6 +34,14 @@ export type ParseInput = <S extends ZodType>(
 export const parseInput: ParseInput = (schema, value, options) => {
   if (options.location !== 'path') return coreParseInput(schema, value, options);
   try {
+    // No resource has a path value longer than an identifier, whatever the route's schema says.
+    if (typeof value === 'object' && value !== null) {
+      for (const [name, param] of Object.entries(value)) {
+        if (typeof param === 'string' && param.length > MAX_IDENTIFIER_LENGTH) {
+          throw new CommerceError('parameter_invalid', `${name} is too long`, { param: name });
+        }
+      }
+    }
     return coreParseInput(schema, value, options);
   } catch (error) {
     throw CommerceError.is(error) && error.type === 'invalid_request_error'

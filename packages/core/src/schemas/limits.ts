@@ -155,36 +155,59 @@ const MAX_WALK_DEPTH = 64;
  * lists them, so a JSON `__proto__` key is checked like any other.
  */
 export function findUnstorableText(value: unknown): UnstorableText | null {
-  return walk(value, [], 0);
+  if (typeof value !== 'object' || value === null) return walk(value, [], 0, null);
+  return walk(value, [], 0, new Set());
 }
 
-function walk(value: unknown, path: PropertyKey[], depth: number): UnstorableText | null {
+/**
+ * Walks strings, arrays and objects whose own enumerable keys hold data: plain objects, and
+ * objects without `Object.prototype` in their chain (a router's params are such). Instances of
+ * classes (Date, Map, …) are left to the schema. `seen` stops cycles of programmatic input.
+ */
+function walk(
+  value: unknown,
+  path: PropertyKey[],
+  depth: number,
+  seen: Set<object> | null,
+): UnstorableText | null {
   if (typeof value === 'string') {
     const reason = unstorableReason(value);
     return reason === null ? null : { path: [...path], inKey: false, reason };
   }
-  if (typeof value !== 'object' || value === null || depth > MAX_WALK_DEPTH) return null;
+  if (typeof value !== 'object' || value === null || depth > MAX_WALK_DEPTH || seen === null) return null;
+  if (seen.has(value)) return null;
+  seen.add(value);
   if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index++) {
       path.push(index);
-      const found = walk(value[index], path, depth + 1);
+      const found = walk(value[index], path, depth + 1, seen);
       path.pop();
       if (found !== null) return found;
     }
     return null;
   }
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return null;
+  if (!holdsData(value)) return null;
   const record = value as Record<string, unknown>;
   for (const key of Object.keys(record)) {
     path.push(key);
     const reason = unstorableReason(key);
     if (reason !== null) return { path: [...path], inKey: true, reason };
-    const found = walk(record[key], path, depth + 1);
+    const found = walk(record[key], path, depth + 1, seen);
     path.pop();
     if (found !== null) return found;
   }
   return null;
+}
+
+/** A plain object, or one whose prototype chain does not reach `Object.prototype` (no class). */
+function holdsData(value: object): boolean {
+  let proto = Object.getPrototypeOf(value);
+  if (proto === Object.prototype) return true;
+  while (proto !== null) {
+    if (proto === Object.prototype) return false;
+    proto = Object.getPrototypeOf(proto);
+  }
+  return true;
 }
 
 /** `text` with NULs and unpaired surrogates replaced by U+FFFD, for echoing it in a message. */
