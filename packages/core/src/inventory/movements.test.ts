@@ -105,9 +105,9 @@ describe('restock (decisions §10: unfulfilled units leave reserved, fulfilled g
   });
 
   it('untracked: reserved units are released, shipped units do not come back to a count not kept', () => {
-    expect(restock(inv({ track_inventory: false, reserved: 1 }), { from_reserved: 1, to_on_hand: 1 })).toEqual(
-      inv({ track_inventory: false, reserved: 0 }),
-    );
+    expect(
+      restock(inv({ track_inventory: false, reserved: 1 }), { from_reserved: 1, to_on_hand: 1 }),
+    ).toEqual(inv({ track_inventory: false, reserved: 0 }));
     const record = inv({ track_inventory: false });
     expect(restock(record, { from_reserved: 0, to_on_hand: 1 })).toBe(record);
   });

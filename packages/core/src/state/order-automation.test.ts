@@ -39,7 +39,11 @@ describe('orderStatusAfterPayment (decisions §13: payment in full moves pending
 
   it('pending, shipped before payment, then paid → confirmed → processing → completed', () => {
     expect(
-      automaticOrderPath('pending', { payment_status: 'paid', fulfillment_status: 'fulfilled', shipped: true }),
+      automaticOrderPath('pending', {
+        payment_status: 'paid',
+        fulfillment_status: 'fulfilled',
+        shipped: true,
+      }),
     ).toEqual(['confirmed', 'processing', 'completed']);
   });
 });
@@ -52,14 +56,22 @@ describe('orderStatusAfterFulfillment (first fulfillment: confirmed → processi
   it('confirmed + everything fulfilled at once (created, pending) + paid → processing only', () => {
     expect(orderStatusAfterFulfillment('confirmed', 'fulfilled', 'paid')).toBe('processing');
     expect(
-      automaticOrderPath('confirmed', { payment_status: 'paid', fulfillment_status: 'fulfilled', shipped: false }),
+      automaticOrderPath('confirmed', {
+        payment_status: 'paid',
+        fulfillment_status: 'fulfilled',
+        shipped: false,
+      }),
     ).toEqual(['processing']);
   });
 
   it('confirmed + everything shipped + paid → completed (through processing)', () => {
     expect(orderStatusAfterFulfillment('confirmed', 'fulfilled', 'paid', true)).toBe('completed');
     expect(
-      automaticOrderPath('confirmed', { payment_status: 'paid', fulfillment_status: 'fulfilled', shipped: true }),
+      automaticOrderPath('confirmed', {
+        payment_status: 'paid',
+        fulfillment_status: 'fulfilled',
+        shipped: true,
+      }),
     ).toEqual(['processing', 'completed']);
   });
 
@@ -84,7 +96,11 @@ describe('orderStatusAfterFulfillment (first fulfillment: confirmed → processi
 
   it('nothing moves when nothing changed: confirmed + unfulfilled', () => {
     expect(
-      settleOrderStatus('confirmed', { payment_status: 'paid', fulfillment_status: 'unfulfilled', shipped: false }),
+      settleOrderStatus('confirmed', {
+        payment_status: 'paid',
+        fulfillment_status: 'unfulfilled',
+        shipped: false,
+      }),
     ).toBe('confirmed');
   });
 });

@@ -417,7 +417,10 @@ export function inventorySuite(ctx: SuiteContext): void {
         tx.inventory.ship(scope, [{ variant_id: v, quantity: 2, from_reserved: 0 }], 8),
       );
       expect(again[0]?.after).toMatchObject({ reserved: 1, on_hand: 6 });
-      expect(await ctx.read((r) => r.inventory.get(scope, inv.id))).toMatchObject({ reserved: 1, on_hand: 6 });
+      expect(await ctx.read((r) => r.inventory.get(scope, inv.id))).toMatchObject({
+        reserved: 1,
+        on_hand: 6,
+      });
     });
   });
 }

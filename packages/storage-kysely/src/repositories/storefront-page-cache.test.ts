@@ -150,7 +150,11 @@ function describeAcrossStorages(name: string, openPair: () => Promise<Pair>): vo
           [
             'a shipment',
             inWriter((tx) =>
-              tx.inventory.ship(scope, [{ variant_id: deskVariant?.id as string, quantity: 1, from_reserved: 1 }], 4),
+              tx.inventory.ship(
+                scope,
+                [{ variant_id: deskVariant?.id as string, quantity: 1, from_reserved: 1 }],
+                4,
+              ),
             ),
           ],
           [

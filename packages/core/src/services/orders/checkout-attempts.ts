@@ -109,7 +109,10 @@ export function readSnapshot(attempt: PaymentRecord): CheckoutSnapshot {
   }
   const snapshot = raw as unknown as CheckoutSnapshot;
   const lines: unknown = snapshot.order?.lines;
-  if (!Array.isArray(lines) || snapshot.order.lines.every((line) => typeof line.reserved_quantity === 'number'))
+  if (
+    !Array.isArray(lines) ||
+    snapshot.order.lines.every((line) => typeof line.reserved_quantity === 'number')
+  )
     return snapshot;
   const reserved = new Set(snapshot.reserved.map((m) => m.variant_id));
   return {

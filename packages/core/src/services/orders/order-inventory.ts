@@ -75,7 +75,10 @@ export async function reserveLines(
 }
 
 /** Refuses a reservation that found a variant's `track_inventory` other than pricing read it. */
-function assertTrackingAsRead(changes: readonly InventoryChange[], current: readonly InventoryRecord[]): void {
+function assertTrackingAsRead(
+  changes: readonly InventoryChange[],
+  current: readonly InventoryRecord[],
+): void {
   const read = new Map(current.map((row) => [row.variant_id, row.track_inventory]));
   for (const { before } of changes) {
     const expected = read.get(before.variant_id);
@@ -106,7 +109,10 @@ export function withReservedQuantities<L extends Pick<OrderLineRecord, 'variant_
   changes: readonly InventoryChange[],
 ): Array<L & { reserved_quantity: number }> {
   const tracked = reservedVariants(changes);
-  return lines.map((line) => ({ ...line, reserved_quantity: tracked.has(line.variant_id) ? line.quantity : 0 }));
+  return lines.map((line) => ({
+    ...line,
+    reserved_quantity: tracked.has(line.variant_id) ? line.quantity : 0,
+  }));
 }
 
 /**
@@ -161,7 +167,11 @@ export function shipMovements(
     const quantity = units.get(line.id) ?? 0;
     if (quantity <= 0) continue;
     const held = heldByLine(order, line, restocked.get(line.id)?.from_reserved ?? 0);
-    const entry = byVariant.get(line.variant_id) ?? { variant_id: line.variant_id, quantity: 0, from_reserved: 0 };
+    const entry = byVariant.get(line.variant_id) ?? {
+      variant_id: line.variant_id,
+      quantity: 0,
+      from_reserved: 0,
+    };
     entry.quantity += quantity;
     entry.from_reserved += Math.min(quantity, held);
     byVariant.set(line.variant_id, entry);

@@ -29,7 +29,10 @@ export function subscribedSince(webhook: WebhookSubscription, type: string): num
  * than the event was created (an event of the same millisecond is delivered: it may have been
  * caused by a request that followed the subscription).
  */
-export function receivesEvent(webhook: WebhookSubscription, event: Pick<EventRecord, 'type' | 'created_at'>): boolean {
+export function receivesEvent(
+  webhook: WebhookSubscription,
+  event: Pick<EventRecord, 'type' | 'created_at'>,
+): boolean {
   const since = subscribedSince(webhook, event.type);
   return since !== null && event.created_at >= since;
 }

@@ -1,0 +1,102 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createEngine } from '@cartwright/core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { toNodeListener } from '../../src/adapters/node';
+import { createApiHandler } from '../../src/api';
+import { describeApi } from './support/harness';
+import { expectStatus } from './support/order-fixtures';
+
+/**
+ * Issue 19, decisions §8 and §15: a rotated key keeps its id; revoking or rotating a key takes
+ * effect at once in every engine sharing the database. "Engine B" is a second engine over the
+ * same storage with its own caches and its own HTTP server — another process in miniature (the
+ * CLI test `api-key-revocation-multi-process.test.ts` runs real processes).
+ */
+describeApi('API key revocation and rotation across engines (issue 19)', (api) => {
+  let closeB: (() => Promise<void>) | undefined;
+  let baseB = '';
+
+  beforeAll(async () => {
+    const engineB = await createEngine({ storage: api().engine.storage, migrate: false });
+    const server = createServer(toNodeListener(createApiHandler(engineB)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseB = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    closeB = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  afterAll(async () => {
+    await closeB?.();
+  });
+
+  /** A request to engine B with `key`. */
+  const onB = async (key: string, method: 'GET' | 'POST', path: string, body?: unknown) => {
+    const res = await fetch(baseB + path, {
+      method,
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+      },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, body: (await res.json()) as { error?: { code: string } } };
+  };
+  const write = (key: string) =>
+    onB(key, 'POST', '/v1/admin/customers', { email: `k${Date.now()}${Math.random()}@example.com` });
+  const read = (key: string) => onB(key, 'GET', '/v1/admin/store');
+
+  const newKey = async () =>
+    expectStatus(
+      await api().post('/v1/admin/api-keys', { name: 'ops', key_type: 'secret', mode: 'test' }),
+      200,
+    ).body as { id: string; key: string; key_prefix: string };
+
+  test('a key in use on engine B, revoked through engine A: B refuses its next write and read (401 invalid_api_key)', async () => {
+    const created = await newKey();
+    expect((await write(created.key)).status).toBe(200);
+    expect((await read(created.key)).status).toBe(200);
+    expectStatus(await api().delete(`/v1/admin/api-keys/${created.id}`), 200);
+    const w = await write(created.key);
+    expect(w.status).toBe(401);
+    expect(w.body.error?.code).toBe('invalid_api_key');
+    const r = await read(created.key);
+    expect(r.status).toBe(401);
+    expect(r.body.error?.code).toBe('invalid_api_key');
+  });
+
+  test('rotated through engine A: same id, a new secret shown once; the old one is refused on B at once, the new one works on B', async () => {
+    const created = await newKey();
+    expect((await write(created.key)).status).toBe(200);
+    expect((await read(created.key)).status).toBe(200);
+    const rotated = expectStatus(await api().post(`/v1/admin/api-keys/${created.id}/rotate`), 200).body;
+    expect(rotated.id).toBe(created.id);
+    expect(rotated.key).toMatch(/^sk_test_/);
+    expect(rotated.key).not.toBe(created.key);
+    expect(rotated.key_prefix).toBe(rotated.key.slice(0, 12));
+    for (const res of [await write(created.key), await read(created.key)]) {
+      expect(res.status).toBe(401);
+      expect(res.body.error?.code).toBe('invalid_api_key');
+    }
+    expect((await write(rotated.key)).status).toBe(200);
+    expect((await read(rotated.key)).status).toBe(200);
+    // The record under the same id shows the new prefix, never the secret.
+    const listed = expectStatus(await api().get('/v1/admin/api-keys?limit=100'), 200).body.data as Array<{
+      id: string;
+    }>;
+    const records = listed.filter((k) => k.id === created.id);
+    expect(records).toEqual([expect.objectContaining({ key_prefix: rotated.key_prefix, name: 'ops' })]);
+    expect(JSON.stringify(listed)).not.toContain(rotated.key);
+    // Rotating again retires the second secret the same way.
+    const again = expectStatus(await api().post(`/v1/admin/api-keys/${created.id}/rotate`), 200).body;
+    expect(again.id).toBe(created.id);
+    expect((await read(rotated.key)).status).toBe(401);
+    expect((await read(again.key)).status).toBe(200);
+  });
+
+  test('rotating a revoked or unknown key → 404 not_found', async () => {
+    const created = await newKey();
+    expectStatus(await api().delete(`/v1/admin/api-keys/${created.id}`), 200);
+    expect((await api().post(`/v1/admin/api-keys/${created.id}/rotate`)).status).toBe(404);
+    expect((await api().post('/v1/admin/api-keys/key_doesnotexist/rotate')).status).toBe(404);
+    expect((await read(created.key)).status).toBe(401);
+  });
+});
