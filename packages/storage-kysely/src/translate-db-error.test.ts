@@ -1,6 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { CommerceError } from '@cartwright/core';
+import { makeCustomer, makeProduct, newScope } from '@cartwright/storage-conformance';
 import { describe, expect, it } from 'vitest';
-import { translateDbError } from './translate-db-error';
+import type { KyselyStorage } from './kysely-storage';
+import { onEveryEngine } from './migrations/migration-test-engines';
+import { translateDbError, UNSTORABLE_VALUE_STATES } from './translate-db-error';
 
 describe('translateDbError', () => {
   it('SQLite "UNIQUE constraint failed: products.store_id, products.mode, products.slug" → duplicate_slug (param slug)', () => {
@@ -60,5 +64,87 @@ describe('translateDbError', () => {
     const domain = new CommerceError('not_found', 'nope');
     expect(translateDbError(domain)).toBe(domain);
     expect(translateDbError('text')).toBe('text');
+  });
+
+  it('Postgres refusals of a value it cannot store (22P05, 22021, 22003, 54000, 22001) → 400 parameter_invalid, no SQL echoed', () => {
+    for (const code of Object.keys(UNSTORABLE_VALUE_STATES)) {
+      const error = Object.assign(
+        new Error('invalid byte sequence for encoding "UTF8": 0x00 in "select …"'),
+        {
+          code,
+          severity: 'ERROR',
+          routine: 'report_invalid_encoding',
+        },
+      );
+      const translated = translateDbError(error);
+      expect(CommerceError.is(translated), code).toBe(true);
+      expect(translated).toMatchObject({ code: 'parameter_invalid', type: 'invalid_request_error' });
+      expect((translated as CommerceError).message).not.toContain('select');
+      expect((translated as CommerceError).cause).toBe(error);
+    }
+    // the same SQLSTATE-like code on something that is not a Postgres error passes through
+    const other = Object.assign(new Error('x'), { code: '22003' });
+    expect(translateDbError(other)).toBe(other);
+  });
+});
+
+/**
+ * The last line of defence on the real engines: values the input layer would have refused, sent
+ * straight to the storage port. PostgreSQL's refusals become 400 `parameter_invalid` (not a 500);
+ * SQLite stores or finds nothing, without an error.
+ */
+onEveryEngine((name, open) => {
+  describe(`translateDbError on ${name}: values the database cannot store`, () => {
+    it('a NUL in a lookup, a NUL in an insert, an index entry too large, an int4 overflow', async () => {
+      const storage: KyselyStorage = await open();
+      try {
+        await storage.migrate();
+        const scope = newScope();
+        const refused = async (run: () => Promise<unknown>) => {
+          try {
+            await run();
+            return null;
+          } catch (error) {
+            return error;
+          }
+        };
+        const lookup = await refused(() => storage.read((r) => r.products.get(scope, 'prod_\u0000')));
+        const nulInsert = await refused(() =>
+          storage.transaction((tx) => tx.customers.insert(makeCustomer(scope, { first_name: 'A\u0000' }))),
+        );
+        const huge = makeProduct(scope);
+        const tooLong = await refused(() =>
+          // random text: PostgreSQL compresses index entries, so a repeated character would fit
+          storage.transaction((tx) =>
+            tx.products.insert({ ...huge, slug: randomBytes(6_000).toString('hex') }),
+          ),
+        );
+        const stock = makeProduct(scope);
+        const variant = stock.variants[0];
+        const overflow =
+          variant === undefined
+            ? null
+            : await refused(() =>
+                storage.transaction((tx) =>
+                  tx.products.insert({
+                    ...stock,
+                    variants: [{ ...variant, inventory: { ...variant.inventory, safety_stock: 2 ** 31 } }],
+                  }),
+                ),
+              );
+        if (name === 'postgres') {
+          for (const [what, error] of Object.entries({ lookup, nulInsert, tooLong, overflow })) {
+            expect(error, what).toMatchObject({ code: 'parameter_invalid', type: 'invalid_request_error' });
+          }
+        } else {
+          // SQLite stores text and 64-bit integers as they are: the input layer is what refuses them.
+          expect(lookup).toBeNull();
+          expect(nulInsert).toBeNull();
+          expect(tooLong).toBeNull();
+        }
+      } finally {
+        await storage.close();
+      }
+    });
   });
 });
