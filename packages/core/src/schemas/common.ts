@@ -41,10 +41,11 @@ import {
 export const IdSchema = z.string().min(1).max(MAX_IDENTIFIER_LENGTH);
 
 /**
- * What every id the engine makes looks like (decisions §6): a lower-case prefix, `_`, then letters
- * and digits (`prod_01J…`). A path id that does not is a 404 (decisions §15), never a query.
+ * What every id looks like (decisions §6): a lower-case prefix, `_`, then letters, digits, `_` or
+ * `-` (`prod_01J…`; the extra characters leave room for an injected `IdGenerator` that writes
+ * UUIDs). A path id that does not is a 404 (decisions §15), never a query.
  */
-export const ID_PATTERN = /^[a-z]+_[0-9A-Za-z]+$/;
+export const ID_PATTERN = /^[a-z]+_[0-9A-Za-z_-]+$/;
 
 /** An id in a path (`/products/{id}`). The HTTP layer turns any failure of a path schema into 404. */
 export const PathIdSchema = IdSchema.regex(ID_PATTERN, { error: 'is not an id' });

@@ -279,7 +279,19 @@ describe('sizes (decisions §15)', () => {
     expect(parseInput(IdPathSchema, { id: 'prod_01J9ABCDEF' }, { location: 'path' })).toEqual({
       id: 'prod_01J9ABCDEF',
     });
-    for (const id of ['nope', 'prod_', '_x', 'PROD_1', 'prod_a-b', 'prod_1 ', `prod_${'1'.repeat(300)}`]) {
+    // an injected IdGenerator may write UUIDs
+    const uuid = 'prod_550e8400-e29b-41d4-a716-446655440000';
+    expect(parseInput(IdPathSchema, { id: uuid }, { location: 'path' })).toEqual({ id: uuid });
+    for (const id of [
+      'nope',
+      'prod_',
+      '_x',
+      'PROD_1',
+      'prod-1',
+      'prod_a.b',
+      'prod_1 ',
+      `prod_${'1'.repeat(300)}`,
+    ]) {
       expect(() => parseInput(IdPathSchema, { id }, { location: 'path' }), id).toThrow();
     }
   });

@@ -337,6 +337,7 @@ describeApi('input limits (decisions §15)', (api) => {
     for (const path of [
       '/v1/admin/products/nope',
       '/v1/admin/products/prod-1',
+      '/v1/admin/products/prod_1.2',
       '/v1/admin/products/PROD_1',
       '/v1/admin/orders/ord_1%20or%201=1',
       '/v1/admin/customers/cus_%27%3B--',
