@@ -110,11 +110,17 @@ export const MAX_METADATA_DEPTH = 16;
 
 // ---------------------------------------------------------------- text no engine stores
 
-/** A NUL or any surrogate: the only characters that can make a string unstorable. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding NUL is the point.
-const SUSPECT = /[\u0000\uD800-\uDFFF]/;
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Whether `text` is well-formed UTF-16 (no unpaired surrogate): `String.prototype.isWellFormed`
+ * (ES2024, Node ≥ 20), ~100× faster than a regular expression over the surrogate range.
+ */
+const isWellFormed: (text: string) => boolean =
+  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function'
+    ? (text) => (text as unknown as { isWellFormed(): boolean }).isWellFormed()
+    : (text) => !UNPAIRED_SURROGATE.test(text);
 
 const UNSTORABLE_CHARACTERS = new RegExp(`\u0000|${UNPAIRED_SURROGATE.source}`, 'g');
 
@@ -127,9 +133,8 @@ export type UnstorableReason = 'nul' | 'unpaired_surrogate';
  * has no UTF-8 form, jsonb refuses its `\uD800` escape, and drivers would silently replace it).
  */
 export function unstorableReason(text: string): UnstorableReason | null {
-  if (!SUSPECT.test(text)) return null;
   if (text.includes('\u0000')) return 'nul';
-  return UNPAIRED_SURROGATE.test(text) ? 'unpaired_surrogate' : null;
+  return isWellFormed(text) ? null : 'unpaired_surrogate';
 }
 
 /** Whether every supported engine can store `text` as it is. */
@@ -148,39 +153,59 @@ export interface UnstorableText {
 
 /** Nesting beyond this is not walked (zod refuses such input elsewhere; JSON bodies are ≤ 1 MiB). */
 const MAX_WALK_DEPTH = 64;
+/**
+ * Values visited at most per input: far more than a 1 MiB JSON body holds, so only a cyclic
+ * programmatic input (which a schema refuses anyway) can stop the walk early.
+ */
+const MAX_WALK_NODES = 4_000_000;
 
 /**
- * The first string of `value` — a string itself, or any string or key inside plain objects and
- * arrays, at any depth — that no engine can store, or null. Own keys are read as `Object.keys`
- * lists them, so a JSON `__proto__` key is checked like any other.
+ * The first string of `value` — a string itself, or any string or key inside arrays and objects,
+ * at any depth — that no engine can store, or null. Own keys are read as `Object.keys` lists them,
+ * so a JSON `__proto__` key is checked like any other. A first pass without allocations answers
+ * the common case (nothing found); only a hit pays for the walk that records the path.
  */
 export function findUnstorableText(value: unknown): UnstorableText | null {
-  if (typeof value !== 'object' || value === null) return walk(value, [], 0, null);
-  return walk(value, [], 0, new Set());
+  const budget = { nodes: MAX_WALK_NODES };
+  if (!holdsUnstorable(value, 0, budget)) return null;
+  return locate(value, [], 0);
+}
+
+function holdsUnstorable(value: unknown, depth: number, budget: { nodes: number }): boolean {
+  if (typeof value === 'string') return unstorableReason(value) !== null;
+  if (typeof value !== 'object' || value === null || depth > MAX_WALK_DEPTH) return false;
+  if (--budget.nodes < 0) return false;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      if (holdsUnstorable(value[index], depth + 1, budget)) return true;
+    }
+    return false;
+  }
+  if (!holdsData(value)) return false;
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (unstorableReason(key) !== null) return true;
+    if (holdsUnstorable(record[key], depth + 1, budget)) return true;
+  }
+  return false;
 }
 
 /**
  * Walks strings, arrays and objects whose own enumerable keys hold data: plain objects, and
  * objects without `Object.prototype` in their chain (a router's params are such). Instances of
- * classes (Date, Map, …) are left to the schema. `seen` stops cycles of programmatic input.
+ * classes (Date, Map, …) are left to the schema. Runs only after {@link holdsUnstorable} found a
+ * hit, which it finds again in the same order.
  */
-function walk(
-  value: unknown,
-  path: PropertyKey[],
-  depth: number,
-  seen: Set<object> | null,
-): UnstorableText | null {
+function locate(value: unknown, path: PropertyKey[], depth: number): UnstorableText | null {
   if (typeof value === 'string') {
     const reason = unstorableReason(value);
     return reason === null ? null : { path: [...path], inKey: false, reason };
   }
-  if (typeof value !== 'object' || value === null || depth > MAX_WALK_DEPTH || seen === null) return null;
-  if (seen.has(value)) return null;
-  seen.add(value);
+  if (typeof value !== 'object' || value === null || depth > MAX_WALK_DEPTH) return null;
   if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index++) {
       path.push(index);
-      const found = walk(value[index], path, depth + 1, seen);
+      const found = locate(value[index], path, depth + 1);
       path.pop();
       if (found !== null) return found;
     }
@@ -192,7 +217,7 @@ function walk(
     path.push(key);
     const reason = unstorableReason(key);
     if (reason !== null) return { path: [...path], inKey: true, reason };
-    const found = walk(record[key], path, depth + 1, seen);
+    const found = locate(record[key], path, depth + 1);
     path.pop();
     if (found !== null) return found;
   }
