@@ -71,7 +71,9 @@ export interface IdempotencyRunner {
     request: IdempotentRequest,
     execute: () => Promise<StoredResponse>,
     render: (outcome: RequestOutcome) => StoredResponse | null,
-  ): Promise<StoredResponse & { replayed?: boolean; committed?: StoredResponse | null }>;
+  ): Promise<
+    StoredResponse & { replayed?: boolean; committed?: StoredResponse | null; unanswered?: boolean }
+  >;
 }
 
 /** The engine methods the pipeline uses. The real engine has many more; they reach routes via `ctx.engine`. */

@@ -127,7 +127,8 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
 
       // The response for an outcome of the route: the route's status and serialisation, or the
       // error body of a domain error; null for anything else (a 5xx, never stored).
-      const render = (outcome: RequestOutcome, validate = false): RenderedResponse | null => {
+      // `final`: the response sent (validated when `validateResponses` is on; a failure is thrown).
+      const render = (outcome: RequestOutcome, final = false): RenderedResponse | null => {
         if ('error' in outcome) {
           const error = outcome.error;
           if (!CommerceError.is(error) || statusForCode(error.code) >= 500) return null;
@@ -138,11 +139,16 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
         if (text !== undefined) {
           return { status: route.status ?? 200, body: text.text, contentType: text.contentType };
         }
-        return {
-          status: route.status ?? 200,
-          body: serialise(outcome.value, route, validate),
-          contentType: JSON_CONTENT_TYPE,
-        };
+        let body: string;
+        try {
+          body = serialise(outcome.value, route, final && validateResponses);
+        } catch (error) {
+          // Inside a transaction: a value that is not the route's response (a use case that
+          // answers after its write) stores nothing there; the final response is stored after.
+          if (final) throw error;
+          return null;
+        }
+        return { status: route.status ?? 200, body, contentType: JSON_CONTENT_TYPE };
       };
       const execute = async (): Promise<RenderedResponse> => {
         let result: unknown;
@@ -154,7 +160,7 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
           if (response === null) throw error;
           return response;
         }
-        return render({ value: result }, validateResponses) as RenderedResponse;
+        return render({ value: result }, true) as RenderedResponse;
       };
 
       const idempotency = engine.idempotency;
@@ -280,7 +286,16 @@ type RenderedResponse = StoredResponse & { contentType: string };
  * marking its earlier transactions `interim` (or giving `write` an `answer`), would otherwise
  * replay something else after a crash between the effect and the final response.
  */
-function checkCommitted(sent: StoredResponse & { committed?: StoredResponse | null }, route: AnyRoute): void {
+function checkCommitted(
+  sent: StoredResponse & { committed?: StoredResponse | null; unanswered?: boolean },
+  route: AnyRoute,
+): void {
+  if (sent.unanswered === true && sent.status < 500) {
+    throw new Error(
+      `${route.method} ${route.path}: its last transaction committed an effect without storing the response ` +
+        `(${sent.status} ${sent.body.slice(0, 200)}); give its write an \`answer\`, or mark it \`interim\``,
+    );
+  }
   const committed = sent.committed;
   if (committed === null || committed === undefined) return;
   if (committed.status === sent.status && committed.body === sent.body) return;

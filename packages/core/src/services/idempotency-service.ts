@@ -30,6 +30,8 @@ export interface IdempotentResult extends StoredResponse {
    * stored one). The pipeline checks in tests that it equals the final response.
    */
   committed?: StoredResponse | null;
+  /** The request's last effect committed without a response stored with it (not crash-safe). */
+  unanswered?: boolean;
 }
 
 const POLL_MS = 10;
@@ -114,7 +116,7 @@ export function createIdempotencyService(ctx: ServiceContext) {
           await sleep(POLL_MS);
           continue;
         }
-        const claim: RequestClaim = { scope, ref, render, committed: null, open: true };
+        const claim: RequestClaim = { scope, ref, render, committed: null, unanswered: false, open: true };
         let response: StoredResponse;
         try {
           response = await runUnderClaim(claim, execute);
@@ -134,7 +136,7 @@ export function createIdempotencyService(ctx: ServiceContext) {
           // back. Compare-and-set as well: a claim taken over meanwhile stores nothing.
           await ctx.storage.transaction((tx) => tx.idempotency.complete(scope, ref, response));
         }
-        return { ...response, committed };
+        return { ...response, committed, unanswered: claim.unanswered };
       }
     },
   };

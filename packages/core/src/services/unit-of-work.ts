@@ -36,6 +36,11 @@ export interface RequestClaim {
   readonly render: (outcome: RequestOutcome) => StoredResponse | null;
   /** The response stored with the request's last effect, once one committed. */
   committed: StoredResponse | null;
+  /**
+   * The request's last effect committed without a response stored with it (its value could not
+   * be rendered as the route's response and no `answer` said what it is): not crash-safe.
+   */
+  unanswered: boolean;
   /** False once the request has answered: writes of work it left behind are not its. */
   open: boolean;
 }
@@ -100,10 +105,12 @@ export async function write<T>(
   const claim = frame?.claim.open && !frame.inWrite ? frame.claim : null;
   let emitted: EventRecord[] = [];
   let stored: StoredResponse | null = null;
+  let interim = options?.interim === true;
   const now = ctx.clock.now();
   const result = await ctx.storage.transaction(async (tx) => {
     emitted = [];
     stored = null;
+    interim = options?.interim === true;
     const work: Work = {
       tx,
       now,
@@ -122,9 +129,10 @@ export async function write<T>(
       claim === null ? await fn(work) : await claimFrames.run({ claim, inWrite: true }, () => fn(work));
     if (emitted.length > 0) await tx.events.append(emitted);
     if (claim !== null) {
-      const response = options?.interim === true ? null : responseOf(claim, value, options?.answer);
+      const response = interim ? null : responseOf(claim, value, options?.answer);
+      if (response === INTERIM) interim = true;
       const held =
-        response === null
+        response === null || response === INTERIM
           ? await tx.idempotency.renew(claim.scope, claim.ref, now + ctx.config.idempotency_lock_ms)
           : await tx.idempotency.complete(claim.scope, claim.ref, response);
       if (!held) {
@@ -134,11 +142,17 @@ export async function write<T>(
           { param: 'Idempotency-Key' },
         );
       }
-      stored = response;
+      stored = response === INTERIM ? null : response;
     }
     return value;
   });
-  if (claim !== null && stored !== null) claim.committed = stored;
+  if (claim !== null && !interim) {
+    if (stored === null) claim.unanswered = true;
+    else {
+      claim.committed = stored;
+      claim.unanswered = false;
+    }
+  }
   if (emitted.length > 0) {
     // Listeners run outside the request's claim: their own writes are not the request's.
     if (claim === null) ctx.events.publish(emitted);
@@ -147,12 +161,15 @@ export async function write<T>(
   return result;
 }
 
-/** The response stored for a transaction's value, or null when it is interim or not stored. */
+/**
+ * The response stored for a transaction's value: INTERIM when its `answer` says so, null when it
+ * cannot be rendered as the route's response (nothing is stored: see `RequestClaim.unanswered`).
+ */
 function responseOf<T>(
   claim: RequestClaim,
   value: T,
   answer: ((value: T) => unknown) | undefined,
-): StoredResponse | null {
+): StoredResponse | typeof INTERIM | null {
   if (answer === undefined) return claim.render({ value });
   let answered: unknown;
   try {
@@ -160,7 +177,7 @@ function responseOf<T>(
   } catch (error) {
     return claim.render({ error });
   }
-  return answered === INTERIM ? null : claim.render({ value: answered });
+  return answered === INTERIM ? INTERIM : claim.render({ value: answered });
 }
 
 /** Reads without a transaction. */

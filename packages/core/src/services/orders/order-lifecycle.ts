@@ -87,19 +87,23 @@ export function createOrderLifecycle(ctx: ServiceContext) {
     action: Exclude<OrderAdminAction, 'finalize'>,
     reason?: string | null,
   ) {
-    const moved = await write(ctx, async (work) => {
-      const { tx, now } = work;
-      const order = await requireOrder(tx, scope, id, { forUpdate: true });
-      const to = assertOrderAction(action, order.status, { has_shipped_units: hasShippedUnits(order) });
-      let changed: OrderAggregate = { ...order, status: to };
-      if (to === 'completed') changed.completed_at = now;
-      if (to === 'cancelled') changed = await cancelOrderParts(work, scope, changed, reason ?? null);
-      const event = statusEvent(to);
-      const saved = await saveOrderProgress(work, scope, order, changed, event ? [event] : []);
-      // The payments this cancellation moved from pending (cancelOrderParts), to void at their providers.
-      const cancelled = to === 'cancelled' ? order.payments.filter((p) => p.status === 'pending') : [];
-      return { wire: orderToWire(saved), cancelled };
-    });
+    const moved = await write(
+      ctx,
+      async (work) => {
+        const { tx, now } = work;
+        const order = await requireOrder(tx, scope, id, { forUpdate: true });
+        const to = assertOrderAction(action, order.status, { has_shipped_units: hasShippedUnits(order) });
+        let changed: OrderAggregate = { ...order, status: to };
+        if (to === 'completed') changed.completed_at = now;
+        if (to === 'cancelled') changed = await cancelOrderParts(work, scope, changed, reason ?? null);
+        const event = statusEvent(to);
+        const saved = await saveOrderProgress(work, scope, order, changed, event ? [event] : []);
+        // The payments this cancellation moved from pending (cancelOrderParts), to void at their providers.
+        const cancelled = to === 'cancelled' ? order.payments.filter((p) => p.status === 'pending') : [];
+        return { wire: orderToWire(saved), cancelled };
+      },
+      { answer: (result) => result.wire },
+    ); // the request's answer, stored with the move (Idempotency-Key)
     await voidAtProviders(ctx, moved.cancelled);
     return moved.wire;
   }

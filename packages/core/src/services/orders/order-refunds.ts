@@ -20,7 +20,7 @@ import type { RefundCreate } from '../../schemas/orders';
 import { amountInStoreCurrency } from '../carts/money-input';
 import type { ServiceContext } from '../context';
 import { emitInventoryCrossings } from '../inventory-events';
-import { type Work, write } from '../unit-of-work';
+import { INTERIM, type Work, type WriteOptions, write } from '../unit-of-work';
 import { refundToWire } from '../wire/orders';
 import { requireOrder } from './order-loading';
 import { deriveProgress, saveOrderProgress } from './order-progress';
@@ -76,76 +76,87 @@ import {
 export function createOrderRefunds(ctx: ServiceContext) {
   return {
     async create(scope: Scope, orderId: string, input: RefundCreate) {
-      const begun = await write(ctx, async (work) => {
-        const { tx, now } = work;
-        const order = await requireOrder(tx, scope, orderId, { forUpdate: true });
-        const amount =
-          input.amount !== undefined
-            ? (amountInStoreCurrency(input.amount, order.currency, 'amount') ?? undefined)
-            : undefined;
-        const progress = deriveProgress(order);
-        const outstanding = order.refunds
-          .filter((r) => r.status !== 'failed')
-          .reduce((sum, r) => sum + r.amount, 0);
-        const inFlight = unitsInFlight(order);
-        const computed = computeRefund({
-          lines: order.lines.map((line) => {
-            const units = inFlight.get(line.id);
-            return units === undefined
-              ? line
-              : { ...line, refunded_quantity: line.refunded_quantity + units };
-          }),
-          prices_include_tax: order.prices_include_tax,
-          paid: progress.paid_total,
-          refunded_total: outstanding,
-          request: { lines: input.lines, amount, restock: input.restock },
-          inventory_reserved: order.inventory_reserved,
-        });
-        const slices = computed.amount > 0 ? refundSlices(order.payments, outstanding, computed.amount) : [];
-        const refund: RefundRecord = {
-          id: ctx.ids.next('ref'),
-          store_id: scope.store_id,
-          mode: scope.mode,
-          order_id: order.id,
-          amount: computed.amount,
-          currency: order.currency,
-          reason: input.reason ?? null,
-          restock: input.restock,
-          status: 'pending',
-          lines: computed.lines,
-          provider_refund_id: null,
-          metadata: inFlightMetadata(slices.map((s) => ({ payment_id: s.payment.id, amount: s.amount }))),
-          created_at: now,
-          updated_at: now,
-        };
-        if (!needsProviderCall(ctx, slices)) {
-          const movements = restockMovements(order, refund);
-          const settled: RefundRecord = {
-            ...refund,
-            status: 'completed',
-            metadata: restockMetadata(movements),
+      const begun = await write(
+        ctx,
+        async (work) => {
+          const { tx, now } = work;
+          const order = await requireOrder(tx, scope, orderId, { forUpdate: true });
+          const amount =
+            input.amount !== undefined
+              ? (amountInStoreCurrency(input.amount, order.currency, 'amount') ?? undefined)
+              : undefined;
+          const progress = deriveProgress(order);
+          const outstanding = order.refunds
+            .filter((r) => r.status !== 'failed')
+            .reduce((sum, r) => sum + r.amount, 0);
+          const inFlight = unitsInFlight(order);
+          const computed = computeRefund({
+            lines: order.lines.map((line) => {
+              const units = inFlight.get(line.id);
+              return units === undefined
+                ? line
+                : { ...line, refunded_quantity: line.refunded_quantity + units };
+            }),
+            prices_include_tax: order.prices_include_tax,
+            paid: progress.paid_total,
+            refunded_total: outstanding,
+            request: { lines: input.lines, amount, restock: input.restock },
+            inventory_reserved: order.inventory_reserved,
+          });
+          const slices =
+            computed.amount > 0 ? refundSlices(order.payments, outstanding, computed.amount) : [];
+          const refund: RefundRecord = {
+            id: ctx.ids.next('ref'),
+            store_id: scope.store_id,
+            mode: scope.mode,
+            order_id: order.id,
+            amount: computed.amount,
+            currency: order.currency,
+            reason: input.reason ?? null,
+            restock: input.restock,
+            status: 'pending',
+            lines: computed.lines,
+            provider_refund_id: null,
+            metadata: inFlightMetadata(slices.map((s) => ({ payment_id: s.payment.id, amount: s.amount }))),
+            created_at: now,
+            updated_at: now,
           };
-          await tx.orders.insertRefund(settled);
-          await applyRefund(work, scope, order, settled, movements);
-          return { done: refundToWire(settled) };
-        }
-        await tx.orders.insertRefund(refund);
-        return { refund, slices };
-      });
+          if (!needsProviderCall(ctx, slices)) {
+            const movements = restockMovements(order, refund);
+            const settled: RefundRecord = {
+              ...refund,
+              status: 'completed',
+              metadata: restockMetadata(movements),
+            };
+            await tx.orders.insertRefund(settled);
+            await applyRefund(work, scope, order, settled, movements);
+            return { done: refundToWire(settled) };
+          }
+          await tx.orders.insertRefund(refund);
+          return { refund, slices };
+        },
+        {
+          // Under an Idempotency-Key: a refund settled at once answers here; one recorded before
+          // its provider calls is interim (the answer comes with its settlement).
+          answer: (begun) => ('done' in begun ? begun.done : INTERIM),
+        },
+      );
       if ('done' in begun) return begun.done;
       const outcome = await refundWithProviders(ctx, begun.refund, begun.slices);
-      const settled = await settleRefund(ctx, scope, orderId, begun.refund.id, outcome);
-      if (settled.status === 'failed') {
-        const failed = outcome.status === 'failed' ? outcome : null;
-        throw new CommerceError(
-          'payment_failed',
-          failed?.message ?? 'The payment provider refused the refund',
-          {
-            data: { payment_id: failed?.payment_id ?? null },
-          },
-        );
-      }
-      return refundToWire(settled);
+      const answer = (settled: RefundRecord) => {
+        if (settled.status === 'failed') {
+          const failed = outcome.status === 'failed' ? outcome : null;
+          throw new CommerceError(
+            'payment_failed',
+            failed?.message ?? 'The payment provider refused the refund',
+            {
+              data: { payment_id: failed?.payment_id ?? null },
+            },
+          );
+        }
+        return refundToWire(settled);
+      };
+      return answer(await settleRefund(ctx, scope, orderId, begun.refund.id, outcome, { answer }));
     },
   };
 }
@@ -174,38 +185,43 @@ export async function settleRefund(
   orderId: string,
   refundId: string,
   outcome: RefundProviderOutcome,
+  options?: WriteOptions<RefundRecord>,
 ): Promise<RefundRecord> {
-  return write(ctx, async (work) => {
-    const { tx, now } = work;
-    const order = await requireOrder(tx, scope, orderId, { forUpdate: true });
-    const refund = order.refunds.find((r) => r.id === refundId);
-    if (!refund) throw new CommerceError('internal_error', `Refund '${refundId}' vanished while in flight`);
-    if (providerCallsInFlight(refund) === null) return refund;
-    if (outcome.status === 'failed') {
-      const failed = await tx.orders.updateRefund(scope, refund.id, {
-        status: 'failed',
-        metadata: {},
+  return write(
+    ctx,
+    async (work) => {
+      const { tx, now } = work;
+      const order = await requireOrder(tx, scope, orderId, { forUpdate: true });
+      const refund = order.refunds.find((r) => r.id === refundId);
+      if (!refund) throw new CommerceError('internal_error', `Refund '${refundId}' vanished while in flight`);
+      if (providerCallsInFlight(refund) === null) return refund;
+      if (outcome.status === 'failed') {
+        const failed = await tx.orders.updateRefund(scope, refund.id, {
+          status: 'failed',
+          metadata: {},
+          updated_at: now,
+        });
+        return failed ?? { ...refund, status: 'failed', metadata: {}, updated_at: now };
+      }
+      const movements = restockMovements(order, refund);
+      const settled: RefundRecord = {
+        ...refund,
+        status: outcome.status,
+        provider_refund_id: outcome.provider_refund_id,
+        metadata: restockMetadata(movements),
+        updated_at: now,
+      };
+      await tx.orders.updateRefund(scope, refund.id, {
+        status: settled.status,
+        provider_refund_id: settled.provider_refund_id,
+        metadata: settled.metadata,
         updated_at: now,
       });
-      return failed ?? { ...refund, status: 'failed', metadata: {}, updated_at: now };
-    }
-    const movements = restockMovements(order, refund);
-    const settled: RefundRecord = {
-      ...refund,
-      status: outcome.status,
-      provider_refund_id: outcome.provider_refund_id,
-      metadata: restockMetadata(movements),
-      updated_at: now,
-    };
-    await tx.orders.updateRefund(scope, refund.id, {
-      status: settled.status,
-      provider_refund_id: settled.provider_refund_id,
-      metadata: settled.metadata,
-      updated_at: now,
-    });
-    await applyRefund(work, scope, order, settled, movements);
-    return settled;
-  });
+      await applyRefund(work, scope, order, settled, movements);
+      return settled;
+    },
+    options,
+  );
 }
 
 /** Per order line, its units in fulfillments that have not shipped (`pending`). */
