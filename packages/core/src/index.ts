@@ -26,7 +26,7 @@ export type {
   RefundReconcileResult,
 } from './services/orders/refund-reconciliation';
 export type { PollingLoop } from './services/scheduling/polling-loop';
-export { read, type Work, write } from './services/unit-of-work';
+export { INTERIM, read, type Work, type WriteOptions, write } from './services/unit-of-work';
 export {
   eventsSinceAfterChange,
   receivesEvent,
