@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { createProduct, createShippingMethod } from './support/catalog-fixtures';
 import { type ApiResponse, describeApi, type TestApi } from './support/harness';
+import { createCustomer } from './support/order-fixtures';
 
 /**
  * The input layer of decisions §15 "Sizes" (issue 19): strings and numbers no supported engine can
@@ -416,6 +417,33 @@ describeApi('input limits (decisions §15)', (api) => {
     expect(again.body.error.code).toBe('parameter_invalid');
     const read = await api().storefront.get(`/v1/storefront/carts/${cart.body.id}`);
     expect(read.body.items[0].quantity).toBe(MAX_QUANTITY);
+  });
+
+  test('a merge that would take a line past MAX_QUANTITY → 400; both carts unchanged, the guest cart still active', async () => {
+    const a = api();
+    const product = await createProduct(a, {
+      variants: [{ price: 1, inventory: { track_inventory: false } }],
+    });
+    const customer = await createCustomer(a);
+    const own = await a.storefront.post(
+      '/v1/storefront/carts',
+      { items: [{ variant_id: product.variant_id, quantity: MAX_QUANTITY - 10 }] },
+      { customerToken: customer.token },
+    );
+    expect(own.status).toBe(200);
+    const guest = await a.storefront.post('/v1/storefront/carts', {
+      items: [{ variant_id: product.variant_id, quantity: 11 }],
+    });
+    const merged = await a.storefront.post(`/v1/storefront/carts/${guest.body.id}/merge`, undefined, {
+      customerToken: customer.token,
+    });
+    expectRefused(merged, 'quantity');
+    const ownAfter = await a.storefront.get(`/v1/storefront/carts/${own.body.id}`, {
+      customerToken: customer.token,
+    });
+    expect(ownAfter.body.items[0].quantity).toBe(MAX_QUANTITY - 10);
+    const guestAfter = await a.storefront.get(`/v1/storefront/carts/${guest.body.id}`);
+    expect(guestAfter.body).toMatchObject({ status: 'active', items: [{ quantity: 11 }] });
   });
 
   test('the largest cart the limits allow still reads after the tax rate goes to 100 %: total = WORST_CASE_TOTAL', async () => {

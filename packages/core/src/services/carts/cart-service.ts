@@ -11,6 +11,7 @@ import type {
 } from '../../ports/storage';
 import type { DiscountRejectionCode } from '../../pricing';
 import type { CartCreate, CartItemAdd, CartItemUpdate, CartUpdate } from '../../schemas/carts';
+import { assertCartLimits } from '../../schemas/limits';
 import type { ServiceContext } from '../context';
 import { read, write } from '../unit-of-work';
 import { addressFromInput, cartToWire } from '../wire/carts';
@@ -253,6 +254,7 @@ export function createCartService(ctx: ServiceContext) {
             }
           : newItem(cart.id, input.variant_id, input.quantity, input.metadata ?? {}, now);
         const items = existing ? cart.items.map((i) => (i.id === item.id ? item : i)) : [...cart.items, item];
+        assertCartLimits(items, { lines: 'variant_id', quantity: 'quantity' });
         const next = await touch(tx, scope, cart, items, now);
         const { result } = await priced(tx, scope, next, now);
         assertGrowth(result, items, item.variant_id);
@@ -453,6 +455,8 @@ export function createCartService(ctx: ServiceContext) {
       }),
       ...added,
     ];
+    // A merge that would outgrow the limits (decisions §15) is refused; the guest cart stays as it is.
+    assertCartLimits(items);
 
     const held = new Set(target.discount_codes.map((code) => code.toLowerCase()));
     const candidates = guest.discount_codes.filter((code) => !held.has(code.toLowerCase()));
