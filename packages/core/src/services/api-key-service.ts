@@ -78,8 +78,9 @@ export function createApiKeyService(ctx: ServiceContext, keyCache: ApiKeyCache) 
         });
       }
       const record = await recordFor(key, scope.store_id, input.name ?? null, expiresAt, now);
-      await write(ctx, ({ tx }) => tx.apiKeys.insert(record));
-      return { ...apiKeyToWire(record), key };
+      const created = { ...apiKeyToWire(record), key };
+      await write(ctx, ({ tx }) => tx.apiKeys.insert(record), { answer: () => created });
+      return created;
     },
 
     /**
@@ -133,11 +134,19 @@ export function createApiKeyService(ctx: ServiceContext, keyCache: ApiKeyCache) 
       if (!old || old.revoked_at !== null) throw new CommerceError('not_found', `No such API key: '${id}'`);
       const key = generateKey(old.key_type, old.mode);
       const key_hash = await ctx.crypto.sha256Hex(key);
-      const rotated = await write(ctx, ({ tx }) =>
-        tx.apiKeys.rotate(scope, id, { key_hash, key_prefix: keyPrefixOf(key) }),
+      const notFound = () => new CommerceError('not_found', `No such API key: '${id}'`);
+      const rotated = await write(
+        ctx,
+        ({ tx }) => tx.apiKeys.rotate(scope, id, { key_hash, key_prefix: keyPrefixOf(key) }),
+        {
+          answer: (record) => {
+            if (!record) throw notFound();
+            return { ...apiKeyToWire(record), key };
+          },
+        },
       );
       keyCache.clear();
-      if (!rotated) throw new CommerceError('not_found', `No such API key: '${id}'`);
+      if (!rotated) throw notFound();
       return { ...apiKeyToWire(rotated), key };
     },
   };
