@@ -57,15 +57,7 @@ async function worker(config: ServerConfig, { values }: CommandOf<'worker'>): Pr
   const intervalMs = integerFlag('interval-ms', values['interval-ms'], 1000, 1);
   const logger = createLogger(config);
   const { engine } = await createConfiguredEngine(config, { skipKeys: true });
-  const reconciler =
-    values['no-reconcile'] === true
-      ? null
-      : startReconciler(
-          engine,
-          config,
-          (entry) => logger.info(entry, 'reconciled'),
-          (error) => logger.error({ err: error }, 'reconciliation failed'),
-        );
+  const reconciler = values['no-reconcile'] === true ? null : startReconciler(engine, config, logger);
   const workerId = `worker-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const loop = engine.webhooks.startWorker({
     intervalMs,

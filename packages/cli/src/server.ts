@@ -132,24 +132,19 @@ async function configure(
 }
 
 /**
- * Reconciliation on the configured schedule (none when `reconcileIntervalMs` is 0): `log` gets
- * one entry per payment or refund a run acted on, `onError` a run that failed as a whole.
+ * Reconciliation on the configured schedule (none when `reconcileIntervalMs` is 0), logging one
+ * line per payment or refund a run acted on and one per run that failed as a whole.
  */
-export function startReconciler(
-  engine: Engine,
-  config: ServerConfig,
-  log: (entry: object) => void,
-  onError: (error: unknown) => void,
-): PollingLoop | null {
+export function startReconciler(engine: Engine, config: ServerConfig, logger: Logger): PollingLoop | null {
   if (config.reconcileIntervalMs === 0) return null;
   return engine.payments.startReconciler({
     intervalMs: config.reconcileIntervalMs,
     olderThanMs: config.reconcileAfterMs,
     onReport: (report) => {
-      for (const result of report.results) log(result);
-      for (const refund of report.refunds) log(refund);
+      for (const result of report.results) logger.info(result, 'reconciled');
+      for (const refund of report.refunds) logger.info(refund, 'reconciled');
     },
-    onError,
+    onError: (error) => logger.error({ err: error }, 'reconciliation failed'),
   });
 }
 
@@ -192,15 +187,7 @@ export async function startServer(
       : engine.webhooks.startWorker({
           onError: (error) => logger.error({ err: error }, 'webhook delivery failed'),
         });
-  const reconciler =
-    options.reconcile === false
-      ? null
-      : startReconciler(
-          engine,
-          config,
-          (entry) => logger.info(entry, 'reconciled'),
-          (error) => logger.error({ err: error }, 'reconciliation failed'),
-        );
+  const reconciler = options.reconcile === false ? null : startReconciler(engine, config, logger);
   const handler = createApiHandler(engine, {
     onError: (error, info) => logger.error({ err: error, request_id: info.requestId }, 'unexpected error'),
   });

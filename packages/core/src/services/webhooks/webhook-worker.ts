@@ -1,3 +1,4 @@
+import { startPollingLoop } from '../scheduling/polling-loop';
 import type { DeliverDueOptions, DeliverDueResult } from './webhook-dispatcher';
 
 export interface WebhookWorkerOptions {
@@ -30,50 +31,20 @@ export function startWebhookWorker(
   deliverDue: (options: DeliverDueOptions) => Promise<DeliverDueResult>,
   options: WebhookWorkerOptions = {},
 ): WebhookWorker {
-  const intervalMs = Math.max(1, options.intervalMs ?? 1000);
   const limit = options.limit ?? 25;
-  const onError =
-    options.onError ?? ((error: unknown) => console.error('[cartwright] webhook worker:', error));
-  const signal = { aborted: false };
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let running: Promise<void> | undefined;
-
-  async function tick(): Promise<void> {
-    let busy = false;
-    try {
+  const loop = startPollingLoop(
+    async (signal) => {
       const result = await deliverDue({
         limit,
         signal,
         ...(options.workerId !== undefined && { workerId: options.workerId }),
       });
-      busy = result.claimed >= limit;
-    } catch (error) {
-      try {
-        onError(error);
-      } catch {
-        // A failing error hook must not stop the loop.
-      }
-    }
-    if (!signal.aborted) schedule(busy ? 0 : intervalMs);
-  }
-
-  function schedule(delay: number): void {
-    timer = setTimeout(() => {
-      timer = undefined;
-      running = tick().finally(() => {
-        running = undefined;
-      });
-    }, delay);
-  }
-
-  schedule(0);
-  return {
-    workerId: options.workerId,
-    async stop() {
-      signal.aborted = true;
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
-      await running;
+      return result.claimed >= limit;
     },
-  };
+    {
+      intervalMs: options.intervalMs ?? 1000,
+      onError: options.onError ?? ((error: unknown) => console.error('[cartwright] webhook worker:', error)),
+    },
+  );
+  return { workerId: options.workerId, stop: () => loop.stop() };
 }
