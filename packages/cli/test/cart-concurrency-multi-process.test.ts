@@ -1,16 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  type CallResponse,
-  call,
-  DATABASE_TARGETS,
-  freshDatabaseUrl,
-  type ServeProcess,
-  startServe,
-  stop,
-} from './support/serve-process';
+import { describe, expect, test } from 'vitest';
+import { call, DATABASE_TARGETS, tally, useServers } from './support/serve-process';
 
 /**
  * Issue 19, decisions §12: concurrent requests on one cart behave as if run one after another
@@ -21,12 +10,6 @@ const SECRET = 'sk_test_cartRacesSecret00000000000000001';
 const PUBLISHABLE = 'pk_test_cartRacesPublishable000000000001';
 const SERVERS = 3;
 const ADDRESS = { name: 'Ada', line1: '1 Main St', city: 'London', postal_code: 'EC1A 1BB', country: 'GB' };
-
-function tally(responses: CallResponse[]): Record<number, number> {
-  const counts: Record<number, number> = {};
-  for (const r of responses) counts[r.status] = (counts[r.status] ?? 0) + 1;
-  return counts;
-}
 
 type Line = { variant_id: string; quantity: number };
 
@@ -39,22 +22,12 @@ function quantities(lines: readonly Line[]): Record<string, number> {
 
 for (const target of DATABASE_TARGETS) {
   describe(`cart races over ${SERVERS} processes on one ${target} database`, () => {
-    const servers: ServeProcess[] = [];
-    const dir = mkdtempSync(join(tmpdir(), 'cartwright-cart-races-'));
-    const at = (i: number) => servers[i % servers.length]!;
-
-    beforeAll(async () => {
-      const databaseUrl = await freshDatabaseUrl(target, dir);
-      const env = { COMMERCE_API_KEYS: `${SECRET},${PUBLISHABLE}` };
-      servers.push(await startServe(databaseUrl, env));
-      servers.push(
-        ...(await Promise.all(Array.from({ length: SERVERS - 1 }, () => startServe(databaseUrl, env)))),
-      );
-    });
-    afterAll(async () => {
-      await Promise.all(servers.map(stop));
-      rmSync(dir, { recursive: true, force: true });
-    });
+    const { at } = useServers(
+      target,
+      SERVERS,
+      { COMMERCE_API_KEYS: `${SECRET},${PUBLISHABLE}` },
+      'cartwright-cart-races-',
+    );
 
     async function product(sku: string, onHand: number) {
       const created = await call(at(0), 'POST', '/v1/admin/products', SECRET, {

@@ -1,9 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createTestDatabase } from '@cartwright/storage-conformance/postgres-server';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { call, DATABASE_TARGETS, useServers } from './support/serve-process';
 
 /**
  * The atomic rules hold across processes (decisions §10–§12): several `cartwright serve`
@@ -11,101 +7,21 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
  * over them still never oversell, never use a discount beyond its limit, and number orders
  * 1001, 1002, … without gaps.
  */
-const CLI_DIR = resolve(import.meta.dirname, '..');
 const SECRET = 'sk_test_multiProcessSecret00000000000001';
 const PUBLISHABLE = 'pk_test_multiProcessPublishable000000001';
 const SERVERS = 3;
 
-interface Server {
-  child: ChildProcess;
-  url: string;
-}
-
-function startServe(databaseUrl: string): Promise<Server> {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@cartwright/source', '--import', 'tsx', 'src/bin.ts', 'serve', '--no-worker'],
-    {
-      cwd: CLI_DIR,
-      env: {
-        ...process.env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATABASE_URL: databaseUrl,
-        COMMERCE_API_KEYS: `${SECRET},${PUBLISHABLE}`,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`serve did not start:\n${out}`));
-    }, 60_000);
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = out.match(/listening on (http:\/\/\S+)/);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolvePromise({ child, url: match[1] });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}:\n${out}`)));
-  });
-}
-
-async function call(server: Server, method: string, path: string, key: string, body?: unknown) {
-  const res = await fetch(server.url + path, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(body !== undefined && { 'content-type': 'application/json' }),
-    },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  // biome-ignore lint/suspicious/noExplicitAny: JSON bodies checked field by field.
-  return { status: res.status, body: (await res.json()) as any };
-}
-
 const ADDRESS = { name: 'Ada', line1: '1 Main St', city: 'London', postal_code: 'EC1A 1BB', country: 'GB' };
 
-for (const target of ['sqlite', 'postgres'] as const) {
+for (const target of DATABASE_TARGETS) {
   describe(`${SERVERS} server processes on one ${target} database`, () => {
-    const servers: Server[] = [];
-    const dir = mkdtempSync(join(tmpdir(), 'cartwright-multi-'));
-    const at = (i: number) => servers[i % servers.length]!;
-
-    beforeAll(async () => {
-      let databaseUrl = join(dir, 'shop.db');
-      if (target === 'postgres') {
-        const serverUrl = inject('cartwrightPgUrl');
-        if (!serverUrl) throw new Error(`PostgreSQL is not available: ${inject('cartwrightPgError')}`);
-        databaseUrl = await createTestDatabase(serverUrl);
-      }
-      // The first process migrates and creates the store; the others start on the ready schema.
-      servers.push(await startServe(databaseUrl));
-      servers.push(
-        ...(await Promise.all(Array.from({ length: SERVERS - 1 }, () => startServe(databaseUrl)))),
-      );
-    });
-
-    afterAll(async () => {
-      await Promise.all(
-        servers.map(
-          (server) =>
-            new Promise<void>((resolvePromise) => {
-              if (server.child.exitCode !== null) return resolvePromise();
-              server.child.once('exit', () => resolvePromise());
-              server.child.kill('SIGTERM');
-              setTimeout(() => server.child.kill('SIGKILL'), 10_000).unref();
-            }),
-        ),
-      );
-      rmSync(dir, { recursive: true, force: true });
-    });
+    // The first process migrates and creates the store; the others start on the ready schema.
+    const { at } = useServers(
+      target,
+      SERVERS,
+      { COMMERCE_API_KEYS: `${SECRET},${PUBLISHABLE}` },
+      'cartwright-multi-',
+    );
 
     test('40 concurrent checkouts over 3 processes for 5 units: exactly 5 orders, numbered 1001–1005, 35 × 422', async () => {
       const product = await call(at(0), 'POST', '/v1/admin/products', SECRET, {

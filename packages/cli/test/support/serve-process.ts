@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createTestDatabase } from '@cartwright/storage-conformance/postgres-server';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 
 /**
  * `cartwright serve` as a child process, for tests of several processes sharing one database and
@@ -70,6 +72,52 @@ export function startServe(
   });
 }
 
+/**
+ * `count` serve processes on one database: the first migrates and creates the store, then the
+ * others start together on the ready schema. If one fails to start, those started are killed.
+ */
+export async function startServers(
+  databaseUrl: string,
+  count: number,
+  env: Record<string, string> = {},
+  args?: readonly string[],
+): Promise<ServeProcess[]> {
+  const first = await startServe(databaseUrl, env, args);
+  const rest = await Promise.allSettled(
+    Array.from({ length: count - 1 }, () => startServe(databaseUrl, env, args)),
+  );
+  const started = [first, ...rest.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))];
+  const failed = rest.find((r) => r.status === 'rejected');
+  if (failed) {
+    await Promise.all(started.map(crash));
+    throw failed.reason;
+  }
+  return started;
+}
+
+/**
+ * For a `describe` block: `count` serve processes on one fresh `target` database
+ * ({@link startServers}), started before its tests and stopped after them (the directory of the
+ * database removed). `at(i)` is server `i` modulo `count`, to spread requests over them.
+ */
+export function useServers(
+  target: DatabaseTarget,
+  count: number,
+  env: Record<string, string>,
+  tmpPrefix = 'cartwright-serve-',
+): { servers: ServeProcess[]; at: (i: number) => ServeProcess } {
+  const servers: ServeProcess[] = [];
+  const dir = mkdtempSync(join(tmpdir(), tmpPrefix));
+  beforeAll(async () => {
+    servers.push(...(await startServers(await freshDatabaseUrl(target, dir), count, env)));
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map(stop));
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { servers, at: (i) => servers[i % servers.length]! };
+}
+
 /** SIGKILL (a crash: nothing is drained, nothing flushed) and wait until the process is gone. */
 export function crash(server: ServeProcess): Promise<void> {
   return new Promise((resolvePromise) => {
@@ -131,4 +179,11 @@ export async function eventually<T>(
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** `{ 200: 10, 422: 20 }`-style tally of response statuses. */
+export function tally(responses: readonly { status: number }[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const r of responses) counts[r.status] = (counts[r.status] ?? 0) + 1;
+  return counts;
 }
