@@ -10,15 +10,9 @@ import {
   createProduct,
   expectError,
   expectStatus,
+  tally,
 } from './support/order-fixtures';
 import { describeStripeApi } from './support/stripe-fixtures';
-
-/** `{ 200: 10, 422: 40 }`-style tally of response statuses. */
-function tally(responses: ApiResponse[]): Record<number, number> {
-  const counts: Record<number, number> = {};
-  for (const r of responses) counts[r.status] = (counts[r.status] ?? 0) + 1;
-  return counts;
-}
 
 type Line = { variant_id: string; quantity: number };
 

@@ -1,5 +1,4 @@
 import { expect, test } from 'vitest';
-import type { ApiResponse } from './support/harness';
 import { describeApi } from './support/harness';
 import {
   adminOrder,
@@ -12,14 +11,8 @@ import {
   inventoryOf,
   payOrder,
   placeOrder,
+  tally,
 } from './support/order-fixtures';
-
-/** `{ 201: 5, 422: 35 }`-style tally of response statuses. */
-function tally(responses: ApiResponse[]): Record<number, number> {
-  const counts: Record<number, number> = {};
-  for (const r of responses) counts[r.status] = (counts[r.status] ?? 0) + 1;
-  return counts;
-}
 
 /**
  * Concurrency over HTTP against one server: requests are fired together and the engine's

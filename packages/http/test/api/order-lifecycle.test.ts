@@ -7,9 +7,14 @@ import {
   createProduct,
   expectError,
   expectStatus,
+  fulfill,
   inventoryOf,
+  orderOf,
+  payCash,
   placeOrder,
   recordEvents,
+  refundRestock,
+  ship,
 } from './support/order-fixtures';
 
 const ALL_STATES: OrderStatus[] = ['draft', 'pending', 'confirmed', 'processing', 'completed', 'cancelled'];
@@ -28,7 +33,7 @@ async function orderIn(a: TestApi, variantId: string, state: OrderStatus): Promi
     cancelled: ['cancel'],
   };
   for (const step of steps[state]) expectStatus(await a.post(`/v1/admin/orders/${id}/${step}`, {}), 200);
-  expect(expectStatus(await a.get(`/v1/admin/orders/${id}`), 200).body.status).toBe(state);
+  expect((await orderOf(a, id)).status).toBe(state);
   return id;
 }
 
@@ -52,7 +57,7 @@ describeApi('order life cycle', (api) => {
         const allowed = action.from.includes(state);
         expected.push(`${action.action} from ${state}: ${allowed ? 200 : 409}`);
         outcomes.push(`${action.action} from ${state}: ${res.status}`);
-        const after = expectStatus(await a.get(`/v1/admin/orders/${id}`), 200).body;
+        const after = await orderOf(a, id);
         if (res.status === 200) {
           expect(res.body.status).toBe(action.to);
           expect(after.status).toBe(action.to);
@@ -84,14 +89,9 @@ describeApi('order life cycle', (api) => {
       201,
     ).body;
     expectStatus(await a.post(`/v1/admin/orders/${order.id}/confirm`), 200);
-    const f = expectStatus(
-      await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
-        lines: [{ order_line_id: order.lines[0].id, quantity: 1 }],
-      }),
-      200,
-    ).body;
-    expect(expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body.status).toBe('processing');
-    expectStatus(await a.post(`/v1/admin/fulfillments/${f.id}/ship`), 200);
+    const f = await fulfill(a, order, 1);
+    expect((await orderOf(a, order.id)).status).toBe('processing');
+    await ship(a, f.id);
     expectError(
       await a.post(`/v1/admin/orders/${order.id}/cancel`, { reason: 'too late' }),
       409,
@@ -107,12 +107,7 @@ describeApi('order life cycle', (api) => {
     try {
       const order = await placeOrder(a, [{ variant_id: item.variant_id, quantity: 3 }]);
       expect(await inventoryOf(a, item.inventory_id)).toMatchObject({ reserved: 3, available: 7 });
-      const f = expectStatus(
-        await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
-          lines: [{ order_line_id: order.lines[0].id, quantity: 2 }],
-        }),
-        200,
-      ).body;
+      const f = await fulfill(a, order, 2);
       const cancelled = expectStatus(
         await a.post(`/v1/admin/orders/${order.id}/cancel`, { reason: 'customer asked' }),
         200,
@@ -184,7 +179,7 @@ describeApi('order life cycle', (api) => {
         note: 'deposit',
         metadata: { till: 3 },
       });
-      expect(expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body).toMatchObject({
+      expect(await orderOf(a, order.id)).toMatchObject({
         status: 'pending',
         payment_status: 'partially_paid',
       });
@@ -195,7 +190,7 @@ describeApi('order life cycle', (api) => {
         }),
         200,
       );
-      const paid = expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body;
+      const paid = await orderOf(a, order.id);
       expect(paid).toMatchObject({ status: 'confirmed', payment_status: 'paid' });
       expect(paid.payments.map((p: { provider: string }) => p.provider)).toEqual(['cash', 'bank_transfer']);
       expect(events.typesFor(order.id)).toEqual([
@@ -267,7 +262,7 @@ describeApi('order life cycle', (api) => {
     );
     const payment = expectStatus(await a.post(`/v1/admin/payments/${paymentId}/complete`), 200).body;
     expect(payment).toMatchObject({ id: paymentId, status: 'completed', amount: { amount: 800 } });
-    expect(expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body).toMatchObject({
+    expect(await orderOf(a, order.id)).toMatchObject({
       status: 'confirmed',
       payment_status: 'paid',
     });
@@ -281,20 +276,15 @@ describeApi('order life cycle', (api) => {
     const events = recordEvents(a);
     try {
       const order = await placeOrder(a, [{ variant_id: item.variant_id, quantity: 2 }]);
-      const f = expectStatus(
-        await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
-          lines: [{ order_line_id: order.lines[0].id, quantity: 2 }],
-        }),
-        200,
-      ).body;
-      expectStatus(await a.post(`/v1/admin/fulfillments/${f.id}/ship`), 200);
-      expect(expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body).toMatchObject({
+      const f = await fulfill(a, order, 2);
+      await ship(a, f.id);
+      expect(await orderOf(a, order.id)).toMatchObject({
         status: 'pending',
         fulfillment_status: 'fulfilled',
         payment_status: 'unpaid',
       });
       expectStatus(await a.post(`/v1/admin/payments/${order.payments[0].id}/complete`), 200);
-      const done = expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body;
+      const done = await orderOf(a, order.id);
       expect(done).toMatchObject({
         status: 'completed',
         payment_status: 'paid',
@@ -316,22 +306,14 @@ describeApi('order life cycle', (api) => {
     const item = await createProduct(a, { price: 300 });
     const order = await placeOrder(a, [{ variant_id: item.variant_id }]);
     expectStatus(await a.post(`/v1/admin/orders/${order.id}/confirm`), 200);
-    const f = expectStatus(
-      await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
-        lines: [{ order_line_id: order.lines[0].id, quantity: 1 }],
-      }),
-      200,
-    ).body;
-    expectStatus(await a.post(`/v1/admin/fulfillments/${f.id}/ship`), 200);
-    expect(expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body).toMatchObject({
+    const f = await fulfill(a, order, 1);
+    await ship(a, f.id);
+    expect(await orderOf(a, order.id)).toMatchObject({
       status: 'processing',
       fulfillment_status: 'fulfilled',
     });
-    expectStatus(
-      await a.post(`/v1/admin/orders/${order.id}/payments`, { amount: 300, provider: 'cash' }),
-      200,
-    );
-    expect(expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body.status).toBe('completed');
+    await payCash(a, order.id, 300);
+    expect((await orderOf(a, order.id)).status).toBe('completed');
   });
 
   test('paid and fully fulfilled but unshipped → processing; completes (order.completed) when the last fulfillment ships, then delivered stays completed', async () => {
@@ -340,38 +322,24 @@ describeApi('order life cycle', (api) => {
     const events = recordEvents(a);
     try {
       const order = await placeOrder(a, [{ variant_id: item.variant_id, quantity: 2 }]);
-      expectStatus(
-        await a.post(`/v1/admin/orders/${order.id}/payments`, { amount: 600, provider: 'cash' }),
-        200,
-      );
-      const first = expectStatus(
-        await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
-          lines: [{ order_line_id: order.lines[0].id, quantity: 1 }],
-        }),
-        200,
-      ).body;
-      const second = expectStatus(
-        await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
-          lines: [{ order_line_id: order.lines[0].id, quantity: 1 }],
-        }),
-        200,
-      ).body;
-      const statusOf = async () => expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body;
-      expect(await statusOf()).toMatchObject({
+      await payCash(a, order.id, 600);
+      const first = await fulfill(a, order, 1);
+      const second = await fulfill(a, order, 1);
+      expect(await orderOf(a, order.id)).toMatchObject({
         status: 'processing',
         fulfillment_status: 'fulfilled',
         payment_status: 'paid',
         completed_at: null,
       });
-      expectStatus(await a.post(`/v1/admin/fulfillments/${first.id}/ship`), 200);
+      await ship(a, first.id);
       expectStatus(await a.post(`/v1/admin/fulfillments/${first.id}/deliver`), 200);
-      expect((await statusOf()).status).toBe('processing');
-      expectStatus(await a.post(`/v1/admin/fulfillments/${second.id}/ship`), 200);
-      const done = await statusOf();
+      expect((await orderOf(a, order.id)).status).toBe('processing');
+      await ship(a, second.id);
+      const done = await orderOf(a, order.id);
       expect(done.status).toBe('completed');
       expect(done.completed_at).not.toBeNull();
       expectStatus(await a.post(`/v1/admin/fulfillments/${second.id}/deliver`), 200);
-      expect((await statusOf()).status).toBe('completed');
+      expect((await orderOf(a, order.id)).status).toBe('completed');
       expect(events.typesFor(order.id).filter((t) => t.startsWith('order.'))).toEqual([
         'order.created',
         'order.confirmed',
@@ -386,26 +354,12 @@ describeApi('order life cycle', (api) => {
     const a = api();
     const item = await createProduct(a, { price: 300 });
     const order = await placeOrder(a, [{ variant_id: item.variant_id, quantity: 2 }]);
-    expectStatus(
-      await a.post(`/v1/admin/orders/${order.id}/payments`, { amount: 600, provider: 'cash' }),
-      200,
-    );
-    expectStatus(
-      await a.post(`/v1/admin/orders/${order.id}/refunds`, {
-        lines: [{ order_line_id: order.lines[0].id, quantity: 1 }],
-        restock: true,
-      }),
-      200,
-    );
-    const f = expectStatus(
-      await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
-        lines: [{ order_line_id: order.lines[0].id, quantity: 1 }],
-      }),
-      200,
-    ).body;
-    expect(expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body.status).toBe('processing');
-    expectStatus(await a.post(`/v1/admin/fulfillments/${f.id}/ship`), 200);
-    expect(expectStatus(await a.get(`/v1/admin/orders/${order.id}`), 200).body).toMatchObject({
+    await payCash(a, order.id, 600);
+    await refundRestock(a, order, 1);
+    const f = await fulfill(a, order, 1);
+    expect((await orderOf(a, order.id)).status).toBe('processing');
+    await ship(a, f.id);
+    expect(await orderOf(a, order.id)).toMatchObject({
       status: 'completed',
       payment_status: 'partially_refunded',
     });

@@ -4,9 +4,12 @@ import {
   adminOrder,
   createProduct,
   expectStatus,
+  fulfill,
   inventoryOf,
   payOrder,
   placeOrder,
+  refundRestock,
+  ship,
 } from './support/order-fixtures';
 
 /**
@@ -21,28 +24,37 @@ describeApi('order reservations across a tracking switch (issue 19)', (api) => {
   const pendingOrder = async (a: TestApi, variant_id: string, quantity: number) =>
     expectStatus(await adminOrder(a, [{ variant_id, quantity }], { status: 'pending' }), 201).body;
 
+  /** Switches tracking off for `act` and back on after it. */
+  const withTrackingOff = async (a: TestApi, inventoryId: string, act: () => Promise<unknown>) => {
+    await setTracking(a, inventoryId, false);
+    await act();
+    await setTracking(a, inventoryId, true);
+  };
+
+  /** A draft admin order made pending (finalised), reserving its units. */
+  const finalisedDraft = async (a: TestApi, variant_id: string, quantity: number) => {
+    const draft = expectStatus(await adminOrder(a, [{ variant_id, quantity }]), 201).body;
+    expectStatus(await a.patch(`/v1/admin/orders/${draft.id}`, { status: 'pending' }), 200);
+    return draft;
+  };
+
+  /** Cancels the orders, one after another. */
+  const cancel = async (a: TestApi, ...orderIds: string[]) => {
+    for (const id of orderIds) expectStatus(await a.post(`/v1/admin/orders/${id}/cancel`, {}), 200);
+  };
+
   const fulfillAndShip = async (
     a: TestApi,
     order: { id: string; lines: Array<{ id: string }> },
     quantity: number,
-  ) => {
-    const f = expectStatus(
-      await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
-        lines: [{ order_line_id: order.lines[0]!.id, quantity }],
-      }),
-      200,
-    ).body;
-    expectStatus(await a.post(`/v1/admin/fulfillments/${f.id}/ship`), 200);
-  };
+  ) => ship(a, (await fulfill(a, order, quantity)).id);
 
   test('checkout reserves 3, tracking switched off, order cancelled, tracking on again: nothing stays reserved', async () => {
     const a = api();
     const item = await createProduct(a, { on_hand: 10 });
     const order = await placeOrder(a, [{ variant_id: item.variant_id, quantity: 3 }]);
     expect(await inventoryOf(a, item.inventory_id)).toMatchObject({ reserved: 3, available: 7 });
-    await setTracking(a, item.inventory_id, false);
-    expectStatus(await a.post(`/v1/admin/orders/${order.id}/cancel`, {}), 200);
-    await setTracking(a, item.inventory_id, true);
+    await withTrackingOff(a, item.inventory_id, () => cancel(a, order.id));
     expect(await inventoryOf(a, item.inventory_id)).toMatchObject({
       on_hand: 10,
       reserved: 0,
@@ -54,13 +66,9 @@ describeApi('order reservations across a tracking switch (issue 19)', (api) => {
     const a = api();
     const item = await createProduct(a, { on_hand: 10 });
     const pending = await pendingOrder(a, item.variant_id, 2);
-    const draft = expectStatus(await adminOrder(a, [{ variant_id: item.variant_id, quantity: 3 }]), 201).body;
-    expectStatus(await a.patch(`/v1/admin/orders/${draft.id}`, { status: 'pending' }), 200);
+    const draft = await finalisedDraft(a, item.variant_id, 3);
     expect(await inventoryOf(a, item.inventory_id)).toMatchObject({ reserved: 5 });
-    await setTracking(a, item.inventory_id, false);
-    expectStatus(await a.post(`/v1/admin/orders/${pending.id}/cancel`, {}), 200);
-    expectStatus(await a.post(`/v1/admin/orders/${draft.id}/cancel`, {}), 200);
-    await setTracking(a, item.inventory_id, true);
+    await withTrackingOff(a, item.inventory_id, () => cancel(a, pending.id, draft.id));
     expect(await inventoryOf(a, item.inventory_id)).toMatchObject({
       on_hand: 10,
       reserved: 0,
@@ -72,14 +80,12 @@ describeApi('order reservations across a tracking switch (issue 19)', (api) => {
     const a = api();
     const item = await createProduct(a, { on_hand: 10, track_inventory: false });
     const untracked = await placeOrder(a, [{ variant_id: item.variant_id, quantity: 3 }]);
-    const draft = expectStatus(await adminOrder(a, [{ variant_id: item.variant_id, quantity: 1 }]), 201).body;
-    expectStatus(await a.patch(`/v1/admin/orders/${draft.id}`, { status: 'pending' }), 200);
+    const draft = await finalisedDraft(a, item.variant_id, 1);
     expect(await inventoryOf(a, item.inventory_id)).toMatchObject({ reserved: 0 });
     await setTracking(a, item.inventory_id, true);
     await pendingOrder(a, item.variant_id, 4);
     expect(await inventoryOf(a, item.inventory_id)).toMatchObject({ reserved: 4, available: 6 });
-    expectStatus(await a.post(`/v1/admin/orders/${untracked.id}/cancel`, {}), 200);
-    expectStatus(await a.post(`/v1/admin/orders/${draft.id}/cancel`, {}), 200);
+    await cancel(a, untracked.id, draft.id);
     // The other order's 4 units stay reserved: nobody can sell them twice.
     expect(await inventoryOf(a, item.inventory_id)).toMatchObject({ on_hand: 10, reserved: 4, available: 6 });
   });
@@ -88,9 +94,7 @@ describeApi('order reservations across a tracking switch (issue 19)', (api) => {
     const a = api();
     const item = await createProduct(a, { on_hand: 10 });
     const order = await payOrder(a, await placeOrder(a, [{ variant_id: item.variant_id, quantity: 3 }]));
-    await setTracking(a, item.inventory_id, false);
-    await fulfillAndShip(a, order, 3);
-    await setTracking(a, item.inventory_id, true);
+    await withTrackingOff(a, item.inventory_id, () => fulfillAndShip(a, order, 3));
     expect(await inventoryOf(a, item.inventory_id)).toMatchObject({ on_hand: 7, reserved: 0, available: 7 });
   });
 
@@ -108,15 +112,7 @@ describeApi('order reservations across a tracking switch (issue 19)', (api) => {
     const a = api();
     const item = await createProduct(a, { on_hand: 10 });
     const order = await payOrder(a, await placeOrder(a, [{ variant_id: item.variant_id, quantity: 3 }]));
-    await setTracking(a, item.inventory_id, false);
-    expectStatus(
-      await a.post(`/v1/admin/orders/${order.id}/refunds`, {
-        lines: [{ order_line_id: order.lines[0].id, quantity: 1 }],
-        restock: true,
-      }),
-      200,
-    );
-    await setTracking(a, item.inventory_id, true);
+    await withTrackingOff(a, item.inventory_id, () => refundRestock(a, order, 1));
     expect(await inventoryOf(a, item.inventory_id)).toMatchObject({ on_hand: 10, reserved: 2 });
 
     // Reverse: placed untracked, tracking switched on, another order reserves 4.
@@ -124,20 +120,14 @@ describeApi('order reservations across a tracking switch (issue 19)', (api) => {
     const untracked = await payOrder(a, await placeOrder(a, [{ variant_id: other.variant_id, quantity: 2 }]));
     await setTracking(a, other.inventory_id, true);
     await pendingOrder(a, other.variant_id, 4);
-    expectStatus(
-      await a.post(`/v1/admin/orders/${untracked.id}/refunds`, {
-        lines: [{ order_line_id: untracked.lines[0].id, quantity: 2 }],
-        restock: true,
-      }),
-      200,
-    );
+    await refundRestock(a, untracked, 2);
     expect(await inventoryOf(a, other.inventory_id)).toMatchObject({
       on_hand: 10,
       reserved: 4,
       available: 6,
     });
     // And the order itself now holds nothing: its cancel releases nothing either.
-    expectStatus(await a.post(`/v1/admin/orders/${untracked.id}/cancel`, {}), 200);
+    await cancel(a, untracked.id);
     expect(await inventoryOf(a, other.inventory_id)).toMatchObject({ reserved: 4 });
   });
 });

@@ -204,6 +204,44 @@ export async function payOrder(api: TestApi, order: { id: string; payments: Arra
   return expectStatus(await api.get(`/v1/admin/orders/${order.id}`), 200).body;
 }
 
+/** The order as the admin API shows it now. */
+export async function orderOf(api: TestApi, orderId: string) {
+  return expectStatus(await api.get(`/v1/admin/orders/${orderId}`), 200).body;
+}
+
+/** A manual payment of `amount` (provider `cash`) on an order. */
+export async function payCash(api: TestApi, orderId: string, amount: number): Promise<void> {
+  expectStatus(await api.post(`/v1/admin/orders/${orderId}/payments`, { amount, provider: 'cash' }), 200);
+}
+
+type OrderWithLines = { id: string; lines: Array<{ id: string }> };
+
+/** A fulfillment of `quantity` units of the order's first line, not shipped yet. */
+export async function fulfill(api: TestApi, order: OrderWithLines, quantity: number) {
+  return expectStatus(
+    await api.post(`/v1/admin/orders/${order.id}/fulfillments`, {
+      lines: [{ order_line_id: order.lines[0]!.id, quantity }],
+    }),
+    200,
+  ).body;
+}
+
+/** Ships a fulfillment. */
+export async function ship(api: TestApi, fulfillmentId: string): Promise<void> {
+  expectStatus(await api.post(`/v1/admin/fulfillments/${fulfillmentId}/ship`), 200);
+}
+
+/** Refunds `quantity` units of the order's first line with restock. */
+export async function refundRestock(api: TestApi, order: OrderWithLines, quantity: number): Promise<void> {
+  expectStatus(
+    await api.post(`/v1/admin/orders/${order.id}/refunds`, {
+      lines: [{ order_line_id: order.lines[0]!.id, quantity }],
+      restock: true,
+    }),
+    200,
+  );
+}
+
 /** Creates an admin order (default draft) for `lines`. */
 export async function adminOrder(api: TestApi, lines: CartLine[], body: Record<string, unknown> = {}) {
   return api.post('/v1/admin/orders', {
@@ -230,4 +268,11 @@ export function recordEvents(api: TestApi) {
     },
     stop: off,
   };
+}
+
+/** `{ 201: 5, 422: 35 }`-style tally of response statuses. */
+export function tally(responses: readonly ApiResponse[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const r of responses) counts[r.status] = (counts[r.status] ?? 0) + 1;
+  return counts;
 }
