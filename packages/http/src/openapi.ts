@@ -44,7 +44,8 @@ export const ErrorResponseSchema = z
   })
   .meta({
     id: 'ErrorResponse',
-    description: 'Every error: type follows the HTTP status; param names the faulty field.',
+    description:
+      "Every error: type follows the HTTP status; param names the faulty field, a field inside an array or object in Stripe's bracket form (lines[0][quantity], shipping_address[country], metadata[note]); details[].param likewise.",
   });
 
 /**

@@ -26,11 +26,11 @@ const Body = z.strictObject({
 });
 
 describe('toWireParam', () => {
-  it("['lines', 0, 'quantity'] → lines[0].quantity", () => {
-    expect(toWireParam(['lines', 0, 'quantity'])).toBe('lines[0].quantity');
+  it("['lines', 0, 'quantity'] → lines[0][quantity]", () => {
+    expect(toWireParam(['lines', 0, 'quantity'])).toBe('lines[0][quantity]');
   });
-  it("['shipping_address', 'country'] → shipping_address.country; [] → undefined", () => {
-    expect(toWireParam(['shipping_address', 'country'])).toBe('shipping_address.country');
+  it("['shipping_address', 'country'] → shipping_address[country]; [] → undefined", () => {
+    expect(toWireParam(['shipping_address', 'country'])).toBe('shipping_address[country]');
     expect(toWireParam([])).toBeUndefined();
   });
 });
@@ -45,8 +45,8 @@ describe('parseInput', () => {
   it('unknown key → parameter_unknown with the nested wire param', () => {
     const error = failure(Body, { lines: [{ quantity: 1, price: 3 }] });
     expect(error.code).toBe('parameter_unknown');
-    expect(error.param).toBe('lines[0].price');
-    expect(error.message).toBe('Received unknown parameter: lines[0].price');
+    expect(error.param).toBe('lines[0][price]');
+    expect(error.message).toBe('Received unknown parameter: lines[0][price]');
   });
 
   it('absent required field → parameter_missing; present but null → parameter_invalid', () => {
@@ -62,8 +62,8 @@ describe('parseInput', () => {
   it.each([
     [{ percentage: 0 }, 'percentage', 'percentage must be greater than 0'],
     [{ percentage: 100.5 }, 'percentage', 'percentage must be at most 100'],
-    [{ lines: [{ quantity: 0 }] }, 'lines[0].quantity', 'lines[0].quantity must be at least 1'],
-    [{ lines: [{ quantity: 1.5 }] }, 'lines[0].quantity', 'lines[0].quantity must be an integer'],
+    [{ lines: [{ quantity: 0 }] }, 'lines[0][quantity]', 'lines[0][quantity] must be at least 1'],
+    [{ lines: [{ quantity: 1.5 }] }, 'lines[0][quantity]', 'lines[0][quantity] must be an integer'],
     [{ name: 'a' }, 'name', 'name must be at least 2 characters long'],
     [{ tags: ['a', 'b', 'c'] }, 'tags', 'tags must contain at most 2 items'],
     [{ email: 'nope' }, 'email', 'email must be a valid e-mail address'],

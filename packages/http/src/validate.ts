@@ -1,6 +1,7 @@
 import {
   CommerceError,
   parseInput as coreParseInput,
+  formatParam,
   MAX_IDENTIFIER_LENGTH,
   printable,
 } from '@cartwright/core';
@@ -12,7 +13,8 @@ export type InputLocation = 'body' | 'query' | 'path';
 /**
  * Validates one input against its schema and returns the parsed value, or throws a
  * `CommerceError` with code `parameter_unknown` / `parameter_missing` / `parameter_invalid`, the
- * first offending field as `param` (wire notation, `lines[0].quantity`) and every issue in `details`.
+ * first offending field as `param` (Stripe's bracket form, `lines[0][quantity]`) and every issue in
+ * `details`.
  */
 export type ParseInput = <S extends ZodType>(
   schema: S,
@@ -66,12 +68,11 @@ function pathNotFound(error: CommerceError, params: unknown): CommerceError {
   return new CommerceError('not_found', message, name === undefined ? {} : { param: name });
 }
 
-/** Wire notation for a path: `lines[0].quantity`. The empty path has no param. */
+/**
+ * Wire notation for a path, Stripe's bracket form (core's `formatParam`): `lines[0][quantity]`.
+ * The empty path has no param.
+ */
 export function toWireParam(path: readonly PropertyKey[]): string | undefined {
-  let out = '';
-  for (const segment of path) {
-    if (typeof segment === 'number') out += `[${segment}]`;
-    else out += out === '' ? String(segment) : `.${String(segment)}`;
-  }
-  return out === '' ? undefined : out;
+  const param = formatParam(path);
+  return param === '' ? undefined : param;
 }

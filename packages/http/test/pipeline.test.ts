@@ -167,12 +167,12 @@ describe.each([
       });
     });
 
-    it('nested unknown field → param in wire notation lines[0].colour', async () => {
+    it('nested unknown field → param in wire notation lines[0][colour]', async () => {
       const res = await post('/v1/admin/things', {
         name: 'Mug',
         lines: [{ variant_id: 'var_1', quantity: 1, colour: 'red' }],
       });
-      expect(res.json.error).toMatchObject({ code: 'parameter_unknown', param: 'lines[0].colour' });
+      expect(res.json.error).toMatchObject({ code: 'parameter_unknown', param: 'lines[0][colour]' });
     });
 
     it('missing required name → parameter_missing with param "name"', async () => {
@@ -181,7 +181,7 @@ describe.each([
       expect(res.json.error).toMatchObject({ code: 'parameter_missing', param: 'name' });
     });
 
-    it('lines[1].quantity = 0 → parameter_invalid with param lines[1].quantity and a readable message', async () => {
+    it('lines[1][quantity] = 0 → parameter_invalid with param lines[1][quantity] and a readable message', async () => {
       const res = await post('/v1/admin/things', {
         name: 'Mug',
         lines: [
@@ -189,8 +189,8 @@ describe.each([
           { variant_id: 'var_2', quantity: 0 },
         ],
       });
-      expect(res.json.error).toMatchObject({ code: 'parameter_invalid', param: 'lines[1].quantity' });
-      expect(res.json.error.message).toContain('lines[1].quantity');
+      expect(res.json.error).toMatchObject({ code: 'parameter_invalid', param: 'lines[1][quantity]' });
+      expect(res.json.error.message).toContain('lines[1][quantity]');
     });
 
     it('wrong type and unknown enum value → parameter_invalid; several issues are listed in details', async () => {

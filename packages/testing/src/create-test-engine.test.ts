@@ -167,11 +167,11 @@ describe('createTestEngine: store settings, clock, ids', () => {
 });
 
 describe('the facade validates like the HTTP API', () => {
-  test('a cart item with quantity 0 → parameter_invalid on items[0].quantity', async () => {
+  test('a cart item with quantity 0 → parameter_invalid on items[0][quantity]', async () => {
     const t = await engine();
     const { variant } = await t.fixtures.product({ price: 100 });
     const error = await rejection(t.store.carts.create({ items: [{ variant_id: variant.id, quantity: 0 }] }));
-    expect([error.code, error.param]).toEqual(['parameter_invalid', 'items[0].quantity']);
+    expect([error.code, error.param]).toEqual(['parameter_invalid', 'items[0][quantity]']);
   });
 
   test('an unknown body field → parameter_unknown; a missing name → parameter_missing', async () => {

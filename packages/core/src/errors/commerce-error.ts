@@ -7,7 +7,7 @@ export interface ErrorDetail {
 }
 
 export interface CommerceErrorOptions {
-  /** The input field at fault, in wire notation (`lines[0].quantity`). */
+  /** The input field at fault, in wire notation, Stripe's bracket form (`lines[0][quantity]`). */
   param?: string;
   details?: ErrorDetail[];
   /** Data an expected outcome carries (e.g. `{ variant_id, available }`), never secrets. */

@@ -48,11 +48,11 @@ describe('checkAvailability', () => {
 
 describe('insufficientInventoryError', () => {
   it('is a 422 insufficient_inventory with param and data { variant_id, requested, available }', () => {
-    const error = insufficientInventoryError('var_1', 4, 3, 'items[1].quantity');
+    const error = insufficientInventoryError('var_1', 4, 3, 'items[1][quantity]');
     expect(CommerceError.is(error)).toBe(true);
     expect(error.code).toBe('insufficient_inventory');
     expect(error.type).toBe('invalid_request_error');
-    expect(error.param).toBe('items[1].quantity');
+    expect(error.param).toBe('items[1][quantity]');
     expect(error.data).toEqual({ variant_id: 'var_1', requested: 4, available: 3 });
     expect(error.message).toBe("Insufficient inventory for variant 'var_1': 4 requested, 3 available");
   });

@@ -28,7 +28,7 @@ export function checkAvailability(
  * so that a storefront can offer what is left.
  *
  * @param param the input field at fault, in wire notation: `quantity` (cart item, adjust),
- * `items[2].quantity`, `lines[0].quantity`.
+ * `items[2][quantity]`, `lines[0][quantity]`.
  */
 export function insufficientInventoryError(
   variant_id: string,

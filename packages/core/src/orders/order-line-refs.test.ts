@@ -10,9 +10,9 @@ describe('orderLinePicker', () => {
     expect(pick('line_a', 1)).toBe(lines[0]);
   });
 
-  test('an id that is not a line of the order → not_found on lines[i].order_line_id', () => {
+  test('an id that is not a line of the order → not_found on lines[i][order_line_id]', () => {
     expect(() => orderLinePicker(lines)('line_zzz', 2)).toThrow(
-      expect.objectContaining({ code: 'not_found', param: 'lines[2].order_line_id' }),
+      expect.objectContaining({ code: 'not_found', param: 'lines[2][order_line_id]' }),
     );
   });
 
@@ -20,7 +20,7 @@ describe('orderLinePicker', () => {
     const pick = orderLinePicker(lines);
     pick('line_a', 0);
     expect(() => pick('line_a', 1)).toThrow(
-      expect.objectContaining({ code: 'parameter_invalid', param: 'lines[1].order_line_id' }),
+      expect.objectContaining({ code: 'parameter_invalid', param: 'lines[1][order_line_id]' }),
     );
   });
 });

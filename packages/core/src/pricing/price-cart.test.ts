@@ -432,14 +432,14 @@ describe('priceCart: discounts', () => {
 
 describe('priceCart: invalid input', () => {
   it('refuses duplicate keys, negative quantities, fractional prices and negative shipping', () => {
-    expect(invalidParam(makeInput({ lines: [makeLine('a', 1), makeLine('a', 2)] }))).toBe('lines[1].key');
-    expect(invalidParam(makeInput({ lines: [makeLine('a', 100, -1)] }))).toBe('lines[0].quantity');
-    expect(invalidParam(makeInput({ lines: [makeLine('a', 19.99)] }))).toBe('lines[0].unit_price');
+    expect(invalidParam(makeInput({ lines: [makeLine('a', 1), makeLine('a', 2)] }))).toBe('lines[1][key]');
+    expect(invalidParam(makeInput({ lines: [makeLine('a', 100, -1)] }))).toBe('lines[0][quantity]');
+    expect(invalidParam(makeInput({ lines: [makeLine('a', 19.99)] }))).toBe('lines[0][unit_price]');
     expect(
       invalidParam(
         makeInput({ lines: [makeLine('a', 1)], shipping: { price: -5, free_shipping_threshold: null } }),
       ),
-    ).toBe('shipping.price');
+    ).toBe('shipping[price]');
   });
 
   it('refuses a line subtotal beyond 2^53 and a bad tax rate', () => {

@@ -148,10 +148,10 @@ interface WorkingLine extends DiscountableLine {
 function readLines(input: PricingInput): WorkingLine[] {
   const keys = new Set<string>();
   return input.lines.map((line, index) => {
-    if (keys.has(line.key)) throw invalid(`lines[${index}].key`, `duplicate line key '${line.key}'`);
+    if (keys.has(line.key)) throw invalid(`lines[${index}][key]`, `duplicate line key '${line.key}'`);
     keys.add(line.key);
-    if (!isNonNegativeInteger(line.unit_price)) throw notNonNegative(`lines[${index}].unit_price`);
-    if (!isNonNegativeInteger(line.quantity)) throw notNonNegative(`lines[${index}].quantity`);
+    if (!isNonNegativeInteger(line.unit_price)) throw notNonNegative(`lines[${index}][unit_price]`);
+    if (!isNonNegativeInteger(line.quantity)) throw notNonNegative(`lines[${index}][quantity]`);
     const subtotal = line.unit_price * line.quantity;
     if (!Number.isSafeInteger(subtotal)) throw invalid(`lines[${index}]`, 'line subtotal is too large');
     // Written out: `{ ...line, subtotal, remaining }` adds keys after a spread, which V8 (Node 20)
@@ -172,7 +172,7 @@ function readLines(input: PricingInput): WorkingLine[] {
 function shippingTotal(input: PricingInput, discountedSubtotal: number): number {
   if (input.shipping === null || input.lines.length === 0) return 0;
   const { price, free_shipping_threshold } = input.shipping;
-  nonNegativeInteger(price, 'shipping.price');
+  nonNegativeInteger(price, 'shipping[price]');
   if (free_shipping_threshold !== null && free_shipping_threshold <= discountedSubtotal) return 0;
   return price;
 }

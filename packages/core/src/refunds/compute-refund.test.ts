@@ -129,7 +129,7 @@ describe('computeRefund: refused requests', () => {
     }
   });
 
-  it('unknown order line → 404 not_found (lines[1].order_line_id)', () => {
+  it('unknown order line → 404 not_found (lines[1][order_line_id])', () => {
     const error = errorOf(() =>
       computeRefund(
         input({
@@ -141,10 +141,10 @@ describe('computeRefund: refused requests', () => {
       ),
     );
     expect(error.code).toBe('not_found');
-    expect(error.param).toBe('lines[1].order_line_id');
+    expect(error.param).toBe('lines[1][order_line_id]');
   });
 
-  it('the same line twice → 400 parameter_invalid (lines[1].order_line_id)', () => {
+  it('the same line twice → 400 parameter_invalid (lines[1][order_line_id])', () => {
     const error = errorOf(() =>
       computeRefund(
         input({
@@ -156,19 +156,19 @@ describe('computeRefund: refused requests', () => {
       ),
     );
     expect(error.code).toBe('parameter_invalid');
-    expect(error.param).toBe('lines[1].order_line_id');
+    expect(error.param).toBe('lines[1][order_line_id]');
   });
 
-  it('quantity 0 → 400 parameter_invalid (lines[0].quantity)', () => {
+  it('quantity 0 → 400 parameter_invalid (lines[0][quantity])', () => {
     const error = errorOf(() => computeRefund(input({ lines: [{ order_line_id: 'line_a', quantity: 0 }] })));
     expect(error.code).toBe('parameter_invalid');
-    expect(error.param).toBe('lines[0].quantity');
+    expect(error.param).toBe('lines[0][quantity]');
   });
 
-  it('4 of 3 units → 422 quantity_exceeds_refundable (lines[0].quantity) with data', () => {
+  it('4 of 3 units → 422 quantity_exceeds_refundable (lines[0][quantity]) with data', () => {
     const error = errorOf(() => computeRefund(input({ lines: [{ order_line_id: 'line_a', quantity: 4 }] })));
     expect(error.code).toBe('quantity_exceeds_refundable');
-    expect(error.param).toBe('lines[0].quantity');
+    expect(error.param).toBe('lines[0][quantity]');
     expect(error.data).toEqual({ order_line_id: 'line_a', requested: 4, refundable: 3 });
   });
 

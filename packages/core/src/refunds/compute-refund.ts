@@ -60,9 +60,9 @@ function positiveInteger(value: number): boolean {
  * - Neither `lines` (non-empty) nor `amount` → 400 `parameter_missing` (param `amount`).
  * - `amount`, when given, must be a positive integer → else 400 `parameter_invalid` (`amount`).
  * - Each line: unknown `order_line_id`, or the same line twice → 400 `parameter_invalid`
- *   (`lines[i].order_line_id`); a quantity below 1 → 400 `parameter_invalid`
- *   (`lines[i].quantity`); more than `quantity − refunded_quantity` → 422
- *   `quantity_exceeds_refundable` (`lines[i].quantity`, `data: { order_line_id, requested,
+ *   (`lines[i][order_line_id]`); a quantity below 1 → 400 `parameter_invalid`
+ *   (`lines[i][quantity]`); more than `quantity − refunded_quantity` → 422
+ *   `quantity_exceeds_refundable` (`lines[i][quantity]`, `data: { order_line_id, requested,
  *   refundable }`).
  * - The amount defaults to what the customer paid for those units ({@link lineRefundAmount}:
  *   per-unit apportioning whose partial refunds sum exactly to the line's paid amount); an
@@ -106,7 +106,7 @@ export function computeRefund(input: ComputeRefundInput): RefundComputation {
     const line = pick(requested.order_line_id, i);
     if (!positiveInteger(requested.quantity)) {
       throw new CommerceError('parameter_invalid', 'quantity must be at least 1', {
-        param: `lines[${i}].quantity`,
+        param: `lines[${i}][quantity]`,
       });
     }
     const refundable = Math.max(0, line.quantity - line.refunded_quantity);
@@ -115,7 +115,7 @@ export function computeRefund(input: ComputeRefundInput): RefundComputation {
         'quantity_exceeds_refundable',
         `Only ${refundable} unit(s) of order line '${line.id}' can be refunded; ${requested.quantity} requested`,
         {
-          param: `lines[${i}].quantity`,
+          param: `lines[${i}][quantity]`,
           data: { order_line_id: line.id, requested: requested.quantity, refundable },
         },
       );

@@ -75,19 +75,19 @@ describe('ProductCreate', () => {
       ProductCreateSchema,
       { name: 'X', variants: [{ sku: 'A' }] },
       'parameter_missing',
-      'variants[0].price',
+      'variants[0][price]',
     );
     expectRejected(
       ProductCreateSchema,
       { name: 'X', variants: [{ price: -1 }] },
       'parameter_invalid',
-      'variants[0].price',
+      'variants[0][price]',
     );
     expectRejected(
       ProductCreateSchema,
       { name: 'X', variants: [{ price: 9.99 }] },
       'parameter_invalid',
-      'variants[0].price',
+      'variants[0][price]',
     );
   });
 
@@ -96,13 +96,13 @@ describe('ProductCreate', () => {
       ProductCreateSchema,
       { name: 'X', variants: [{ price: 1, inventory: { on_hand: -1 } }] },
       'parameter_invalid',
-      'variants[0].inventory.on_hand',
+      'variants[0][inventory][on_hand]',
     );
     expectRejected(
       ProductCreateSchema,
       { name: 'X', variants: [{ price: 1, inventory: { stock: 3 } }] },
       'parameter_unknown',
-      'variants[0].inventory.stock',
+      'variants[0][inventory][stock]',
     );
   });
 
@@ -111,18 +111,18 @@ describe('ProductCreate', () => {
       ProductCreateSchema,
       { name: 'X', images: [{ url: '/tee.png' }] },
       'parameter_invalid',
-      'images[0].url',
+      'images[0][url]',
     );
   });
 
-  test('a variant value that is not among the option values → variants[0].options.Size', () => {
+  test('a variant value that is not among the option values → variants[0][options][Size]', () => {
     const error = expectRejected(
       ProductCreateSchema,
       { ...tee, variants: [{ price: 1, options: { Size: 'XL', Color: 'Red' } }] },
       'parameter_invalid',
-      'variants[0].options.Size',
+      'variants[0][options][Size]',
     );
-    expect(error.message).toBe('variants[0].options.Size must be one of: S, M');
+    expect(error.message).toBe('variants[0][options][Size] must be one of: S, M');
   });
 
   test('a variant naming an unknown option → invalid', () => {
@@ -130,16 +130,16 @@ describe('ProductCreate', () => {
       ProductCreateSchema,
       { ...tee, variants: [{ price: 1, options: { Size: 'S', Color: 'Red', Fit: 'Slim' } }] },
       'parameter_invalid',
-      'variants[0].options.Fit',
+      'variants[0][options][Fit]',
     );
   });
 
-  test('a variant leaving out an option → parameter_missing variants[0].options.Color', () => {
+  test('a variant leaving out an option → parameter_missing variants[0][options][Color]', () => {
     expectRejected(
       ProductCreateSchema,
       { ...tee, variants: [{ price: 1, options: { Size: 'S' } }] },
       'parameter_missing',
-      'variants[0].options.Color',
+      'variants[0][options][Color]',
     );
   });
 
@@ -148,7 +148,7 @@ describe('ProductCreate', () => {
       ProductCreateSchema,
       { ...tee, variants: [{ price: 1 }] },
       'parameter_missing',
-      'variants[0].options',
+      'variants[0][options]',
     );
   });
 
@@ -163,7 +163,7 @@ describe('ProductCreate', () => {
         ],
       },
       'parameter_invalid',
-      'variants[1].options',
+      'variants[1][options]',
     );
     expect(error.message).toContain('variants[0]');
   });
@@ -173,7 +173,7 @@ describe('ProductCreate', () => {
       ProductCreateSchema,
       { ...tee, variants: [{ price: 1, option_value_ids: ['optval_1', 'optval_2'] }] },
       'parameter_invalid',
-      'variants[0].option_value_ids',
+      'variants[0][option_value_ids]',
     );
   });
 
@@ -182,7 +182,7 @@ describe('ProductCreate', () => {
       ProductCreateSchema,
       { name: 'X', variants: [{ price: 1, options: { Size: 'S' } }] },
       'parameter_invalid',
-      'variants[0].options',
+      'variants[0][options]',
     );
   });
 
@@ -197,19 +197,19 @@ describe('ProductCreate', () => {
         ],
       },
       'parameter_invalid',
-      'options[1].name',
+      'options[1][name]',
     );
     expectRejected(
       ProductCreateSchema,
       { name: 'X', options: [{ name: 'Size', values: ['S', 'S'] }] },
       'parameter_invalid',
-      'options[0].values[1]',
+      'options[0][values][1]',
     );
     expectRejected(
       ProductCreateSchema,
       { name: 'X', options: [{ name: 'Size', values: [] }] },
       'parameter_invalid',
-      'options[0].values',
+      'options[0][values]',
     );
   });
 });

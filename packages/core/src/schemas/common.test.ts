@@ -50,17 +50,17 @@ describe('moneyInput (decisions §6)', () => {
     expectRejected(Priced, { price: '1999' }, 'parameter_invalid', 'price');
   });
 
-  test('an unknown key inside the Money object → parameter_unknown price.value', () => {
+  test('an unknown key inside the Money object → parameter_unknown price[value]', () => {
     expectRejected(
       Priced,
       { price: { amount: 1, currency: 'USD', value: 1 } },
       'parameter_unknown',
-      'price.value',
+      'price[value]',
     );
   });
 
-  test('a malformed currency → price.currency invalid', () => {
-    expectRejected(Priced, { price: { amount: 1, currency: 'US' } }, 'parameter_invalid', 'price.currency');
+  test('a malformed currency → price[currency] invalid', () => {
+    expectRejected(Priced, { price: { amount: 1, currency: 'US' } }, 'parameter_invalid', 'price[currency]');
   });
 
   test('amounts beyond the safe integer range are refused', () => {

@@ -155,19 +155,19 @@ describe('DiscountCreate', () => {
       DiscountCreateSchema,
       { ...base, value_type: 'fixed', conditions: [{ type: 'collection', values: ['a'] }] },
       'parameter_invalid',
-      'conditions[0].type',
+      'conditions[0][type]',
     );
     expectRejected(
       DiscountCreateSchema,
       { ...base, value_type: 'fixed', conditions: [{ type: 'product', operator: 'equals', values: ['a'] }] },
       'parameter_invalid',
-      'conditions[0].operator',
+      'conditions[0][operator]',
     );
     expectRejected(
       DiscountCreateSchema,
       { ...base, value_type: 'fixed', conditions: [{ type: 'product', values: [] }] },
       'parameter_invalid',
-      'conditions[0].values',
+      'conditions[0][values]',
     );
   });
 

@@ -56,7 +56,7 @@ describe('AdminOrderCreate (decisions §13)', () => {
       AdminOrderCreateSchema,
       { email: 'a@b.co', lines: [{ variant_id: 'v', quantity: 1, unit_price: 1 }] },
       'parameter_unknown',
-      'lines[0].unit_price',
+      'lines[0][unit_price]',
     );
   });
 });
@@ -110,7 +110,7 @@ describe('order actions', () => {
       FulfillmentCreateSchema,
       { lines: [{ order_line_id: 'l', quantity: 0 }] },
       'parameter_invalid',
-      'lines[0].quantity',
+      'lines[0][quantity]',
     );
     expectRejected(
       FulfillmentCreateSchema,
@@ -143,7 +143,7 @@ describe('RefundCreate (spec)', () => {
       RefundCreateSchema,
       { lines: [{ order_line_id: 'l', quantity: 0 }] },
       'parameter_invalid',
-      'lines[0].quantity',
+      'lines[0][quantity]',
     );
     expectRejected(
       RefundCreateSchema,
@@ -154,7 +154,7 @@ describe('RefundCreate (spec)', () => {
         ],
       },
       'parameter_invalid',
-      'lines[1].order_line_id',
+      'lines[1][order_line_id]',
     );
   });
 

@@ -352,7 +352,7 @@ export const RefundCreateSchema = z
         ctx.addIssue({
           code: 'custom',
           path: ['lines', index, 'order_line_id'],
-          message: `repeats lines[${first}].order_line_id; give each line once`,
+          message: `repeats lines[${first}][order_line_id]; give each line once`,
         });
       } else {
         seen.set(line.order_line_id, index);

@@ -36,12 +36,12 @@ describe('parseInput', () => {
     expect(error.type).toBe('invalid_request_error');
   });
 
-  test('nested unknown key → param in wire notation (shipping_address.zip)', () => {
+  test('nested unknown key → param in wire notation (shipping_address[zip])', () => {
     const schema = z.strictObject({ shipping_address: AddressInputSchema });
     const value = {
       shipping_address: { name: 'A', line1: '1 St', city: 'X', postal_code: '1', country: 'US', zip: '1' },
     };
-    expectRejected(schema, value, 'parameter_unknown', 'shipping_address.zip');
+    expectRejected(schema, value, 'parameter_unknown', 'shipping_address[zip]');
   });
 
   test('missing required field → parameter_missing, "quantity is required"', () => {
@@ -88,7 +88,7 @@ describe('parseInput', () => {
     expect(error.message).toBe('quantity must be an integer');
   });
 
-  test('nested array path → lines[1].quantity', () => {
+  test('nested array path → lines[1][quantity]', () => {
     const error = expectRejected(
       AdminOrderCreateSchema,
       {
@@ -99,17 +99,17 @@ describe('parseInput', () => {
         ],
       },
       'parameter_invalid',
-      'lines[1].quantity',
+      'lines[1][quantity]',
     );
-    expect(error.message).toBe('lines[1].quantity must be at least 1');
+    expect(error.message).toBe('lines[1][quantity] must be at least 1');
   });
 
-  test('missing nested field → parameter_missing lines[0].variant_id', () => {
+  test('missing nested field → parameter_missing lines[0][variant_id]', () => {
     expectRejected(
       AdminOrderCreateSchema,
       { email: 'a@b.co', lines: [{ quantity: 2 }] },
       'parameter_missing',
-      'lines[0].variant_id',
+      'lines[0][variant_id]',
     );
   });
 
@@ -169,15 +169,15 @@ describe('parseInput', () => {
     );
   });
 
-  test('union: reports inside the alternative whose type matched (price.amount)', () => {
+  test('union: reports inside the alternative whose type matched (price[amount])', () => {
     const schema = z.strictObject({ price: moneyInput });
     const error = expectRejected(
       schema,
       { price: { amount: 'x', currency: 'USD' } },
       'parameter_invalid',
-      'price.amount',
+      'price[amount]',
     );
-    expect(error.message).toBe('price.amount must be an integer');
+    expect(error.message).toBe('price[amount] must be an integer');
   });
 
   test('union: an integer below the minimum is reported on the integer form', () => {
@@ -205,13 +205,58 @@ describe('parseInput', () => {
 });
 
 describe('formatParam', () => {
-  test("['lines', 0, 'quantity'] → lines[0].quantity", () => {
-    expect(formatParam(['lines', 0, 'quantity'])).toBe('lines[0].quantity');
+  test("['lines', 0, 'quantity'] → lines[0][quantity]", () => {
+    expect(formatParam(['lines', 0, 'quantity'])).toBe('lines[0][quantity]');
   });
-  test("['variants', 2, 'options', 'Color'] → variants[2].options.Color", () => {
-    expect(formatParam(['variants', 2, 'options', 'Color'])).toBe('variants[2].options.Color');
+  test("['variants', 2, 'options', 'Color'] → variants[2][options][Color]", () => {
+    expect(formatParam(['variants', 2, 'options', 'Color'])).toBe('variants[2][options][Color]');
   });
   test('empty path → empty string', () => {
     expect(formatParam([])).toBe('');
+  });
+  test('a top-level name stays bare; nested objects are bracketed at every level', () => {
+    expect(formatParam(['quantity'])).toBe('quantity');
+    expect(formatParam(['shipping_address', 'country'])).toBe('shipping_address[country]');
+    expect(formatParam(['metadata', 'note'])).toBe('metadata[note]');
+    expect(formatParam(['metadata', 'deep', 'list', 1, 'x'])).toBe('metadata[deep][list][1][x]');
+  });
+  test('arrays in arrays: every index is bracketed, at the top too', () => {
+    expect(formatParam(['options', 0, 'values', 1])).toBe('options[0][values][1]');
+    expect(formatParam(['grid', 2, 0])).toBe('grid[2][0]');
+    expect(formatParam(['grid', 2, 0, 'cell'])).toBe('grid[2][0][cell]');
+    expect(formatParam([0, 'quantity'])).toBe('[0][quantity]');
+  });
+  test('keys with odd characters are written as they are inside the brackets, as Stripe does', () => {
+    expect(formatParam(['metadata', 'a.b'])).toBe('metadata[a.b]');
+    expect(formatParam(['metadata', 'x[y]'])).toBe('metadata[x[y]]');
+    expect(formatParam(['metadata', 'x]y'])).toBe('metadata[x]y]');
+    expect(formatParam(['metadata', 'two words'])).toBe('metadata[two words]');
+    expect(formatParam(['metadata', ''])).toBe('metadata[]');
+    // A numeric-looking object key reads like an index, as it does at Stripe.
+    expect(formatParam(['metadata', '0'])).toBe('metadata[0]');
+  });
+  test('parseInput names a metadata key with a dot or brackets in the bracket form', () => {
+    const schema = z.strictObject({ metadata: z.record(z.string(), z.string()) });
+    expectRejected(schema, { metadata: { 'a.b': 1 } }, 'parameter_invalid', 'metadata[a.b]');
+    expectRejected(schema, { metadata: { 'x[y]': 1 } }, 'parameter_invalid', 'metadata[x[y]]');
+  });
+  test('details[].param uses the same bracket form as param', () => {
+    const schema = z.strictObject({
+      lines: z.array(z.strictObject({ quantity: z.int().min(1) })),
+      shipping_address: z.strictObject({ country: z.string().length(2) }),
+    });
+    const error = inputErrorOf(schema, {
+      lines: [{ quantity: 1 }, { quantity: 0, colour: 'red' }],
+      shipping_address: { country: 'USA' },
+    });
+    expect(error.param).toBe('lines[1][colour]');
+    expect(error.details?.map((detail) => detail.param).sort()).toEqual([
+      'lines[1][colour]',
+      'lines[1][quantity]',
+      'shipping_address[country]',
+    ]);
+    expect(error.details?.find((detail) => detail.param === 'lines[1][quantity]')?.message).toBe(
+      'lines[1][quantity] must be at least 1',
+    );
   });
 });

@@ -15,7 +15,7 @@ type ValidationCode = 'parameter_unknown' | 'parameter_missing' | 'parameter_inv
 /** One input problem in wire terms, before it becomes a CommerceError. */
 interface InputIssue {
   code: ValidationCode;
-  /** Wire notation (`lines[0].quantity`); `''` for the value as a whole. */
+  /** Wire notation, Stripe's bracket form (`lines[0][quantity]`); `''` for the value as a whole. */
   param: string;
   message: string;
 }
@@ -51,11 +51,12 @@ const WHOLE_VALUE: Record<InputLocation, string> = {
  *
  * The error's `param` and `message` describe the first issue in that order of precedence
  * (an unknown `quantiy` is reported before the missing `quantity` it causes); `details` lists
- * every issue. Params use wire notation: `lines[0].quantity`, `shipping_address.country`.
+ * every issue. Params use Stripe's bracket form ({@link formatParam}): `lines[0][quantity]`,
+ * `shipping_address[country]`.
  *
  * Before the schema, the whole input is checked for text no supported database can store
  * (decisions §15): a string or an object key, at any depth, holding a NUL character or an
- * unpaired UTF-16 surrogate → `parameter_invalid` naming it (e.g. `metadata.note`), whatever
+ * unpaired UTF-16 surrogate → `parameter_invalid` naming it (e.g. `metadata[note]`), whatever
  * the schema says about the field.
  *
  * Cheap on the happy path: schemas are built at module load and this only runs `safeParse`
@@ -263,12 +264,19 @@ function describeFormat(format: string): string {
   }
 }
 
-/** `['lines', 0, 'quantity']` → `lines[0].quantity`. */
+/**
+ * A path in Stripe's bracket form (decisions §4), the one notation of every `param`:
+ * `['lines', 0, 'quantity']` → `lines[0][quantity]`, `['shipping_address', 'country']` →
+ * `shipping_address[country]`, `['variants', 0, 'options', 'Size']` → `variants[0][options][Size]`.
+ * A top-level name stays bare (`quantity`); every later segment, index or key, is bracketed. Keys
+ * are written as they are, without escaping, as Stripe does: the metadata key `a.b` is
+ * `metadata[a.b]`, `x[y]` is `metadata[x[y]]`. The empty path is `''` (the value as a whole).
+ */
 export function formatParam(path: readonly PropertyKey[]): string {
   let out = '';
-  for (const segment of path) {
-    if (typeof segment === 'number') out += `[${segment}]`;
-    else out += out === '' ? String(segment) : `.${String(segment)}`;
+  for (let i = 0; i < path.length; i++) {
+    const segment = path[i] as PropertyKey;
+    out += i === 0 && typeof segment !== 'number' ? String(segment) : `[${String(segment)}]`;
   }
   return out;
 }

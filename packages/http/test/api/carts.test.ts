@@ -114,14 +114,14 @@ describeApi('carts', (api) => {
       items: [{ variant_id: 'var_nope' }],
     });
     expect(unknown.status).toBe(404);
-    expect(unknown.body.error).toMatchObject({ code: 'not_found', param: 'items[0].variant_id' });
+    expect(unknown.body.error).toMatchObject({ code: 'not_found', param: 'items[0][variant_id]' });
 
     const draft = await createProduct(api(), { status: 'draft' });
     const res = await api().storefront.post('/v1/storefront/carts', {
       items: [{ variant_id: draft.variant_id }],
     });
     expect(res.status).toBe(422);
-    expect(res.body.error).toMatchObject({ code: 'product_unavailable', param: 'items[0].variant_id' });
+    expect(res.body.error).toMatchObject({ code: 'product_unavailable', param: 'items[0][variant_id]' });
 
     const few = await createProduct(api(), { on_hand: 3 });
     const short = await api().storefront.post('/v1/storefront/carts', {
@@ -131,7 +131,7 @@ describeApi('carts', (api) => {
       ],
     });
     expect(short.status).toBe(422);
-    expect(short.body.error).toMatchObject({ code: 'insufficient_inventory', param: 'items[0].quantity' });
+    expect(short.body.error).toMatchObject({ code: 'insufficient_inventory', param: 'items[0][quantity]' });
   });
 
   test('clients can never set prices, totals or status (400 parameter_unknown)', async () => {

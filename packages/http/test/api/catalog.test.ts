@@ -243,7 +243,7 @@ describeApi(
         ],
       });
       expect(inRequest.status).toBe(409);
-      expect(inRequest.body.error).toMatchObject({ code: 'duplicate_sku', param: 'variants[1].sku' });
+      expect(inRequest.body.error).toMatchObject({ code: 'duplicate_sku', param: 'variants[1][sku]' });
 
       await createProduct(api(), { name: 'Owner', variants: [{ sku, price: 100 }] });
       const taken = await api().post('/v1/admin/products', {
@@ -254,7 +254,7 @@ describeApi(
         ],
       });
       expect(taken.status).toBe(409);
-      expect(taken.body.error).toMatchObject({ code: 'duplicate_sku', param: 'variants[1].sku' });
+      expect(taken.body.error).toMatchObject({ code: 'duplicate_sku', param: 'variants[1][sku]' });
 
       // Nothing of the refused product was written.
       const list = await api().get(`/v1/admin/products?q=Thief`);
@@ -264,11 +264,11 @@ describeApi(
     test('bad option references → 400 with the param at fault', async () => {
       const options = [{ name: 'Size', values: ['S', 'M'] }];
       const cases: Array<[Record<string, unknown>, string, string]> = [
-        [{ options: { Size: 'XL' } }, 'parameter_invalid', 'variants[0].options.Size'],
-        [{ options: { Size: 'S', Material: 'Wool' } }, 'parameter_invalid', 'variants[0].options.Material'],
-        [{ options: {} }, 'parameter_missing', 'variants[0].options.Size'],
-        [{}, 'parameter_missing', 'variants[0].options'],
-        [{ option_value_ids: ['optval_x'] }, 'parameter_invalid', 'variants[0].option_value_ids'],
+        [{ options: { Size: 'XL' } }, 'parameter_invalid', 'variants[0][options][Size]'],
+        [{ options: { Size: 'S', Material: 'Wool' } }, 'parameter_invalid', 'variants[0][options][Material]'],
+        [{ options: {} }, 'parameter_missing', 'variants[0][options][Size]'],
+        [{}, 'parameter_missing', 'variants[0][options]'],
+        [{ option_value_ids: ['optval_x'] }, 'parameter_invalid', 'variants[0][option_value_ids]'],
       ];
       for (const [reference, code, param] of cases) {
         const res = await api().post('/v1/admin/products', {
@@ -288,13 +288,13 @@ describeApi(
         ],
       });
       expect(twins.status).toBe(400);
-      expect(twins.body.error).toMatchObject({ code: 'parameter_invalid', param: 'variants[1].options' });
+      expect(twins.body.error).toMatchObject({ code: 'parameter_invalid', param: 'variants[1][options]' });
       const noOptions = await api().post('/v1/admin/products', {
         name: 'No options',
         variants: [{ price: 100, options: { Size: 'S' } }],
       });
       expect(noOptions.status).toBe(400);
-      expect(noOptions.body.error.param).toBe('variants[0].options');
+      expect(noOptions.body.error.param).toBe('variants[0][options]');
     });
 
     test('money in another currency → 422 currency_mismatch; a Money object in USD is accepted', async () => {
@@ -306,7 +306,7 @@ describeApi(
       expect(res.body.error).toMatchObject({
         type: 'invalid_request_error',
         code: 'currency_mismatch',
-        param: 'variants[1].cost_price',
+        param: 'variants[1][cost_price]',
       });
       const ok = await createProduct(api(), {
         name: 'Dollar thing',
@@ -322,14 +322,14 @@ describeApi(
         [{ name: 'X', slug: 'Not A Slug' }, 'parameter_invalid', 'slug'],
         [{ name: 'X', type: 'furniture' }, 'parameter_invalid', 'type'],
         [{ name: 'X', status: 'published' }, 'parameter_invalid', 'status'],
-        [{ name: 'X', variants: [{ price: -1 }] }, 'parameter_invalid', 'variants[0].price'],
-        [{ name: 'X', variants: [{ price: 10.5 }] }, 'parameter_invalid', 'variants[0].price'],
+        [{ name: 'X', variants: [{ price: -1 }] }, 'parameter_invalid', 'variants[0][price]'],
+        [{ name: 'X', variants: [{ price: 10.5 }] }, 'parameter_invalid', 'variants[0][price]'],
         [
           { name: 'X', variants: [{ price: 1, inventory: { on_hand: 1, reserved: 3 } }] },
           'parameter_unknown',
-          'variants[0].inventory.reserved',
+          'variants[0][inventory][reserved]',
         ],
-        [{ name: 'X', images: [{ url: 'not a url' }] }, 'parameter_invalid', 'images[0].url'],
+        [{ name: 'X', images: [{ url: 'not a url' }] }, 'parameter_invalid', 'images[0][url]'],
       ];
       for (const [body, code, param] of cases) {
         const res = await api().post('/v1/admin/products', body);
@@ -657,14 +657,14 @@ describeApi(
       const product = await sizedProduct();
       const url = `/v1/admin/products/${product.id}/variants`;
       const cases: Array<[Record<string, unknown>, number, string, string]> = [
-        [{ price: 1, options: { Size: 'XL', Colour: 'Red' } }, 400, 'parameter_invalid', 'options.Size'],
+        [{ price: 1, options: { Size: 'XL', Colour: 'Red' } }, 400, 'parameter_invalid', 'options[Size]'],
         [
           { price: 1, options: { Size: 'M', Colour: 'Red', Fabric: 'Silk' } },
           400,
           'parameter_invalid',
-          'options.Fabric',
+          'options[Fabric]',
         ],
-        [{ price: 1, options: { Size: 'M' } }, 400, 'parameter_missing', 'options.Colour'],
+        [{ price: 1, options: { Size: 'M' } }, 400, 'parameter_missing', 'options[Colour]'],
         [{ price: 1 }, 400, 'parameter_missing', 'options'],
         [
           { price: 1, option_value_ids: ['optval_nope', product.options[1].values[0].id] },

@@ -119,7 +119,7 @@ describeApi('fulfillments', (api) => {
     const res = await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
       lines: [{ order_line_id: lineId, quantity: 3 }],
     });
-    expectError(res, 422, 'fulfillment_exceeds_unfulfilled', 'lines[0].quantity');
+    expectError(res, 422, 'fulfillment_exceeds_unfulfilled', 'lines[0][quantity]');
 
     expectStatus(
       await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
@@ -133,7 +133,7 @@ describeApi('fulfillments', (api) => {
       }),
       422,
       'fulfillment_exceeds_unfulfilled',
-      'lines[0].quantity',
+      'lines[0][quantity]',
     );
     expectError(
       await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
@@ -141,7 +141,7 @@ describeApi('fulfillments', (api) => {
       }),
       404,
       'not_found',
-      'lines[0].order_line_id',
+      'lines[0][order_line_id]',
     );
     expectError(
       await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
@@ -152,7 +152,7 @@ describeApi('fulfillments', (api) => {
       }),
       400,
       'parameter_invalid',
-      'lines[1].order_line_id',
+      'lines[1][order_line_id]',
     );
     expectError(
       await a.post(`/v1/admin/orders/${order.id}/fulfillments`, { lines: [] }),
@@ -166,7 +166,7 @@ describeApi('fulfillments', (api) => {
       }),
       400,
       'parameter_invalid',
-      'lines[0].quantity',
+      'lines[0][quantity]',
     );
     expectError(
       await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {

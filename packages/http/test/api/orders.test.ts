@@ -240,7 +240,7 @@ describeApi('orders', (api) => {
     expect(await inventoryOf(a, item.inventory_id)).toMatchObject({ reserved: 3, available: 2 });
 
     const short = await adminOrder(a, [{ variant_id: item.variant_id, quantity: 3 }], { status: 'pending' });
-    expectError(short, 422, 'insufficient_inventory', 'lines[0].quantity');
+    expectError(short, 422, 'insufficient_inventory', 'lines[0][quantity]');
     expect(short.body.error.message).toMatch(/3 requested, 2 available/);
     expect(await inventoryOf(a, item.inventory_id)).toMatchObject({ reserved: 3 });
   });
@@ -298,9 +298,9 @@ describeApi('orders', (api) => {
       await adminOrder(a, [{ variant_id: item.variant_id, quantity: 0 }]),
       400,
       'parameter_invalid',
-      'lines[0].quantity',
+      'lines[0][quantity]',
     );
-    expectError(await adminOrder(a, [{ variant_id: 'var_nope' }]), 404, 'not_found', 'lines[0].variant_id');
+    expectError(await adminOrder(a, [{ variant_id: 'var_nope' }]), 404, 'not_found', 'lines[0][variant_id]');
     expectError(
       await adminOrder(a, [{ variant_id: item.variant_id }], { customer_id: 'cus_nope' }),
       404,
@@ -318,7 +318,7 @@ describeApi('orders', (api) => {
       await adminOrder(a, [{ variant_id: item.variant_id }, { variant_id: archived.variant_id }]),
       422,
       'product_unavailable',
-      'lines[1].variant_id',
+      'lines[1][variant_id]',
     );
     expectError(
       await a.storefront.post('/v1/admin/orders', { email: 'x@example.com', lines: [] }),

@@ -118,7 +118,7 @@ describeApi('refunds (tax 8.875 %, prices exclude tax)', (api) => {
     expect(expectStatus(await refund(a, order.id, one), 200).body.amount.amount).toBe(1958);
     // 5876 − 3917 = 1959: the three refunds of the line sum exactly to what it cost.
     expect(expectStatus(await refund(a, order.id, one), 200).body.amount.amount).toBe(1959);
-    expectError(await refund(a, order.id, one), 422, 'quantity_exceeds_refundable', 'lines[0].quantity');
+    expectError(await refund(a, order.id, one), 422, 'quantity_exceeds_refundable', 'lines[0][quantity]');
     // 4050 + 359 = 4409
     expect(
       expectStatus(await refund(a, order.id, { lines: [{ order_line_id: lampLine.id, quantity: 1 }] }), 200)
@@ -223,7 +223,7 @@ describeApi('refunds (tax 8.875 %, prices exclude tax)', (api) => {
       await refund(a, unpaid.id, { lines: [{ order_line_id: 'line_nope', quantity: 1 }] }),
       404,
       'not_found',
-      'lines[0].order_line_id',
+      'lines[0][order_line_id]',
     );
     expectError(await refund(a, unpaid.id, { amount: 0 }), 400, 'parameter_invalid', 'amount');
     expectError(
@@ -241,7 +241,7 @@ describeApi('refunds (tax 8.875 %, prices exclude tax)', (api) => {
       await refund(a, unpaid.id, { lines: [{ order_line_id: lineId, quantity: 2 }] }),
       422,
       'quantity_exceeds_refundable',
-      'lines[0].quantity',
+      'lines[0][quantity]',
     );
     expectError(await refund(a, 'ord_nope', { amount: 1 }), 404, 'not_found');
     expectError(await a.get('/v1/admin/orders/ord_nope/refunds'), 404, 'not_found');

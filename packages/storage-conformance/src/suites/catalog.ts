@@ -81,19 +81,19 @@ export function catalogSuite(ctx: SuiteContext): void {
       await ctx.tx((tx) => tx.products.insert(makeProduct(scope, { slug: 'tee' })));
     });
 
-    it('sku is unique per scope → duplicate_sku naming the variant (variants[i].sku, or sku)', async () => {
+    it('sku is unique per scope → duplicate_sku naming the variant (variants[i][sku], or sku)', async () => {
       const scope = newScope();
       await expectCommerceError(
         ctx.tx((tx) => tx.products.insert(makeProduct(scope, { prices: [1, 2], skus: ['A', 'A'] }))),
         'duplicate_sku',
-        'variants[1].sku',
+        'variants[1][sku]',
       );
       const taken = makeProduct(scope, { skus: ['TAKEN'] });
       await ctx.tx((tx) => tx.products.insert(taken));
       await expectCommerceError(
         ctx.tx((tx) => tx.products.insert(makeProduct(scope, { prices: [1, 2], skus: [null, 'TAKEN'] }))),
         'duplicate_sku',
-        'variants[1].sku',
+        'variants[1][sku]',
       );
       // Nothing of the refused products was written (the transaction rolled back).
       const page = await ctx.read((r) =>

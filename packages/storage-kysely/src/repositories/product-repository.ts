@@ -482,7 +482,7 @@ type VariantJoinRow = Selectable<ProductVariantsTable> & InventoryAliasColumns;
  *   counters (product-counts.ts), kept here in the transaction of every insert, status or tags
  *   change and delete; other filters COUNT (SQLite tag filters prefilter with `instr`).
  * SKU uniqueness is checked before writing so that `param` names the offending variant
- * (`variants[i].sku`); the unique index remains the final guard under concurrency.
+ * (`variants[i][sku]`); the unique index remains the final guard under concurrency.
  */
 export class KyselyProductRepository implements ProductRepository {
   constructor(private readonly q: QueryRunner) {}
@@ -493,7 +493,7 @@ export class KyselyProductRepository implements ProductRepository {
     await this.#assertSkusFree(
       scope,
       product.variants.map((variant) => variant.sku),
-      (i) => `variants[${i}].sku`,
+      (i) => `variants[${i}][sku]`,
     );
     const price = representativePrice(product.variants);
     await insertRows(this.q, insertProduct, 'products', [encodeProduct(product, price, c)]);
@@ -509,7 +509,7 @@ export class KyselyProductRepository implements ProductRepository {
       // A concurrent insert took a SKU after the check (Postgres names it in the error).
       const value = CommerceError.is(error) && error.code === 'duplicate_sku' ? error.data?.value : undefined;
       const index = product.variants.findIndex((variant) => variant.sku === value);
-      throw index >= 0 ? duplicateSku(`variants[${index}].sku`) : error;
+      throw index >= 0 ? duplicateSku(`variants[${index}][sku]`) : error;
     }
     await insertRows(
       this.q,

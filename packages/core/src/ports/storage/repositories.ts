@@ -136,7 +136,7 @@ export interface ProductRepository {
   /**
    * Inserts a product with its options (and values), variants (each with its inventory) and
    * images, and computes `price`. Uniqueness: slug per scope → duplicate_slug; variant sku per
-   * scope → duplicate_sku (param `variants[i].sku`).
+   * scope → duplicate_sku (param `variants[i][sku]`).
    */
   insert(product: ProductAggregate): Promise<void>;
   /**

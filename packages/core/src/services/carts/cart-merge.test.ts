@@ -143,7 +143,7 @@ describe('assertPurchasable', () => {
     ];
     expect(codeOf(() => assertPurchasable(priced, items))).toEqual({
       code: 'insufficient_inventory',
-      param: 'items[0].quantity',
+      param: 'items[0][quantity]',
       data: { variant_id: 'a', requested: 6, available: 5 },
     });
     expect(codeOf(() => assertPurchasable(priced, items.slice(0, 1)))).toBeNull();
@@ -156,16 +156,16 @@ describe('assertPurchasable', () => {
     const unknown = [{ key: '0', variant_id: 'nope', quantity: 1 }];
     expect(codeOf(() => assertPurchasable(priced, unknown))).toMatchObject({
       code: 'not_found',
-      param: 'items[0].variant_id',
+      param: 'items[0][variant_id]',
     });
     expect(
       codeOf(() =>
         assertPurchasable(priced, unknown, {
           missing: 'product_unavailable',
-          param: (i, f) => `lines[${i}].${f}`,
+          param: (i, f) => `lines[${i}][${f}]`,
         }),
       ),
-    ).toMatchObject({ code: 'product_unavailable', param: 'lines[0].variant_id' });
+    ).toMatchObject({ code: 'product_unavailable', param: 'lines[0][variant_id]' });
     for (const id of ['off', 'draft']) {
       expect(
         codeOf(() => assertPurchasable(priced, [{ key: '0', variant_id: id, quantity: 1 }])),

@@ -157,8 +157,8 @@ function orderByCodes(codes: readonly string[], found: readonly DiscountRecord[]
 /** Options of {@link assertPurchasable}. */
 export interface AssertPurchasableOptions {
   /**
-   * The wire name of an item's field, for `param` (default `items[i].variant_id` /
-   * `items[i].quantity`; admin orders pass `lines[i].…`, a single cart item `variant_id` / `quantity`).
+   * The wire name of an item's field, for `param` (default `items[i][variant_id]` /
+   * `items[i][quantity]`; admin orders pass `lines[i][…]`, a single cart item `variant_id` / `quantity`).
    */
   param?: (index: number, field: 'variant_id' | 'quantity') => string;
   /**
@@ -182,7 +182,7 @@ export function assertPurchasable(
   items: readonly PriceableItem[],
   options: AssertPurchasableOptions = {},
 ): void {
-  const param = options.param ?? ((index, field) => `items[${index}].${field}`);
+  const param = options.param ?? ((index, field) => `items[${index}][${field}]`);
   const totals = new Map<string, number>();
   for (const item of items) totals.set(item.variant_id, (totals.get(item.variant_id) ?? 0) + item.quantity);
 

@@ -13,12 +13,12 @@ describe('storeAmount', () => {
 
   test("{ amount: 1999, currency: 'EUR' } in a USD store → currency_mismatch on the param", () => {
     try {
-      storeAmount({ amount: 1999, currency: 'EUR' }, 'USD', 'variants[0].price');
+      storeAmount({ amount: 1999, currency: 'EUR' }, 'USD', 'variants[0][price]');
       expect.unreachable();
     } catch (error) {
       expect(CommerceError.is(error)).toBe(true);
       expect((error as CommerceError).code).toBe('currency_mismatch');
-      expect((error as CommerceError).param).toBe('variants[0].price');
+      expect((error as CommerceError).param).toBe('variants[0][price]');
     }
   });
 });

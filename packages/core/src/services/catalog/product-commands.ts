@@ -33,9 +33,9 @@ function assertDistinctSkus(variants: readonly VariantCreate[]): void {
     if (first !== undefined) {
       throw new CommerceError(
         'duplicate_sku',
-        `variants[${index}].sku duplicates the SKU of variants[${first}]`,
+        `variants[${index}][sku] duplicates the SKU of variants[${first}]`,
         {
-          param: `variants[${index}].sku`,
+          param: `variants[${index}][sku]`,
         },
       );
     }
@@ -45,7 +45,7 @@ function assertDistinctSkus(variants: readonly VariantCreate[]): void {
 
 /**
  * Inserts the product; a SKU taken by another product (409 `duplicate_sku` from the storage,
- * param `sku`) is pointed at the variant that carries it (`variants[1].sku`) when the storage
+ * param `sku`) is pointed at the variant that carries it (`variants[1][sku]`) when the storage
  * names the value or only one variant has a SKU.
  */
 async function insertProduct(
@@ -65,7 +65,7 @@ async function insertProduct(
       withSku.find((entry) => entry.sku === value) ?? (withSku.length === 1 ? withSku[0] : undefined);
     if (culprit === undefined) throw error;
     throw new CommerceError('duplicate_sku', `A variant with the SKU '${culprit.sku}' already exists`, {
-      param: `variants[${culprit.index}].sku`,
+      param: `variants[${culprit.index}][sku]`,
       data: { sku: culprit.sku },
       cause: error,
     });

@@ -44,7 +44,7 @@ describe('resolveVariantOptions by names', () => {
     expect(resolveVariantOptions([], {}, { at: [] })).toEqual([]);
   });
 
-  test('unknown option name → parameter_invalid on variants[2].options.Material', () => {
+  test('unknown option name → parameter_invalid on variants[2][options][Material]', () => {
     const error = errorOf(() =>
       resolveVariantOptions(
         options,
@@ -53,13 +53,13 @@ describe('resolveVariantOptions by names', () => {
       ),
     );
     expect(error.code).toBe('parameter_invalid');
-    expect(error.param).toBe('variants[2].options.Material');
+    expect(error.param).toBe('variants[2][options][Material]');
   });
 
-  test('missing option → parameter_missing on options.Colour', () => {
+  test('missing option → parameter_missing on options[Colour]', () => {
     const error = errorOf(() => resolveVariantOptions(options, { options: { Size: 'S' } }, { at: [] }));
     expect(error.code).toBe('parameter_missing');
-    expect(error.param).toBe('options.Colour');
+    expect(error.param).toBe('options[Colour]');
   });
 
   test('no options at all on a product with options → parameter_missing on options', () => {
@@ -68,12 +68,12 @@ describe('resolveVariantOptions by names', () => {
     expect(error.param).toBe('options');
   });
 
-  test("unknown value { Size: 'XL' } → parameter_invalid on options.Size listing S, M", () => {
+  test("unknown value { Size: 'XL' } → parameter_invalid on options[Size] listing S, M", () => {
     const error = errorOf(() =>
       resolveVariantOptions(options, { options: { Size: 'XL', Colour: 'Red' } }, { at: [] }),
     );
     expect(error.code).toBe('parameter_invalid');
-    expect(error.param).toBe('options.Size');
+    expect(error.param).toBe('options[Size]');
     expect(error.message).toContain('S, M');
   });
 });

@@ -23,9 +23,9 @@ const byPosition = <T extends { position: number }>(a: T, b: T) => a.position - 
  * Rules (every violation is a 400 with the field at fault as `param`):
  * - a product without options takes no option values (`options` must be empty or absent);
  * - a product with options needs exactly one value per option: a missing one →
- *   `parameter_missing` (`options.Size`), an unknown option name or value id →
- *   `parameter_invalid` (`options.Colour`, `option_value_ids[1]`), a value the option does not
- *   have → `parameter_invalid` (`options.Size`, listing the allowed values), two values of one
+ *   `parameter_missing` (`options[Size]`), an unknown option name or value id →
+ *   `parameter_invalid` (`options[Colour]`, `option_value_ids[1]`), a value the option does not
+ *   have → `parameter_invalid` (`options[Size]`, listing the allowed values), two values of one
  *   option → `parameter_invalid`.
  *
  * Decision: a variant added later cannot introduce a new value of an option (`{ Size: 'XL' }`

@@ -71,8 +71,8 @@ export function createOrderFulfillments(ctx: ServiceContext) {
     /**
      * `POST /v1/admin/orders/{id}/fulfillments`. The order must be pending, confirmed or
      * processing (409 otherwise). Each line must name a line of the order once (400
-     * `parameter_invalid`, `lines[i].order_line_id`) and ask for at most its unfulfilled units
-     * (422 `fulfillment_exceeds_unfulfilled`, `lines[i].quantity`, `data: { order_line_id,
+     * `parameter_invalid`, `lines[i][order_line_id]`) and ask for at most its unfulfilled units
+     * (422 `fulfillment_exceeds_unfulfilled`, `lines[i][quantity]`, `data: { order_line_id,
      * requested, unfulfilled }`). The first fulfillment of a confirmed order moves it to
      * `processing`; a created fulfillment never completes an order (its units have not shipped).
      */
@@ -90,7 +90,7 @@ export function createOrderFulfillments(ctx: ServiceContext) {
               'fulfillment_exceeds_unfulfilled',
               `Only ${unfulfilled} unit(s) of order line '${line.id}' are unfulfilled; ${requested.quantity} requested`,
               {
-                param: `lines[${i}].quantity`,
+                param: `lines[${i}][quantity]`,
                 data: { order_line_id: line.id, requested: requested.quantity, unfulfilled },
               },
             );

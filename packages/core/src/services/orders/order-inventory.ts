@@ -27,7 +27,7 @@ export function movementsByVariant(
  * WHERE is the guard, so concurrent orders can never both take the last unit. On refusal throws
  * 422 `insufficient_inventory` with `data: { variant_id, requested, available }`; the caller's
  * transaction then rolls back the movements already applied. `paramOf` names the input field of
- * the first line of the refused variant (`lines[2].quantity` for admin orders); checkout has no
+ * the first line of the refused variant (`lines[2][quantity]` for admin orders); checkout has no
  * such field and passes nothing. `current`: the lines' inventory rows as read earlier in this same
  * transaction and not moved since (the `getPurchasable` rows pricing loaded), which a storage may
  * use instead of reading them again (see `InventoryRepository.reserve`). Returns the changes; the

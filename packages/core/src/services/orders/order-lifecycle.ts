@@ -27,7 +27,7 @@ import { reserveLines, withReservedQuantities } from './order-inventory';
 import { requireOrder, requireStoreIn } from './order-loading';
 import { saveOrderProgress, settleOrder, statusEvent } from './order-progress';
 
-const lineParam = (index: number, field: 'variant_id' | 'quantity') => `lines[${index}].${field}`;
+const lineParam = (index: number, field: 'variant_id' | 'quantity') => `lines[${index}][${field}]`;
 
 /**
  * A draft reserves nothing, so only whether each variant may be sold is checked, not its stock:
@@ -115,9 +115,9 @@ export function createOrderLifecycle(ctx: ServiceContext) {
      * customer of the scope (404, param `customer_id`); without `email` the customer's is used.
      * A `shipping_method_id` must be active (422 `shipping_method_unavailable`).
      * - `draft` (default): reserves nothing and counts no discount use; variants must still be
-     *   sellable (404 / 422 `product_unavailable`, param `lines[i].variant_id`).
+     *   sellable (404 / 422 `product_unavailable`, param `lines[i][variant_id]`).
      * - `pending`: checked and reserved like a checkout (422 `insufficient_inventory`, param
-     *   `lines[i].quantity`), discount uses counted (422 `discount_usage_limit_reached`).
+     *   `lines[i][quantity]`), discount uses counted (422 `discount_usage_limit_reached`).
      * Both take the next order number. Event: `order.created`.
      */
     async create(scope: Scope, input: AdminOrderCreate) {
