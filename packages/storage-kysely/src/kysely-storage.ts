@@ -6,6 +6,7 @@ import type { DialectCapabilities } from './dialects/dialect-capabilities';
 import { createMigrationProvider } from './migrations/migration-provider';
 import { QueryRunner, type StatementExecutor } from './query/query-runner';
 import { TemplateCache } from './query/template';
+import { ApiKeyLookups } from './repositories/api-key-lookups';
 import { createRepositories } from './repositories/create-repositories';
 import { StorefrontPageCache } from './repositories/storefront-page-cache';
 import { StorefrontTemplateCache } from './repositories/storefront-template-cache';
@@ -47,6 +48,8 @@ export abstract class KyselyStorage implements Storage {
    * storefront-page-cache.ts); used by reads outside a transaction only.
    */
   readonly storefrontPages = new StorefrontPageCache();
+  /** API key records by hash while the database is unchanged (SQLite only; api-key-lookups.ts). */
+  readonly apiKeyLookups: ApiKeyLookups | undefined;
   #rootRepositories: Repositories | undefined;
 
   constructor(
@@ -55,6 +58,7 @@ export abstract class KyselyStorage implements Storage {
     readonly caps: DialectCapabilities,
   ) {
     this.templates = new TemplateCache({ db, caps });
+    this.apiKeyLookups = caps.dialect === 'sqlite' ? new ApiKeyLookups() : undefined;
   }
 
   /**
@@ -77,7 +81,12 @@ export abstract class KyselyStorage implements Storage {
    * so they may fill the storefront template cache.
    */
   protected repositoriesOn(executor: StatementExecutor, committed = false): Repositories {
-    const storefront = { cache: this.storefrontTemplates, pages: this.storefrontPages, fill: committed };
+    const storefront = {
+      cache: this.storefrontTemplates,
+      pages: this.storefrontPages,
+      fill: committed,
+      ...(this.apiKeyLookups !== undefined && { apiKeys: this.apiKeyLookups }),
+    };
     return createRepositories(new QueryRunner(executor, this.templates, storefront));
   }
 

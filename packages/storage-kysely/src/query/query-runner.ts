@@ -61,6 +61,11 @@ export class QueryRunner {
     return this.#run(bindTemplate(this.templates.get(t, shape as S), args), firstRow);
   }
 
+  /** The first row of a statement given as compiled SQL (e.g. a pragma), or undefined. */
+  firstCompiled<R>(compiled: CompiledQuery<R>): Promise<R | undefined> {
+    return this.#run(compiled, firstRow);
+  }
+
   /** The compiled form of a template (compiling it on first use). */
   compiled<P extends string, R, S>(t: Template<P, R, S>, shape: S): CompiledTemplate<R> {
     return this.templates.get(t, shape);

@@ -7,7 +7,7 @@ import type {
   PageRequest,
   Scope,
 } from '@cartwright/core';
-import type { Selectable } from 'kysely';
+import { CompiledQuery, type Selectable } from 'kysely';
 import { insertRows, insertTemplate } from '../query/insert-template';
 import { keysetList, runKeysetList } from '../query/keyset-list';
 import type { QueryRunner } from '../query/query-runner';
@@ -15,6 +15,8 @@ import { type Slots, template } from '../query/template';
 import type { ApiKeysTable } from '../schema/database';
 
 const insert = insertTemplate('api_keys');
+/** SQLite: changes whenever another connection commits (api-key-lookups.ts). */
+const DATA_VERSION = CompiledQuery.raw('pragma data_version') as CompiledQuery<{ data_version: number }>;
 const findByHash = template(({ db }, p: Slots<'key_hash'>) =>
   db.selectFrom('api_keys').selectAll().where('key_hash', '=', p.key_hash),
 );
@@ -77,11 +79,29 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
   constructor(private readonly q: QueryRunner) {}
 
   async findByHash(key_hash: string): Promise<ApiKeyRecord | null> {
+    const lookups = this.q.storefront?.fill === true ? this.q.storefront.apiKeys : undefined;
+    if (lookups === undefined) return this.#findByHash(key_hash);
+    const generation = lookups.generation;
+    const dataVersion = (await this.q.firstCompiled(DATA_VERSION))?.data_version ?? -1;
+    const kept = lookups.get(key_hash, dataVersion);
+    if (kept !== undefined) return kept;
+    const record = await this.#findByHash(key_hash);
+    lookups.set(key_hash, dataVersion, generation, record);
+    return record;
+  }
+
+  async #findByHash(key_hash: string): Promise<ApiKeyRecord | null> {
     const row = await this.q.first(findByHash, { key_hash });
     return row ? decodeApiKey(row) : null;
   }
 
+  /** This storage's own change to `api_keys`: its kept look-ups start over (see ApiKeyLookups). */
+  #changed(): void {
+    this.q.storefront?.apiKeys?.invalidate();
+  }
+
   async insert(record: ApiKeyRecord): Promise<void> {
+    this.#changed();
     await insertRows(this.q, insert, 'api_keys', [record]);
   }
 
@@ -95,6 +115,7 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
   }
 
   async revoke(scope: Scope, id: string, at: number): Promise<boolean> {
+    this.#changed();
     return (await this.q.affected(revoke, { ...scope, id, at })) > 0;
   }
 
@@ -103,6 +124,7 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
     id: string,
     secret: { key_hash: string; key_prefix: string },
   ): Promise<ApiKeyRecord | null> {
+    this.#changed();
     const row = await this.q.first(rotate, { ...scope, id, ...secret });
     return row ? decodeApiKey(row) : null;
   }

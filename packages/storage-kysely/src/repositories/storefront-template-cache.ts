@@ -1,4 +1,5 @@
 import { type Scope, type SplitStorefrontTemplate, splitStorefrontTemplate } from '@cartwright/core';
+import type { ApiKeyLookups } from './api-key-lookups';
 import type { StorefrontPageCache } from './storefront-page-cache';
 
 /**
@@ -148,6 +149,8 @@ export interface StorefrontTemplateAccess {
   /** Whole list pages by catalog version (storefront-page-cache.ts); none: pages are not kept. */
   readonly pages?: StorefrontPageCache;
   readonly fill: boolean;
+  /** SQLite: API keys by hash while the file is unchanged (api-key-lookups.ts); none: not kept. */
+  readonly apiKeys?: ApiKeyLookups;
 }
 
 interface CachedStorefrontTemplate {
