@@ -11,6 +11,8 @@ import { inventoryLowStockMigration } from './0009_inventory_low_stock';
 import { idempotencyCallersMigration } from './0010_idempotency_callers';
 import { cartWriteGuardsMigration } from './0011_cart_write_guards';
 import { orderKeyWebhookFixesMigration } from './0012_order_key_webhook_fixes';
+import { webhookSecretRotationMigration } from './0013_webhook_secret_rotation';
+import { rateLimitCountersMigration } from './0014_rate_limit_counters';
 import type { SchemaDialect } from './column-types';
 
 /**
@@ -31,6 +33,8 @@ export function migrationsFor(dialect: SchemaDialect): Record<string, Migration>
     '0010_idempotency_callers': idempotencyCallersMigration(dialect),
     '0011_cart_write_guards': cartWriteGuardsMigration(dialect),
     '0012_order_key_webhook_fixes': orderKeyWebhookFixesMigration(dialect),
+    '0013_webhook_secret_rotation': webhookSecretRotationMigration(dialect),
+    '0014_rate_limit_counters': rateLimitCountersMigration(dialect),
   };
 }
 
