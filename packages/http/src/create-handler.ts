@@ -40,7 +40,7 @@ export function createHandler(engine: RouteEngine, options: HandlerOptions): Car
       headers: request.headers,
       readBody: (limit) => readWebBody(request, limit),
     });
-    return new Response(response.body, { status: response.status, headers: response.headers });
+    return toWebResponse(response);
   };
   return Object.assign(fetchHandler, {
     handleRaw: pipeline.handle,
@@ -49,6 +49,16 @@ export function createHandler(engine: RouteEngine, options: HandlerOptions): Car
     prefix: pipeline.api.prefix,
     maxBodyBytes: pipeline.maxBodyBytes,
   });
+}
+
+/**
+ * The `Response` for a light response. Text and bytes are sent as they are (`Response` counts
+ * the bytes); 204, 205 and 304 carry no body (the `Response` constructor refuses one).
+ */
+export function toWebResponse(response: RawResponse): Response {
+  const { status } = response;
+  const body = status === 204 || status === 205 || status === 304 ? null : response.body;
+  return new Response(body as BodyInit | null, { status, headers: response.headers });
 }
 
 /** Whether a value is a handler made by {@link createHandler} (rather than an engine). */

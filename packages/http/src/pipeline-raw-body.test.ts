@@ -60,12 +60,12 @@ describe('routes with rawBody: true', () => {
     for (const type of ['application/json', 'text/plain', null]) {
       const res = await pipeline.handle(request('/v1/hooks/raw', { kind: 'text', text }, type));
       expect(res.status).toBe(200);
-      expect(JSON.parse(res.body)).toEqual({ raw: text });
+      expect(JSON.parse(res.body as string)).toEqual({ raw: text });
     }
     const invalid = await pipeline.handle(
       request('/v1/hooks/raw', { kind: 'text', text: 'not json' }, 'application/json'),
     );
-    expect(JSON.parse(invalid.body)).toEqual({ raw: 'not json' });
+    expect(JSON.parse(invalid.body as string)).toEqual({ raw: 'not json' });
   });
 
   it('fail with 500 when a host framework already parsed the body (its bytes are gone)', async () => {
@@ -73,13 +73,13 @@ describe('routes with rawBody: true', () => {
       request('/v1/hooks/raw', { kind: 'parsed', value: { id: 'evt_1' } }, 'application/json'),
     );
     expect(res.status).toBe(500);
-    expect(JSON.parse(res.body).error.code).toBe('internal_error');
+    expect(JSON.parse(res.body as string).error.code).toBe('internal_error');
   });
 
   it('other routes see rawBody null', async () => {
     const res = await pipeline.handle(
       request('/v1/hooks/plain', { kind: 'text', text: '{}' }, 'application/json'),
     );
-    expect(JSON.parse(res.body)).toEqual({ raw: null });
+    expect(JSON.parse(res.body as string)).toEqual({ raw: null });
   });
 });

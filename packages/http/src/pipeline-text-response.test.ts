@@ -91,8 +91,12 @@ describe('textResponse', () => {
   it('wraps a media type and text that readTextResponse gives back; other values → undefined', () => {
     expect(readTextResponse(textResponse('text/plain', 'hi'))).toEqual({
       contentType: 'text/plain',
-      text: 'hi',
+      body: 'hi',
     });
+    const bytes = new Uint8Array([1, 2, 3]);
+    expect(
+      readTextResponse(textResponse('text/plain', bytes, { headers: { ETag: '"x"' }, status: 304 })),
+    ).toEqual({ contentType: 'text/plain', body: bytes, headers: { ETag: '"x"' }, status: 304 });
     expect(readTextResponse({ contentType: 'text/plain', text: 'hi' })).toBeUndefined();
     expect(readTextResponse('hi')).toBeUndefined();
     expect(readTextResponse(null)).toBeUndefined();
@@ -112,7 +116,7 @@ describe('textResponse', () => {
     const res = await pipeline.handle(request('GET', '/v1/page/missing'));
     expect(res.status).toBe(404);
     expect(res.headers['Content-Type']).toBe('application/json; charset=utf-8');
-    expect(JSON.parse(res.body).error.code).toBe('not_found');
+    expect(JSON.parse(res.body as string).error.code).toBe('not_found');
   });
 
   it('JSON routes are unchanged: GET /v1/json → application/json {"ok":true}', async () => {

@@ -137,7 +137,12 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
         }
         const text = readTextResponse(outcome.value);
         if (text !== undefined) {
-          return { status: route.status ?? 200, body: text.text, contentType: text.contentType };
+          const status = text.status ?? route.status ?? 200;
+          const rendered: RenderedResponse = { status, body: '', contentType: text.contentType };
+          if (typeof text.body === 'string') rendered.body = text.body;
+          else rendered.bytes = text.body;
+          if (text.headers !== undefined) rendered.headers = text.headers;
+          return rendered;
         }
         let body: string;
         try {
@@ -185,7 +190,9 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
         'Request-Id': requestId,
       };
       if ('replayed' in stored && stored.replayed === true) headers['Idempotent-Replayed'] = 'true';
-      return { status: stored.status, headers, body: stored.body };
+      const { headers: extra, bytes } = stored as Partial<RenderedResponse>;
+      if (extra !== undefined) for (const name in extra) headers[name] = extra[name] as string;
+      return { status: stored.status, headers, body: bytes ?? stored.body };
     } catch (error) {
       const response = toErrorResponse(error, { requestId, route: label }, onError);
       // After a too-large body the rest of the upload was not read: do not reuse the connection.
@@ -276,8 +283,16 @@ export function parseQuery(query: string): RawQuery {
   return out;
 }
 
-/** A response as the pipeline renders it: the stored part plus its media type. */
-type RenderedResponse = StoredResponse & { contentType: string };
+/**
+ * A response as the pipeline renders it: the stored part plus its media type, and for a
+ * `textResponse` its extra headers and a byte body (then `body` is `''`). An idempotent replay
+ * keeps only the stored part.
+ */
+type RenderedResponse = StoredResponse & {
+  contentType: string;
+  headers?: Readonly<Record<string, string>>;
+  bytes?: Uint8Array;
+};
 
 /**
  * Test-time guard of crash safety (decisions §12; on with `validateResponses`): the response a

@@ -31,6 +31,10 @@ export interface RawRequest {
 export interface RawResponse {
   status: number;
   headers: Record<string, string>;
-  /** The body text: serialised JSON unless `Content-Type` says otherwise (a `textResponse`). */
-  body: string;
+  /**
+   * The body: serialised JSON text unless `Content-Type` says otherwise (a `textResponse`), or
+   * bytes sent as they are (a `textResponse` with a `Uint8Array` body, e.g. compressed with
+   * `Content-Encoding` set). Transports write text as UTF-8; `Content-Length` counts bytes.
+   */
+  body: string | Uint8Array;
 }

@@ -100,6 +100,11 @@ export interface RouteDefinition<
   description?: string;
   tags: readonly string[];
   operationId?: string;
+  /**
+   * A strict per-client-address limit counted across processes (decisions §15), besides the
+   * caller's own budget: `order_lookup` for the guest order look-up, `sign_in` for customer sign-in.
+   */
+  rateLimit?: 'order_lookup' | 'sign_in';
   /** Domain error codes the route can return beyond the pipeline's own, for the OpenAPI document. */
   errors?: readonly ErrorCode[];
   /**
@@ -152,9 +157,32 @@ export function readJsonText(value: unknown): string | undefined {
 
 const TEXT_RESPONSE = Symbol.for('cartwright.TextResponse');
 
+/** Options of {@link textResponse}. */
+export interface TextResponseOptions {
+  /**
+   * Headers sent with the response besides `Content-Type` and `Request-Id` (which the pipeline
+   * sets): e.g. `Cache-Control`, `ETag`, `Content-Encoding`, `Vary`, `Content-Security-Policy`.
+   */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * The status instead of the route's: `304` answers a conditional GET whose `If-None-Match`
+   * matched (sent with no body; give it an empty body).
+   */
+  readonly status?: 304;
+}
+
+/** What a {@link textResponse} holds, as {@link readTextResponse} gives it back. */
+export interface TextResponseParts {
+  readonly contentType: string;
+  /** Text (sent as UTF-8), or bytes sent as they are (e.g. a compressed body). */
+  readonly body: string | Uint8Array;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly status?: 304;
+}
+
 /** A non-JSON success body and its media type, as a handler returns it (see {@link textResponse}). */
 export interface TextResponse {
-  readonly [TEXT_RESPONSE]: { readonly contentType: string; readonly text: string };
+  readonly [TEXT_RESPONSE]: TextResponseParts;
 }
 
 /**
@@ -162,16 +190,33 @@ export interface TextResponse {
  * instead of serialising a JSON value: `textResponse('text/html; charset=utf-8', page)`. Like
  * {@link jsonText}, it skips response validation. Declare the same type as the route's
  * `responseContentType` so the OpenAPI document describes it. Error responses stay JSON.
+ *
+ * The body may be bytes (a `Uint8Array`, e.g. the page compressed once, with
+ * `headers: { 'Content-Encoding': 'gzip' }`); `options.headers` are added to the response and
+ * `options.status` (304) replaces the route's status. An idempotent replay (a keyed POST) keeps
+ * only the status and a text body: give extra headers and bytes on GET routes.
  */
-export function textResponse(contentType: string, text: string): TextResponse {
-  return { [TEXT_RESPONSE]: { contentType, text } };
+export function textResponse(
+  contentType: string,
+  body: string | Uint8Array,
+  options: TextResponseOptions = {},
+): TextResponse {
+  const parts: TextResponseParts = {
+    contentType,
+    body,
+    ...(options.headers === undefined ? {} : { headers: options.headers }),
+    ...(options.status === undefined ? {} : { status: options.status }),
+  };
+  return { [TEXT_RESPONSE]: parts };
 }
 
-/** The media type and text of a {@link textResponse} value, or undefined for any other value. */
-export function readTextResponse(value: unknown): { contentType: string; text: string } | undefined {
+/** The parts of a {@link textResponse} value, or undefined for any other value. */
+export function readTextResponse(value: unknown): TextResponseParts | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const inner = (value as Partial<Record<symbol, unknown>>)[TEXT_RESPONSE];
   if (typeof inner !== 'object' || inner === null) return undefined;
-  const { contentType, text } = inner as { contentType?: unknown; text?: unknown };
-  return typeof contentType === 'string' && typeof text === 'string' ? { contentType, text } : undefined;
+  const { contentType, body } = inner as { contentType?: unknown; body?: unknown };
+  return typeof contentType === 'string' && (typeof body === 'string' || body instanceof Uint8Array)
+    ? (inner as TextResponseParts)
+    : undefined;
 }

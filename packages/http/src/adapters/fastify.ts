@@ -63,7 +63,15 @@ export async function cartwrightFastify(
       },
     };
     const response = await handler.handleRaw(raw);
-    return reply.code(response.status).headers(response.headers).send(response.body);
+    const body = response.body;
+    // Bytes as a Buffer (Fastify sends a Buffer as is and counts its length); 204/304 without a body.
+    const payload =
+      response.status === 204 || response.status === 304
+        ? undefined
+        : typeof body === 'string'
+          ? body
+          : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+    return reply.code(response.status).headers(response.headers).send(payload);
   };
 
   const paths = new Set([`${handler.prefix}/v1`, `${handler.prefix}/v1/*`]);
