@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * The inline style sheet and script of the HTML API reference. Both are static text (no data from
  * the document goes into them), so the page needs no escaping inside `<style>`/`<script>` and
@@ -115,3 +117,24 @@ export const API_REFERENCE_SCRIPT = `
   if (input.value) apply();
 })();
 `;
+
+/** The CSP source expression of an inline `<script>`/`<style>` element's exact text. */
+export function cspHash(text: string): string {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
+/**
+ * The `Content-Security-Policy` of the page: nothing but its own inline style sheet and script,
+ * allowed by their SHA-256 hashes (no `'unsafe-inline'`), so an injected `<script>`, inline
+ * event handler, style attribute or external resource would not run or load. No base URL changes,
+ * no form submissions and no framing (clickjacking). Links (`openapi.json`, anchors) are
+ * navigations, which the policy does not restrict.
+ */
+export const API_REFERENCE_CSP = [
+  "default-src 'none'",
+  `script-src ${cspHash(API_REFERENCE_SCRIPT)}`,
+  `style-src ${cspHash(API_REFERENCE_STYLE)}`,
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');

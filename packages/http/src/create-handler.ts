@@ -40,7 +40,7 @@ export function createHandler(engine: RouteEngine, options: HandlerOptions): Car
       headers: request.headers,
       readBody: (limit) => readWebBody(request, limit),
     });
-    return toWebResponse(response);
+    return toWebResponse(response, request.method === 'HEAD');
   };
   return Object.assign(fetchHandler, {
     handleRaw: pipeline.handle,
@@ -53,12 +53,13 @@ export function createHandler(engine: RouteEngine, options: HandlerOptions): Car
 
 /**
  * The `Response` for a light response. Text and bytes are sent as they are (`Response` counts
- * the bytes); 204, 205 and 304 carry no body (the `Response` constructor refuses one).
+ * the bytes); 204, 205 and 304 carry no body (the `Response` constructor refuses one), and
+ * neither does the answer to a HEAD request (`head`), which the pipeline answers as a GET.
  */
-export function toWebResponse(response: RawResponse): Response {
+export function toWebResponse(response: RawResponse, head = false): Response {
   const { status } = response;
-  const body = status === 204 || status === 205 || status === 304 ? null : response.body;
-  return new Response(body as BodyInit | null, { status, headers: response.headers });
+  const empty = head || status === 204 || status === 205 || status === 304;
+  return new Response(empty ? null : (response.body as BodyInit), { status, headers: response.headers });
 }
 
 /** Whether a value is a handler made by {@link createHandler} (rather than an engine). */

@@ -1,7 +1,10 @@
 import { z } from 'zod';
+import { API_REFERENCE_CSP } from '../api-reference-assets';
 import { renderApiReferenceHtml } from '../api-reference-html';
+import { type PreparedDocument, prepareDocument, serveDocument } from '../api-reference-page';
+import { JSON_CONTENT_TYPE } from '../error-response';
 import { DEFAULT_OPENAPI_INFO, type OpenApiInfo, openApiJson } from '../openapi';
-import { type AnyRoute, type ApiInfo, defineRoute, jsonText, textResponse } from '../route';
+import { type AnyRoute, type ApiInfo, defineRoute } from '../route';
 
 const OpenApiDocumentSchema = z
   .looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }) })
@@ -10,11 +13,17 @@ const OpenApiDocumentSchema = z
 /** Media type of the HTML API reference. */
 export const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
 
+/** The `Content-Security-Policy` of `/v1/openapi.json`: data, never a page (as GitHub's API sends). */
+export const JSON_DOCUMENT_CSP = "default-src 'none'; frame-ancestors 'none'";
+
 /**
  * `GET /v1/openapi.json` (no key needed): the document of the routes this handler serves, built
- * once on first request and then served from memory as prepared JSON.
+ * once on first request and then served from memory — cacheable (`ETag`, `If-None-Match` → 304),
+ * and compressed with brotli or gzip once per encoding when `Accept-Encoding` asks for it (see
+ * `serveDocument`).
  */
 export function createOpenApiRoute(info: OpenApiInfo = DEFAULT_OPENAPI_INFO): AnyRoute {
+  const documents = new WeakMap<ApiInfo, PreparedDocument>();
   return defineRoute({
     method: 'GET',
     path: '/v1/openapi.json',
@@ -24,14 +33,26 @@ export function createOpenApiRoute(info: OpenApiInfo = DEFAULT_OPENAPI_INFO): An
     summary: 'The OpenAPI 3.1 document of this API',
     tags: ['System'],
     operationId: 'getOpenApiDocument',
-    handler: async (ctx) => jsonText(openApiJson(ctx.api, info)),
+    handler: async (ctx) => {
+      let document = documents.get(ctx.api);
+      if (document === undefined) {
+        document = prepareDocument(JSON_CONTENT_TYPE, openApiJson(ctx.api, info), {
+          contentSecurityPolicy: JSON_DOCUMENT_CSP,
+        });
+        documents.set(ctx.api, document);
+      }
+      return serveDocument(document, ctx.headers);
+    },
   });
 }
 
 /**
  * `GET /v1/docs` (no key needed): the browsable HTML API reference of the routes this handler
  * serves, rendered by `renderApiReferenceHtml` from the same cached document as
- * `/v1/openapi.json`. Built once per API on first request, then served from memory.
+ * `/v1/openapi.json`. Built once per API on first request, then served from memory with a
+ * `Content-Security-Policy` that allows only the page's own inline style sheet and script (by
+ * hash), `Cache-Control` and a strong `ETag` (`If-None-Match` → 304), and compressed with brotli
+ * or gzip once per encoding (750 KB → 22 KB br, 35 KB gzip) when `Accept-Encoding` asks for it.
  *
  * Decision: the page is left out of the OpenAPI document (`excludeFromOpenApi`), as FastAPI
  * leaves out its `/docs`: it is a page for people, not an operation of the API, and the document
@@ -39,7 +60,7 @@ export function createOpenApiRoute(info: OpenApiInfo = DEFAULT_OPENAPI_INFO): An
  * so including it later documents it as `text/html`.
  */
 export function createDocsRoute(info: OpenApiInfo = DEFAULT_OPENAPI_INFO): AnyRoute {
-  const pages = new WeakMap<ApiInfo, string>();
+  const pages = new WeakMap<ApiInfo, PreparedDocument>();
   return defineRoute({
     method: 'GET',
     path: '/v1/docs',
@@ -57,10 +78,11 @@ export function createDocsRoute(info: OpenApiInfo = DEFAULT_OPENAPI_INFO): AnyRo
     handler: async (ctx) => {
       let page = pages.get(ctx.api);
       if (page === undefined) {
-        page = renderApiReferenceHtml(JSON.parse(openApiJson(ctx.api, info)) as object);
+        const html = renderApiReferenceHtml(JSON.parse(openApiJson(ctx.api, info)) as object);
+        page = prepareDocument(HTML_CONTENT_TYPE, html, { contentSecurityPolicy: API_REFERENCE_CSP });
         pages.set(ctx.api, page);
       }
-      return textResponse(HTML_CONTENT_TYPE, page);
+      return serveDocument(page, ctx.headers);
     },
   });
 }
