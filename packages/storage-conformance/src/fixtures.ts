@@ -534,6 +534,8 @@ export function makeWebhook(scope: Scope, overrides: Partial<WebhookRecord> = {}
     events: ['*'],
     events_since: {},
     secret: `whsec_${randomBytes(16).toString('hex')}`,
+    previous_secret: null,
+    previous_secret_expires_at: null,
     is_active: true,
     consecutive_failures: 0,
     metadata: {},

@@ -1,6 +1,8 @@
 /**
  * `@cartwright/webhooks`: webhooks on Node. `createNodeWebhookTransport` delivers the engine's
- * signed webhooks (SSRF-safe, no redirects, timeout); `verifyWebhookSignature` is for receivers.
+ * signed webhooks (SSRF-safe, no redirects, timeout); `verifyWebhookSignature` (the spec's
+ * `X-Webhook-Signature`) and `verifyStandardWebhook` (the Standard Webhooks headers, with replay
+ * protection) are for receivers.
  */
 export { createNodeWebhookTransport, type NodeWebhookTransportOptions } from './node-webhook-transport';
 export {
@@ -13,4 +15,10 @@ export {
   systemResolver,
   type UrlCheck,
 } from './url-safety';
-export { verifyWebhookSignature } from './verify-webhook-signature';
+export {
+  standardWebhookKey,
+  type VerifyStandardWebhookOptions,
+  verifyStandardWebhook,
+  verifyWebhookSignature,
+  type WebhookHeaders,
+} from './verify-webhook-signature';

@@ -3,6 +3,7 @@ import { type Engine, EVENT_TYPES, type Scope, type WebhookTransport, write } fr
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { createNodeWebhookTransport } from '../src/node-webhook-transport';
 import type { Resolver } from '../src/url-safety';
+import { verifyStandardWebhook } from '../src/verify-webhook-signature';
 import {
   type Backend,
   emitEvents,
@@ -265,7 +266,9 @@ describe.each(BACKENDS)('on %s', (name) => {
       const { engine: e, scope, clock } = await engine();
       const r = await receiver(() => ({ status: 200 }));
       const webhook = await createWebhook(e, scope, `${r.url}/in`);
-      expect(webhook.secret).toMatch(/^whsec_[A-Za-z0-9_-]{32,}$/);
+      // whsec_ + standard base64 of 32 random bytes (decisions §15).
+      expect(webhook.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      expect(Buffer.from((webhook.secret as string).slice(6), 'base64')).toHaveLength(32);
       await emitEvents(e, [{ scope, type: 'order.created', data: order(1) }]);
       await e.webhooks.deliverDue();
 
@@ -279,6 +282,18 @@ describe.each(BACKENDS)('on %s', (name) => {
       expect(got?.headers['x-webhook-signature']).toBe(expected);
       expect(got?.headers['x-webhook-id']).toBe(eventIdOf(got?.body ?? '{}'));
       expect(got?.headers['x-webhook-timestamp']).toBe(String(Math.floor(clock.now() / 1000)));
+      // The Standard Webhooks headers (decisions §15) beside them.
+      expect(got?.headers['webhook-id']).toBe(got?.headers['x-webhook-id']);
+      expect(got?.headers['webhook-timestamp']).toBe(got?.headers['x-webhook-timestamp']);
+      const standard = createHmac('sha256', Buffer.from((webhook.secret as string).slice(6), 'base64'))
+        .update(`${got?.headers['webhook-id']}.${got?.headers['webhook-timestamp']}.${got?.body}`)
+        .digest('base64');
+      expect(got?.headers['webhook-signature']).toBe(`v1,${standard}`);
+      expect(
+        verifyStandardWebhook(got?.body ?? '', got?.headers ?? {}, webhook.secret as string, {
+          now: clock.now(),
+        }),
+      ).toBe(true);
     });
 
     test('every attempt of a delivery sends the same bytes, signature and event id', async () => {

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import type { WebhookDeliveryStatus } from '../ports';
-import { DateTimeSchema, HttpUrlSchema, listOf, MetadataInputSchema, MetadataSchema } from './common';
+import {
+  DateTimeSchema,
+  HttpUrlSchema,
+  listOf,
+  MetadataInputSchema,
+  MetadataSchema,
+  PathIdSchema,
+} from './common';
 import { EVENT_TYPES, WEBHOOK_EVENT_TYPES, WILDCARD_EVENT } from './events';
 import { MAX_LIST_ITEMS } from './limits';
 
@@ -23,8 +30,9 @@ export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 // ---------------------------------------------------------------- responses
 
 /**
- * A webhook (decisions §14). `secret` (`whsec_…`) is shown in the create response only and is
- * `null` everywhere else. `events` is a list of event types, or `["*"]`.
+ * A webhook (decisions §14, §15). `secret` (`whsec_…`: `whsec_` + standard base64 of 32 random
+ * bytes) is shown in the create and rotate-secret responses only and is `null` everywhere else.
+ * `events` is a list of event types, or `["*"]`.
  */
 export const WebhookSchema = z
   .object({
@@ -34,7 +42,14 @@ export const WebhookSchema = z
     is_active: z.boolean(),
     consecutive_failures: z.int(),
     metadata: MetadataSchema,
-    secret: z.string().nullable(),
+    secret: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'The signing secret (`whsec_` + standard base64 of 32 random bytes), shown only by create and ' +
+          'rotate-secret; `null` elsewhere.',
+      }),
     created_at: DateTimeSchema,
     updated_at: DateTimeSchema,
   })
@@ -45,9 +60,10 @@ export const WebhookListSchema = listOf(WebhookSchema);
 export type WebhookList = z.infer<typeof WebhookListSchema>;
 
 /**
- * One delivery of one event to one webhook, with its latest attempt: `attempt` (attempts made,
- * at most 5), `status_code` (null when no response arrived), `duration_ms`, `error`, and
- * `next_retry_at` (null when no retry is scheduled).
+ * One delivery of one event to one webhook, with its latest attempt: `attempt` (attempts made:
+ * at most 5 automatic ones, plus one per manual retry), `status_code` (null when no response
+ * arrived), `duration_ms`, `error`, and `next_retry_at` (null when no retry is scheduled). The
+ * deliveries list and the retry response also carry `attempts` (each attempt, oldest first).
  */
 export const WebhookDeliverySchema = z
   .object({
@@ -146,6 +162,9 @@ export const WebhookUpdateSchema = z
   })
   .meta({ id: 'WebhookUpdate' });
 export type WebhookUpdate = z.infer<typeof WebhookUpdateSchema>;
+
+/** The path parameters of `/v1/admin/webhooks/{id}/deliveries/{delivery_id}/…`. */
+export const WebhookDeliveryPathSchema = z.object({ id: PathIdSchema, delivery_id: PathIdSchema });
 
 /** `POST /v1/admin/webhooks/{id}/test`: `event_type` required, one of the known event types. */
 export const WebhookTestSchema = z

@@ -5,6 +5,8 @@ import {
   NotificationListSchema,
   WebhookCreateSchema,
   WebhookDeliveryListSchema,
+  WebhookDeliveryPathSchema,
+  WebhookDeliverySchema,
   WebhookListSchema,
   WebhookSchema,
   WebhookTestResultSchema,
@@ -16,7 +18,10 @@ import { pageOf, scopeOf } from './scope';
 
 const tags = ['Webhooks'];
 
-/** Webhooks, their deliveries, test deliveries and dashboard notifications (spec "Events", decisions §14). */
+/**
+ * Webhooks, their deliveries (and manual retries), test deliveries, secret rotation and dashboard
+ * notifications (spec "Events", decisions §14, §15).
+ */
 export const webhooksRoutes: AnyRoute[] = [
   defineRoute({
     method: 'POST',
@@ -27,9 +32,16 @@ export const webhooksRoutes: AnyRoute[] = [
     response: WebhookSchema,
     summary: 'Create a webhook',
     description:
-      'The response is the only one that shows the `secret` (`whsec_…`) used to sign deliveries. `events` are ' +
-      'event types or `["*"]`. Unless private targets are allowed, a URL that is or resolves to a loopback, ' +
-      'private, link-local or metadata address is refused (422 `url_not_allowed`).',
+      'The response is the only one (besides rotate-secret) that shows the `secret` (`whsec_` + standard base64 ' +
+      'of 32 random bytes) used to sign deliveries. `events` are event types or `["*"]`. Unless private ' +
+      'targets are allowed, a URL that is or resolves to a loopback, private, link-local or metadata address ' +
+      'is refused (422 `url_not_allowed`).\n\n' +
+      'Every delivery is a `POST` of the event JSON with the headers `X-Webhook-Signature` (hex HMAC-SHA256 of ' +
+      'the exact body keyed with the whole secret string), `X-Webhook-Id` (event id), `X-Webhook-Timestamp` ' +
+      '(unix seconds), and the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and ' +
+      '`webhook-signature` (`v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with ' +
+      'the base64-decoded part of the secret after `whsec_`; several space-separated during a rotation), ' +
+      'which off-the-shelf verifiers such as `standardwebhooks` check, with replay protection.',
     tags,
     errors: ['url_not_allowed'],
     handler: (ctx) => ctx.engine.webhooks.create(scopeOf(ctx.auth), ctx.body),
@@ -103,6 +115,45 @@ export const webhooksRoutes: AnyRoute[] = [
   }),
   defineRoute({
     method: 'POST',
+    path: '/v1/admin/webhooks/:id/deliveries/:delivery_id/retry',
+    auth: 'secret',
+    customerToken: 'none',
+    params: WebhookDeliveryPathSchema,
+    response: WebhookDeliverySchema,
+    summary: 'Retry a delivery',
+    description:
+      'Re-sends one delivery of this webhook now, whatever its status (pending, failed, succeeded or ' +
+      'cancelled), and returns it with the new attempt. Counted like any attempt: `attempt` + 1 (also past ' +
+      "the 5 automatic attempts), a failure adds 1 to the webhook's `consecutive_failures` (the 5th " +
+      'deactivates it), a success resets them to 0; the delivery becomes `succeeded`, or `pending` with the ' +
+      'next automatic retry while automatic attempts are left, else `failed`. A delivery of another webhook ' +
+      '→ 404; a deactivated webhook → 409 `invalid_state_transition` (re-activate it first); a delivery a ' +
+      'worker is sending at that moment → 409 `invalid_state_transition`.',
+    tags,
+    errors: ['not_found', 'invalid_state_transition'],
+    handler: (ctx) =>
+      ctx.engine.webhooks.retryDelivery(scopeOf(ctx.auth), ctx.params.id, ctx.params.delivery_id),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v1/admin/webhooks/:id/rotate-secret',
+    auth: 'secret',
+    customerToken: 'none',
+    params: IdPathSchema,
+    response: WebhookSchema,
+    summary: "Rotate a webhook's secret",
+    description:
+      'Returns the webhook with its NEW `secret`, shown once (as on create). For 24 hours the previous secret ' +
+      'keeps signing alongside it: `webhook-signature` carries two `v1,` signatures (new first), so receivers ' +
+      'can switch without losing deliveries; `X-Webhook-Signature` is the hex HMAC with the new secret only, at ' +
+      'once. Rotating again within 24 hours drops the oldest secret (only the current and one previous are ' +
+      'kept). With an `Idempotency-Key`, a replay returns the same new secret.',
+    tags,
+    errors: ['not_found'],
+    handler: (ctx) => ctx.engine.webhooks.rotateSecret(scopeOf(ctx.auth), ctx.params.id),
+  }),
+  defineRoute({
+    method: 'POST',
     path: '/v1/admin/webhooks/:id/test',
     auth: 'secret',
     customerToken: 'none',
@@ -112,7 +163,8 @@ export const webhooksRoutes: AnyRoute[] = [
     summary: 'Send a test event',
     description:
       'Sends one signed sample event of `event_type` to the webhook now and reports whether the target ' +
-      'answered 2xx, its status code and the response time. Does not count toward failures.',
+      'answered 2xx, its status code and the response time. Signed like any delivery; its `webhook-id` is the ' +
+      "sample event's own id. Does not count toward failures.",
     tags,
     errors: ['not_found'],
     handler: (ctx) => ctx.engine.webhooks.test(scopeOf(ctx.auth), ctx.params.id, ctx.body),

@@ -120,7 +120,7 @@ describeApi(
         is_active: true,
         consecutive_failures: 0,
         metadata: { team: 'ops' },
-        secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{32,}$/),
+        secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
         created_at: new Date(clock.now()).toISOString(),
         updated_at: new Date(clock.now()).toISOString(),
       });

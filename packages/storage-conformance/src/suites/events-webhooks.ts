@@ -298,6 +298,119 @@ export function eventsWebhooksSuite(ctx: SuiteContext): void {
     });
   });
 
+  it('rotateSecret keeps the current secret as previous (one only), atomically, in scope', async () => {
+    const scope = newScope();
+    const webhook = makeWebhook(scope, { secret: 'whsec_first' });
+    await ctx.tx((tx) => tx.webhooks.insert(webhook));
+    expect(await ctx.read((r) => r.webhooks.get(scope, webhook.id))).toMatchObject({
+      previous_secret: null,
+      previous_secret_expires_at: null,
+    });
+    const rotate = (secret: string, at: number, s = scope, id = webhook.id) =>
+      ctx.tx((tx) => tx.webhooks.rotateSecret(s, id, { secret, previous_secret_expires_at: at + 100, at }));
+    expect(await rotate('whsec_second', 10)).toEqual({
+      ...webhook,
+      secret: 'whsec_second',
+      previous_secret: 'whsec_first',
+      previous_secret_expires_at: 110,
+      updated_at: 10,
+    });
+    // Twice: the oldest is dropped.
+    expect(await rotate('whsec_third', 20)).toMatchObject({
+      secret: 'whsec_third',
+      previous_secret: 'whsec_second',
+      previous_secret_expires_at: 120,
+    });
+    expect(await ctx.read((r) => r.webhooks.get(scope, webhook.id))).toMatchObject({
+      secret: 'whsec_third',
+      previous_secret: 'whsec_second',
+    });
+    expect(await rotate('whsec_x', 30, otherMode(scope))).toBeNull();
+    expect(await rotate('whsec_x', 30, scope, newId('wh'))).toBeNull();
+    // Concurrent rotations both take effect in turn: no secret handed out is lost.
+    await Promise.all([rotate('whsec_a', 40), rotate('whsec_b', 40)]);
+    const after = await ctx.read((r) => r.webhooks.get(scope, webhook.id));
+    expect([after?.secret, after?.previous_secret].sort()).toEqual(['whsec_a', 'whsec_b']);
+    await ctx.tx((tx) => tx.webhooks.delete(scope, webhook.id, 50));
+    expect(await rotate('whsec_gone', 60)).toBeNull();
+  });
+
+  it('claimDelivery claims one delivery of its webhook whatever its status unless leased; getDelivery reads it', async () => {
+    const scope = newScope();
+    const now = timeWindow();
+    const { webhook, deliveries } = await seedDeliveries(scope, now, 2);
+    const other = await seedDeliveries(scope, now, 1);
+    const [a, b] = deliveries;
+    const claimOne = (
+      delivery_id: string,
+      worker_id: string,
+      at: number,
+      webhook_id = webhook.id,
+      s = scope,
+    ) =>
+      ctx.tx((tx) =>
+        tx.webhooks.claimDelivery({ scope: s, webhook_id, delivery_id, now: at, lease_ms: 1000, worker_id }),
+      );
+    // Another webhook's delivery, another mode, an unknown id: nothing.
+    expect(await claimOne(other.deliveries[0]!.id, 'r1', now)).toBeNull();
+    expect(await claimOne(a!.id, 'r1', now, webhook.id, otherMode(scope))).toBeNull();
+    expect(await claimOne(newId('whd'), 'r1', now)).toBeNull();
+    expect(
+      await ctx.read((r) => r.webhooks.getDelivery(scope, webhook.id, other.deliveries[0]!.id)),
+    ).toBeNull();
+    expect(await ctx.read((r) => r.webhooks.getDelivery(scope, other.webhook.id, a!.id))).toBeNull();
+
+    // Leased by a worker: refused until the lease expires.
+    await ctx.tx((tx) => tx.webhooks.claimDue({ now, limit: 1, lease_ms: 1000, worker_id: 'w1' }));
+    expect(await claimOne(a!.id, 'r1', now + 999)).toBeNull();
+    // A finished delivery is claimed again, as pending, leased, due when its lease expires.
+    await ctx.tx((tx) => tx.webhooks.cancelPendingDeliveries(scope, webhook.id, now));
+    const claimed = await claimOne(b!.id, 'r1', now + 5);
+    expect(claimed).toMatchObject({
+      url: webhook.url,
+      secret: webhook.secret,
+      previous_secret: null,
+      previous_secret_expires_at: null,
+      delivery: {
+        id: b!.id,
+        status: 'pending',
+        leased_by: 'r1',
+        lease_until: now + 1005,
+        next_attempt_at: now + 1005,
+      },
+    });
+    expect(await claimOne(b!.id, 'r2', now + 6)).toBeNull();
+    const recorded = await ctx.tx((tx) =>
+      tx.webhooks.recordAttempt({
+        delivery_id: b!.id,
+        worker_id: 'r1',
+        attempt: {
+          id: newId('wha'),
+          delivery_id: b!.id,
+          attempt: 1,
+          status_code: 200,
+          duration_ms: 3,
+          error: null,
+          succeeded: true,
+          created_at: now + 7,
+        },
+        status: 'succeeded',
+        next_attempt_at: null,
+        at: now + 7,
+      }),
+    );
+    expect(recorded).toBe(true);
+    expect(await ctx.read((r) => r.webhooks.getDelivery(scope, webhook.id, b!.id))).toMatchObject({
+      id: b!.id,
+      status: 'succeeded',
+      attempt_count: 1,
+      lease_until: null,
+      attempts: [{ attempt: 1, succeeded: true, status_code: 200 }],
+    });
+    // Lease of the first worker expired: the manual claim takes over.
+    expect(await claimOne(a!.id, 'r3', now + 1000)).toMatchObject({ delivery: { leased_by: 'r3' } });
+  });
+
   describe('notifications', () => {
     it('inserts and lists notifications newest first, per scope', async () => {
       const scope = newScope();

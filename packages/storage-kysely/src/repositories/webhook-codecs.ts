@@ -51,6 +51,8 @@ export function decodeWebhook(row: Selectable<WebhooksTable>, c: DialectCapabili
     events: c.parseJson<string[]>(row.events),
     events_since: c.parseJson<Record<string, number>>(row.events_since),
     secret: row.secret,
+    previous_secret: row.previous_secret,
+    previous_secret_expires_at: row.previous_secret_expires_at,
     is_active: c.toBool(row.is_active),
     consecutive_failures: row.consecutive_failures,
     metadata: c.parseJson<JsonObject>(row.metadata),

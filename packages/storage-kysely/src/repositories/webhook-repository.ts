@@ -75,7 +75,7 @@ const claimDue = template(({ db, caps }, p: Slots<'now' | 'limit' | 'lease_until
 const secretsOf = template(({ db, caps }, p: Slots<'stores' | 'ids'>) =>
   db
     .selectFrom('webhooks')
-    .select(['id', 'url', 'secret'])
+    .select(['id', 'url', 'secret', 'previous_secret', 'previous_secret_expires_at'])
     .where(caps.inList(sql.ref('store_id'), p.stores))
     .where(caps.inList(sql.ref('id'), p.ids)),
 );
@@ -143,6 +143,50 @@ const cancelPending = template(({ db }, p: Slots<ScopeSlots | 'webhook_id' | 'at
     .where('mode', '=', p.mode)
     .where('webhook_id', '=', p.webhook_id)
     .where('status', '=', 'pending'),
+);
+/** Manual re-send: claims one delivery of one webhook whatever its status, unless leased. */
+const claimOne = template(
+  ({ db }, p: Slots<ScopeSlots | 'webhook_id' | 'id' | 'now' | 'lease_until' | 'worker_id'>) =>
+    db
+      .updateTable('webhook_deliveries')
+      .set({
+        status: 'pending',
+        next_attempt_at: p.lease_until,
+        lease_until: p.lease_until,
+        leased_by: p.worker_id,
+      })
+      .where('store_id', '=', p.store_id)
+      .where('mode', '=', p.mode)
+      .where('webhook_id', '=', p.webhook_id)
+      .where('id', '=', p.id)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', p.now)]))
+      .returningAll(),
+);
+const getDelivery = template(({ db }, p: Slots<ScopeSlots | 'webhook_id' | 'id'>) =>
+  db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('webhook_id', '=', p.webhook_id)
+    .where('id', '=', p.id),
+);
+/** Rotation in one statement: the right-hand sides read the row as it was (both engines). */
+const rotateSecret = template(
+  ({ db }, p: Slots<ScopeSlots | 'id' | 'secret' | 'previous_secret_expires_at' | 'at'>) =>
+    db
+      .updateTable('webhooks')
+      .set({
+        previous_secret: sql.ref('secret'),
+        previous_secret_expires_at: p.previous_secret_expires_at,
+        secret: p.secret,
+        updated_at: p.at,
+      })
+      .where('store_id', '=', p.store_id)
+      .where('mode', '=', p.mode)
+      .where('id', '=', p.id)
+      .where('deleted_at', 'is', null)
+      .returningAll(),
 );
 const attemptsOf = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =>
   db
@@ -257,8 +301,74 @@ export class KyselyWebhookRepository implements WebhookRepository {
     );
     return claimed.flatMap((delivery) => {
       const webhook = webhooks.get(delivery.webhook_id);
-      return webhook ? [{ delivery, url: webhook.url, secret: webhook.secret }] : [];
+      return webhook
+        ? [
+            {
+              delivery,
+              url: webhook.url,
+              secret: webhook.secret,
+              previous_secret: webhook.previous_secret,
+              previous_secret_expires_at: webhook.previous_secret_expires_at,
+            },
+          ]
+        : [];
     });
+  }
+
+  async claimDelivery(input: {
+    scope: Scope;
+    webhook_id: string;
+    delivery_id: string;
+    now: number;
+    lease_ms: number;
+    worker_id: string;
+  }): Promise<ClaimedDelivery | null> {
+    const webhook = await this.get(input.scope, input.webhook_id);
+    if (!webhook) return null;
+    const row = await this.q.first(claimOne, {
+      ...input.scope,
+      webhook_id: input.webhook_id,
+      id: input.delivery_id,
+      now: input.now,
+      lease_until: input.now + input.lease_ms,
+      worker_id: input.worker_id,
+    });
+    if (!row) return null;
+    return {
+      delivery: decodeDelivery(row),
+      url: webhook.url,
+      secret: webhook.secret,
+      previous_secret: webhook.previous_secret,
+      previous_secret_expires_at: webhook.previous_secret_expires_at,
+    };
+  }
+
+  async getDelivery(
+    scope: Scope,
+    webhook_id: string,
+    delivery_id: string,
+  ): Promise<(WebhookDeliveryRecord & { attempts: WebhookAttemptRecord[] }) | null> {
+    const row = await this.q.first(getDelivery, { ...scope, webhook_id, id: delivery_id });
+    if (!row) return null;
+    const attempts = (await this.q.rows(attemptsOf, { ...scope, ids: this.q.caps.list([row.id]) })).map(
+      (attempt) => decodeAttempt(attempt, this.q.caps),
+    );
+    return { ...decodeDelivery(row), attempts };
+  }
+
+  async rotateSecret(
+    scope: Scope,
+    id: string,
+    input: { secret: string; previous_secret_expires_at: number; at: number },
+  ): Promise<WebhookRecord | null> {
+    const row = await this.q.first(rotateSecret, {
+      ...scope,
+      id,
+      secret: input.secret,
+      previous_secret_expires_at: input.previous_secret_expires_at,
+      at: input.at,
+    });
+    return row ? decodeWebhook(row, this.q.caps) : null;
   }
 
   async recordAttempt(input: {

@@ -451,6 +451,9 @@ export interface WebhooksTable extends ScopedColumns {
   /** Per event type, since when it is received (0012_order_key_webhook_fixes). */
   events_since: JsonColumn;
   secret: string;
+  /** The secret before the latest rotation, signing until its expiry (0013_webhook_secret_rotation). */
+  previous_secret: string | null;
+  previous_secret_expires_at: number | null;
   is_active: BoolColumn;
   consecutive_failures: number;
   metadata: JsonColumn;

@@ -364,6 +364,8 @@ export const TABLE_COLUMNS = {
     'events',
     'events_since',
     'secret',
+    'previous_secret',
+    'previous_secret_expires_at',
     'is_active',
     'consecutive_failures',
     'metadata',

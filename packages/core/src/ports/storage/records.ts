@@ -529,8 +529,14 @@ export interface WebhookRecord extends Scoped {
    * `created_at`. Decided by `subscribedSince` (decisions §15). Not part of the wire.
    */
   events_since: Record<string, Millis>;
-  /** Kept to sign deliveries; shown only in the create response. */
+  /** Kept to sign deliveries; shown only in the create and rotate-secret responses. */
   secret: string;
+  /**
+   * The secret before the latest rotation (`rotate-secret`), which keeps signing deliveries
+   * alongside `secret` until `previous_secret_expires_at` (decisions §15: 24 h); null when none.
+   */
+  previous_secret: string | null;
+  previous_secret_expires_at: Millis | null;
   is_active: boolean;
   consecutive_failures: number;
   metadata: JsonObject;
@@ -576,6 +582,9 @@ export interface ClaimedDelivery {
   delivery: WebhookDeliveryRecord;
   url: string;
   secret: string;
+  /** The webhook's previous secret and until when it still signs (see `WebhookRecord`). */
+  previous_secret: string | null;
+  previous_secret_expires_at: Millis | null;
 }
 
 export interface NotificationRecord extends Scoped {

@@ -795,6 +795,38 @@ export interface WebhookRepository {
   ): Promise<WebhookRecord | null>;
   /** Deactivation: every pending delivery of the webhook becomes cancelled. */
   cancelPendingDeliveries(scope: Scope, webhook_id: string, at: Millis): Promise<number>;
+  /**
+   * Secret rotation, atomically: `previous_secret` becomes the current `secret` (an older previous
+   * one is dropped), `secret` the new one, `previous_secret_expires_at` as given. Two concurrent
+   * rotations both take effect in turn (the second keeps the first's secret as previous).
+   * Returns the webhook after the change, or null for an unknown (or deleted) webhook.
+   */
+  rotateSecret(
+    scope: Scope,
+    id: string,
+    input: { secret: string; previous_secret_expires_at: Millis; at: Millis },
+  ): Promise<WebhookRecord | null>;
+  /** One delivery of this webhook, with its attempts; null if unknown or of another webhook. */
+  getDelivery(
+    scope: Scope,
+    webhook_id: string,
+    delivery_id: string,
+  ): Promise<(WebhookDeliveryRecord & { attempts: WebhookAttemptRecord[] }) | null>;
+  /**
+   * Claims one delivery of one webhook for a manual re-send, whatever its status, unless another
+   * worker holds an unexpired lease on it: sets `status = 'pending'`,
+   * `next_attempt_at = lease_until = now + lease_ms`, `leased_by = worker_id` (so a sender that
+   * dies is taken over by `claimDue` once the lease expires, and deactivating the webhook
+   * meanwhile cancels it). Null when the delivery is unknown, of another webhook, or leased.
+   */
+  claimDelivery(input: {
+    scope: Scope;
+    webhook_id: string;
+    delivery_id: string;
+    now: Millis;
+    lease_ms: number;
+    worker_id: string;
+  }): Promise<ClaimedDelivery | null>;
   listDeliveries(
     scope: Scope,
     webhook_id: string,

@@ -1,3 +1,4 @@
+import { CommerceError, errors as commerceErrors } from '../../errors';
 import type {
   ClaimedDelivery,
   EventRecord,
@@ -8,9 +9,12 @@ import type {
 } from '../../ports/storage';
 import type { ServiceContext } from '../context';
 import { eventToPayload } from '../event-bus';
+import { write } from '../unit-of-work';
+import { type WebhookDeliveryWire, webhookDeliveryToWire } from '../wire/webhooks';
 import { afterAttempt, DEACTIVATION_THRESHOLD, firstAttemptAt } from './retry-schedule';
 import { receivesEvent } from './subscriptions';
 import { requireTransport, sendSigned } from './webhook-sender';
+import { signingSecrets } from './webhook-signing';
 
 export interface DeliverDueOptions {
   /** The time to act at (epoch ms); default the engine clock. */
@@ -50,6 +54,8 @@ function byWebhook(claimed: readonly ClaimedDelivery[]): Map<string, ClaimedDeli
   }
   return groups;
 }
+
+type AttemptOutcome = 'succeeded' | 'failed' | 'lost';
 
 /** Fan-out rounds per call, so that a flood of events cannot starve sending. */
 const MAX_FANOUT_ROUNDS = 20;
@@ -143,19 +149,27 @@ export function createWebhookDispatcher(ctx: ServiceContext) {
     });
   }
 
-  /** Sends one claimed delivery and records the attempt. */
+  /**
+   * THE attempt of a delivery, for the worker (`deliverDue`) and for a manual re-send (`retry`):
+   * sends one claimed delivery, signed with the webhook's signing secrets at that time, and
+   * records the attempt under the lease guard with its consequences (schedule, failure count,
+   * deactivation). `withDelivery` also reads the delivery as recorded, in that transaction
+   * (the retry's response, stored with it for an `Idempotency-Key`).
+   */
   async function deliverOne(
     claimed: ClaimedDelivery,
     workerId: string,
     fixedNow: number | undefined,
-  ): Promise<{ outcome: 'succeeded' | 'failed' | 'lost'; deactivated: string | null }> {
+    withDelivery = false,
+  ): Promise<{ outcome: AttemptOutcome; deactivated: string | null; delivery: WebhookDeliveryWire | null }> {
     const { delivery } = claimed;
     const transport = requireTransport(ctx);
     const at = fixedNow ?? ctx.clock.now();
     const attempt = delivery.attempt_count + 1;
+    const [current, ...previous] = signingSecrets(claimed, at);
     const sent = await sendSigned(ctx, transport, {
       url: claimed.url,
-      secret: claimed.secret,
+      secrets: [current as string, ...previous],
       payload: delivery.payload,
       event_id: delivery.event_id,
       at,
@@ -163,41 +177,134 @@ export function createWebhookDispatcher(ctx: ServiceContext) {
     const next = afterAttempt(attempt, sent.succeeded, at, delays);
     const recordedAt = fixedNow ?? ctx.clock.now();
     const scope: Scope = { store_id: delivery.store_id, mode: delivery.mode };
-    return ctx.storage.transaction(async (tx) => {
-      const recorded = await tx.webhooks.recordAttempt({
-        delivery_id: delivery.id,
-        worker_id: workerId,
-        attempt: {
-          id: ctx.ids.next('att'),
-          delivery_id: delivery.id,
-          attempt,
-          status_code: sent.status_code,
-          duration_ms: sent.duration_ms,
-          error: sent.error,
-          succeeded: sent.succeeded,
-          created_at: at,
-        },
-        status: next.status,
-        next_attempt_at: next.next_attempt_at,
-        at: recordedAt,
-      });
-      if (!recorded) return { outcome: 'lost', deactivated: null };
-      const webhook = await tx.webhooks.recordOutcome(scope, delivery.webhook_id, sent.succeeded, recordedAt);
-      let deactivated: string | null = null;
-      if (
-        webhook &&
-        !sent.succeeded &&
-        webhook.is_active &&
-        webhook.consecutive_failures >= DEACTIVATION_THRESHOLD
-      ) {
-        await deactivate(tx, scope, webhook, recordedAt);
-        deactivated = webhook.id;
-      }
-      return { outcome: sent.succeeded ? 'succeeded' : 'failed', deactivated };
-    });
+    return write(
+      ctx,
+      async ({ tx }) => {
+        const result = await recordOne(tx, scope, claimed, workerId, { attempt, at, recordedAt, sent, next });
+        if (!withDelivery || result.outcome === 'lost') return { ...result, delivery: null };
+        const read = await tx.webhooks.getDelivery(scope, delivery.webhook_id, delivery.id);
+        return { ...result, delivery: read ? webhookDeliveryToWire(read) : null };
+      },
+      withDelivery
+        ? {
+            answer: (result) => {
+              if (result.delivery === null) throw deliveryTakenOver(delivery.id);
+              return result.delivery;
+            },
+          }
+        : undefined,
+    );
   }
 
+  async function recordOne(
+    tx: Repositories,
+    scope: Scope,
+    claimed: ClaimedDelivery,
+    workerId: string,
+    input: {
+      attempt: number;
+      at: number;
+      recordedAt: number;
+      sent: Awaited<ReturnType<typeof sendSigned>>;
+      next: ReturnType<typeof afterAttempt>;
+    },
+  ): Promise<{ outcome: AttemptOutcome; deactivated: string | null }> {
+    const { delivery } = claimed;
+    const { attempt, at, recordedAt, sent, next } = input;
+    const recorded = await tx.webhooks.recordAttempt({
+      delivery_id: delivery.id,
+      worker_id: workerId,
+      attempt: {
+        id: ctx.ids.next('att'),
+        delivery_id: delivery.id,
+        attempt,
+        status_code: sent.status_code,
+        duration_ms: sent.duration_ms,
+        error: sent.error,
+        succeeded: sent.succeeded,
+        created_at: at,
+      },
+      status: next.status,
+      next_attempt_at: next.next_attempt_at,
+      at: recordedAt,
+    });
+    if (!recorded) return { outcome: 'lost', deactivated: null };
+    const webhook = await tx.webhooks.recordOutcome(scope, delivery.webhook_id, sent.succeeded, recordedAt);
+    let deactivated: string | null = null;
+    if (
+      webhook &&
+      !sent.succeeded &&
+      webhook.is_active &&
+      webhook.consecutive_failures >= DEACTIVATION_THRESHOLD
+    ) {
+      await deactivate(tx, scope, webhook, recordedAt);
+      deactivated = webhook.id;
+    }
+    return { outcome: sent.succeeded ? 'succeeded' : 'failed', deactivated };
+  }
+
+  const deliveryTakenOver = (id: string) =>
+    new CommerceError(
+      'invalid_state_transition',
+      `Delivery '${id}' was sent, but its attempt could not be recorded: another sender took it over`,
+    );
+
+  /** How long a claim lasts by default: max(60 s, 2 × timeout + 10 s). */
+  const defaultLeaseMs = () => Math.max(60_000, 2 * ctx.config.webhook_timeout_ms + 10_000);
+
   return {
+    /**
+     * `POST /v1/admin/webhooks/{id}/deliveries/{delivery_id}/retry`: re-sends one delivery of an
+     * active webhook now, whatever its status, through the same attempt as the worker
+     * (`deliverOne`): the attempt is counted (`attempt` + 1, also past the 5 automatic ones), a
+     * failure adds to `consecutive_failures` (the 5th deactivates the webhook) and a success
+     * resets them; the delivery becomes `succeeded`, or `pending` with the next automatic retry
+     * of the schedule while attempts are left, else `failed`. The delivery is claimed under a
+     * lease first (a worker cannot send it meanwhile; if this process dies, a worker takes it over
+     * when the lease expires). Unknown webhook or a delivery of another webhook → 404; webhook
+     * deactivated → 409 `invalid_state_transition` (re-activate it first); delivery being sent by
+     * a worker right now → 409 `invalid_state_transition`. Returns the delivery as recorded.
+     */
+    async retry(scope: Scope, webhookId: string, deliveryId: string): Promise<WebhookDeliveryWire> {
+      requireTransport(ctx);
+      const workerId = `rty_${ctx.crypto.randomToken(12)}`;
+      const claimed = await write(
+        ctx,
+        async ({ tx, now }) => {
+          const webhook = await tx.webhooks.get(scope, webhookId);
+          if (!webhook) throw commerceErrors.notFound('webhook', webhookId);
+          if (!(await tx.webhooks.getDelivery(scope, webhookId, deliveryId))) {
+            throw commerceErrors.notFound('webhook delivery', deliveryId);
+          }
+          if (!webhook.is_active) {
+            throw new CommerceError(
+              'invalid_state_transition',
+              `Webhook '${webhookId}' is deactivated: re-activate it (PATCH { "is_active": true }) before retrying its deliveries`,
+            );
+          }
+          const claim = await tx.webhooks.claimDelivery({
+            scope,
+            webhook_id: webhookId,
+            delivery_id: deliveryId,
+            now,
+            lease_ms: defaultLeaseMs(),
+            worker_id: workerId,
+          });
+          if (!claim) {
+            throw new CommerceError(
+              'invalid_state_transition',
+              `Delivery '${deliveryId}' is being sent right now; retry it once that attempt is recorded`,
+            );
+          }
+          return claim;
+        },
+        { interim: true },
+      );
+      const { delivery } = await deliverOne(claimed, workerId, undefined, true);
+      if (delivery === null) throw deliveryTakenOver(deliveryId);
+      return delivery;
+    },
+
     /**
      * Fans out committed events, then claims and sends due deliveries once. Returns what it did.
      * Throws when no transport is configured, and (after every claimed delivery has settled) when
@@ -208,7 +315,7 @@ export function createWebhookDispatcher(ctx: ServiceContext) {
       const limit = Math.max(1, Math.floor(options.limit ?? 25));
       const workerId = options.workerId ?? engineWorkerId;
       const now = options.now ?? ctx.clock.now();
-      const leaseMs = options.leaseMs ?? Math.max(60_000, 2 * ctx.config.webhook_timeout_ms + 10_000);
+      const leaseMs = options.leaseMs ?? defaultLeaseMs();
       const result: DeliverDueResult = {
         dispatched: await fanOut(now, Math.max(limit, 100), options.signal),
         claimed: 0,

@@ -10,12 +10,20 @@ import { sampleEventData } from './sample-payloads';
 import { eventsSinceAfterChange } from './subscriptions';
 import { createWebhookDispatcher, type DeliverDueOptions } from './webhook-dispatcher';
 import { requireTransport, sendSigned } from './webhook-sender';
+import { secretFromToken, signingSecrets } from './webhook-signing';
 import { startWebhookWorker, type WebhookWorkerOptions } from './webhook-worker';
 
-/** `whsec_` + 43 URL-safe characters (256 random bits). */
+/**
+ * `whsec_` + standard base64 of 32 random bytes (decisions §15; what Standard Webhooks
+ * verifiers decode). Webhooks created earlier keep their `whsec_` + 43 URL-safe characters until
+ * rotated (see `standardWebhookKey`).
+ */
 function generateSecret(ctx: ServiceContext): string {
-  return `whsec_${ctx.crypto.randomToken(32)}`;
+  return secretFromToken(ctx.crypto.randomToken(32));
 }
+
+/** How long the previous secret keeps signing after a rotation (decisions §15). */
+export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Webhooks (spec "Events", decisions §14), per store and mode: CRUD with the secret shown once,
@@ -58,6 +66,8 @@ export function createWebhookService(ctx: ServiceContext) {
           // Every type counts from `created_at` (decisions §15: only events created after it).
           events_since: {},
           secret,
+          previous_secret: null,
+          previous_secret_expires_at: null,
           is_active: true,
           consecutive_failures: 0,
           metadata: input.metadata,
@@ -137,6 +147,41 @@ export function createWebhookService(ctx: ServiceContext) {
       });
     },
 
+    /**
+     * `POST /v1/admin/webhooks/{id}/rotate-secret`: a new secret, shown once in the response (as
+     * on create). The previous one keeps signing alongside it for 24 h (two `v1,` entries in
+     * `webhook-signature`); `X-Webhook-Signature` uses the new one at once. Rotating again within
+     * the 24 h drops the oldest: only the current and one previous secret are kept. With an
+     * `Idempotency-Key` the response (with its secret) is stored with the change, so a replay
+     * returns the same secret.
+     */
+    async rotateSecret(scope: Scope, id: string) {
+      const secret = generateSecret(ctx);
+      const answer = (record: WebhookRecord | null) => {
+        if (!record) throw notFound(id);
+        return webhookToWire(record, secret);
+      };
+      const rotated = await write(
+        ctx,
+        ({ tx, now }) =>
+          tx.webhooks.rotateSecret(scope, id, {
+            secret,
+            previous_secret_expires_at: now + SECRET_ROTATION_OVERLAP_MS,
+            at: now,
+          }),
+        { answer },
+      );
+      return answer(rotated);
+    },
+
+    /**
+     * Re-sends one delivery now, counted like any attempt (see `WebhookDispatcher.retry` for the
+     * rules: 404 for a delivery of another webhook, 409 while the webhook is deactivated).
+     */
+    retryDelivery(scope: Scope, id: string, deliveryId: string) {
+      return dispatcher.retry(scope, id, deliveryId);
+    },
+
     /** The webhook's deliveries, newest first, each with its attempts. */
     async listDeliveries(scope: Scope, id: string, page: PageRequest<'created_at'>) {
       const result = await read(ctx, async (tx) => {
@@ -149,6 +194,8 @@ export function createWebhookService(ctx: ServiceContext) {
     /**
      * Sends one signed sample event of `event_type` to the webhook's URL now (active or not) and
      * reports the outcome. Nothing is recorded: it neither counts toward failures nor resets them.
+     * Signed like any delivery (both secrets during a rotation overlap); its `webhook-id` /
+     * `X-Webhook-Id` is the sample event's own `evt_` id, new for every test send.
      */
     async test(scope: Scope, id: string, input: WebhookTest): Promise<WebhookTestResult> {
       const transport = requireTransport(ctx);
@@ -169,9 +216,10 @@ export function createWebhookService(ctx: ServiceContext) {
         }) as EventPayloadWire['data'],
         store_id: scope.store_id,
       };
+      const [current, ...previous] = signingSecrets(webhook, now);
       const outcome = await sendSigned(ctx, transport, {
         url: webhook.url,
-        secret: webhook.secret,
+        secrets: [current as string, ...previous],
         payload: JSON.stringify(event),
         event_id: event.id,
         at: now,
