@@ -59,7 +59,8 @@ export function createHandler(engine: RouteEngine, options: HandlerOptions): Car
 export function toWebResponse(response: RawResponse, head = false): Response {
   const { status } = response;
   const empty = head || status === 204 || status === 205 || status === 304;
-  return new Response(empty ? null : (response.body as BodyInit), { status, headers: response.headers });
+  const body = empty ? null : (response.body as ConstructorParameters<typeof Response>[0]);
+  return new Response(body, { status, headers: response.headers });
 }
 
 /** Whether a value is a handler made by {@link createHandler} (rather than an engine). */
