@@ -8,6 +8,7 @@ import { createRandomIdGenerator } from './ports/random-id-generator';
 import type { Mode, Scope, Storage } from './ports/storage';
 import type { WebhookTransport } from './ports/webhook-transport';
 import type { EngineConfig, ServiceContext } from './services/context';
+import { createRateLimiter, type RateLimitOptions } from './services/rate-limits/rate-limiter';
 import { createEventBus } from './services/event-bus';
 
 export interface EngineOptions {
@@ -23,6 +24,12 @@ export interface EngineOptions {
   migrate?: boolean;
   /** Called when an in-process event listener throws. */
   onListenerError?: (error: unknown) => void;
+  /**
+   * Rate limits the HTTP API enforces (decisions §15): the defaults (`DEFAULT_RATE_LIMITS`)
+   * unless given; `false` turns them off, a rule set to `false` turns that one off. In-process
+   * calls are never limited.
+   */
+  rateLimits?: RateLimitOptions;
 }
 
 export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
@@ -76,11 +83,14 @@ export async function createEngine(options: EngineOptions) {
   if (options.migrate !== false) await options.storage.migrate();
 
   const services = createServices(ctx);
+  const rateLimits = createRateLimiter(options.storage, clock, options.rateLimits);
 
   return {
     ...services,
     context: ctx,
     storage: options.storage,
+    /** The rate limits the HTTP pipeline consults (decisions §15). */
+    rateLimits,
     /** In-process subscribers, called after commit. */
     events: { on: events.on },
     /**

@@ -25,6 +25,17 @@ export type {
   RefundReconcileOutcome,
   RefundReconcileResult,
 } from './services/orders/refund-reconciliation';
+export { addressKey } from './services/rate-limits/client-address';
+export {
+  DEFAULT_RATE_LIMITS,
+  type RateLimitCaller,
+  type RateLimitDecision,
+  type RateLimiter,
+  type RateLimitOptions,
+  type RateLimitPolicy,
+  type RateLimitRule,
+  type SharedRateLimit,
+} from './services/rate-limits/rate-limiter';
 export type { PollingLoop } from './services/scheduling/polling-loop';
 export { INTERIM, read, type Work, type WriteOptions, write } from './services/unit-of-work';
 export {

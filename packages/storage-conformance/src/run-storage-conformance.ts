@@ -15,6 +15,7 @@ import { inventorySuite } from './suites/inventory';
 import { ordersSuite } from './suites/orders';
 import { paginationSuite } from './suites/pagination';
 import { productCountsSuite } from './suites/product-counts';
+import { rateLimitsSuite } from './suites/rate-limits';
 import { storefrontTextSuite } from './suites/storefront-text';
 import { transactionsSuite } from './suites/transactions';
 
@@ -42,5 +43,6 @@ export function runStorageConformance(options: StorageConformanceOptions): void 
     eventsWebhooksSuite(ctx);
     paginationSuite(ctx);
     concurrencySuite(ctx);
+    rateLimitsSuite(ctx);
   });
 }

@@ -53,6 +53,11 @@ export interface TestEngineOptions {
   webhookTransport?: WebhookTransport;
   config?: Partial<EngineConfig>;
   onListenerError?: EngineOptions['onListenerError'];
+  /**
+   * Rate limits of the HTTP API (decisions §15). Default `false`: off, so a test suite can send
+   * as many requests as it likes; give rules (or `{}` for the defaults) to test them.
+   */
+  rateLimits?: EngineOptions['rateLimits'];
 }
 
 /** What `t.checkout` takes: the checkout body, every field optional. */
@@ -115,6 +120,7 @@ export async function createTestEngine(options: TestEngineOptions = {}): Promise
     ...(options.webhookTransport !== undefined && { webhookTransport: options.webhookTransport }),
     ...(options.config !== undefined && { config: options.config }),
     ...(options.onListenerError !== undefined && { onListenerError: options.onListenerError }),
+    rateLimits: options.rateLimits ?? false,
   });
   try {
     const { name, currency, timezone, ...settings } = options.store ?? {};

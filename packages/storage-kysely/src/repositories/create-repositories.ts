@@ -12,6 +12,7 @@ import { KyselyNotificationRepository } from './notification-repository';
 import { KyselyOrderRepository } from './order-repository';
 import { KyselyOrganizationRepository } from './organization-repository';
 import { KyselyProductRepository } from './product-repository';
+import { KyselyRateLimitRepository } from './rate-limit-repository';
 import { KyselyShippingMethodRepository } from './shipping-method-repository';
 import { KyselyStoreRepository } from './store-repository';
 import { KyselyWebhookRepository } from './webhook-repository';
@@ -34,5 +35,6 @@ export function createRepositories(q: QueryRunner): Repositories {
     events: new KyselyEventRepository(q),
     webhooks: new KyselyWebhookRepository(q),
     notifications: new KyselyNotificationRepository(q),
+    rateLimits: new KyselyRateLimitRepository(q),
   };
 }

@@ -533,6 +533,14 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   notifications: NotificationsTable;
+  rate_limit_counters: RateLimitCountersTable;
+}
+
+/** Shared rate-limit counters (0014): one fixed window per bucket. */
+export interface RateLimitCountersTable {
+  bucket: string;
+  window_start: number;
+  hits: number;
 }
 
 export type TableName = keyof Database;

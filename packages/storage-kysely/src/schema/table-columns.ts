@@ -405,6 +405,7 @@ export const TABLE_COLUMNS = {
     'created_at',
   ],
   notifications: ['store_id', 'mode', 'id', 'type', 'message', 'data', 'created_at'],
+  rate_limit_counters: ['bucket', 'window_start', 'hits'],
 } as const satisfies { [K in TableName]: ColumnList<Database[K]> };
 
 /** Columns of the `Database` interface missing from `TABLE_COLUMNS` (must be `never`). */

@@ -11,6 +11,7 @@ import type {
   OrderRepository,
   OrganizationRepository,
   ProductRepository,
+  RateLimitRepository,
   ShippingMethodRepository,
   StoreRepository,
   WebhookRepository,
@@ -33,6 +34,7 @@ export interface Repositories {
   events: EventRepository;
   webhooks: WebhookRepository;
   notifications: NotificationRepository;
+  rateLimits: RateLimitRepository;
 }
 
 /**

@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import type { Clock } from '../../ports/clock';
+import type { RateLimitRepository, Repositories, Storage } from '../../ports/storage';
+import { createRateLimiter, DEFAULT_RATE_LIMITS } from './rate-limiter';
+
+/** Counters in a Map behind the one repository the limiter uses (its window arithmetic is the subject here; the SQL is covered by the storage conformance suite). */
+function countersStorage() {
+  const rows = new Map<string, { window_start: number; hits: number }>();
+  const pruned: number[] = [];
+  const rateLimits: RateLimitRepository = {
+    async hit(bucket, window_start) {
+      const row = rows.get(bucket);
+      if (row === undefined || window_start > row.window_start) {
+        rows.set(bucket, { window_start, hits: 1 });
+        return 1;
+      }
+      row.hits += 1;
+      return row.hits;
+    },
+    async prune(before) {
+      pruned.push(before);
+      let count = 0;
+      for (const [key, row] of rows) {
+        if (row.window_start < before) {
+          rows.delete(key);
+          count++;
+        }
+      }
+      return count;
+    },
+  };
+  const storage = {
+    transaction: <T>(fn: (tx: Repositories) => Promise<T>) => fn({ rateLimits } as Repositories),
+  } as unknown as Storage;
+  return { storage, rows, pruned };
+}
+
+function manualClock(start: number): Clock & { set(ms: number): void } {
+  let now = start;
+  return { now: () => now, set: (ms) => (now = ms) } as Clock & { set(ms: number): void };
+}
+
+const secret = { key_id: 'key_secret', key_type: 'secret' as const };
+const publishable = { key_id: 'key_pub', key_type: 'publishable' as const };
+
+describe('createRateLimiter', () => {
+  it('uses the defaults unless told otherwise, and false turns everything off', async () => {
+    const { storage } = countersStorage();
+    const clock = manualClock(0);
+    expect(createRateLimiter(storage, clock, undefined).policy).toEqual(DEFAULT_RATE_LIMITS);
+    const off = createRateLimiter(storage, clock, false);
+    expect(off.take(secret, '203.0.113.1')).toBeNull();
+    expect(await off.count('failed_auth', '203.0.113.1')).toBeNull();
+    const some = createRateLimiter(storage, clock, {
+      sign_in: false,
+      secret_key: { limit: 5, window_seconds: 1 },
+    });
+    expect(some.policy).toMatchObject({ sign_in: null, secret_key: { limit: 5, window_seconds: 1 } });
+    expect(some.policy.order_lookup).toEqual(DEFAULT_RATE_LIMITS.order_lookup);
+  });
+
+  it('refuses an invalid option with a message that names it', () => {
+    const { storage } = countersStorage();
+    expect(() =>
+      createRateLimiter(storage, manualClock(0), { secret_key: { limit: 0, window_seconds: 1 } }),
+    ).toThrow(/Invalid rateLimits option: secret_key\.limit/);
+    expect(() =>
+      createRateLimiter(storage, manualClock(0), { everything: true } as unknown as Parameters<
+        typeof createRateLimiter
+      >[2]),
+    ).toThrow(/Invalid rateLimits option/);
+  });
+
+  it('a secret key has one budget whatever the address; a publishable key one per address, none without one', () => {
+    const { storage } = countersStorage();
+    const limiter = createRateLimiter(storage, manualClock(0), {
+      secret_key: { limit: 2, window_seconds: 60 },
+      publishable_key: { limit: 1, window_seconds: 60 },
+    });
+    expect(limiter.take(secret, '203.0.113.1')?.allowed).toBe(true);
+    expect(limiter.take(secret, '203.0.113.2')?.allowed).toBe(true);
+    expect(limiter.take(secret, undefined)?.allowed).toBe(false);
+    expect(limiter.take(publishable, '203.0.113.1')?.allowed).toBe(true);
+    expect(limiter.take(publishable, '203.0.113.1')?.allowed).toBe(false);
+    expect(limiter.take(publishable, '::ffff:203.0.113.2')?.allowed).toBe(true);
+    expect(limiter.take(publishable, '203.0.113.2')?.allowed).toBe(false);
+    expect(limiter.take(publishable, undefined)).toBeNull();
+    expect(limiter.take(publishable, '')).toBeNull();
+  });
+
+  it('counts shared windows per limit and address, refuses past the limit until the window ends', async () => {
+    const { storage, rows } = countersStorage();
+    const clock = manualClock(120_000 + 15_000);
+    const limiter = createRateLimiter(storage, clock, { failed_auth: { limit: 2, window_seconds: 60 } });
+    expect(await limiter.count('failed_auth', '203.0.113.1')).toEqual({
+      allowed: true,
+      limit: 2,
+      remaining: 1,
+      reset_seconds: 45,
+      retry_after_seconds: 0,
+    });
+    expect((await limiter.count('failed_auth', '203.0.113.1'))?.allowed).toBe(true);
+    expect(await limiter.count('failed_auth', '203.0.113.1')).toMatchObject({
+      allowed: false,
+      retry_after_seconds: 45,
+    });
+    expect((await limiter.count('failed_auth', '203.0.113.9'))?.allowed).toBe(true);
+    expect((await limiter.count('order_lookup', '203.0.113.1'))?.allowed).toBe(true);
+    expect(await limiter.count('failed_auth', undefined)).toBeNull();
+    expect([...rows.keys()].sort()).toEqual([
+      'failed_auth 203.0.113.1',
+      'failed_auth 203.0.113.9',
+      'order_lookup 203.0.113.1',
+    ]);
+    clock.set(180_000);
+    expect((await limiter.count('failed_auth', '203.0.113.1'))?.allowed).toBe(true);
+  });
+
+  it('prunes past windows at most every ten minutes, keeping two of the longest windows', async () => {
+    const { storage, pruned } = countersStorage();
+    const clock = manualClock(1_000_000);
+    const limiter = createRateLimiter(storage, clock, {});
+    await limiter.count('sign_in', '203.0.113.1');
+    expect(pruned).toEqual([]);
+    clock.set(1_000_000 + 10 * 60_000);
+    await limiter.count('sign_in', '203.0.113.1');
+    await limiter.count('sign_in', '203.0.113.1');
+    expect(pruned).toEqual([1_000_000 + 10 * 60_000 - 120_000]);
+  });
+});
