@@ -276,12 +276,15 @@ const samples: Array<[string, z.ZodType, unknown]> = [
     schemas.StoreSchema,
     {
       id: 'store_1',
+      organization_id: 'org_1',
       name: 'S',
       currency: 'USD',
       timezone: 'UTC',
       prices_include_tax: false,
       tax_rate: 8.875,
       metadata: {},
+      created_at: at,
+      updated_at: at,
     },
   ],
   [

@@ -14,17 +14,21 @@ import { MAX_NAME_LENGTH, MAX_TAX_RATE } from './limits';
 
 /**
  * Store settings (spec "Store"), shared by both modes (decisions §9). `tax_rate` is a percentage:
- * `20` is 20 %, `8.875` allowed (decisions §6).
+ * `20` is 20 %, `8.875` allowed (decisions §6). `organization_id` names the organization that owns
+ * the store (as the public client `@headless-commerce/sdk` declares it).
  */
 export const StoreSchema = z
   .object({
     id: z.string(),
+    organization_id: z.string(),
     name: z.string(),
     currency: z.string(),
     timezone: z.string(),
     prices_include_tax: z.boolean(),
     tax_rate: z.number(),
     metadata: MetadataSchema,
+    created_at: DateTimeSchema,
+    updated_at: DateTimeSchema,
   })
   .meta({ id: 'Store' });
 export type Store = z.infer<typeof StoreSchema>;

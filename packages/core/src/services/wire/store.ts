@@ -4,6 +4,7 @@ import { iso } from './format';
 export function storeToWire(store: StoreRecord) {
   return {
     id: store.id,
+    organization_id: store.organization_id,
     name: store.name,
     currency: store.currency,
     timezone: store.timezone,
