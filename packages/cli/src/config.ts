@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import type { RateLimitOptions, RateLimitPolicy, RateLimitRule } from '@cartwright/core';
 
 /** The log levels of `LOG_LEVEL` (pino's). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -31,6 +32,17 @@ export interface ServerConfig {
   reconcileIntervalMs: number;
   /** Only attempts and refunds at least this old are settled (`COMMERCE_RECONCILE_AFTER_MS`, default 120000). */
   reconcileAfterMs: number;
+  /**
+   * Rate limits (decisions §15): `false` with `COMMERCE_RATE_LIMITS=off`; else the rules given by
+   * `COMMERCE_RATE_LIMIT_<RULE>` (`<limit>/<window>` such as `3000/10s`, or `off`) over the defaults.
+   */
+  rateLimits: RateLimitOptions;
+  /** Browser origins on storefront routes (`COMMERCE_CORS_ORIGINS`, comma-separated; default `*`). */
+  corsOrigins: '*' | string[];
+  /** Browser origins on admin routes (`COMMERCE_CORS_ADMIN_ORIGINS`; default none). */
+  corsAdminOrigins: '*' | string[];
+  /** Proxies in front that append to `X-Forwarded-For` (`COMMERCE_TRUST_PROXY`: a number, `true` or `false`). */
+  trustProxy: boolean | number;
 }
 
 export class ConfigError extends Error {}
@@ -87,6 +99,72 @@ export function resolveDatabaseUrl(raw: string | undefined, baseDir: string): st
   return isAbsolute(value) ? value : resolve(baseDir, value);
 }
 
+/** The rules and the environment variable of each (`COMMERCE_RATE_LIMIT_SECRET_KEY`, …). */
+const RATE_LIMIT_RULES: readonly (keyof RateLimitPolicy)[] = [
+  'secret_key',
+  'publishable_key',
+  'failed_auth',
+  'order_lookup',
+  'sign_in',
+];
+const WINDOW_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600 };
+
+/** `COMMERCE_RATE_LIMITS` and `COMMERCE_RATE_LIMIT_<RULE>`. */
+function rateLimits(env: NodeJS.ProcessEnv): RateLimitOptions {
+  const all = env.COMMERCE_RATE_LIMITS?.trim().toLowerCase() ?? '';
+  if (all === 'off') return false;
+  if (all !== '' && all !== 'on')
+    throw new ConfigError(`COMMERCE_RATE_LIMITS must be 'on' or 'off', got '${env.COMMERCE_RATE_LIMITS}'`);
+  const options: { [K in keyof RateLimitPolicy]?: RateLimitRule | false } = {};
+  for (const rule of RATE_LIMIT_RULES) {
+    const name = `COMMERCE_RATE_LIMIT_${rule.toUpperCase()}`;
+    const raw = env[name]?.trim().toLowerCase();
+    if (raw === undefined || raw === '') continue;
+    if (raw === 'off') {
+      options[rule] = false;
+      continue;
+    }
+    const match = /^(\d+)\s*\/\s*(\d+)\s*([smh]?)$/.exec(raw);
+    const limit = Number(match?.[1]);
+    const window = Number(match?.[2]) * (WINDOW_UNITS[match?.[3] || 's'] ?? 1);
+    if (match === null || limit < 1 || limit > 1_000_000_000 || window < 1 || window > 86_400) {
+      throw new ConfigError(
+        `${name} must be <requests>/<window> (e.g. 3000/10s, 30/1m; window 1s–24h) or 'off', got '${env[name]}'`,
+      );
+    }
+    options[rule] = { limit, window_seconds: window };
+  }
+  return options;
+}
+
+/** A comma-separated list of origins, or `*`. */
+function origins(env: NodeJS.ProcessEnv, name: string, fallback: '*' | string[]): '*' | string[] {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const list = raw
+    .split(',')
+    .map((origin) => origin.trim().replace(/\/+$/, ''))
+    .filter((origin) => origin !== '');
+  if (list.includes('*')) return '*';
+  for (const origin of list) {
+    if (!/^https?:\/\/[^/\s]+$/i.test(origin)) {
+      throw new ConfigError(
+        `${name} must be * or comma-separated origins such as https://shop.example, got '${origin}'`,
+      );
+    }
+  }
+  return list;
+}
+
+function trustProxy(raw: string | undefined): boolean | number {
+  const value = raw?.trim().toLowerCase() ?? '';
+  if (value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true') return true;
+  const hops = Number(value);
+  if (Number.isInteger(hops) && hops > 0 && hops < 100) return hops;
+  throw new ConfigError(`COMMERCE_TRUST_PROXY must be true, false or a number of proxies, got '${raw}'`);
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = env.PORT === undefined || env.PORT === '' ? 3000 : Number(env.PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -118,5 +196,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || null,
     reconcileIntervalMs: millis(env, 'COMMERCE_RECONCILE_INTERVAL_MS', DEFAULT_RECONCILE_INTERVAL_MS),
     reconcileAfterMs: millis(env, 'COMMERCE_RECONCILE_AFTER_MS', DEFAULT_RECONCILE_AFTER_MS),
+    rateLimits: rateLimits(env),
+    corsOrigins: origins(env, 'COMMERCE_CORS_ORIGINS', '*'),
+    corsAdminOrigins: origins(env, 'COMMERCE_CORS_ADMIN_ORIGINS', []),
+    trustProxy: trustProxy(env.COMMERCE_TRUST_PROXY),
   };
 }

@@ -93,6 +93,7 @@ async function configure(
   const engine = await createEngine({
     crypto: nodeCrypto,
     webhookTransport: createNodeWebhookTransport({ allowPrivate: config.allowPrivateWebhooks }),
+    rateLimits: config.rateLimits,
     ...options.engine,
     storage,
     payments,
@@ -164,8 +165,8 @@ function pathOf(url: string | undefined): string | undefined {
 }
 
 /** The `error.code` of an error response body (decisions §4), for the log line. */
-function errorCodeOf(body: string | undefined): string | undefined {
-  if (body === undefined || body === '') return undefined;
+function errorCodeOf(body: string | Uint8Array | undefined): string | undefined {
+  if (typeof body !== 'string' || body === '') return undefined;
   try {
     const code = (JSON.parse(body) as { error?: { code?: unknown } }).error?.code;
     return typeof code === 'string' ? code : undefined;
@@ -189,6 +190,8 @@ export async function startServer(
         });
   const reconciler = options.reconcile === false ? null : startReconciler(engine, config, logger);
   const handler = createApiHandler(engine, {
+    cors: { storefrontOrigins: config.corsOrigins, adminOrigins: config.corsAdminOrigins },
+    trustProxy: config.trustProxy,
     onError: (error, info) => logger.error({ err: error, request_id: info.requestId }, 'unexpected error'),
   });
   // The node adapter's light path, plus one structured log line per request.

@@ -88,6 +88,31 @@ export interface HttpEngine {
     authenticateCustomerToken(scope: StoreScope, token: string): Promise<CustomerContext> | CustomerContext;
   };
   idempotency?: IdempotencyRunner | undefined;
+  /** Rate limits (decisions §15); none: no limits, no `RateLimit-*` headers. */
+  rateLimits?: HttpRateLimiter | undefined;
+}
+
+/** What a rate limit decided for one request: the numbers behind the `RateLimit-*` headers. */
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  reset_seconds: number;
+  retry_after_seconds: number;
+}
+
+/** The engine's rate limiter as the pipeline uses it (core's `RateLimiter`). */
+export interface HttpRateLimiter {
+  /** One request of an authenticated caller; null when no limit applies to it. */
+  take(
+    caller: { key_id: string; key_type: 'secret' | 'publishable' },
+    address: string | undefined,
+  ): RateLimitDecision | null;
+  /** One request in a strict per-address window shared by every process; null when off or no address. */
+  count(
+    limit: 'failed_auth' | 'order_lookup' | 'sign_in',
+    address: string | undefined,
+  ): Promise<RateLimitDecision | null>;
 }
 
 /**

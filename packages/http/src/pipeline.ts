@@ -1,7 +1,10 @@
 import { CommerceError } from '@cartwright/core';
+import { clientAddressOf, type TrustProxy } from './client-address';
+import { type CorsOptions, createCors } from './cors';
 import type {
   AuthContext,
   CustomerContext,
+  RateLimitDecision,
   RequestOutcome,
   RouteEngine,
   StoredResponse,
@@ -43,6 +46,13 @@ export interface PipelineOptions {
   onError?: OnError;
   /** Body size limit in bytes. Default 1 MiB (decisions §4). */
   maxBodyBytes?: number;
+  /** Browser origins allowed (decisions §15): storefront `'*'` and admin none by default. */
+  cors?: CorsOptions;
+  /**
+   * How many proxies in front of the API append to `X-Forwarded-For` (`true`: all of them).
+   * Default `false`: the client address is the peer's, and the header is ignored.
+   */
+  trustProxy?: TrustProxy;
 }
 
 export interface Pipeline {
@@ -51,6 +61,9 @@ export interface Pipeline {
   api: ApiInfo;
   maxBodyBytes: number;
 }
+
+/** Failures of authentication that count against the client address (decisions §15). */
+const AUTH_FAILURES = new Set(['unauthenticated', 'invalid_api_key', 'invalid_customer_token']);
 
 /** Idempotency keys longer than this are refused (as at Stripe). */
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -73,11 +86,34 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
   const limit = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const validateResponses = options.validateResponses ?? false;
   const api: ApiInfo = Object.freeze({ routes, prefix });
+  const cors = createCors(options.cors, prefix);
+  const trustProxy = options.trustProxy ?? false;
+  const limiter = engine.rateLimits;
 
   async function handle(raw: RawRequest): Promise<RawResponse> {
     const requestId = newRequestId();
     let label: string | undefined;
+    // The RateLimit-* headers of the budget that applied (the tightest one consulted).
+    let limits: RateLimitDecision | null = null;
+    const consult = (decision: RateLimitDecision | null) => {
+      if (decision === null) return;
+      if (limits === null || !decision.allowed || decision.remaining < limits.remaining) limits = decision;
+      if (!decision.allowed) {
+        throw new CommerceError(
+          'rate_limited',
+          `Too many requests: try again in ${decision.retry_after_seconds} s.`,
+        );
+      }
+    };
     try {
+      if (raw.method === 'OPTIONS') {
+        const allowed = router.allowed(raw.path);
+        if (allowed.length > 0) {
+          const headers = cors.preflight(raw.path, raw.headers, allowed);
+          headers['Request-Id'] = requestId;
+          return finish({ status: 204, headers, body: '' }, raw, null, false);
+        }
+      }
       const match = router.match(raw.method, raw.path);
       if (match.kind === 'not_found') {
         return errorResponse(
@@ -97,9 +133,24 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
       const route = match.route;
       label = `${route.method} ${route.path}`;
 
-      const auth = route.auth === 'none' ? null : await authenticate(raw.headers, route);
-      const customer =
-        auth === null || route.customerToken === 'none' ? null : await customerFor(raw.headers, route, auth);
+      const address = limiter === undefined ? undefined : clientAddressOf(raw, trustProxy);
+      let auth: AuthContext | null = null;
+      let customer: CustomerContext | null = null;
+      if (route.auth !== 'none') {
+        try {
+          auth = await authenticate(raw.headers, route);
+          if (limiter !== undefined) consult(limiter.take(auth, address));
+          if (route.customerToken !== 'none') customer = await customerFor(raw.headers, route, auth);
+        } catch (error) {
+          if (limiter !== undefined && CommerceError.is(error) && AUTH_FAILURES.has(error.code)) {
+            consult(await limiter.count('failed_auth', address));
+          }
+          throw error;
+        }
+      }
+      if (route.rateLimit !== undefined && limiter !== undefined) {
+        consult(await limiter.count(route.rateLimit, address));
+      }
 
       let body: Record<string, unknown> = {};
       let rawBody: string | null = null;
@@ -192,13 +243,39 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
       if ('replayed' in stored && stored.replayed === true) headers['Idempotent-Replayed'] = 'true';
       const { headers: extra, bytes } = stored as Partial<RenderedResponse>;
       if (extra !== undefined) for (const name in extra) headers[name] = extra[name] as string;
-      return { status: stored.status, headers, body: bytes ?? stored.body };
+      return finish({ status: stored.status, headers, body: bytes ?? stored.body }, raw, limits);
     } catch (error) {
       const response = toErrorResponse(error, { requestId, route: label }, onError);
       // After a too-large body the rest of the upload was not read: do not reuse the connection.
       if (response.status === 413) response.headers.Connection = 'close';
-      return response;
+      return finish(response, raw, limits);
     }
+  }
+
+  /**
+   * The headers every response carries (decisions §15): `X-Content-Type-Options: nosniff`, CORS
+   * for an allowed browser origin, and the `RateLimit-*` headers of the budget that applied
+   * (`Retry-After` on a 429).
+   */
+  function finish(
+    response: RawResponse,
+    raw: RawRequest,
+    limits: RateLimitDecision | null,
+    corsHeaders = true,
+  ): RawResponse {
+    const headers = response.headers;
+    headers['X-Content-Type-Options'] = 'nosniff';
+    if (corsHeaders && raw.headers.get('origin') !== null) {
+      const allowed = cors.responseHeaders(raw.path, raw.headers);
+      if (allowed !== null) Object.assign(headers, allowed);
+    }
+    if (limits !== null) {
+      headers['RateLimit-Limit'] = String(limits.limit);
+      headers['RateLimit-Remaining'] = String(limits.remaining);
+      headers['RateLimit-Reset'] = String(limits.reset_seconds);
+      if (response.status === 429) headers['Retry-After'] = String(limits.retry_after_seconds);
+    }
+    return response;
   }
 
   async function authenticate(headers: HeaderReader, route: AnyRoute): Promise<AuthContext> {

@@ -21,6 +21,12 @@ export interface RawRequest {
   query: string;
   headers: HeaderReader;
   /**
+   * The peer's IP address as the transport sees it (the Node adapters: the socket's remote
+   * address); undefined when unknown. Used for the per-address rate limits, through the
+   * `trustProxy` option when proxies stand in front.
+   */
+  clientAddress?: string;
+  /**
    * Reads the body, never buffering more than `limit` bytes: rejects with
    * `CommerceError('body_too_large')` past it, and with `invalid_json` when it is not UTF-8.
    * Called at most once, and only for routes that take a body.

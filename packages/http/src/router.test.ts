@@ -50,7 +50,7 @@ describe('createRouter', () => {
   it('PUT on an existing path → method_not_allowed with the sorted Allow list', () => {
     expect(router.match('PUT', '/v1/admin/products/prod_1')).toEqual({
       kind: 'method_not_allowed',
-      allow: 'DELETE, GET, PATCH',
+      allow: 'DELETE, GET, HEAD, PATCH',
     });
     expect(router.match('OPTIONS', '/v1/admin/products')).toEqual({
       kind: 'method_not_allowed',

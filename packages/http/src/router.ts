@@ -8,7 +8,13 @@ export type RouteMatch =
   | { kind: 'not_found' };
 
 export interface Router {
+  /** The route for a method and path; `HEAD` finds the `GET` route (decisions §15). */
   match(method: string, path: string): RouteMatch;
+  /**
+   * The methods a path is served with, sorted (`HEAD` wherever `GET`; `OPTIONS` is not listed);
+   * empty when the path is not a route.
+   */
+  allowed(path: string): readonly string[];
   /**
    * Whether a path belongs to this API: it is under `<prefix>/v1` or matches a route (an alias) with
    * any method. Framework adapters pass other paths on to the host application.
@@ -23,7 +29,7 @@ const noop = () => undefined;
  * Builds the route tree once (find-my-way, a radix tree: lookups do not scan the route list).
  * Each route is registered under `prefix + path` and `prefix + alias`; a duplicate method + path
  * throws at start-up. A method that is not registered for a path that exists yields
- * `method_not_allowed` with the `Allow` list. Trailing slashes are ignored. Query strings are parsed
+ * `method_not_allowed` with the `Allow` list (`HEAD` is served wherever `GET` is). Trailing slashes are ignored. Query strings are parsed
  * by the pipeline, not here, so the router's own query parser is disabled.
  */
 export function createRouter(routes: readonly AnyRoute[], prefix = ''): Router {
@@ -42,11 +48,16 @@ export function createRouter(routes: readonly AnyRoute[], prefix = ''): Router {
   const sortedMethods = [...methods].sort();
   const apiRoot = `${prefix}/v1`;
 
-  const allowed = (path: string): string[] => sortedMethods.filter((m) => tree.find(m, path) !== null);
+  const allowed = (path: string): string[] => {
+    const found: string[] = sortedMethods.filter((m) => tree.find(m, path) !== null);
+    if (found.includes('GET')) found.push('HEAD');
+    return found.sort();
+  };
 
   return {
     match(method, path) {
-      const found = methods.has(method as HttpMethod) ? tree.find(method as HttpMethod, path) : null;
+      const lookup = method === 'HEAD' ? 'GET' : method;
+      const found = methods.has(lookup as HttpMethod) ? tree.find(lookup as HttpMethod, path) : null;
       if (found !== null) {
         return {
           kind: 'found',
@@ -59,6 +70,7 @@ export function createRouter(routes: readonly AnyRoute[], prefix = ''): Router {
         ? { kind: 'method_not_allowed', allow: allow.join(', ') }
         : { kind: 'not_found' };
     },
+    allowed,
     owns(path) {
       return path === apiRoot || path.startsWith(`${apiRoot}/`) || allowed(path).length > 0;
     },

@@ -302,10 +302,10 @@ describe.each([
       expect(res.headers.get('request-id')).toMatch(REQUEST_ID);
     });
 
-    it('a known path with another method → 405 method_not_allowed and Allow: DELETE, GET', async () => {
+    it('a known path with another method → 405 method_not_allowed and Allow: DELETE, GET, HEAD', async () => {
       const res = await t.request('/v1/admin/things/thing_1', { method: 'PUT', headers: secret });
       expect(res.status).toBe(405);
-      expect(res.headers.get('allow')).toBe('DELETE, GET');
+      expect(res.headers.get('allow')).toBe('DELETE, GET, HEAD');
       expect(res.json.error).toMatchObject({ type: 'invalid_request_error', code: 'method_not_allowed' });
     });
 

@@ -56,6 +56,8 @@ export async function cartwrightFastify(
       path,
       query,
       headers: { get: (name) => headerValue(request.headers[name]) },
+      // Fastify's own address (its `trustProxy` setting applies).
+      clientAddress: request.ip,
       readBody: (limit) => {
         const body = request.body as Partial<UnreadPayload> | undefined;
         const stream = body?.[PAYLOAD];

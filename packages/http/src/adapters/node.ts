@@ -46,6 +46,7 @@ export function toRawRequest(req: NodeRequest, url: string = req.url ?? '/'): Ra
     path,
     query,
     headers: nodeHeaders(req),
+    ...(req.socket?.remoteAddress !== undefined && { clientAddress: req.socket.remoteAddress }),
     readBody: (limit) => readNodeRequestBody(req, limit),
   };
 }

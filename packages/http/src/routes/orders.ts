@@ -122,6 +122,7 @@ export const ordersRoutes: AnyRoute[] = [
       'the e-mail match.',
     tags: storefrontTags,
     operationId: 'lookupOrder',
+    rateLimit: 'order_lookup',
     errors: ['not_found'],
     handler: (ctx) => ctx.engine.orders.lookup(scopeOf(ctx.auth), ctx.query.number, ctx.query.email),
   }),

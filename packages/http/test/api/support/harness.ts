@@ -4,6 +4,10 @@ import { createEngine, type Engine, type EngineOptions, type Scope } from '@cart
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { toNodeListener } from '../../../src/adapters/node';
 import { createApiHandler } from '../../../src/api';
+import type { HandlerOptions } from '../../../src/create-handler';
+
+/** Options of the handler under test besides its routes (CORS, `trustProxy`…). */
+export type ApiHandlerOptions = Omit<HandlerOptions, 'routes'>;
 
 /**
  * The HTTP API test harness: a real engine on real storage (SQLite in memory, and PostgreSQL in a
@@ -88,13 +92,14 @@ async function createStorage(target: Target) {
 export async function startApi(
   target: Target,
   engineOptions: Partial<Omit<EngineOptions, 'storage'>> = {},
+  handlerOptions: ApiHandlerOptions = {},
 ): Promise<TestApi & { close(): Promise<void> }> {
   const storage = await createStorage(target);
   const engine = await createEngine({ ...engineOptions, storage });
   const scope = await engine.scopeFor('test');
   const liveScope = await engine.scopeFor('live');
   for (const key of Object.values(KEYS)) await engine.apiKeys.register(scope.store_id, key);
-  const handler = createApiHandler(engine, { validateResponses: true });
+  const handler = createApiHandler(engine, { validateResponses: true, ...handlerOptions });
   const server: Server = createServer(toNodeListener(handler));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -163,12 +168,13 @@ export function describeApi(
   name: string,
   body: (api: () => TestApi) => void,
   engineOptions: Partial<Omit<EngineOptions, 'storage'>> = {},
+  handlerOptions: ApiHandlerOptions = {},
 ): void {
   for (const target of API_TARGETS) {
     describe(`${name} [${target}]`, () => {
       let current: (TestApi & { close(): Promise<void> }) | undefined;
       beforeAll(async () => {
-        current = await startApi(target, engineOptions);
+        current = await startApi(target, engineOptions, handlerOptions);
       }, 60_000);
       afterAll(async () => {
         await current?.close();
