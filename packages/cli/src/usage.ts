@@ -15,7 +15,8 @@ Flags take their value as \`--flag value\` or \`--flag=value\`; an unknown flag 
 Configuration comes from the environment: PORT, HOST, DATABASE_URL, COMMERCE_API_KEYS,
 COMMERCE_WEBHOOK_RETRY_DELAYS, COMMERCE_ALLOW_PRIVATE_WEBHOOKS, COMMERCE_SEED, STRIPE_SECRET_KEY,
 STRIPE_API_BASE, STRIPE_WEBHOOK_SECRET, COMMERCE_RECONCILE_INTERVAL_MS, COMMERCE_RECONCILE_AFTER_MS,
-LOG_LEVEL (see docs/getting-started.md).`,
+COMMERCE_RATE_LIMITS, COMMERCE_RATE_LIMIT_<RULE>, COMMERCE_CORS_ORIGINS, COMMERCE_CORS_ADMIN_ORIGINS,
+COMMERCE_TRUST_PROXY, LOG_LEVEL (see docs/getting-started.md and docs/limits.md).`,
   reconcile: `Usage: cartwright reconcile [--older-than-ms N] [--limit N]
 
 Finds checkout payment attempts that never became an order (the process died after the provider
@@ -32,7 +33,12 @@ accepts requests and one JSON log line per request. SIGTERM/SIGINT drain in-flig
 exit 0. Webhooks are delivered in-process unless --no-worker is given (then run \`cartwright worker\`).
 Checkout payments and refunds left open by a crash are reconciled every
 COMMERCE_RECONCILE_INTERVAL_MS (default 30000; 0 = off) once older than COMMERCE_RECONCILE_AFTER_MS
-(default 120000), unless --no-reconcile is given.`,
+(default 120000), unless --no-reconcile is given.
+Rate limits are on (COMMERCE_RATE_LIMITS=off turns them off, e.g. behind a gateway or for load
+tests; COMMERCE_RATE_LIMIT_SECRET_KEY=10000/10s and the like change one rule); browsers may call the
+storefront routes from any origin (COMMERCE_CORS_ORIGINS) and the admin routes from none
+(COMMERCE_CORS_ADMIN_ORIGINS). Behind proxies, set COMMERCE_TRUST_PROXY to their number so
+the per-address limits see the client's address (docs/limits.md).`,
   worker: `Usage: cartwright worker [--interval-ms N] [--no-reconcile]
 
 Delivers due webhooks from DATABASE_URL in a loop (default every 1000 ms when idle). Several
