@@ -6,13 +6,24 @@ import type { AnyRoute } from './route';
 
 export type HandlerOptions = PipelineOptions;
 
+/** What a runtime knows about a request besides the `Request` itself. */
+export interface FetchContext {
+  /** The peer's IP address. */
+  clientAddress?: string | undefined;
+}
+
 /**
  * The API as a web-standard fetch handler, plus the light entry point the Node adapters use.
  * Mount it anywhere that speaks `Request → Response` (Bun, Deno, Workers, Next.js route handlers,
  * Hono), or through `@cartwright/http/{node,express,fastify,hono}`.
  */
 export interface CartwrightHandler {
-  (request: Request): Promise<Response>;
+  /**
+   * Answers a web-standard request. `context.clientAddress` is the client's IP address where the
+   * runtime knows it (Bun: `server.requestIP(request)?.address`; Deno: `info.remoteAddr.hostname`),
+   * for the per-address rate limits (docs/limits.md); without it they do not apply.
+   */
+  (request: Request, context?: FetchContext): Promise<Response>;
   /** The pipeline on a light request: no `Request`/`Response` objects are built (used on Node). */
   handleRaw(raw: RawRequest): Promise<RawResponse>;
   /** Whether a path is this API's (under `<prefix>/v1`, or an alias); adapters pass others on. */
@@ -31,13 +42,15 @@ export interface CartwrightHandler {
  */
 export function createHandler(engine: RouteEngine, options: HandlerOptions): CartwrightHandler {
   const pipeline = createPipeline(engine, options);
-  const fetchHandler = async (request: Request): Promise<Response> => {
+  const fetchHandler = async (request: Request, context?: FetchContext): Promise<Response> => {
     const { path, query } = splitUrl(request.url);
+    const clientAddress = context?.clientAddress;
     const response = await pipeline.handle({
       method: request.method,
       path,
       query,
       headers: request.headers,
+      ...(clientAddress !== undefined && { clientAddress }),
       readBody: (limit) => readWebBody(request, limit),
     });
     return toWebResponse(response, request.method === 'HEAD');

@@ -1,8 +1,11 @@
 export { type ApiHandlerOptions, createApiHandler } from './api';
 export { escapeHtml, renderApiReferenceHtml } from './api-reference-html';
+export type { TrustProxy } from './client-address';
+export type { CorsOptions } from './cors';
 export {
   type CartwrightHandler,
   createHandler,
+  type FetchContext,
   type HandlerOptions,
   isHandler,
   splitUrl,
@@ -11,10 +14,12 @@ export type {
   AuthContext,
   CustomerContext,
   HttpEngine,
+  HttpRateLimiter,
   IdempotencyCaller,
   IdempotencyRunner,
   IdempotentRequest,
   Mode,
+  RateLimitDecision,
   Register,
   RequestOutcome,
   RouteEngine,

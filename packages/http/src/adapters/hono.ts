@@ -1,6 +1,11 @@
 import type { Context, Hono } from 'hono';
 import type { CartwrightHandler } from '../create-handler';
 
+/** The bindings @hono/node-server gives (`c.env`). */
+interface NodeServerEnv {
+  incoming?: { socket?: { remoteAddress?: string } };
+}
+
 /**
  * Mounts the API on a Hono app: `mountCartwright(app, handler)` registers `/v1`, `/v1/*` and the
  * route aliases (relative to the app, for every method) and forwards the raw `Request`
@@ -11,7 +16,11 @@ import type { CartwrightHandler } from '../create-handler';
  */
 // biome-ignore lint/suspicious/noExplicitAny: any Hono app, whatever its env and schema types.
 export function mountCartwright<App extends Hono<any, any, any>>(app: App, handler: CartwrightHandler): App {
-  const serve = (c: Context) => handler(c.req.raw);
+  // On @hono/node-server the Node request is `c.env.incoming`: its socket gives the client address.
+  const serve = (c: Context) =>
+    handler(c.req.raw, {
+      clientAddress: (c.env as NodeServerEnv | undefined)?.incoming?.socket?.remoteAddress,
+    });
   const paths = new Set(['/v1', '/v1/*']);
   for (const route of handler.routes) {
     for (const alias of route.aliases ?? []) {

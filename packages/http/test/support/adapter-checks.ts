@@ -83,7 +83,7 @@ export function adapterChecks(base: () => string): void {
     expect(await missing.json()).toMatchObject({ error: { code: 'route_not_found' } });
     const wrong = await fetch(`${base()}/v1/admin/things/thing_1`, { method: 'PATCH', headers: secret });
     expect(wrong.status).toBe(405);
-    expect(wrong.headers.get('allow')).toBe('DELETE, GET');
+    expect(wrong.headers.get('allow')).toBe('DELETE, GET, HEAD');
   });
 
   it('missing key → 401 unauthenticated; publishable key on admin → 403 forbidden', async () => {
