@@ -1,5 +1,26 @@
-import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { ERROR_CODES, type ErrorCode } from '@cartwright/core';
+import {
+  OpenAPIRegistry,
+  OpenApiGeneratorV31,
+  type ResponseConfig,
+  type RouteConfig,
+} from '@asteasolutions/zod-to-openapi';
+import {
+  ERROR_CODES,
+  type ErrorCode,
+  MAX_AMOUNT,
+  MAX_CART_LINES,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  MAX_IDENTIFIER_LENGTH,
+  MAX_LIST_ITEMS,
+  MAX_METADATA_DEPTH,
+  MAX_METADATA_KEY_LENGTH,
+  MAX_METADATA_KEYS,
+  MAX_METADATA_VALUE_LENGTH,
+  MAX_NAME_LENGTH,
+  MAX_QUANTITY,
+  MAX_TEXT_LENGTH,
+  MAX_URL_LENGTH,
+} from '@cartwright/core';
 import { type ZodObject, z } from 'zod';
 import type { AnyRoute, ApiInfo } from './route';
 import { STATUS_BY_CODE } from './status-map';
@@ -12,12 +33,6 @@ export interface OpenApiInfo {
   version: string;
   description?: string;
 }
-
-export const DEFAULT_OPENAPI_INFO: OpenApiInfo = {
-  title: 'Cartwright API',
-  version: '1.0.0',
-  description: 'The Cartwright commerce engine: storefront and admin endpoints under /v1.',
-};
 
 const ERROR_TYPE_VALUES = [
   'invalid_request_error',
@@ -58,6 +73,115 @@ const SECURITY_API_KEY = 'ApiKey';
 const SECURITY_CUSTOMER_TOKEN = 'CustomerToken';
 
 /**
+ * The size limits of decisions §15 as the document states them at its root (`x-cartwright-limits`),
+ * read from core's limits (the one place that defines them). The schemas carry most of them
+ * field by field (`maxLength`, `maximum`, `maxItems`, `maxProperties`); this also names the ones
+ * enforced by code across a request or a stored object: the lines of a cart (adds and merges
+ * included), a line's summed quantity, and metadata strings at any depth.
+ */
+export const DOCUMENTED_LIMITS = Object.freeze({
+  metadata_keys: MAX_METADATA_KEYS,
+  metadata_key_length: MAX_METADATA_KEY_LENGTH,
+  metadata_value_length: MAX_METADATA_VALUE_LENGTH,
+  metadata_depth: MAX_METADATA_DEPTH,
+  identifier_length: MAX_IDENTIFIER_LENGTH,
+  name_length: MAX_NAME_LENGTH,
+  text_length: MAX_TEXT_LENGTH,
+  url_length: MAX_URL_LENGTH,
+  list_items: MAX_LIST_ITEMS,
+  cart_lines: MAX_CART_LINES,
+  quantity: MAX_QUANTITY,
+  amount: MAX_AMOUNT,
+  idempotency_key_length: MAX_IDEMPOTENCY_KEY_LENGTH,
+});
+
+/** Root extension holding {@link DOCUMENTED_LIMITS}. */
+export const LIMITS_EXTENSION = 'x-cartwright-limits';
+
+/** The same limits in words, for the document's description (and so the HTML reference). */
+const LIMITS_TEXT =
+  `Limits: \`metadata\` holds at most ${MAX_METADATA_KEYS} keys of at most ${MAX_METADATA_KEY_LENGTH} characters, ` +
+  `strings in it at most ${MAX_METADATA_VALUE_LENGTH} characters (at any depth, nested at most ${MAX_METADATA_DEPTH} levels); ` +
+  `ids, codes and other identifiers at most ${MAX_IDENTIFIER_LENGTH} characters, names ${MAX_NAME_LENGTH}, ` +
+  `descriptions and notes ${MAX_TEXT_LENGTH.toLocaleString('en-US')}, URLs ${MAX_URL_LENGTH.toLocaleString('en-US')}; ` +
+  `lists at most ${MAX_LIST_ITEMS} entries; a cart at most ${MAX_CART_LINES} lines (however they are added), ` +
+  `a line at most ${MAX_QUANTITY.toLocaleString('en-US')} units; money amounts at most ` +
+  `${MAX_AMOUNT.toLocaleString('en-US')} minor units. Over a limit → 400 \`parameter_invalid\` with its \`param\`. ` +
+  `The numbers are also in \`${LIMITS_EXTENSION}\`.`;
+
+/** The same rate limits in words. */
+const RATE_LIMITS_TEXT =
+  'Rate limits: every authenticated request counts against its API key (and, for publishable keys and ' +
+  'failed authentication, against the client address); the guest order lookup and customer sign-in have a ' +
+  'stricter per-address budget. Over a budget → 429 `rate_limited` with `Retry-After`. Responses carry ' +
+  '`RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` while limits are on.';
+
+export const DEFAULT_OPENAPI_INFO: OpenApiInfo = {
+  title: 'Cartwright API',
+  version: '1.0.0',
+  description: [
+    'The Cartwright commerce engine: storefront and admin endpoints under /v1.',
+    LIMITS_TEXT,
+    RATE_LIMITS_TEXT,
+  ].join('\n\n'),
+};
+
+const IDEMPOTENCY_KEY_PARAMETER = 'IdempotencyKey';
+const HEADER_RATE_LIMIT_LIMIT = 'RateLimit-Limit';
+const HEADER_RATE_LIMIT_REMAINING = 'RateLimit-Remaining';
+const HEADER_RATE_LIMIT_RESET = 'RateLimit-Reset';
+const HEADER_RETRY_AFTER = 'Retry-After';
+const HEADER_IDEMPOTENT_REPLAYED = 'Idempotent-Replayed';
+
+/** A `$ref` to a component. */
+const ref = (kind: 'parameters' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+/**
+ * Registers the parameter and headers every operation shares: `Idempotency-Key` (decisions §12),
+ * the `RateLimit-*` headers and `Retry-After` (decisions §15), and `Idempotent-Replayed`.
+ */
+function registerSharedComponents(registry: OpenAPIRegistry): void {
+  registry.registerComponent('parameters', IDEMPOTENCY_KEY_PARAMETER, {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
+    description:
+      `Makes this POST safe to retry: a key of your choosing (at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, ` +
+      'e.g. a UUID). The same key with the same body within 24 hours returns the first response again ' +
+      '(with `Idempotent-Replayed: true`), and the effect happens once; the same key with a different body → ' +
+      '409 `idempotency_key_reused`; while the first request still runs → 409 `idempotency_key_in_use`. ' +
+      '"The same body" is the same JSON value (key order and whitespace do not matter). A key belongs to its ' +
+      "caller (store, mode, API key and customer token): another caller's identical request is a new request.",
+  });
+  const integer = { type: 'integer' as const, minimum: 0 };
+  registry.registerComponent('headers', HEADER_RATE_LIMIT_LIMIT, {
+    description:
+      'Requests the budget that applied to this request allows when full (the tightest one consulted: the ' +
+      'API key, the client address, or the stricter per-address budget of a route). Sent while rate limits ' +
+      'are on (the default for a server; `COMMERCE_RATE_LIMITS=off` turns them off).',
+    schema: integer,
+  });
+  registry.registerComponent('headers', HEADER_RATE_LIMIT_REMAINING, {
+    description: 'Requests left in that budget after this one.',
+    schema: integer,
+  });
+  registry.registerComponent('headers', HEADER_RATE_LIMIT_RESET, {
+    description: 'Seconds until that budget is full again.',
+    schema: integer,
+  });
+  registry.registerComponent('headers', HEADER_RETRY_AFTER, {
+    description: 'Seconds to wait before the request can succeed.',
+    required: true,
+    schema: integer,
+  });
+  registry.registerComponent('headers', HEADER_IDEMPOTENT_REPLAYED, {
+    description: 'Present (`true`) when the response is the stored first response of its `Idempotency-Key`.',
+    schema: { type: 'string', enum: ['true'] },
+  });
+}
+
+/**
  * Builds the OpenAPI 3.1 document for a list of routes with zod-to-openapi: every route with its
  * path parameters, query, JSON body, success response and the error responses it can produce (all
  * referencing the shared `ErrorResponse`), plus the two security schemes (bearer API key,
@@ -84,6 +208,7 @@ export function buildOpenApiDocument(
     name: 'X-Customer-Token',
     description: 'A customer token (ct_…) issued by POST /v1/admin/customers/{id}/token.',
   });
+  registerSharedComponents(registry);
 
   for (const route of routes) {
     if (route.excludeFromOpenApi === true) continue;
@@ -109,6 +234,7 @@ export function buildOpenApiDocument(
     info: { ...info },
     ...(prefix === '' ? {} : { servers: [{ url: prefix }] }),
   });
+  (document as unknown as Record<string, unknown>)[LIMITS_EXTENSION] = { ...DOCUMENTED_LIMITS };
   return nullableReferencesAsAnyOf(document);
 }
 
@@ -194,6 +320,26 @@ function operationFor(route: AnyRoute): Omit<RouteConfig, 'path'> {
   }
   const status = route.status ?? 200;
   const mediaType = (route.responseContentType ?? 'application/json').split(';')[0]?.trim() as string;
+  const success: ResponseConfig = {
+    description: 'Success',
+    content: { [mediaType]: { schema: route.response } },
+  };
+  if (acceptsIdempotencyKey(route)) {
+    success.headers = { [HEADER_IDEMPOTENT_REPLAYED]: ref('headers', HEADER_IDEMPOTENT_REPLAYED) };
+  }
+  const responses: Record<string, ResponseConfig> = { [status]: success, ...errorResponsesFor(route) };
+  if (isRateLimited(route)) {
+    // Every response of a counted request carries the budget's headers; a 429 also Retry-After.
+    for (const [code, response] of Object.entries(responses)) {
+      response.headers = {
+        ...(response.headers as Record<string, unknown> | undefined),
+        ...(code === '429' ? { [HEADER_RETRY_AFTER]: ref('headers', HEADER_RETRY_AFTER) } : {}),
+        [HEADER_RATE_LIMIT_LIMIT]: ref('headers', HEADER_RATE_LIMIT_LIMIT),
+        [HEADER_RATE_LIMIT_REMAINING]: ref('headers', HEADER_RATE_LIMIT_REMAINING),
+        [HEADER_RATE_LIMIT_RESET]: ref('headers', HEADER_RATE_LIMIT_RESET),
+      };
+    }
+  }
   return {
     method: route.method.toLowerCase() as RouteConfig['method'],
     summary: route.summary,
@@ -201,12 +347,28 @@ function operationFor(route: AnyRoute): Omit<RouteConfig, 'path'> {
     tags: [...route.tags],
     security: securityFor(route),
     [AUTH_EXTENSION]: route.auth,
+    ...(acceptsIdempotencyKey(route) ? { parameters: [ref('parameters', IDEMPOTENCY_KEY_PARAMETER)] } : {}),
     request,
-    responses: {
-      [status]: { description: 'Success', content: { [mediaType]: { schema: route.response } } },
-      ...errorResponsesFor(route),
-    },
+    responses,
   };
+}
+
+/**
+ * Whether the pipeline honours `Idempotency-Key` on the route: every POST that authenticates its
+ * caller (the key is scoped to the caller). A POST without a key (a payment provider's webhook)
+ * has no caller to scope it to; it is left out there.
+ */
+export function acceptsIdempotencyKey(route: AnyRoute): boolean {
+  return route.method === 'POST' && route.auth !== 'none';
+}
+
+/**
+ * Whether a request of the route is counted against a rate limit (decisions §15): every
+ * authenticated route (its API key's budget, and the client address's for publishable keys and
+ * failed authentication), and any route with a stricter per-address budget of its own.
+ */
+export function isRateLimited(route: AnyRoute): boolean {
+  return route.auth !== 'none' || route.rateLimit !== undefined;
 }
 
 function securityFor(route: AnyRoute): NonNullable<RouteConfig['security']> {
@@ -230,21 +392,21 @@ export function errorCodesFor(route: AnyRoute): ErrorCode[] {
   if (route.auth !== 'none' && route.customerToken !== 'none')
     codes.add('invalid_customer_token').add('customer_disabled');
   if (route.auth !== 'none' && route.customerToken === 'required') codes.add('customer_token_required');
-  if (route.method === 'POST' && route.auth !== 'none')
-    codes.add('idempotency_key_reused').add('idempotency_key_in_use');
+  if (acceptsIdempotencyKey(route)) codes.add('idempotency_key_reused').add('idempotency_key_in_use');
+  if (isRateLimited(route)) codes.add('rate_limited');
   if (pathParamNames(route.path).length > 0) codes.add('not_found');
   for (const code of route.errors ?? []) codes.add(code);
   codes.add('internal_error');
   return [...codes];
 }
 
-function errorResponsesFor(route: AnyRoute): RouteConfig['responses'] {
+function errorResponsesFor(route: AnyRoute): Record<string, ResponseConfig> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesFor(route)) {
     const status = STATUS_BY_CODE[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
-  const responses: RouteConfig['responses'] = {};
+  const responses: Record<string, ResponseConfig> = {};
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[status] = {
       description: `Error: ${codes.join(', ')}`,

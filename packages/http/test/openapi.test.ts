@@ -111,7 +111,17 @@ describe('buildOpenApiDocument', () => {
 
   it('documents the success status (201) and the error responses a route can produce', () => {
     const order = doc.paths['/v1/admin/orders'].post.responses;
-    expect(Object.keys(order).sort()).toEqual(['201', '400', '401', '403', '409', '413', '415', '500']);
+    expect(Object.keys(order).sort()).toEqual([
+      '201',
+      '400',
+      '401',
+      '403',
+      '409',
+      '413',
+      '415',
+      '429',
+      '500',
+    ]);
     expect(order['400'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/ErrorResponse',
     });
@@ -145,7 +155,7 @@ describe('buildOpenApiDocument', () => {
     expect(error.properties.code.enum).toContain('cart_not_active');
   });
 
-  it('errorCodesFor: a GET without inputs on a secret route → unauthenticated, invalid_api_key, forbidden, internal_error', () => {
+  it('errorCodesFor: a GET without inputs on a secret route → unauthenticated, invalid_api_key, forbidden, rate_limited, internal_error', () => {
     const route = defineRoute({
       method: 'GET',
       path: '/v1/admin/store',
@@ -160,6 +170,7 @@ describe('buildOpenApiDocument', () => {
       'forbidden',
       'internal_error',
       'invalid_api_key',
+      'rate_limited',
       'unauthenticated',
     ]);
   });

@@ -79,6 +79,13 @@ export const WORST_CASE_TOTAL = 2 * (MAX_CART_LINES * MAX_AMOUNT * MAX_QUANTITY 
  */
 export const MAX_IDENTIFIER_LENGTH = 255;
 
+/**
+ * The `Idempotency-Key` header (decisions §12): at most as long as an identifier, as at Stripe.
+ * The HTTP pipeline refuses a longer key (400 `parameter_invalid`) and the OpenAPI document
+ * states it.
+ */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = MAX_IDENTIFIER_LENGTH;
+
 /** Names and other one-line free strings: product, customer and address fields, carriers. */
 export const MAX_NAME_LENGTH = 255;
 
