@@ -29,13 +29,13 @@ interface WireResponse {
   body: Buffer;
 }
 
-type Get = (path: string, headers?: Record<string, string>) => Promise<WireResponse>;
+type Get = (path: string, headers?: Record<string, string>, method?: 'GET' | 'HEAD') => Promise<WireResponse>;
 
 /** A GET with node:http, which (unlike fetch) neither adds Accept-Encoding nor decompresses. */
 function wireGet(base: string): Get {
-  return (path, headers = {}) =>
+  return (path, headers = {}, method = 'GET') =>
     new Promise((resolve, reject) => {
-      const req = httpRequest(`${base}${path}`, { headers }, (res) => {
+      const req = httpRequest(`${base}${path}`, { headers, method }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
@@ -54,8 +54,8 @@ function wireGet(base: string): Get {
 
 /** A GET on the fetch handler in process, with real `Request`/`Response` objects. */
 function inProcessGet(handler: CartwrightHandler): Get {
-  return async (path, headers = {}) => {
-    const res = await handler(new Request(`http://shop.test${path}`, { headers }));
+  return async (path, headers = {}, method = 'GET') => {
+    const res = await handler(new Request(`http://shop.test${path}`, { headers, method }));
     const flat: Record<string, string | undefined> = {};
     res.headers.forEach((value, name) => {
       flat[name] = value;
@@ -266,6 +266,29 @@ describe.each([
       const br = await get(path, { 'accept-encoding': 'br', 'if-none-match': gzipTag });
       expect(br.status, name).toBe(200);
       expect(br.headers['content-encoding'], name).toBe('br');
+    }
+  });
+
+  it('HEAD → the headers of the GET (Content-Length of that representation on Node), no body', async () => {
+    for (const { name, get, contentLength } of transports) {
+      for (const accept of [undefined, 'gzip', 'br']) {
+        const encoding: Record<string, string> = accept === undefined ? {} : { 'accept-encoding': accept };
+        const full = await get(path, encoding);
+        const head = await get(path, encoding, 'HEAD');
+        const label = `${name}, Accept-Encoding ${accept}`;
+        expect(head.status, label).toBe(200);
+        expect(head.body.length, label).toBe(0);
+        for (const header of [
+          'etag',
+          'content-encoding',
+          'content-type',
+          'content-security-policy',
+          'vary',
+        ]) {
+          expect(head.headers[header], `${label} ${header}`).toBe(full.headers[header]);
+        }
+        if (contentLength) expect(head.headers['content-length'], label).toBe(String(full.body.length));
+      }
     }
   });
 
