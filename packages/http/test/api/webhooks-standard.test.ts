@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Clock, type Scope, type WebhookRecord, write } from '@cartwright/core';
 import { createNodeWebhookTransport, verifyStandardWebhook } from '@cartwright/webhooks';
+import { verifyWebhookSignature as sdkVerifyWebhookSignature } from '@headless-commerce/sdk';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, expect, test, vi } from 'vitest';
 import { describeApi, type TestApi } from './support/harness';
@@ -29,6 +30,8 @@ interface Receiver {
   status: number;
   /** The secret the receiver verifies with (`standardwebhooks`), or null to accept anything. */
   secret: string | null;
+  /** Milliseconds the receiver waits before answering. */
+  delayMs: number;
 }
 
 const servers: Server[] = [];
@@ -41,7 +44,7 @@ afterAll(async () => {
 
 /** A real receiver on 127.0.0.1 that verifies with `standardwebhooks` and answers `status` (or 401). */
 async function startReceiver(status = 200, secret: string | null = null): Promise<Receiver> {
-  const receiver: Receiver = { url: '', receipts: [], status, secret };
+  const receiver: Receiver = { url: '', receipts: [], status, secret, delayMs: 0 };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -57,7 +60,9 @@ async function startReceiver(status = 200, secret: string | null = null): Promis
         }
       }
       receiver.receipts.push({ headers: req.headers, body, verified });
-      res.writeHead(verified === false ? 401 : receiver.status).end();
+      const answer = () => res.writeHead(verified === false ? 401 : receiver.status).end();
+      if (receiver.delayMs > 0) setTimeout(answer, receiver.delayMs);
+      else answer();
     });
   });
   servers.push(server);
@@ -171,6 +176,13 @@ describeApi(
       expect(event).toMatchObject({ type: 'customer.created', data: { id: customer.body.id } });
       // The spec's headers, exactly as before.
       expect(got?.headers['x-webhook-signature']).toBe(hexSignature(created.secret, got?.body ?? ''));
+      expect(
+        await sdkVerifyWebhookSignature(
+          got?.body ?? '',
+          String(got?.headers['x-webhook-signature']),
+          created.secret,
+        ),
+      ).toBe(true);
       expect(got?.headers['x-webhook-id']).toBe(event.id);
       expect(got?.headers['x-webhook-timestamp']).toBe(String(Math.floor(clock.now() / 1000)));
       // The Standard Webhooks headers: the event id, the same timestamp, one v1 signature.
@@ -543,6 +555,24 @@ describeApi(
         'not_found',
       );
       expectError(await api().storefront.post(retryPath(created.id, delivery.id)), 403, 'forbidden');
+    });
+
+    test('a delivery a worker is sending at that moment → 409; once recorded, the retry goes out', async () => {
+      const { receiver, created, delivery } = await failedOnce(500);
+      receiver.status = 200;
+      receiver.delayMs = 1500;
+      clock.advance(5 * 60_000); // the automatic retry is due
+      const worker = api().engine.webhooks.deliverDue();
+      const deadline = Date.now() + 5000;
+      while (receiver.receipts.length < 2 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(receiver.receipts).toHaveLength(2);
+      expectError(await api().post(retryPath(created.id, delivery.id)), 409, 'invalid_state_transition');
+      expect(await worker).toMatchObject({ succeeded: 1 });
+      receiver.delayMs = 0;
+      const r = await api().post(retryPath(created.id, delivery.id));
+      expect(r.body).toMatchObject({ status: 'succeeded', attempt: 3 });
+      expect(receiver.receipts).toHaveLength(3);
     });
 
     test('with an Idempotency-Key a replay returns the same delivery and sends nothing more', async () => {
