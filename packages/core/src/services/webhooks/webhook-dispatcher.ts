@@ -177,23 +177,20 @@ export function createWebhookDispatcher(ctx: ServiceContext) {
     const next = afterAttempt(attempt, sent.succeeded, at, delays);
     const recordedAt = fixedNow ?? ctx.clock.now();
     const scope: Scope = { store_id: delivery.store_id, mode: delivery.mode };
-    return write(
-      ctx,
-      async ({ tx }) => {
-        const result = await recordOne(tx, scope, claimed, workerId, { attempt, at, recordedAt, sent, next });
-        if (!withDelivery || result.outcome === 'lost') return { ...result, delivery: null };
-        const read = await tx.webhooks.getDelivery(scope, delivery.webhook_id, delivery.id);
-        return { ...result, delivery: read ? webhookDeliveryToWire(read) : null };
+    const record = async (tx: Repositories) => {
+      const result = await recordOne(tx, scope, claimed, workerId, { attempt, at, recordedAt, sent, next });
+      if (!withDelivery || result.outcome === 'lost') return { ...result, delivery: null };
+      const read = await tx.webhooks.getDelivery(scope, delivery.webhook_id, delivery.id);
+      return { ...result, delivery: read ? webhookDeliveryToWire(read) : null };
+    };
+    // The worker's attempt is no request's; a manual retry's is its request's last effect.
+    if (!withDelivery) return ctx.storage.transaction(record);
+    return write(ctx, ({ tx }) => record(tx), {
+      answer: (result) => {
+        if (result.delivery === null) throw deliveryTakenOver(delivery.id);
+        return result.delivery;
       },
-      withDelivery
-        ? {
-            answer: (result) => {
-              if (result.delivery === null) throw deliveryTakenOver(delivery.id);
-              return result.delivery;
-            },
-          }
-        : undefined,
-    );
+    });
   }
 
   async function recordOne(
