@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { verifyWebhookSignature } from '@cartwright/webhooks';
+import { verifyStandardWebhook } from '@cartwright/webhooks';
 
 /** The body of every Cartwright webhook delivery. */
 export interface WebhookEvent {
@@ -24,8 +24,10 @@ const MAX_BODY_BYTES = 1024 * 1024;
 /**
  * A webhook receiver on plain node:http:
  * 1. reads the raw body (the signature covers these exact bytes — never re-serialise the JSON),
- * 2. verifies `X-Webhook-Signature` with `verifyWebhookSignature` (constant time) → 400 if wrong,
- * 3. drops repeats by `X-Webhook-Id` (delivery is at-least-once; the event id is the dedup key),
+ * 2. verifies the Standard Webhooks headers with `verifyStandardWebhook` (constant time): the
+ *    signature over id, timestamp and body, and a timestamp within 5 minutes, so a captured
+ *    delivery cannot be replayed later → 400 if either is wrong,
+ * 3. drops repeats by `webhook-id` (delivery is at-least-once; the event id is the dedup key),
  * 4. hands the event to `onEvent` and answers 200 (any non-2xx makes Cartwright retry).
  */
 export function createWebhookReceiver(options: ReceiverOptions): Server {
@@ -50,11 +52,11 @@ export function createWebhookReceiver(options: ReceiverOptions): Server {
     });
     req.on('end', async () => {
       const raw = Buffer.concat(chunks);
-      if (!verifyWebhookSignature(raw, req.headers['x-webhook-signature'], options.secret)) {
-        return reply(400, 'invalid signature');
+      if (!verifyStandardWebhook(raw, req.headers, options.secret)) {
+        return reply(400, 'invalid signature or timestamp');
       }
       const event = JSON.parse(raw.toString('utf8')) as WebhookEvent;
-      const id = String(req.headers['x-webhook-id'] ?? event.id);
+      const id = String(req.headers['webhook-id']);
       if (seen.has(id)) return reply(200, 'duplicate ignored');
       try {
         await options.onEvent(event);
