@@ -333,6 +333,24 @@ const samples: Array<[string, z.ZodType, unknown]> = [
       next_retry_at: at,
       created_at: at,
       updated_at: at,
+      attempts: [
+        {
+          attempt: 1,
+          succeeded: false,
+          status_code: 503,
+          duration_ms: 80,
+          error: 'HTTP 503',
+          created_at: at,
+        },
+        {
+          attempt: 2,
+          succeeded: false,
+          status_code: 500,
+          duration_ms: 120,
+          error: 'HTTP 500',
+          created_at: at,
+        },
+      ],
     },
   ],
   [

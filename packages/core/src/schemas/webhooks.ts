@@ -59,11 +59,24 @@ export type Webhook = z.infer<typeof WebhookSchema>;
 export const WebhookListSchema = listOf(WebhookSchema);
 export type WebhookList = z.infer<typeof WebhookListSchema>;
 
+/** One attempt of a delivery. */
+export const WebhookAttemptSchema = z
+  .object({
+    attempt: z.int(),
+    succeeded: z.boolean(),
+    status_code: z.int().nullable(),
+    duration_ms: z.int(),
+    error: z.string().nullable(),
+    created_at: DateTimeSchema,
+  })
+  .meta({ id: 'WebhookAttempt' });
+export type WebhookAttempt = z.infer<typeof WebhookAttemptSchema>;
+
 /**
  * One delivery of one event to one webhook, with its latest attempt: `attempt` (attempts made:
  * at most 5 automatic ones, plus one per manual retry), `status_code` (null when no response
- * arrived), `duration_ms`, `error`, and `next_retry_at` (null when no retry is scheduled). The
- * deliveries list and the retry response also carry `attempts` (each attempt, oldest first).
+ * arrived), `duration_ms`, `error`, and `next_retry_at` (null when no retry is scheduled), and
+ * `attempts`: each attempt, oldest first.
  */
 export const WebhookDeliverySchema = z
   .object({
@@ -79,6 +92,7 @@ export const WebhookDeliverySchema = z
     next_retry_at: DateTimeSchema.nullable(),
     created_at: DateTimeSchema,
     updated_at: DateTimeSchema,
+    attempts: z.array(WebhookAttemptSchema),
   })
   .meta({ id: 'WebhookDelivery' });
 export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;

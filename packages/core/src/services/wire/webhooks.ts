@@ -4,7 +4,13 @@ import type {
   WebhookDeliveryRecord,
   WebhookRecord,
 } from '../../ports/storage';
-import type { Notification, Webhook, WebhookDelivery, WebhookEventType } from '../../schemas/webhooks';
+import type {
+  Notification,
+  Webhook,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEventType,
+} from '../../schemas/webhooks';
 import { iso, isoOrNull } from './format';
 
 /**
@@ -26,17 +32,10 @@ export function webhookToWire(record: WebhookRecord, secret: string | null = nul
 }
 
 /** One attempt of a delivery, oldest first in `attempts`. */
-export interface WebhookAttemptWire {
-  attempt: number;
-  succeeded: boolean;
-  status_code: number | null;
-  duration_ms: number;
-  error: string | null;
-  created_at: string;
-}
+export type WebhookAttemptWire = WebhookAttempt;
 
 /** A delivery with its latest outcome and the history of its attempts. */
-export type WebhookDeliveryWire = WebhookDelivery & { attempts: WebhookAttemptWire[] };
+export type WebhookDeliveryWire = WebhookDelivery;
 
 export function webhookAttemptToWire(record: WebhookAttemptRecord): WebhookAttemptWire {
   return {
