@@ -4,7 +4,13 @@ import { choiceFlag, type Invocation, integerFlag, readInvocation } from './args
 import { ConfigError, readConfig, type ServerConfig } from './config';
 import { seedDemo } from './demo-seed';
 import { describeDatabase, openStorage } from './open-storage';
-import { createConfiguredEngine, createLogger, startReconciler, startServer } from './server';
+import {
+  createConfiguredEngine,
+  createLogger,
+  logWebhookAttempt,
+  startReconciler,
+  startServer,
+} from './server';
 import { explainDatabaseError } from './startup-errors';
 
 type CommandOf<C extends string> = Extract<Invocation, { kind: 'command'; command: C }>;
@@ -63,6 +69,7 @@ async function worker(config: ServerConfig, { values }: CommandOf<'worker'>): Pr
     intervalMs,
     workerId,
     onError: (error) => logger.error({ err: error }, 'webhook delivery failed'),
+    onAttempt: (attempt) => logWebhookAttempt(logger, attempt),
   });
   logger.info(
     { worker_id: workerId, database: describeDatabase(config.databaseUrl) },

@@ -7,6 +7,7 @@ import {
   type PaymentProvider,
   type PollingLoop,
   type Storage,
+  type WebhookAttemptReport,
 } from '@cartwright/core';
 import { createApiHandler } from '@cartwright/http';
 import { toRawRequest, writeNodeResponse } from '@cartwright/http/node';
@@ -150,6 +151,30 @@ export function startReconciler(engine: Engine, config: ServerConfig, logger: Lo
 }
 
 /** The process's logger: JSON lines on stdout at `LOG_LEVEL`, ISO timestamps. */
+/**
+ * One log line per webhook delivery attempt: `info` when delivered, `warn` when it failed (with
+ * the error, when the next attempt is due, and whether it deactivated the webhook).
+ */
+export function logWebhookAttempt(logger: Logger, attempt: WebhookAttemptReport): void {
+  const fields = {
+    webhook_id: attempt.webhook_id,
+    delivery_id: attempt.delivery_id,
+    event_id: attempt.event_id,
+    attempt: attempt.attempt,
+    outcome: attempt.outcome,
+    status_code: attempt.status_code,
+    duration_ms: attempt.duration_ms,
+    ...(attempt.error !== null && { error: attempt.error }),
+    ...(attempt.next_attempt_at !== null && {
+      next_attempt_at: new Date(attempt.next_attempt_at).toISOString(),
+    }),
+    ...(attempt.deactivated && { deactivated: true }),
+  };
+  if (attempt.outcome === 'succeeded') logger.info(fields, 'webhook delivered');
+  else if (attempt.deactivated) logger.warn(fields, 'webhook attempt failed: webhook deactivated');
+  else logger.warn(fields, `webhook attempt ${attempt.outcome}`);
+}
+
 export function createLogger(config: Pick<ServerConfig, 'logLevel'>): Logger {
   return pino({ base: null, level: config.logLevel, timestamp: pino.stdTimeFunctions.isoTime });
 }
@@ -187,6 +212,7 @@ export async function startServer(
       ? null
       : engine.webhooks.startWorker({
           onError: (error) => logger.error({ err: error }, 'webhook delivery failed'),
+          onAttempt: (attempt) => logWebhookAttempt(logger, attempt),
         });
   const reconciler = options.reconcile === false ? null : startReconciler(engine, config, logger);
   const handler = createApiHandler(engine, {

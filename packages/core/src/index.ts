@@ -47,6 +47,7 @@ export {
 export type {
   DeliverDueOptions,
   DeliverDueResult,
+  WebhookAttemptReport,
   WebhookWorker,
   WebhookWorkerOptions,
 } from './services/webhooks/webhook-service';

@@ -27,6 +27,28 @@ export interface DeliverDueOptions {
   leaseMs?: number;
   /** Set `aborted` to stop early: claimed deliveries not yet sent are given back. */
   signal?: { readonly aborted: boolean };
+  /** Called once per attempt sent, after it is recorded (an operator's log line). */
+  onAttempt?: (attempt: WebhookAttemptReport) => void;
+}
+
+/** One attempt as {@link DeliverDueOptions.onAttempt} reports it. */
+export interface WebhookAttemptReport {
+  webhook_id: string;
+  delivery_id: string;
+  event_id: string;
+  /** The attempt's number (1 for the first). */
+  attempt: number;
+  /** `lost`: another worker took the delivery over before this attempt was recorded. */
+  outcome: 'succeeded' | 'failed' | 'lost';
+  /** The endpoint's status; null when no response arrived. */
+  status_code: number | null;
+  duration_ms: number;
+  /** Why it failed (a status, a timeout, a refused connection); null on success. */
+  error: string | null;
+  /** When the next attempt is due (epoch ms); null when none is scheduled. */
+  next_attempt_at: number | null;
+  /** This attempt deactivated the webhook (its 5th consecutive failure). */
+  deactivated: boolean;
 }
 
 export interface DeliverDueResult {
@@ -161,7 +183,12 @@ export function createWebhookDispatcher(ctx: ServiceContext) {
     workerId: string,
     fixedNow: number | undefined,
     withDelivery = false,
-  ): Promise<{ outcome: AttemptOutcome; deactivated: string | null; delivery: WebhookDeliveryWire | null }> {
+  ): Promise<{
+    outcome: AttemptOutcome;
+    deactivated: string | null;
+    delivery: WebhookDeliveryWire | null;
+    report: WebhookAttemptReport;
+  }> {
     const { delivery } = claimed;
     const transport = requireTransport(ctx);
     const at = fixedNow ?? ctx.clock.now();
@@ -179,9 +206,21 @@ export function createWebhookDispatcher(ctx: ServiceContext) {
     const scope: Scope = { store_id: delivery.store_id, mode: delivery.mode };
     const record = async (tx: Repositories) => {
       const result = await recordOne(tx, scope, claimed, workerId, { attempt, at, recordedAt, sent, next });
-      if (!withDelivery || result.outcome === 'lost') return { ...result, delivery: null };
+      const report: WebhookAttemptReport = {
+        webhook_id: delivery.webhook_id,
+        delivery_id: delivery.id,
+        event_id: delivery.event_id,
+        attempt,
+        outcome: result.outcome,
+        status_code: sent.status_code,
+        duration_ms: sent.duration_ms,
+        error: sent.error,
+        next_attempt_at: result.outcome === 'lost' ? null : next.next_attempt_at,
+        deactivated: result.deactivated !== null,
+      };
+      if (!withDelivery || result.outcome === 'lost') return { ...result, delivery: null, report };
       const read = await tx.webhooks.getDelivery(scope, delivery.webhook_id, delivery.id);
-      return { ...result, delivery: read ? webhookDeliveryToWire(read) : null };
+      return { ...result, delivery: read ? webhookDeliveryToWire(read) : null, report };
     };
     // The worker's attempt is no request's; a manual retry's is its request's last effect.
     if (!withDelivery) return ctx.storage.transaction(record);
@@ -340,8 +379,9 @@ export function createWebhookDispatcher(ctx: ServiceContext) {
             result.released += 1;
             return 'released';
           }
-          const { outcome, deactivated } = await deliverOne(item, workerId, options.now);
+          const { outcome, deactivated, report } = await deliverOne(item, workerId, options.now);
           result[outcome] += 1;
+          options.onAttempt?.(report);
           if (deactivated) {
             deactivatedIds.add(deactivated);
             result.deactivated.push(deactivated);

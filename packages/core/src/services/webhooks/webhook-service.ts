@@ -254,5 +254,5 @@ export function createWebhookService(ctx: ServiceContext) {
 }
 
 export type WebhookService = ReturnType<typeof createWebhookService>;
-export type { DeliverDueOptions, DeliverDueResult } from './webhook-dispatcher';
+export type { DeliverDueOptions, DeliverDueResult, WebhookAttemptReport } from './webhook-dispatcher';
 export type { WebhookWorker, WebhookWorkerOptions } from './webhook-worker';

@@ -1,5 +1,5 @@
 import { startPollingLoop } from '../scheduling/polling-loop';
-import type { DeliverDueOptions, DeliverDueResult } from './webhook-dispatcher';
+import type { DeliverDueOptions, DeliverDueResult, WebhookAttemptReport } from './webhook-dispatcher';
 
 export interface WebhookWorkerOptions {
   /** Pause between polls when there was nothing (more) to do; default 1000 ms. */
@@ -10,6 +10,8 @@ export interface WebhookWorkerOptions {
   limit?: number;
   /** Called when a batch fails (e.g. the database is unreachable); the loop keeps going. */
   onError?: (error: unknown) => void;
+  /** Called once per attempt sent, after it is recorded (e.g. one log line per attempt). */
+  onAttempt?: (attempt: WebhookAttemptReport) => void;
 }
 
 export interface WebhookWorker {
@@ -38,6 +40,7 @@ export function startWebhookWorker(
         limit,
         signal,
         ...(options.workerId !== undefined && { workerId: options.workerId }),
+        ...(options.onAttempt !== undefined && { onAttempt: options.onAttempt }),
       });
       return result.claimed >= limit;
     },
