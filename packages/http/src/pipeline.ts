@@ -267,7 +267,12 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
     headers['X-Content-Type-Options'] = 'nosniff';
     if (corsHeaders && raw.headers.get('origin') !== null) {
       const allowed = cors.responseHeaders(raw.path, raw.headers);
-      if (allowed !== null) Object.assign(headers, allowed);
+      if (allowed !== null) {
+        // Keep a Vary the response already has (`Accept-Encoding` on the compressed docs).
+        const vary = headers.Vary;
+        Object.assign(headers, allowed);
+        if (vary !== undefined && allowed.Vary !== undefined) headers.Vary = `${vary}, ${allowed.Vary}`;
+      }
     }
     if (limits !== null) {
       headers['RateLimit-Limit'] = String(limits.limit);

@@ -292,6 +292,20 @@ describe.each([
     }
   });
 
+  it('an allowed browser origin adds Vary: Origin without losing Vary: Accept-Encoding', async () => {
+    const withOrigins = createHandler(createTestEngine(), {
+      routes: apiRoutes,
+      cors: { storefrontOrigins: ['https://shop.example'] },
+    });
+    const res = await inProcessGet(withOrigins)(path, {
+      'accept-encoding': 'br',
+      origin: 'https://shop.example',
+    });
+    expect(res.headers['access-control-allow-origin']).toBe('https://shop.example');
+    expect(res.headers.vary).toBe('Accept-Encoding, Origin');
+    expect(res.headers['content-encoding']).toBe('br');
+  });
+
   it('is compressed once per encoding and kept: later requests get the very same bytes', async () => {
     const raw = (accept: string) => ({
       method: 'GET',
