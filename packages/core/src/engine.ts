@@ -8,8 +8,8 @@ import { createRandomIdGenerator } from './ports/random-id-generator';
 import type { Mode, Scope, Storage } from './ports/storage';
 import type { WebhookTransport } from './ports/webhook-transport';
 import type { EngineConfig, ServiceContext } from './services/context';
-import { createRateLimiter, type RateLimitOptions } from './services/rate-limits/rate-limiter';
 import { createEventBus } from './services/event-bus';
+import { createRateLimiter, type RateLimitOptions } from './services/rate-limits/rate-limiter';
 
 export interface EngineOptions {
   storage: Storage;

@@ -67,6 +67,8 @@ export {
   type RouteContext,
   type RouteDefinition,
   type TextResponse,
+  type TextResponseOptions,
+  type TextResponseParts,
   textResponse,
 } from './route';
 export { createRouter, type RouteMatch, type Router } from './router';

@@ -1,4 +1,4 @@
-import { CommerceError } from '@cartwright/core';
+import { CommerceError, MAX_IDEMPOTENCY_KEY_LENGTH } from '@cartwright/core';
 import { clientAddressOf, type TrustProxy } from './client-address';
 import { type CorsOptions, createCors } from './cors';
 import type {
@@ -65,8 +65,6 @@ export interface Pipeline {
 /** Failures of authentication that count against the client address (decisions §15). */
 const AUTH_FAILURES = new Set(['unauthenticated', 'invalid_api_key', 'invalid_customer_token']);
 
-/** Idempotency keys longer than this are refused (as at Stripe). */
-const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
 /**

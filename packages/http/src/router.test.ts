@@ -47,14 +47,23 @@ describe('createRouter', () => {
     expect(router.match('GET', '/v1/admin/products/').kind).toBe('found');
   });
 
+  it('HEAD finds the GET route; allowed() lists HEAD wherever GET is, and nothing for an unknown path', () => {
+    const head = router.match('HEAD', '/v1/admin/products/prod_1');
+    expect(head.kind === 'found' && head.route).toBe(routes[2]);
+    expect(router.allowed('/v1/admin/products')).toEqual(['GET', 'HEAD', 'POST']);
+    expect(router.allowed('/v1/admin/customers/cus_1/token')).toEqual(['POST']);
+    expect(router.allowed('/v1/admin/nothing')).toEqual([]);
+  });
+
   it('PUT on an existing path → method_not_allowed with the sorted Allow list', () => {
     expect(router.match('PUT', '/v1/admin/products/prod_1')).toEqual({
       kind: 'method_not_allowed',
       allow: 'DELETE, GET, HEAD, PATCH',
     });
+    // The router serves no OPTIONS (the pipeline answers preflights before matching).
     expect(router.match('OPTIONS', '/v1/admin/products')).toEqual({
       kind: 'method_not_allowed',
-      allow: 'GET, POST',
+      allow: 'GET, HEAD, POST',
     });
   });
 
