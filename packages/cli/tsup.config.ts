@@ -3,7 +3,7 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: ['src/index.ts', 'src/bin.ts'],
   format: ['esm'],
-  dts: { entry: 'src/index.ts' },
+  dts: false, // declarations: scripts/build-dts.mjs (package.json build)
   clean: true,
   sourcemap: true,
   external: ['better-sqlite3', 'pg', 'pino'],

@@ -9,7 +9,7 @@ export default defineConfig({
     'src/adapters/hono.ts',
   ],
   format: ['esm', 'cjs'],
-  dts: true,
+  dts: false, // declarations: scripts/build-dts.mjs (package.json build)
   clean: true,
   sourcemap: true,
   external: ['express', 'fastify', 'hono'],

@@ -1,7 +1,15 @@
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
+import { loadDriver } from '../load-driver';
 
 const INT8_OID = 20;
+
+let driver: typeof pg | undefined;
+/** pg, loaded when the first storage is created (an optional peer dependency). */
+export function pgDriver(): typeof pg {
+  driver ??= loadDriver<typeof pg>('pg');
+  return driver;
+}
 
 /**
  * Type parsers for this storage's queries only (never `pg.types.setTypeParser`, which would
@@ -10,7 +18,9 @@ const INT8_OID = 20;
  */
 const types = {
   getTypeParser: (oid: number, format?: string) =>
-    oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text'),
+    oid === INT8_OID
+      ? (value: string) => Number(value)
+      : pgDriver().types.getTypeParser(oid, format as 'text'),
 };
 
 /**

@@ -1,11 +1,11 @@
 import type { Repositories } from '@cartwright/core';
 import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { KyselyStorage } from '../../kysely-storage';
 import type { StatementExecutor } from '../../query/query-runner';
 import type { Database } from '../../schema/database';
 import { postgresCapabilities } from './postgres-capabilities';
-import { wrapPool } from './postgres-pool';
+import { pgDriver, wrapPool } from './postgres-pool';
 
 export type PostgresStorageOptions =
   | {
@@ -34,7 +34,7 @@ export class PostgresStorage extends KyselyStorage {
     const pool =
       'pool' in options
         ? options.pool
-        : new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 });
+        : new (pgDriver().Pool)({ connectionString: options.connectionString, max: options.max ?? 10 });
     let isTemplateSql: (sql: string) => boolean = () => false;
     const db = new Kysely<Database>({
       dialect: new PostgresDialect({

@@ -1,12 +1,13 @@
 import { mkdirSync, realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Repositories } from '@cartwright/core';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, Kysely } from 'kysely';
 import { AsyncMutex } from '../../async-mutex';
 import { KyselyStorage } from '../../kysely-storage';
 import type { StatementExecutor } from '../../query/query-runner';
 import type { Database } from '../../schema/database';
+import { explainAddonError, loadDriver } from '../load-driver';
 import { sqliteCapabilities } from './sqlite-capabilities';
 import { configureConnection } from './sqlite-connection';
 import { CartwrightSqliteDialect } from './sqlite-dialect';
@@ -20,6 +21,16 @@ export interface SqliteStorageOptions {
   busyTimeoutMs?: number;
   /** Prepared statements kept per connection. Default 1000. */
   statementCacheSize?: number;
+}
+
+/** better-sqlite3, loaded when the first storage opens (an optional peer dependency). */
+function openDatabase(filename: string, timeout: number): BetterSqlite3.Database {
+  const Driver = loadDriver<typeof BetterSqlite3>('better-sqlite3');
+  try {
+    return new Driver(filename, { timeout });
+  } catch (error) {
+    throw explainAddonError(error);
+  }
 }
 
 const BEGIN = CompiledQuery.raw('begin immediate');
@@ -79,7 +90,7 @@ export class SqliteStorage extends KyselyStorage {
     const memory = options.filename === ':memory:' || options.filename === '';
     if (!memory) mkdirSync(dirname(resolve(options.filename)), { recursive: true });
     const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
-    const raw = new BetterSqlite3(options.filename, { timeout: busyTimeoutMs });
+    const raw = openDatabase(options.filename, busyTimeoutMs);
     configureConnection(raw, { memory, busyTimeoutMs });
     const statements = cachingDatabase(raw, options.statementCacheSize);
     const db = new Kysely<Database>({ dialect: new CartwrightSqliteDialect({ database: statements }) });
