@@ -27,5 +27,8 @@ export function rateLimitCountersMigration(dialect: SchemaDialect): Migration {
         db,
       );
     },
+    async down(db) {
+      await sql`drop table rate_limit_counters`.execute(db);
+    },
   };
 }
