@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 /**
  * The inline style sheet and script of the HTML API reference. Both are static text (no data from
  * the document goes into them), so the page needs no escaping inside `<style>`/`<script>` and
- * makes no external request. The script only filters operations; the page reads fully without it.
+ * makes no external request. The script filters operations and renders the example responses on
+ * demand; the page reads without it (but for those examples, which are in openapi.json too).
  */
 
 /** Indentation classes `.d1`…`.d8` for nested rows of a field table. */
@@ -67,6 +68,8 @@ td.req{white-space:nowrap}
 details{margin:.25rem 0}
 summary{cursor:pointer;color:var(--accent)}
 .schema-line{margin:.25rem 0;font-size:.9rem}
+pre{margin:.35rem 0;background:var(--soft);border:1px solid var(--line);border-radius:6px;padding:.5rem .75rem;overflow:auto;max-height:28rem}
+pre code{border:0;padding:0;background:none;white-space:pre}
 ${DEPTH_RULES}
 @media (max-width:800px){.layout{display:block}nav{position:static;height:auto;border-right:0;border-bottom:1px solid var(--line)}
 main{padding:1rem}}
@@ -75,15 +78,30 @@ main{padding:1rem}}
 /**
  * The page's script: shows the search box (hidden without JS) and filters operations, their tag
  * groups and the navigation links by every word typed (method, path, summary, tag, operation id).
- * `/` focuses the box; Escape clears it.
+ * `/` focuses the box; Escape clears it. It also shows the example responses (hidden without JS):
+ * a `<details data-example="N">` gets example N of the page's hidden `<pre id="examples">` (a
+ * JSON array), indented, when it is first opened.
  */
 export const API_REFERENCE_SCRIPT = `
 (() => {
+  const all = (selector) => Array.from(document.querySelectorAll(selector));
+  const data = document.getElementById('examples');
+  if (data) {
+    const examples = JSON.parse(data.textContent || '[]');
+    for (const details of all('details[data-example]')) {
+      const code = details.querySelector('code');
+      if (!code) continue;
+      details.hidden = false;
+      details.addEventListener('toggle', () => {
+        if (!details.open || code.textContent) return;
+        code.textContent = JSON.stringify(examples[Number(details.getAttribute('data-example'))], null, 2);
+      });
+    }
+  }
   const input = document.getElementById('filter');
   const count = document.getElementById('filter-count');
   if (!input || !count) return;
   input.hidden = false;
-  const all = (selector) => Array.from(document.querySelectorAll(selector));
   const ops = all('.op');
   const groups = all('.tag-group');
   const links = all('nav [data-op]');

@@ -6,6 +6,7 @@ import {
   type JsonObject,
   SchemaReader,
 } from './api-reference-fields';
+import { curlCommand } from './openapi-examples';
 
 /**
  * The browsable API reference: one self-contained HTML page rendered from an OpenAPI 3.1
@@ -14,7 +15,9 @@ import {
  * Every operation appears, grouped by its first tag (in the document's `tags` order, then by
  * first appearance), with its method, path, summary and description, who may call it, its path
  * and query parameters, the request body and success response as nested field tables (`$ref`s
- * resolved into the component they name), and its error statuses with their codes. Each
+ * resolved into the component they name), its examples (a curl command, the request body and the
+ * success response, from the document's `example`s — see ./openapi-examples.ts), and its error
+ * statuses with their codes. Each
  * operation has an anchor `#<method>-<path>` (e.g. `#post-v1-admin-orders-id-refunds`). All
  * content is rendered here, server-side; the script only adds the search box that filters
  * operations. Every string from the document is HTML-escaped; descriptions keep only
@@ -31,6 +34,7 @@ export function renderApiReferenceHtml(document: object): string {
   const version = text(info.version);
   const groups = groupByTag(doc, collectOperations(doc));
   const total = groups.reduce((n, g) => n + g.operations.length, 0);
+  const examples = new ExampleTable();
 
   const body = [
     '<div class="layout">',
@@ -39,7 +43,7 @@ export function renderApiReferenceHtml(document: object): string {
     renderHeader(doc, title, version, total),
     renderAuthentication(doc),
     renderErrorBody(doc, reader),
-    ...groups.map((group) => renderGroup(group, doc, reader)),
+    ...groups.map((group) => renderGroup(group, doc, reader, examples)),
     '</main>',
     '</div>',
   ].join('\n');
@@ -55,6 +59,7 @@ export function renderApiReferenceHtml(document: object): string {
     '</head>',
     '<body>',
     body,
+    examples.render(),
     `<script>${API_REFERENCE_SCRIPT}</script>`,
     '</body>',
     '</html>',
@@ -211,17 +216,23 @@ function renderErrorBody(doc: JsonObject, reader: SchemaReader): string {
   return '';
 }
 
-function renderGroup(group: TagGroup, doc: JsonObject, reader: SchemaReader): string {
+function renderGroup(group: TagGroup, doc: JsonObject, reader: SchemaReader, examples: ExampleTable): string {
   return [
     `<section class="tag-group" id="${tagId(group.name)}">`,
     `<h2>${esc(group.name)}</h2>`,
     markdown(group.description),
-    ...group.operations.map((operation) => renderOperation(operation, group.name, doc, reader)),
+    ...group.operations.map((operation) => renderOperation(operation, group.name, doc, reader, examples)),
     '</section>',
   ].join('\n');
 }
 
-function renderOperation(operation: Operation, tag: string, doc: JsonObject, reader: SchemaReader): string {
+function renderOperation(
+  operation: Operation,
+  tag: string,
+  doc: JsonObject,
+  reader: SchemaReader,
+  examples: ExampleTable,
+): string {
   const { id, method, path, op } = operation;
   const summary = text(op.summary);
   const operationId = text(op.operationId);
@@ -247,9 +258,9 @@ function renderOperation(operation: Operation, tag: string, doc: JsonObject, rea
     if (list.length > 0)
       parts.push(`<h4>${capitalise(location)} parameters</h4>`, parameterTable(list, reader));
   }
-  parts.push(renderRequestBody(doc, op, reader));
+  parts.push(renderCurl(doc, operation), renderRequestBody(doc, op, reader));
   for (const [status, response] of Object.entries(responses)) {
-    if (/^2/.test(status)) parts.push(renderSuccess(doc, status, response, reader));
+    if (/^2/.test(status)) parts.push(renderSuccess(doc, status, response, reader, examples));
   }
   parts.push(renderErrors(doc, responses), '</section>');
   return parts.filter((part) => part !== '').join('\n');
@@ -267,12 +278,62 @@ function renderRequestBody(doc: JsonObject, op: JsonObject, reader: SchemaReader
       `<p class="schema-line"><code>${esc(mediaType)}</code> · ${body.required === true ? 'required' : 'optional (an empty body counts as <code>{}</code>)'} · ${schemaName(summary)}${summary.closed ? ' · fields not listed here are refused' : ''}</p>`,
       markdown(text(body.description) ?? summary.description),
       fieldTable(reader.fields(media.schema)),
+      exampleBlock('Example request body', media.example, true),
     );
   }
   return parts.join('\n');
 }
 
-function renderSuccess(doc: JsonObject, status: string, response: unknown, reader: SchemaReader): string {
+/**
+ * A media type's `example` as indented JSON in a `<pre>` inside `<details>` (open or closed); ''
+ * when there is none. Only `&`, `<` and `>` are escaped: quotes are plain text there, and JSON has
+ * many of them.
+ */
+function exampleBlock(label: string, example: unknown, open: boolean): string {
+  if (example === undefined) return '';
+  return `<details class="example"${open ? ' open' : ''}><summary>${esc(label)}</summary><pre><code>${escText(JSON.stringify(example, null, 2))}</code></pre></details>`;
+}
+
+/**
+ * The response examples of the page, each distinct one once (many operations return the same
+ * object), as one compact JSON array in a hidden `<pre id="examples">` (text, not a script: the
+ * page keeps its single inline script). The page's script shows each
+ * `<details data-example="N">` and fills its empty `<code>` with example N, indented, when it is
+ * first opened; without the script they stay hidden. This keeps the page small: every response
+ * example rendered in place, indented, would add about 115 KB (uncompressed) to the page.
+ */
+class ExampleTable {
+  private readonly index = new Map<string, number>();
+
+  indexOf(example: unknown): number {
+    const json = JSON.stringify(example);
+    let n = this.index.get(json);
+    if (n === undefined) {
+      n = this.index.size;
+      this.index.set(json, n);
+    }
+    return n;
+  }
+
+  render(): string {
+    if (this.index.size === 0) return '';
+    return `<pre id="examples" hidden>${escText(`[${[...this.index.keys()].join(',')}]`)}</pre>`;
+  }
+}
+
+/** The operation's curl command (from its examples), in a `<pre>`. */
+function renderCurl(doc: JsonObject, operation: Operation): string {
+  const command = curlCommand(doc, operation);
+  return `<h4>Example</h4>\n<pre class="curl"><code>${escText(command)}</code></pre>`;
+}
+
+function renderSuccess(
+  doc: JsonObject,
+  status: string,
+  response: unknown,
+  reader: SchemaReader,
+  examples: ExampleTable,
+): string {
   const resolved = resolveComponent(doc, response, 'responses');
   const content = isJsonObject(resolved) && isJsonObject(resolved.content) ? resolved.content : {};
   const parts = [`<h4>Response <code>${esc(status)}</code></h4>`];
@@ -292,6 +353,11 @@ function renderSuccess(doc: JsonObject, status: string, response: unknown, reade
         `<details><summary>${rows.length} fields</summary>`,
         fieldTable(rows, 'Always present'),
         '</details>',
+      );
+    }
+    if (media.example !== undefined) {
+      parts.push(
+        `<details class="example" data-example="${examples.indexOf(media.example)}" hidden><summary>Example response ${esc(status)}</summary><pre><code></code></pre></details>`,
       );
     }
   }
@@ -486,6 +552,11 @@ export function escapeHtml(value: string): string {
 const esc = escapeHtml;
 
 /** Escaped text with `` `code` `` spans. */
+/** Escapes text content (not attribute values): `&`, `<` and `>`. */
+function escText(value: string): string {
+  return value.replace(/[&<>]/g, (char) => ESCAPES[char] as string);
+}
+
 function inline(value: string): string {
   return esc(value).replace(/`([^`]+)`/g, '<code>$1</code>');
 }

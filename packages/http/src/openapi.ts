@@ -22,6 +22,7 @@ import {
   MAX_URL_LENGTH,
 } from '@cartwright/core';
 import { type ZodObject, z } from 'zod';
+import { addOpenApiExamples } from './openapi-examples';
 import type { AnyRoute, ApiInfo } from './route';
 import { STATUS_BY_CODE } from './status-map';
 
@@ -187,7 +188,8 @@ function registerSharedComponents(registry: OpenAPIRegistry): void {
  * referencing the shared `ErrorResponse`), plus the two security schemes (bearer API key,
  * `X-Customer-Token` header) and the key kind in {@link AUTH_EXTENSION}. The success body is
  * `application/json` unless the route declares another `responseContentType`. Schemas named
- * with zod's `.meta({ id })` become components. Aliases are listed as deprecated copies of their
+ * with zod's `.meta({ id })` become components. Request bodies, JSON success responses and path
+ * parameters carry an `example` generated from their schemas (./openapi-examples.ts). Aliases are listed as deprecated copies of their
  * route; routes marked `excludeFromOpenApi` are left out. `prefix` (the mount prefix) becomes the
  * server URL.
  */
@@ -235,7 +237,7 @@ export function buildOpenApiDocument(
     ...(prefix === '' ? {} : { servers: [{ url: prefix }] }),
   });
   (document as unknown as Record<string, unknown>)[LIMITS_EXTENSION] = { ...DOCUMENTED_LIMITS };
-  return nullableReferencesAsAnyOf(document);
+  return addOpenApiExamples(nullableReferencesAsAnyOf(document));
 }
 
 /** `{ type: [..., 'null'] }` and nothing else: the part zod-to-openapi adds to make a reference nullable. */
