@@ -1,16 +1,10 @@
 #!/bin/sh
-# publint and arethetypeswrong on every published package, as npm would pack it (run after
-# `pnpm build`). Packages without a `require` export are ESM-only and checked as such.
+# `pnpm check:packages` (after `pnpm build`): every published package as it would be published —
+# packed tarballs complete (export targets, bin, README, LICENSE), publint and arethetypeswrong —
+# then a scratch app outside the repository installs those tarballs and runs the README's
+# embedding snippet (scripts/scratch-app.mjs).
 set -e
-for dir in packages/*/; do
-  pkg="${dir}package.json"
-  [ "$(node -p "require('./$pkg').private === true")" = true ] && continue
-  profile=$(node -p "require('./$pkg').exports['.'].require ? 'node16' : 'esm-only'")
-  echo "== $(node -p "require('./$pkg').name") (attw profile $profile)"
-  pnpm -C "$dir" exec publint --strict
-  pnpm -C "$dir" exec attw --pack . --profile "$profile" --format ascii >/dev/null || {
-    pnpm -C "$dir" exec attw --pack . --profile "$profile" --format ascii
-    exit 1
-  }
-done
-echo "packages: publint and attw clean"
+out="$(mktemp -d "${TMPDIR:-/tmp}/cartwright-tarballs-XXXXXX")"
+trap 'rm -rf "$out"' EXIT
+node scripts/check-packages.mjs --out "$out"
+node scripts/scratch-app.mjs --tarballs "$out"

@@ -8,6 +8,9 @@ import { createRequire } from 'node:module';
  */
 export type DriverName = 'better-sqlite3' | 'pg';
 
+/** What to install: better-sqlite3 13 needs Node 22 and is outside the tested peer range. */
+const INSTALL: Record<DriverName, string> = { 'better-sqlite3': 'better-sqlite3@12', pg: 'pg' };
+
 const DRIVER_USE: Record<DriverName, string> = {
   'better-sqlite3': 'sqliteStorage() (@cartwright/storage-kysely/sqlite)',
   pg: 'postgresStorage() (@cartwright/storage-kysely/postgres)',
@@ -31,7 +34,7 @@ export function loadDriver<T>(name: DriverName, load: (id: string) => unknown = 
       const pnpm =
         name === 'better-sqlite3' ? '; with pnpm 10 also approve its build: pnpm approve-builds' : '';
       throw new DriverError(
-        `${DRIVER_USE[name]} needs the ${name} package, which is not installed: npm install ${name}${pnpm}`,
+        `${DRIVER_USE[name]} needs the ${name} package, which is not installed: npm install ${INSTALL[name]}${pnpm}`,
         { cause: error },
       );
     }
