@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { renderApiReferenceHtml } from '../src/api-reference-html';
 import { buildOpenApiDocument, toOpenApiPath } from '../src/openapi';
+import { curlCommand, EXAMPLE_CREDENTIALS } from '../src/openapi-examples';
 import type { AnyRoute } from '../src/route';
 import { apiRoutes } from '../src/routes';
 
@@ -79,5 +81,92 @@ describe('examples in the OpenAPI document', () => {
       }
     }
     expect(failures).toEqual({});
+  });
+});
+
+const page = renderApiReferenceHtml(doc);
+const unescapeHtml = (text: string) =>
+  text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+
+/** The HTML of each operation section of the page, by `METHOD path`. */
+function sections(): Map<string, string> {
+  const found = new Map<string, string>();
+  const heading =
+    /<section class="op" id="[^"]+"[^>]*>\s*<h3>.*?<span class="method [a-z]+">([A-Z]+)<\/span> <code class="path">([^<]+)<\/code>/g;
+  for (const m of page.matchAll(heading)) {
+    const end = page.indexOf('</section>', m.index);
+    found.set(`${m[1]} ${unescapeHtml(m[2] as string)}`, page.slice(m.index, end));
+  }
+  return found;
+}
+
+describe('examples on the reference page', () => {
+  const bySection = sections();
+  const operations = Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
+    Object.entries(item as Record<string, Json>).map(([method, op]) => ({ method, path, op })),
+  );
+
+  it('shows one curl line per operation, the one curlCommand makes from the document', () => {
+    expect(operations.length).toBeGreaterThan(80);
+    expect(bySection.size).toBe(operations.length);
+    for (const { method, path, op } of operations) {
+      const html = bySection.get(`${method.toUpperCase()} ${path}`) as string;
+      const lines = [...html.matchAll(/<pre class="curl"><code>([\s\S]*?)<\/code><\/pre>/g)];
+      expect(lines, `${method} ${path}`).toHaveLength(1);
+      expect(unescapeHtml(lines[0]?.[1] as string)).toBe(curlCommand(doc, { method, path, op }));
+    }
+  });
+
+  it('a curl line states the method, the filled path, the key the route needs, its headers and the body', () => {
+    for (const { method, path, op } of operations) {
+      const line = curlCommand(doc, { method, path, op });
+      const label = `${method.toUpperCase()} ${path}`;
+      const start = method === 'get' ? 'curl ' : `curl -X ${method.toUpperCase()} `;
+      expect(line.startsWith(`${start}http`) || line.startsWith(`${start}'http`), label).toBe(true);
+      expect(line, label).not.toMatch(/\{[a-z_]+\}/);
+      const auth = op['x-cartwright-auth'];
+      expect(line.includes(`Authorization: Bearer ${EXAMPLE_CREDENTIALS.secret}`), label).toBe(
+        auth === 'secret',
+      );
+      expect(line.includes(`Authorization: Bearer ${EXAMPLE_CREDENTIALS.publishable}`), label).toBe(
+        auth === 'any',
+      );
+      const idempotent = (op.parameters ?? []).some(
+        (p: Json) => p.$ref === '#/components/parameters/IdempotencyKey',
+      );
+      expect(/-H "Idempotency-Key: [0-9a-f-]{36}"/.test(line), label).toBe(idempotent);
+      const token = (op.security ?? []).some((r: Json) => 'CustomerToken' in r);
+      expect(line.includes(`X-Customer-Token: ${EXAMPLE_CREDENTIALS.customerToken}`), label).toBe(token);
+      const example = op.requestBody?.content?.['application/json']?.example;
+      const sendsBody =
+        example !== undefined && (op.requestBody.required === true || Object.keys(example).length > 0);
+      expect(line.includes(`-d '${JSON.stringify(example)}'`), label).toBe(sendsBody);
+      expect(line.includes('Content-Type: application/json'), label).toBe(sendsBody);
+    }
+  });
+
+  it('shows the request body example and, on demand, the response example of the document', () => {
+    const data = /<pre id="examples" hidden>([\s\S]*?)<\/pre>/.exec(page);
+    expect(data).not.toBeNull();
+    const examples = JSON.parse(unescapeHtml(data?.[1] as string)) as unknown[];
+    for (const { method, path, op } of operations) {
+      const html = bySection.get(`${method.toUpperCase()} ${path}`) as string;
+      const label = `${method.toUpperCase()} ${path}`;
+      const request = op.requestBody?.content?.['application/json']?.example;
+      const shown = /<summary>Example request body<\/summary><pre><code>([\s\S]*?)<\/code><\/pre>/.exec(html);
+      if (request === undefined) expect(shown, label).toBeNull();
+      else expect(JSON.parse(unescapeHtml(shown?.[1] as string)), label).toEqual(request);
+      const [status, response] = Object.entries(op.responses as Record<string, Json>).find(([s]) =>
+        s.startsWith('2'),
+      ) as [string, Json];
+      const index = new RegExp(
+        `<details class="example" data-example="(\\d+)" hidden><summary>Example response ${status}</summary>`,
+      ).exec(html);
+      const expected = response.content?.['application/json']?.example;
+      if (expected === undefined) expect(index, label).toBeNull();
+      else expect(examples[Number(index?.[1])], label).toEqual(expected);
+    }
+    // Each distinct response example is embedded once.
+    expect(new Set(examples.map((e) => JSON.stringify(e))).size).toBe(examples.length);
   });
 });
