@@ -147,6 +147,7 @@ function registerSharedComponents(registry: OpenAPIRegistry): void {
     in: 'header',
     required: false,
     schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
+    example: '3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f',
     description:
       `Makes this POST safe to retry: a key of your choosing (at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, ` +
       'e.g. a UUID). The same key with the same body within 24 hours returns the first response again ' +
@@ -189,9 +190,9 @@ function registerSharedComponents(registry: OpenAPIRegistry): void {
  * `X-Customer-Token` header) and the key kind in {@link AUTH_EXTENSION}. The success body is
  * `application/json` unless the route declares another `responseContentType`. Schemas named
  * with zod's `.meta({ id })` become components. Request bodies, JSON success responses and path
- * parameters carry an `example` generated from their schemas (./openapi-examples.ts). Aliases are listed as deprecated copies of their
- * route; routes marked `excludeFromOpenApi` are left out. `prefix` (the mount prefix) becomes the
- * server URL.
+ * parameters carry an `example` generated from their schemas (./openapi-examples.ts). Aliases are
+ * listed as deprecated copies of their route; routes marked `excludeFromOpenApi` are left out.
+ * `prefix` (the mount prefix) becomes the server URL.
  */
 export function buildOpenApiDocument(
   routes: readonly AnyRoute[],
