@@ -389,13 +389,25 @@ function stringExample(schema: JsonObject, ctx: Context): string {
   const fits = (value: string) =>
     (typeof schema.minLength !== 'number' || value.length >= schema.minLength) &&
     (typeof schema.maxLength !== 'number' || value.length <= schema.maxLength) &&
-    (typeof schema.pattern !== 'string' || new RegExp(schema.pattern, 'u').test(value));
+    (typeof schema.pattern !== 'string' || matches(schema.pattern, value));
   const fit = candidates.find(fits);
   if (fit !== undefined) return fit;
   const first = candidates[0] as string;
   return typeof schema.minLength === 'number' && first.length < schema.minLength
     ? first.padEnd(schema.minLength, 'x')
     : first;
+}
+
+/** Whether `value` matches a JSON Schema `pattern` (ECMA-262, unicode mode when it compiles so). */
+function matches(pattern: string, value: string): boolean {
+  for (const flags of ['u', '']) {
+    try {
+      return new RegExp(pattern, flags).test(value);
+    } catch {
+      // not valid in this mode: try the next
+    }
+  }
+  return true; // a pattern no engine here compiles constrains nothing we can check
 }
 
 function nameFor(noun: string | undefined): string {

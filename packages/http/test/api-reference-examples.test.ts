@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { renderApiReferenceHtml } from '../src/api-reference-html';
 import { buildOpenApiDocument, toOpenApiPath } from '../src/openapi';
-import { curlCommand, EXAMPLE_CREDENTIALS } from '../src/openapi-examples';
+import {
+  addOpenApiExamples,
+  curlCommand,
+  EXAMPLE_CREDENTIALS,
+  exampleForSchema,
+  shellQuote,
+} from '../src/openapi-examples';
 import type { AnyRoute } from '../src/route';
 import { apiRoutes } from '../src/routes';
 
@@ -168,5 +174,97 @@ describe('examples on the reference page', () => {
     }
     // Each distinct response example is embedded once.
     expect(new Set(examples.map((e) => JSON.stringify(e))).size).toBe(examples.length);
+  });
+});
+
+describe('the example generator on its own', () => {
+  const components = {
+    schemas: {
+      Node: {
+        type: 'object',
+        properties: {
+          id: { type: 'string' },
+          parent: { anyOf: [{ $ref: '#/components/schemas/Node' }, { type: 'null' }] },
+        },
+        required: ['id', 'parent'],
+      },
+      ProductCreate: {
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          kind: { type: 'string', enum: ['a', 'b'], default: 'b' },
+          size: { type: 'integer', minimum: 3, maximum: 5 },
+          quantity: { type: 'integer', minimum: 1, maximum: 10 },
+          code: { type: 'string', pattern: '^[A-Z]{3}-[0-9]{2}$', examples: ['ABC-12'] },
+          variant_id: { type: 'string' },
+          metadata: { type: 'object', additionalProperties: { type: 'string' } },
+          shipped_at: { type: ['string', 'null'], format: 'date-time' },
+        },
+        required: ['name', 'size'],
+        additionalProperties: false,
+      },
+    },
+  };
+  const doc = { openapi: '3.1.0', components };
+
+  it('honours examples, enum defaults, ranges and names; leaves optional references out of requests', () => {
+    expect(exampleForSchema(doc, { $ref: '#/components/schemas/ProductCreate' }, 'request')).toEqual({
+      name: 'Classic T-Shirt',
+      kind: 'b',
+      size: 3,
+      quantity: 1,
+      code: 'ABC-12',
+      shipped_at: '2025-01-15T09:30:00.000Z',
+    });
+  });
+
+  it('gives responses every field, ids by their prefix, and null for events yet to happen', () => {
+    const response = exampleForSchema(
+      doc,
+      { $ref: '#/components/schemas/ProductCreate' },
+      'response',
+    ) as Json;
+    expect(response).toMatchObject({
+      variant_id: 'var_01JDX5Q8T3VZK7M2N4P6R8S0W2',
+      metadata: {},
+      shipped_at: null,
+    });
+  });
+
+  it('stops at a cycle: a nullable self-reference becomes null', () => {
+    expect(exampleForSchema(doc, { $ref: '#/components/schemas/Node' }, 'response')).toEqual({
+      id: 'obj_01JDX5Q8T3VZK7M2N4P6R8S0W2',
+      parent: null,
+    });
+  });
+
+  it('finds a candidate that fits a pattern; keeps an example already present', () => {
+    expect(exampleForSchema(doc, { type: 'string', pattern: '^[a-z]+-[0-9]+$' }, 'request')).toBe(
+      'example-1',
+    );
+    const document = addOpenApiExamples({
+      ...doc,
+      paths: {
+        '/things/{id}': {
+          post: {
+            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+            requestBody: {
+              content: { 'application/json': { schema: { type: 'object' }, example: { kept: true } } },
+            },
+            responses: {
+              200: { description: 'ok', content: { 'application/json': { schema: { type: 'object' } } } },
+            },
+          },
+        },
+      },
+    }) as Json;
+    const op = document.paths['/things/{id}'].post;
+    expect(op.requestBody.content['application/json'].example).toEqual({ kept: true });
+    expect(op.parameters[0].example).toBe('obj_01JDX5Q8T3VZK7M2N4P6R8S0W2');
+    expect(op.responses[200].content['application/json'].example).toEqual({});
+  });
+
+  it('quotes a body for the shell, single quotes included', () => {
+    expect(shellQuote(`{"note":"it's"}`)).toBe(`'{"note":"it'\\''s"}'`);
   });
 });
