@@ -32,7 +32,7 @@ function curlLines(html: string): Map<string, string> {
  * POSIX shell words of a command line: `\` + newline joins lines; single quotes keep everything;
  * double quotes keep everything but `\` before `"`, `\`, `$` or a backquote; words concatenate.
  */
-export function shellWords(line: string): string[] {
+function shellWords(line: string): string[] {
   const words: string[] = [];
   let word: string | null = null;
   for (let i = 0; i < line.length; i++) {
@@ -128,7 +128,7 @@ it('the shell word splitter reads the quoting the page uses', () => {
 });
 
 describeApi('curl lines of the reference page, run against a started API', (api) => {
-  it(`POST /v1/admin/products, POST /v1/admin/shipping-methods, POST /v1/admin/discounts, PATCH /v1/admin/store: 2xx (${hasCurl ? 'curl' : 'fetch'})`, async () => {
+  it(`POST /v1/admin/products, POST /v1/admin/shipping-methods, POST /v1/admin/discounts, PATCH /v1/admin/store, GET /v1/admin/products: 2xx (${hasCurl ? 'curl' : 'fetch'})`, async () => {
     for (const operation of [
       'POST /v1/admin/products',
       'POST /v1/admin/shipping-methods',
