@@ -37,6 +37,7 @@ for (const name of readdirSync(join(root, 'packages')).sort()) {
   }
   if (pkg.private) continue;
   const fail = (message) => problems.push(`${pkg.name}: ${message}`);
+  const problemsBefore = problems.length;
 
   execFileSync('pnpm', ['pack', '--pack-destination', outDir], { cwd: dir, stdio: 'ignore' });
   const tarball = join(outDir, `${pkg.name.replace(/^@/, '').replace('/', '-')}-${pkg.version}.tgz`);
@@ -88,9 +89,11 @@ for (const name of readdirSync(join(root, 'packages')).sort()) {
   const profile = pkg.exports?.['.']?.require ? 'node16' : 'esm-only';
   run(pkg.name, 'publint', ['run', tarball, '--strict'], dir);
   run(pkg.name, 'attw', [tarball, '--profile', profile, '--format', 'ascii'], dir);
-  console.log(
-    `== ${pkg.name}: ${files.size} files, ${size} KiB packed, ${new Set(targets).size} targets present, publint + attw (${profile}) clean`,
-  );
+  const verdict =
+    problems.length === problemsBefore
+      ? `${new Set(targets).size} targets present, publint + attw (${profile}) clean`
+      : `${problems.length - problemsBefore} problem(s)`;
+  console.log(`== ${pkg.name}: ${files.size} files, ${size} KiB packed, ${verdict}`);
 }
 
 if (problems.length > 0) {
