@@ -16,8 +16,13 @@ const DRIVER_USE: Record<DriverName, string> = {
   pg: 'postgresStorage() (@cartwright/storage-kysely/postgres)',
 };
 
-/** Both drivers are CommonJS: `require` gives what `import x from '…'` would. */
-const requireHere = createRequire(import.meta.url);
+/**
+ * Both drivers are CommonJS: `require` gives what `import x from '…'` would. The call sites
+ * write `typeof require === 'function' ? require('<driver>') : requireHere('<driver>')`: a literal
+ * `require` that bundlers see and resolve (and the CommonJS build uses), and in plain ESM, where
+ * there is no `require`, one made for this file.
+ */
+export const requireHere: (id: string) => unknown = createRequire(import.meta.url);
 
 export class DriverError extends Error {
   readonly code = 'ERR_CARTWRIGHT_DRIVER';

@@ -1,13 +1,15 @@
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
-import { loadDriver } from '../load-driver';
+import { loadDriver, requireHere } from '../load-driver';
 
 const INT8_OID = 20;
 
 let driver: typeof pg | undefined;
 /** pg, loaded when the first storage is created (an optional peer dependency). */
 export function pgDriver(): typeof pg {
-  driver ??= loadDriver<typeof pg>('pg');
+  driver ??= loadDriver<typeof pg>('pg', () =>
+    typeof require === 'function' ? require('pg') : requireHere('pg'),
+  );
   return driver;
 }
 

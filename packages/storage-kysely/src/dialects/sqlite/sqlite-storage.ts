@@ -7,7 +7,7 @@ import { AsyncMutex } from '../../async-mutex';
 import { KyselyStorage } from '../../kysely-storage';
 import type { StatementExecutor } from '../../query/query-runner';
 import type { Database } from '../../schema/database';
-import { explainAddonError, loadDriver } from '../load-driver';
+import { explainAddonError, loadDriver, requireHere } from '../load-driver';
 import { sqliteCapabilities } from './sqlite-capabilities';
 import { configureConnection } from './sqlite-connection';
 import { CartwrightSqliteDialect } from './sqlite-dialect';
@@ -25,7 +25,9 @@ export interface SqliteStorageOptions {
 
 /** better-sqlite3, loaded when the first storage opens (an optional peer dependency). */
 function openDatabase(filename: string, timeout: number): BetterSqlite3.Database {
-  const Driver = loadDriver<typeof BetterSqlite3>('better-sqlite3');
+  const Driver = loadDriver<typeof BetterSqlite3>('better-sqlite3', () =>
+    typeof require === 'function' ? require('better-sqlite3') : requireHere('better-sqlite3'),
+  );
   try {
     return new Driver(filename, { timeout });
   } catch (error) {
