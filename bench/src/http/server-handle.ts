@@ -1,5 +1,4 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { SERVER_NODE_FLAGS } from '@cartwright/cli';
 import type { Fixture } from '../fixture/seed';
@@ -70,9 +69,6 @@ export async function startServerProcess(options: ServerOptions): Promise<Server
       DATABASE_URL: options.databaseUrl ?? ':memory:',
       BENCH_SEED_PRODUCTS: String(options.seedProducts ?? 0),
       PORT: String(options.port ?? 0),
-      // The storage loads its driver at run time (an optional peer): from the bundle in the temp
-      // directory, Node finds it only through NODE_PATH, here bench's own node_modules.
-      NODE_PATH: join(BENCH_DIR, 'node_modules'),
     },
   });
   child.stderr.on('data', (chunk: Buffer) => process.stderr.write(`[server ${child.pid}] ${chunk}`));
