@@ -12,6 +12,10 @@ import {
 } from '@headless-commerce/sdk';
 import { expect } from 'vitest';
 import type { TestApi } from '../api/support/harness';
+import { ADDRESS as FIXTURE_ADDRESS, unique } from '../api/support/order-fixtures';
+
+/** A short unique suffix (tests of one block share a database): the order fixtures' own. */
+export { unique };
 
 /**
  * Helpers for driving the API through the public client `@headless-commerce/sdk` 0.2.0 against a
@@ -47,23 +51,10 @@ export function tickingClock(): Clock {
   return { now: () => (last = Math.max(Date.now(), last + 1)) };
 }
 
-let counter = 0;
-/** A short unique suffix: tests of one block share a database. */
-export function unique(prefix = 'x'): string {
-  counter += 1;
-  return `${prefix}${Date.now().toString(36)}${counter}`;
-}
-
 export const usd = (amount: number): Money => ({ amount, currency: 'USD' });
 
-/** A spec Address (`name`, not the SDK's CartAddress `first_name`/`last_name`). */
-export const ADDRESS: Address = {
-  name: 'Ada Lovelace',
-  line1: '12 St James Square',
-  city: 'London',
-  postal_code: 'SW1Y 4JH',
-  country: 'GB',
-};
+/** The order fixtures' spec Address (`name`, not the SDK's CartAddress `first_name`/`last_name`), as the SDK types it. */
+export const ADDRESS: Address = FIXTURE_ADDRESS;
 
 /** Our Address as returned: every field present, absent ones null. */
 export const ADDRESS_OUT = {

@@ -3,11 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createEngine, type Engine, type EngineOptions, type Scope } from '@cartwright/core';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { toNodeListener } from '../../../src/adapters/node';
-import { createApiHandler } from '../../../src/api';
-import type { HandlerOptions } from '../../../src/create-handler';
-
-/** Options of the handler under test besides its routes (CORS, `trustProxy`…). */
-export type ApiHandlerOptions = Omit<HandlerOptions, 'routes'>;
+import { type ApiHandlerOptions, createApiHandler } from '../../../src/api';
 
 /**
  * The HTTP API test harness: a real engine on real storage (SQLite in memory, and PostgreSQL in a
