@@ -14,6 +14,7 @@ export const ERROR_TYPES = {
   invalid_api_key: 'authentication_error',
   customer_token_required: 'authentication_error',
   invalid_customer_token: 'authentication_error',
+  invalid_credentials: 'authentication_error',
   // 402
   payment_failed: 'payment_error',
   // 403
@@ -52,6 +53,7 @@ export const ERROR_TYPES = {
   quantity_exceeds_refundable: 'invalid_request_error',
   fulfillment_exceeds_unfulfilled: 'invalid_request_error',
   url_not_allowed: 'invalid_request_error',
+  reset_token_invalid: 'invalid_request_error',
   // 429
   rate_limited: 'rate_limit_error',
   // 5xx

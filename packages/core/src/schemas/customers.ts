@@ -49,6 +49,8 @@ export const CustomerSchema = z
     tags: z.array(z.string()),
     addresses: z.array(AddressSchema),
     metadata: MetadataSchema,
+    /** Whether the customer can sign in with a password (decisions §16); nothing of the hash is shown. */
+    has_password: z.boolean(),
     created_at: DateTimeSchema,
   })
   .meta({ id: 'Customer' });
@@ -93,7 +95,52 @@ export const CustomerTokenSchema = z
   .meta({ id: 'CustomerToken' });
 export type CustomerToken = z.infer<typeof CustomerTokenSchema>;
 
+/**
+ * A signed-in customer (decisions §16): the answer of register, sign-in and reset confirmation.
+ * `token` is a customer token as `POST /v1/admin/customers/{id}/token` issues (decisions §3).
+ */
+export const CustomerSessionSchema = z
+  .object({
+    customer: CustomerSchema,
+    token: z.string(),
+    expires_at: DateTimeSchema,
+  })
+  .meta({ id: 'CustomerSession' });
+export type CustomerSession = z.infer<typeof CustomerSessionSchema>;
+
+/** `{ "success": true }`: sign-out and password reset requests (decisions §16). */
+export const SuccessSchema = z.object({ success: z.literal(true) }).meta({ id: 'Success' });
+export type Success = z.infer<typeof SuccessSchema>;
+
 // ---------------------------------------------------------------- requests
+
+/** Shortest and longest password (decisions §16). */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
+
+/** A new password: 8–128 characters (the "not the e-mail" rule needs the e-mail: see `refinePassword`). */
+export const PasswordSchema = z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH);
+
+/** The password of a sign-in or a password check: any string up to the longest password. */
+const PresentedPasswordSchema = z.string().min(1).max(PASSWORD_MAX_LENGTH);
+
+/** A password may not be the account's e-mail (compared case-insensitively, decisions §16). */
+function passwordIsNotEmail(
+  value: { email?: string | undefined; password?: string | undefined },
+  ctx: z.RefinementCtx,
+) {
+  if (
+    value.password !== undefined &&
+    value.email !== undefined &&
+    value.password.toLowerCase() === value.email.toLowerCase()
+  ) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['password'],
+      message: 'The password may not be the e-mail address',
+    });
+  }
+}
 
 const PROFILE_FIELDS = {
   first_name: OptionalTextSchema,
@@ -110,9 +157,47 @@ export const CustomerCreateSchema = z
     status: CustomerStatusSchema.default('active'),
     tags: z.array(IdentifierTextSchema).max(MAX_LIST_ITEMS).default([]),
     metadata: MetadataInputSchema.default({}),
+    /** Optional: lets the customer sign in (decisions §16). */
+    password: PasswordSchema.optional(),
   })
+  .superRefine(passwordIsNotEmail)
   .meta({ id: 'CustomerCreate' });
 export type CustomerCreate = z.infer<typeof CustomerCreateSchema>;
+
+/** `POST /v1/storefront/customer-auth/register` (decisions §16). */
+export const CustomerRegisterSchema = z
+  .strictObject({
+    email: EmailSchema,
+    password: PasswordSchema,
+    ...PROFILE_FIELDS,
+  })
+  .superRefine(passwordIsNotEmail)
+  .meta({ id: 'CustomerRegister' });
+export type CustomerRegister = z.infer<typeof CustomerRegisterSchema>;
+
+/** `POST /v1/storefront/customer-auth/login` (decisions §16). */
+export const CustomerSignInSchema = z
+  .strictObject({ email: EmailSchema, password: PresentedPasswordSchema })
+  .meta({ id: 'CustomerSignIn' });
+export type CustomerSignIn = z.infer<typeof CustomerSignInSchema>;
+
+/** `POST /v1/storefront/customers/me/password` (decisions §16). */
+export const CustomerPasswordChangeSchema = z
+  .strictObject({ current_password: PresentedPasswordSchema, new_password: PasswordSchema })
+  .meta({ id: 'CustomerPasswordChange' });
+export type CustomerPasswordChange = z.infer<typeof CustomerPasswordChangeSchema>;
+
+/** `POST /v1/storefront/customers/password-reset` (decisions §16). */
+export const PasswordResetRequestSchema = z
+  .strictObject({ email: EmailSchema })
+  .meta({ id: 'PasswordResetRequest' });
+export type PasswordResetRequest = z.infer<typeof PasswordResetRequestSchema>;
+
+/** `POST /v1/storefront/customers/password-reset/confirm` (decisions §16). */
+export const PasswordResetConfirmSchema = z
+  .strictObject({ token: z.string().min(1).max(MAX_IDENTIFIER_LENGTH), new_password: PasswordSchema })
+  .meta({ id: 'PasswordResetConfirm' });
+export type PasswordResetConfirm = z.infer<typeof PasswordResetConfirmSchema>;
 
 /** `PATCH /v1/admin/customers/{id}`: any field, `status` included (decisions §8). */
 export const CustomerUpdateSchema = z

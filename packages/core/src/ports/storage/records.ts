@@ -62,6 +62,16 @@ export interface CustomerTokenRecord extends Scoped {
   created_at: Millis;
 }
 
+/** A password reset token (decisions §16): single-use, stored only as its SHA-256 hash. */
+export interface PasswordResetRecord extends Scoped {
+  id: string;
+  customer_id: string;
+  /** SHA-256 hex of the `prt_…` token. */
+  token_hash: string;
+  expires_at: Millis;
+  created_at: Millis;
+}
+
 // ---------------------------------------------------------------- catalog
 
 export type ProductType = 'physical' | 'digital' | 'service' | 'bundle';
@@ -253,6 +263,11 @@ export interface CustomerRecord extends Scoped {
   status: 'active' | 'disabled';
   tags: string[];
   metadata: JsonObject;
+  /**
+   * The encoded password hash (`scrypt$…`, parameters and salt included; see core's
+   * `services/customers/passwords.ts`), or null for a customer without a password. Never sent out.
+   */
+  password_hash: string | null;
   created_at: Millis;
   updated_at: Millis;
 }

@@ -18,6 +18,7 @@ import type {
   InventoryRecord,
   LockedCart,
   NotificationRecord,
+  PasswordResetRecord,
   OptionRecord,
   OrderAggregate,
   OrderLineRecord,
@@ -115,6 +116,29 @@ export interface CustomerTokenRepository {
   insert(record: CustomerTokenRecord): Promise<void>;
   /** Scoped lookup by hash; expired tokens are returned (the caller checks `expires_at`). */
   findByHash(scope: Scope, token_hash: string): Promise<CustomerTokenRecord | null>;
+  /** Revokes one token (sign-out). True when it existed. */
+  delete(scope: Scope, id: string): Promise<boolean>;
+  /**
+   * Revokes every token of the customer, except `except_id` when given (the token of the caller
+   * who changed the password stays signed in).
+   */
+  deleteForCustomer(scope: Scope, customer_id: string, except_id?: string): Promise<void>;
+}
+
+/** Password reset tokens (decisions §16). */
+export interface PasswordResetRepository {
+  /**
+   * Stores a new reset token for the customer and deletes every earlier one of that customer, in
+   * the caller's transaction (a newer request voids older ones).
+   */
+  replace(record: PasswordResetRecord): Promise<void>;
+  /**
+   * Claims a token by its hash: deletes it and returns it, whatever its `expires_at` (the caller
+   * checks expiry). Atomic: of concurrent claims of one token exactly one gets the record, the
+   * others null — a reset token is single-use.
+   */
+  consume(scope: Scope, token_hash: string): Promise<PasswordResetRecord | null>;
+  /** Deletes the customer's reset tokens (customer deleted, or password set another way). */
   deleteForCustomer(scope: Scope, customer_id: string): Promise<void>;
 }
 
@@ -419,7 +443,7 @@ export interface CustomerRepository {
     id: string,
     patch: Patch<
       CustomerRecord,
-      'email' | 'first_name' | 'last_name' | 'phone' | 'external_id' | 'status' | 'tags' | 'metadata'
+      'email' | 'first_name' | 'last_name' | 'phone' | 'external_id' | 'status' | 'tags' | 'metadata' | 'password_hash'
     >,
   ): Promise<CustomerRecord | null>;
   delete(scope: Scope, id: string, at: Millis): Promise<boolean>;

@@ -10,6 +10,7 @@ import type {
   NotificationRepository,
   OrderRepository,
   OrganizationRepository,
+  PasswordResetRepository,
   ProductRepository,
   RateLimitRepository,
   ShippingMethodRepository,
@@ -23,6 +24,7 @@ export interface Repositories {
   stores: StoreRepository;
   apiKeys: ApiKeyRepository;
   customerTokens: CustomerTokenRepository;
+  passwordResets: PasswordResetRepository;
   products: ProductRepository;
   inventory: InventoryRepository;
   shippingMethods: ShippingMethodRepository;
