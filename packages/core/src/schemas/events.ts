@@ -22,10 +22,22 @@ export const SPEC_EVENT_TYPES = [
 ] as const;
 
 /**
- * Every event type the engine emits: the spec's 16 plus `payment.created` (a payment record was
- * created) and `customer.updated` (any change to a customer), decisions §14.
+ * Event types that carry a secret (decisions §16): delivered only to webhooks that list them by
+ * name, never through `["*"]`.
  */
-export const EVENT_TYPES = [...SPEC_EVENT_TYPES, 'payment.created', 'customer.updated'] as const;
+export const SECRET_EVENT_TYPES = ['customer.password_reset_requested'] as const;
+
+/**
+ * Every event type the engine emits: the spec's 16 plus `payment.created` (a payment record was
+ * created) and `customer.updated` (any change to a customer), decisions §14, and the secret
+ * `customer.password_reset_requested` (decisions §16).
+ */
+export const EVENT_TYPES = [
+  ...SPEC_EVENT_TYPES,
+  'payment.created',
+  'customer.updated',
+  ...SECRET_EVENT_TYPES,
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export const EventTypeSchema = z.enum(EVENT_TYPES);
 

@@ -1,4 +1,5 @@
 import type { EventRecord, WebhookRecord } from '../../ports/storage';
+import { SECRET_EVENT_TYPES } from '../../schemas/events';
 
 /** What deciding a webhook's subscriptions needs of it. */
 export type WebhookSubscription = Pick<WebhookRecord, 'events' | 'events_since' | 'created_at'>;
@@ -10,18 +11,27 @@ export type WebhookSubscription = Pick<WebhookRecord, 'events' | 'events_since' 
  * webhook's `created_at` when that holds no entry (every type it was created with, and webhooks
  * created before the map existed). With `['*']`, every type counts from `events_since['*']`
  * (else `created_at`), or from the earlier time a type the webhook listed before `*` kept.
+ * A secret event type (`customer.password_reset_requested`) is never received through `*`,
+ * only when listed by name.
  *
  * @example subscribedSince({ events: ['order.created'], events_since: {}, created_at: 5 }, 'order.created') // 5
  * @example subscribedSince({ events: ['*'], events_since: { '*': 9, 'order.created': 5 }, created_at: 5 }, 'order.paid') // 9
  */
 export function subscribedSince(webhook: WebhookSubscription, type: string): number | null {
-  if (webhook.events.includes('*')) {
+  if (webhook.events.includes('*') && !isSecretEvent(type)) {
     const all = webhook.events_since['*'] ?? webhook.created_at;
     const own = webhook.events_since[type];
     return own !== undefined && own < all ? own : all;
   }
   if (!webhook.events.includes(type)) return null;
   return webhook.events_since[type] ?? webhook.created_at;
+}
+
+const SECRET_EVENTS: ReadonlySet<string> = new Set(SECRET_EVENT_TYPES);
+
+/** Whether an event carries a secret and so reaches only webhooks that name it (decisions §16). */
+export function isSecretEvent(type: string): boolean {
+  return SECRET_EVENTS.has(type);
 }
 
 /**
