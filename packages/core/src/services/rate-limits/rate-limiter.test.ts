@@ -116,6 +116,50 @@ describe('createRateLimiter', () => {
     expect((await limiter.count('failed_auth', '203.0.113.1'))?.allowed).toBe(true);
   });
 
+  it('counts a shared window per e-mail with the same budget, whatever the case or the address', async () => {
+    const { storage, rows } = countersStorage();
+    const clock = manualClock(60_000 + 20_000);
+    const limiter = createRateLimiter(storage, clock, { sign_in: { limit: 2, window_seconds: 60 } });
+    expect(await limiter.countSubject('sign_in', { email: 'Ada@Example.com' })).toEqual({
+      allowed: true,
+      limit: 2,
+      remaining: 1,
+      reset_seconds: 40,
+      retry_after_seconds: 0,
+    });
+    expect((await limiter.countSubject('sign_in', { email: ' ada@example.COM ' }))?.allowed).toBe(true);
+    expect(await limiter.countSubject('sign_in', { email: 'ada@example.com' })).toMatchObject({
+      allowed: false,
+      remaining: 0,
+      retry_after_seconds: 40,
+    });
+    // Another e-mail, and the per-address window of the same limit, are counted apart.
+    expect((await limiter.countSubject('sign_in', { email: 'bob@example.com' }))?.allowed).toBe(true);
+    expect((await limiter.count('sign_in', '203.0.113.1'))?.remaining).toBe(1);
+    expect([...rows.keys()].sort()).toEqual([
+      'sign_in 203.0.113.1',
+      'sign_in email:ada@example.com',
+      'sign_in email:bob@example.com',
+    ]);
+    // The next window starts afresh.
+    clock.set(120_000);
+    expect((await limiter.countSubject('sign_in', { email: 'ada@example.com' }))?.remaining).toBe(1);
+  });
+
+  it('countSubject is off with its limit', async () => {
+    const { storage, rows } = countersStorage();
+    const clock = manualClock(0);
+    expect(
+      await createRateLimiter(storage, clock, { sign_in: false }).countSubject('sign_in', {
+        email: 'a@b.co',
+      }),
+    ).toBeNull();
+    expect(
+      await createRateLimiter(storage, clock, false).countSubject('sign_in', { email: 'a@b.co' }),
+    ).toBeNull();
+    expect(rows.size).toBe(0);
+  });
+
   it('prunes past windows at most every ten minutes, keeping two of the longest windows', async () => {
     const { storage, pruned } = countersStorage();
     const clock = manualClock(1_000_000);

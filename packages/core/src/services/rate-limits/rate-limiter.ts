@@ -17,7 +17,10 @@ import {
  *   shared by every shopper, so a budget per key alone would let one client spend everybody's;
  * - `failed_auth`: failed authentications (401) per client address;
  * - `order_lookup`: guest order look-ups per client address;
- * - `sign_in`: customer sign-in attempts per client address.
+ * - `sign_in`: customer sign-in attempts (register, sign in, password reset and its confirmation)
+ *   per client address, and sign-ins and reset requests per e-mail address (decisions §16): the
+ *   same budget again, counted for the e-mail whatever the client address, so that a guesser who
+ *   spreads attempts on one account over many addresses is held to it too.
  *
  * The first two are token buckets in each process's memory: they are consulted on every request,
  * and a database write per request would cost more than most requests themselves (a round trip
@@ -72,6 +75,19 @@ export const rateLimitOptionsSchema = z.union([
 
 export type RateLimitOptions = z.infer<typeof rateLimitOptionsSchema>;
 
+/**
+ * What a shared window is counted for besides a client address: an e-mail address (a customer
+ * account's sign-in and reset requests, decisions §16), compared case-insensitively.
+ */
+export interface RateLimitSubject {
+  email: string;
+}
+
+/** The counter key of a subject: `email:` and the trimmed, lower-cased e-mail. */
+export function subjectKey(subject: RateLimitSubject): string {
+  return `email:${subject.email.trim().toLowerCase()}`;
+}
+
 /** Who made a request, as far as the limits care. */
 export interface RateLimitCaller {
   key_id: string;
@@ -88,6 +104,12 @@ export interface RateLimiter {
   take(caller: RateLimitCaller, address: string | undefined): RateLimitDecision | null;
   /** Counts one request in a shared per-address window; `null` when off or the address is unknown. */
   count(limit: SharedRateLimit, address: string | undefined): Promise<RateLimitDecision | null>;
+  /**
+   * Counts one request in a shared window of `limit` for a subject rather than an address (its
+   * counter is `<limit> email:<e-mail>`), with the same budget as the per-address window; `null`
+   * when the limit is off.
+   */
+  countSubject(limit: SharedRateLimit, subject: RateLimitSubject): Promise<RateLimitDecision | null>;
 }
 
 /** How often (at most) a process deletes counters of past windows. */
@@ -130,6 +152,22 @@ export function createRateLimiter(
   const takeFrom = (buckets: TokenBuckets | null, key: string) =>
     buckets === null ? null : buckets.take(key, clock.now());
 
+  /** One request in the current fixed window of `limit` for `key`, shared in the database. */
+  const hit = async (limit: SharedRateLimit, key: string): Promise<RateLimitDecision | null> => {
+    const current = policy[limit];
+    if (current === null) return null;
+    const now = clock.now();
+    const windowMs = current.window_seconds * 1000;
+    const windowStart = Math.floor(now / windowMs) * windowMs;
+    const prune = now - prunedAt >= PRUNE_EVERY_MS;
+    if (prune) prunedAt = now;
+    const hits = await storage.transaction(async (tx) => {
+      if (prune) await tx.rateLimits.prune(now - 2 * longestWindowMs);
+      return tx.rateLimits.hit(`${limit} ${key}`, windowStart);
+    });
+    return windowDecision(current, hits, windowStart + windowMs, now);
+  };
+
   return {
     policy,
     take(caller, address) {
@@ -138,18 +176,11 @@ export function createRateLimiter(
       return takeFrom(publishableBuckets, `${caller.key_id} ${addressKey(address)}`);
     },
     async count(limit, address) {
-      const current = policy[limit];
-      if (current === null || address === undefined || address === '') return null;
-      const now = clock.now();
-      const windowMs = current.window_seconds * 1000;
-      const windowStart = Math.floor(now / windowMs) * windowMs;
-      const prune = now - prunedAt >= PRUNE_EVERY_MS;
-      if (prune) prunedAt = now;
-      const hits = await storage.transaction(async (tx) => {
-        if (prune) await tx.rateLimits.prune(now - 2 * longestWindowMs);
-        return tx.rateLimits.hit(`${limit} ${addressKey(address)}`, windowStart);
-      });
-      return windowDecision(current, hits, windowStart + windowMs, now);
+      if (address === undefined || address === '') return null;
+      return hit(limit, addressKey(address));
+    },
+    async countSubject(limit, subject) {
+      return hit(limit, subjectKey(subject));
     },
   };
 }
