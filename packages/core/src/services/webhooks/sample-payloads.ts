@@ -251,6 +251,7 @@ function buildSamples({ currency, now, ids }: SampleContext) {
         tags: [],
         addresses: [address],
         metadata: {},
+        has_password: true,
         created_at: at,
       };
     },

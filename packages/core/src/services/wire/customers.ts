@@ -58,6 +58,7 @@ export function customerToWire(
     tags: record.tags,
     addresses: addresses.map(addressRecordToAddress),
     metadata: record.metadata,
+    has_password: record.password_hash !== null,
     created_at: iso(record.created_at),
   };
 }
