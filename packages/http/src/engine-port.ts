@@ -19,6 +19,8 @@ export interface AuthContext {
 export interface CustomerContext {
   customer_id: string;
   status: string;
+  /** The id of the token itself (not the token): sign-out revokes it, a password change keeps it (decisions §16). */
+  token_id: string;
 }
 
 /** The store and mode a customer token or an idempotency key is scoped to. */
@@ -113,6 +115,8 @@ export interface HttpRateLimiter {
     limit: 'failed_auth' | 'order_lookup' | 'sign_in',
     address: string | undefined,
   ): Promise<RateLimitDecision | null>;
+  /** One request in a window shared by every process for an e-mail address (decisions §16); null when off. */
+  countSubject(limit: 'sign_in', subject: { email: string }): Promise<RateLimitDecision | null>;
 }
 
 /**

@@ -56,7 +56,7 @@ export function errorBody(
   extra: { param?: string | undefined; details?: ErrorDetail[] | undefined } = {},
 ): ErrorResponseBody {
   const error: ErrorResponseBody['error'] = {
-    type: errorTypeForStatus(statusForCode(code)),
+    type: errorTypeForStatus(statusForCode(code, extra.param)),
     code,
     message,
     request_id: requestId,
@@ -78,7 +78,7 @@ export function errorResponse(
   } = {},
 ): RawResponse {
   return {
-    status: statusForCode(code),
+    status: statusForCode(code, extra.param),
     headers: { 'Content-Type': JSON_CONTENT_TYPE, 'Request-Id': requestId, ...extra.headers },
     body: JSON.stringify(errorBody(code, message, requestId, extra)),
   };

@@ -24,7 +24,7 @@ import {
 import { type ZodObject, z } from 'zod';
 import { addOpenApiExamples } from './openapi-examples';
 import type { AnyRoute, ApiInfo } from './route';
-import { STATUS_BY_CODE } from './status-map';
+import { STATUS_BY_CODE, STATUS_OVERRIDES } from './status-map';
 
 /** The generated OpenAPI 3.1 document. */
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
@@ -403,10 +403,21 @@ export function errorCodesFor(route: AnyRoute): ErrorCode[] {
   return [...codes];
 }
 
+/**
+ * The status a code answers on a route: its own, or an override keyed on code + param
+ * (`status-map.ts`) when the param is a field of the route's body (e.g. `invalid_credentials` on
+ * `current_password` is 422 on the password change, 401 at sign-in).
+ */
+function statusOnRoute(route: AnyRoute, code: ErrorCode): number {
+  const fields = (route.body as { shape?: Record<string, unknown> } | undefined)?.shape;
+  const override = STATUS_OVERRIDES.find((o) => o.code === code && fields !== undefined && o.param in fields);
+  return override?.status ?? STATUS_BY_CODE[code];
+}
+
 function errorResponsesFor(route: AnyRoute): Record<string, ResponseConfig> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesFor(route)) {
-    const status = STATUS_BY_CODE[code];
+    const status = statusOnRoute(route, code);
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   const responses: Record<string, ResponseConfig> = {};

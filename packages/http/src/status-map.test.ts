@@ -1,6 +1,6 @@
 import { ERROR_CODES, ERROR_TYPES, type ErrorCode } from '@cartwright/core';
 import { describe, expect, it } from 'vitest';
-import { errorTypeForStatus, STATUS_BY_CODE, statusForCode } from './status-map';
+import { errorTypeForStatus, STATUS_BY_CODE, STATUS_OVERRIDES, statusForCode } from './status-map';
 
 /** The status families of decisions §4, written out independently of the table under test. */
 const DECISIONS_STATUS: Partial<Record<ErrorCode, number>> = {
@@ -12,6 +12,7 @@ const DECISIONS_STATUS: Partial<Record<ErrorCode, number>> = {
   invalid_api_key: 401,
   invalid_customer_token: 401,
   customer_token_required: 401,
+  invalid_credentials: 401,
   payment_failed: 402,
   forbidden: 403,
   customer_disabled: 403,
@@ -38,6 +39,7 @@ const DECISIONS_STATUS: Partial<Record<ErrorCode, number>> = {
   quantity_exceeds_refundable: 422,
   url_not_allowed: 422,
   product_unavailable: 422,
+  reset_token_invalid: 422,
   internal_error: 500,
 };
 
@@ -88,6 +90,26 @@ describe('errorTypeForStatus', () => {
 describe('statusForCode', () => {
   it('falls back to 500 for a code missing from the table (a newer core)', () => {
     expect(statusForCode('brand_new_code')).toBe(500);
+    expect(statusForCode('brand_new_code', 'current_password')).toBe(500);
     expect(statusForCode('cart_empty')).toBe(422);
+  });
+
+  it('invalid_credentials is 401 at sign-in (no param) and 422 on a wrong current password (decisions §16)', () => {
+    expect(statusForCode('invalid_credentials')).toBe(401);
+    expect(statusForCode('invalid_credentials', 'current_password')).toBe(422);
+    expect(statusForCode('invalid_credentials', 'password')).toBe(401);
+    // An override is keyed on code AND param: the same param on another code keeps that code's status.
+    expect(statusForCode('parameter_invalid', 'current_password')).toBe(400);
+  });
+
+  it('every override names a known code and a status of another §4 family than the code’s own', () => {
+    expect(STATUS_OVERRIDES.length).toBeGreaterThan(0);
+    for (const { code, param, status } of STATUS_OVERRIDES) {
+      expect(ERROR_CODES, code).toContain(code);
+      expect(param.length, code).toBeGreaterThan(0);
+      expect([400, 401, 402, 403, 404, 409, 422, 429], code).toContain(status);
+      expect(status, code).not.toBe(STATUS_BY_CODE[code]);
+      expect(statusForCode(code, param)).toBe(status);
+    }
   });
 });

@@ -9,7 +9,8 @@ import type { ErrorCode, ErrorType } from '@cartwright/core';
  * `fulfillment_exceeds_unfulfilled` 422 (well-formed but against a business rule),
  * `duplicate_code` / `idempotency_key_in_use` / `currency_locked` 409 (state or uniqueness
  * conflicts), `rate_limited` 429, and `payment_provider_unavailable` 502 (an upstream gateway
- * failed; the client may retry).
+ * failed; the client may retry). Customer accounts (§16): `invalid_credentials` 401 (sign-in; see
+ * {@link STATUS_OVERRIDES} for the password change) and `reset_token_invalid` 422.
  */
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   invalid_json: 400,
@@ -20,6 +21,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   invalid_api_key: 401,
   customer_token_required: 401,
   invalid_customer_token: 401,
+  invalid_credentials: 401,
   payment_failed: 402,
   forbidden: 403,
   customer_disabled: 403,
@@ -51,13 +53,39 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   quantity_exceeds_refundable: 422,
   fulfillment_exceeds_unfulfilled: 422,
   url_not_allowed: 422,
+  reset_token_invalid: 422,
   rate_limited: 429,
   internal_error: 500,
   payment_provider_unavailable: 502,
 };
 
-/** The HTTP status for an error code; 500 for anything not in the table (a code from a newer core). */
-export function statusForCode(code: string): number {
+/** A status that replaces a code's own when the error names one input field (`param`). */
+export interface StatusOverride {
+  readonly code: ErrorCode;
+  readonly param: string;
+  readonly status: number;
+}
+
+/**
+ * The few codes whose status depends on the field at fault, keyed on code + param. Only one today
+ * (decisions §16): `invalid_credentials` with `param: 'current_password'` — a signed-in customer's
+ * wrong current password when changing it — is 422, a business rule broken by a well-formed,
+ * authenticated request, while sign-in's `invalid_credentials` (no param) is 401.
+ */
+export const STATUS_OVERRIDES: readonly StatusOverride[] = [
+  { code: 'invalid_credentials', param: 'current_password', status: 422 },
+];
+
+/**
+ * The HTTP status for an error code, and the field it names if any (see {@link STATUS_OVERRIDES});
+ * 500 for a code not in the table (a code from a newer core).
+ */
+export function statusForCode(code: string, param?: string): number {
+  if (param !== undefined) {
+    for (const override of STATUS_OVERRIDES) {
+      if (override.code === code && override.param === param) return override.status;
+    }
+  }
   return (STATUS_BY_CODE as Record<string, number | undefined>)[code] ?? 500;
 }
 

@@ -1,6 +1,7 @@
 import type { AnyRoute } from '../route';
 import { cartsRoutes } from './carts';
 import { catalogRoutes } from './catalog';
+import { customerAuthRoutes } from './customer-auth';
 import { customersRoutes } from './customers';
 import { discountsRoutes } from './discounts';
 import { inventoryRoutes } from './inventory';
@@ -18,6 +19,7 @@ export const apiRoutes: readonly AnyRoute[] = [
   ...catalogRoutes,
   ...inventoryRoutes,
   ...customersRoutes,
+  ...customerAuthRoutes,
   ...discountsRoutes,
   ...cartsRoutes,
   ...ordersRoutes,

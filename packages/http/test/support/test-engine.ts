@@ -30,7 +30,7 @@ const keyTable = new Map<string, AuthContext>([
   [KEYS.liveSecret, { key_id: 'key_live', store_id: 'store_1', mode: 'live', key_type: 'secret' }],
 ]);
 
-const tokenTable = new Map<string, StoreScope & CustomerContext>([
+const tokenTable = new Map<string, StoreScope & Omit<CustomerContext, 'token_id'>>([
   [TOKENS.active, { store_id: 'store_1', mode: 'test', customer_id: 'cus_active', status: 'active' }],
   [TOKENS.disabled, { store_id: 'store_1', mode: 'test', customer_id: 'cus_disabled', status: 'disabled' }],
   [TOKENS.live, { store_id: 'store_1', mode: 'live', customer_id: 'cus_live', status: 'active' }],
@@ -55,7 +55,7 @@ export function createTestEngine(extra: { idempotency?: IdempotencyRunner } = {}
         }
         if (found.status === 'disabled')
           throw new CommerceError('customer_disabled', 'This customer is disabled.');
-        return { customer_id: found.customer_id, status: found.status };
+        return { customer_id: found.customer_id, status: found.status, token_id: `tok_${found.customer_id}` };
       },
     },
     ...(extra.idempotency === undefined ? {} : { idempotency: extra.idempotency }),
