@@ -118,7 +118,7 @@ export const customerAuthRoutes: AnyRoute[] = [
     description: `Sets the password and signs the customer in (a new customer token). An unknown, used or expired reset token is 422 \`reset_token_invalid\`. Every earlier customer token stops working. ${SIGN_IN_LIMIT}.`,
     tags: TAGS,
     operationId: 'resetPassword',
-    errors: ['reset_token_invalid'],
+    errors: ['reset_token_invalid', 'customer_disabled'],
     handler: async (ctx) => ctx.engine.accounts.confirmPasswordReset(scopeOf(ctx.auth), ctx.body),
   }),
 ];

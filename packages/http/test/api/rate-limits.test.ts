@@ -159,3 +159,103 @@ describeApi(
   { rateLimits: { order_lookup: { limit: 2, window_seconds: 3600 } } },
   { trustProxy: true },
 );
+
+/** The engine clock of the sign-in block: real time plus an offset the test advances. */
+let signInOffsetMs = 0;
+const signInClock = { now: () => Date.now() + signInOffsetMs };
+let signInCounter = 0;
+const someEmail = (name: string) => `${name}.${Date.now().toString(36)}.${++signInCounter}@example.com`;
+
+describeApi(
+  'rate limits: customer sign-in, per client address and per e-mail (decisions §15, §16)',
+  (api) => {
+    const from = (address: string, extra: Record<string, unknown> = {}) => ({
+      headers: { 'x-forwarded-for': address },
+      ...extra,
+    });
+    const login = (address: string, email: string, password: string, extra: Record<string, unknown> = {}) =>
+      api().storefront.post('/v1/storefront/customer-auth/login', { email, password }, from(address, extra));
+
+    it('register, sign-in and both reset routes share one per-address budget; the 4th attempt from an address is 429', async () => {
+      const address = '203.0.113.50';
+      const newcomer = someEmail('new');
+      for (let i = 0; i < 3; i++) {
+        const res = await login(address, someEmail('guess'), 'wrong password');
+        expectError(res, 401, 'invalid_credentials');
+        expect(limitsOf(res)).toMatchObject({ limit: 3, remaining: 2 - i });
+      }
+      expectRateLimited(await login(address, someEmail('guess'), 'wrong password'), 3);
+      const routes: [string, unknown][] = [
+        ['/v1/storefront/customer-auth/register', { email: newcomer, password: 'a good password' }],
+        ['/v1/storefront/customers/password-reset', { email: someEmail('reset') }],
+        [
+          '/v1/storefront/customers/password-reset/confirm',
+          { token: 'prt_guess', new_password: 'a good password' },
+        ],
+      ];
+      for (const [path, body] of routes) {
+        expectRateLimited(await api().storefront.post(path, body, from(address)), 3);
+      }
+      // Nothing was registered from the refused request; other routes and other addresses still answer.
+      const registered = await api().get(`/v1/admin/customers?q=${encodeURIComponent(newcomer)}`);
+      expect(registered.body.data).toEqual([]);
+      expect((await api().storefront.get('/v1/storefront/products', from(address))).status).toBe(200);
+      expectError(
+        await login('203.0.113.51', someEmail('guess'), 'wrong password'),
+        401,
+        'invalid_credentials',
+      );
+    });
+
+    it('sign-in and reset requests for one e-mail share its budget across addresses; a refusal is never stored under an Idempotency-Key', async () => {
+      const victim = someEmail('victim');
+      const registered = await api().storefront.post(
+        '/v1/storefront/customer-auth/register',
+        { email: victim, password: 'the right password' },
+        from('198.51.100.1'),
+      );
+      expect(registered.status, JSON.stringify(registered.body)).toBe(200);
+      // Three guesses from three addresses: each address has budget left, the e-mail does not.
+      for (let i = 0; i < 3; i++) {
+        const res = await login(`198.51.100.${10 + i}`, victim, `guess ${i}`);
+        expectError(res, 401, 'invalid_credentials');
+        // The headers show the tightest budget: the e-mail's.
+        expect(limitsOf(res)).toMatchObject({ limit: 3, remaining: 2 - i });
+      }
+      expectRateLimited(await login('198.51.100.20', victim, 'guess 3'), 3);
+      // Compared case-insensitively; the right password too is refused until the window ends.
+      expectRateLimited(await login('198.51.100.21', victim.toUpperCase(), 'guess 4'), 3);
+      const keyed = await login('198.51.100.22', victim, 'the right password', {
+        idempotencyKey: 'signin-1',
+      });
+      expectRateLimited(keyed, 3);
+      // A reset request for that e-mail counts in the same budget (decisions §16: sign-in and reset).
+      expectRateLimited(
+        await api().storefront.post(
+          '/v1/storefront/customers/password-reset',
+          { email: victim },
+          from('198.51.100.23'),
+        ),
+        3,
+      );
+      // Another e-mail from an address that was refused for the victim still gets its answer.
+      expectError(await login('198.51.100.20', someEmail('other'), 'guess'), 401, 'invalid_credentials');
+
+      signInOffsetMs += 3_600_000;
+      try {
+        // The same Idempotency-Key and body: the 429 was not stored, the request runs.
+        const retried = await login('198.51.100.22', victim, 'the right password', {
+          idempotencyKey: 'signin-1',
+        });
+        expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+        expect(retried.headers.get('idempotent-replayed')).toBeNull();
+        expect(retried.body.token).toMatch(/^ct_/);
+        expect(limitsOf(retried)).toMatchObject({ limit: 3, remaining: 2 });
+      } finally {
+        signInOffsetMs = 0;
+      }
+    });
+  },
+  { clock: signInClock, rateLimits: { sign_in: { limit: 3, window_seconds: 3600 } } },
+  { trustProxy: true },
+);
