@@ -5,6 +5,7 @@ import type {
   CartItemRecord,
   CustomerAddressRecord,
   CustomerRecord,
+  CustomerTokenRecord,
   DiscountRecord,
   EventRecord,
   FulfillmentRecord,
@@ -13,6 +14,7 @@ import type {
   JsonObject,
   OrderAggregate,
   OrderLineRecord,
+  PasswordResetRecord,
   PaymentRecord,
   ProductAggregate,
   RefundRecord,
@@ -284,8 +286,43 @@ export function makeCustomer(scope: Scope, overrides: Partial<CustomerRecord> = 
     status: 'active',
     tags: [],
     metadata: {},
+    password_hash: null,
     created_at: 1_700_000_000_000,
     updated_at: 1_700_000_000_000,
+    ...overrides,
+  };
+}
+
+export function makeCustomerToken(
+  scope: Scope,
+  customer_id: string,
+  overrides: Partial<CustomerTokenRecord> = {},
+): CustomerTokenRecord {
+  return {
+    id: newId('ctok'),
+    store_id: scope.store_id,
+    mode: scope.mode,
+    customer_id,
+    token_hash: newId('hash'),
+    expires_at: 1_700_086_400_000,
+    created_at: 1_700_000_000_000,
+    ...overrides,
+  };
+}
+
+export function makePasswordReset(
+  scope: Scope,
+  customer_id: string,
+  overrides: Partial<PasswordResetRecord> = {},
+): PasswordResetRecord {
+  return {
+    id: newId('pwr'),
+    store_id: scope.store_id,
+    mode: scope.mode,
+    customer_id,
+    token_hash: newId('hash'),
+    expires_at: 1_700_003_600_000,
+    created_at: 1_700_000_000_000,
     ...overrides,
   };
 }

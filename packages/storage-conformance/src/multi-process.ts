@@ -89,6 +89,7 @@ export async function runTask(storage: Storage, task: WorkerTask): Promise<TaskR
       status: 'active' as const,
       tags: [],
       metadata: { pid: process.pid },
+      password_hash: null,
       created_at: Date.now(),
       updated_at: Date.now(),
     };

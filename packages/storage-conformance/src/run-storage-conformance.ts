@@ -7,6 +7,7 @@ import { cartsSuite } from './suites/carts';
 import { catalogSuite } from './suites/catalog';
 import { catalogDocumentsSuite } from './suites/catalog-documents';
 import { concurrencySuite } from './suites/concurrency';
+import { customerAccountsSuite } from './suites/customer-accounts';
 import { customersSuite } from './suites/customers';
 import { discountsSuite } from './suites/discounts';
 import { eventsWebhooksSuite } from './suites/events-webhooks';
@@ -36,6 +37,7 @@ export function runStorageConformance(options: StorageConformanceOptions): void 
     inventorySuite(ctx);
     discountsSuite(ctx);
     customersSuite(ctx);
+    customerAccountsSuite(ctx);
     cartsSuite(ctx);
     cartLocksSuite(ctx);
     ordersSuite(ctx);

@@ -22,7 +22,7 @@ function describeRateLimitCounters(name: string, open: () => Promise<KyselyStora
         const migrator = new Migrator({ db: storage.db, provider: createMigrationProvider(storage.dialect) });
         const down = await migrator.migrateTo('0013_webhook_secret_rotation');
         expect(down.error).toBeUndefined();
-        expect(down.results?.map((result) => result.migrationName)).toEqual(['0014_rate_limit_counters']);
+        expect(down.results?.map((result) => result.migrationName)).toContain('0014_rate_limit_counters');
         expect(await indexNames(storage)).not.toContain('rate_limit_counters_window_idx');
         await storage.migrate();
         expect(await storage.transaction((tx) => tx.rateLimits.hit('failed_auth 203.0.113.1', 60_000))).toBe(

@@ -13,6 +13,7 @@ import { cartWriteGuardsMigration } from './0011_cart_write_guards';
 import { orderKeyWebhookFixesMigration } from './0012_order_key_webhook_fixes';
 import { webhookSecretRotationMigration } from './0013_webhook_secret_rotation';
 import { rateLimitCountersMigration } from './0014_rate_limit_counters';
+import { customerAccountsMigration } from './0015_customer_accounts';
 import type { SchemaDialect } from './column-types';
 
 /**
@@ -35,6 +36,7 @@ export function migrationsFor(dialect: SchemaDialect): Record<string, Migration>
     '0012_order_key_webhook_fixes': orderKeyWebhookFixesMigration(dialect),
     '0013_webhook_secret_rotation': webhookSecretRotationMigration(dialect),
     '0014_rate_limit_counters': rateLimitCountersMigration(dialect),
+    '0015_customer_accounts': customerAccountsMigration(dialect),
   };
 }
 

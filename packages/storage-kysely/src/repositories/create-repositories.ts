@@ -11,6 +11,7 @@ import { KyselyInventoryRepository } from './inventory-repository';
 import { KyselyNotificationRepository } from './notification-repository';
 import { KyselyOrderRepository } from './order-repository';
 import { KyselyOrganizationRepository } from './organization-repository';
+import { KyselyPasswordResetRepository } from './password-reset-repository';
 import { KyselyProductRepository } from './product-repository';
 import { KyselyRateLimitRepository } from './rate-limit-repository';
 import { KyselyShippingMethodRepository } from './shipping-method-repository';
@@ -24,6 +25,7 @@ export function createRepositories(q: QueryRunner): Repositories {
     stores: new KyselyStoreRepository(q),
     apiKeys: new KyselyApiKeyRepository(q),
     customerTokens: new KyselyCustomerTokenRepository(q),
+    passwordResets: new KyselyPasswordResetRepository(q),
     products: new KyselyProductRepository(q),
     inventory: new KyselyInventoryRepository(q),
     shippingMethods: new KyselyShippingMethodRepository(q),

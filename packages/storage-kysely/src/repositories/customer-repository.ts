@@ -160,6 +160,7 @@ function decode(row: Selectable<CustomersTable>, c: DialectCapabilities): Custom
     status: row.status as CustomerRecord['status'],
     tags: c.parseJson<string[]>(row.tags),
     metadata: c.parseJson<JsonObject>(row.metadata),
+    password_hash: row.password_hash,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -253,7 +254,15 @@ export class KyselyCustomerRepository implements CustomerRepository {
     id: string,
     patch: Patch<
       CustomerRecord,
-      'email' | 'first_name' | 'last_name' | 'phone' | 'external_id' | 'status' | 'tags' | 'metadata'
+      | 'email'
+      | 'first_name'
+      | 'last_name'
+      | 'phone'
+      | 'external_id'
+      | 'status'
+      | 'tags'
+      | 'metadata'
+      | 'password_hash'
     >,
   ): Promise<CustomerRecord | null> {
     const c = this.q.caps;
@@ -275,6 +284,7 @@ export class KyselyCustomerRepository implements CustomerRepository {
         status: patch.status,
         tags: patch.tags === undefined ? undefined : c.json(patch.tags),
         metadata: patch.metadata === undefined ? undefined : c.json(patch.metadata),
+        password_hash: patch.password_hash,
         updated_at: patch.updated_at,
       },
       { ...scope, id },

@@ -14,12 +14,27 @@ const findByHash = template(({ db }, p: Slots<'store_id' | 'mode' | 'token_hash'
     .where('mode', '=', p.mode)
     .where('token_hash', '=', p.token_hash),
 );
+const deleteOne = template(({ db }, p: Slots<'store_id' | 'mode' | 'id'>) =>
+  db
+    .deleteFrom('customer_tokens')
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('id', '=', p.id),
+);
 const deleteForCustomer = template(({ db }, p: Slots<'store_id' | 'mode' | 'customer_id'>) =>
   db
     .deleteFrom('customer_tokens')
     .where('store_id', '=', p.store_id)
     .where('mode', '=', p.mode)
     .where('customer_id', '=', p.customer_id),
+);
+const deleteOthersOfCustomer = template(({ db }, p: Slots<'store_id' | 'mode' | 'customer_id' | 'id'>) =>
+  db
+    .deleteFrom('customer_tokens')
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('customer_id', '=', p.customer_id)
+    .where('id', '!=', p.id),
 );
 
 function decode(row: Selectable<CustomerTokensTable>): CustomerTokenRecord {
@@ -46,7 +61,12 @@ export class KyselyCustomerTokenRepository implements CustomerTokenRepository {
     return row ? decode(row) : null;
   }
 
-  async deleteForCustomer(scope: Scope, customer_id: string): Promise<void> {
-    await this.q.affected(deleteForCustomer, { ...scope, customer_id });
+  async delete(scope: Scope, id: string): Promise<boolean> {
+    return (await this.q.affected(deleteOne, { ...scope, id })) > 0;
+  }
+
+  async deleteForCustomer(scope: Scope, customer_id: string, except_id?: string): Promise<void> {
+    if (except_id === undefined) await this.q.affected(deleteForCustomer, { ...scope, customer_id });
+    else await this.q.affected(deleteOthersOfCustomer, { ...scope, customer_id, id: except_id });
   }
 }

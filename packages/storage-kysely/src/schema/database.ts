@@ -64,6 +64,15 @@ export interface CustomerTokensTable extends ScopedColumns {
   created_at: number;
 }
 
+/** Password reset tokens (0015): single-use, SHA-256 of the token; at most one per customer. */
+export interface PasswordResetsTable extends ScopedColumns {
+  id: string;
+  customer_id: string;
+  token_hash: string;
+  expires_at: number;
+  created_at: number;
+}
+
 export interface ProductsTable extends ScopedColumns {
   id: string;
   name: string;
@@ -252,6 +261,8 @@ export interface CustomersTable extends ScopedColumns {
   created_at: number;
   updated_at: number;
   deleted_at: number | null;
+  /** 0015: the encoded password hash, or null (no password). */
+  password_hash: string | null;
 }
 
 export interface CustomerAddressesTable extends ScopedColumns {
@@ -504,6 +515,7 @@ export interface Database {
   stores: StoresTable;
   api_keys: ApiKeysTable;
   customer_tokens: CustomerTokensTable;
+  password_resets: PasswordResetsTable;
   products: ProductsTable;
   product_counts: ProductCountsTable;
   product_tag_counts: ProductTagCountsTable;

@@ -35,6 +35,7 @@ export const TABLE_COLUMNS = {
     'created_at',
   ],
   customer_tokens: ['store_id', 'mode', 'id', 'customer_id', 'token_hash', 'expires_at', 'created_at'],
+  password_resets: ['store_id', 'mode', 'id', 'customer_id', 'token_hash', 'expires_at', 'created_at'],
   products: [
     'store_id',
     'mode',
@@ -177,6 +178,7 @@ export const TABLE_COLUMNS = {
     'created_at',
     'updated_at',
     'deleted_at',
+    'password_hash',
   ],
   customer_addresses: [
     'store_id',
