@@ -6,6 +6,7 @@ import { createDiscountService } from './services/carts/discount-service';
 import { createProductService } from './services/catalog/product-service';
 import { createShippingMethodService } from './services/catalog/shipping-method-service';
 import type { ServiceContext } from './services/context';
+import { createCustomerAccountService } from './services/customers/customer-accounts';
 import { createCustomerService } from './services/customers/customer-service';
 import { createInventoryService } from './services/customers/inventory-service';
 import { createIdempotencyService } from './services/idempotency-service';
@@ -30,6 +31,7 @@ export function createServices(ctx: ServiceContext) {
     shippingMethods: createShippingMethodService(ctx),
     inventory: createInventoryService(ctx),
     customers: createCustomerService(ctx),
+    accounts: createCustomerAccountService(ctx),
     discounts: createDiscountService(ctx),
     carts: createCartService(ctx),
     checkout: createCheckoutService(ctx),

@@ -8,13 +8,19 @@ import { createRandomIdGenerator } from './ports/random-id-generator';
 import type { Mode, Scope, Storage } from './ports/storage';
 import type { WebhookTransport } from './ports/webhook-transport';
 import type { EngineConfig, ServiceContext } from './services/context';
+import { createPasswordHasher, type PasswordHashParams } from './services/customers/passwords';
 import { createEventBus } from './services/event-bus';
+import { createPaymentRegistry } from './services/orders/payment-registry';
 import { createRateLimiter, type RateLimitOptions } from './services/rate-limits/rate-limiter';
 
 export interface EngineOptions {
   storage: Storage;
-  /** Payment providers by name; `manual` is always available unless replaced. */
-  payments?: PaymentProvider[];
+  /**
+   * Payment providers by name; `manual` is always available unless replaced. Checkout accepts
+   * exactly the registered names (and the OpenAPI document lists them); a name must be lowercase
+   * letters, digits and `_`, starting with a letter, at most 64 characters (else a `TypeError`).
+   */
+  payments?: readonly PaymentProvider[];
   clock?: Clock;
   ids?: IdGenerator;
   crypto?: CryptoPort;
@@ -30,6 +36,12 @@ export interface EngineOptions {
    * calls are never limited.
    */
   rateLimits?: RateLimitOptions;
+  /**
+   * scrypt parameters for customer passwords (decisions §16); default `{ ln: 15, r: 8, p: 1 }`
+   * (about 100 ms of CPU and 32 MiB per hash). Hashes made with other parameters still verify and
+   * are upgraded on the customer's next sign-in.
+   */
+  passwordHashing?: PasswordHashParams;
 }
 
 export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
@@ -68,13 +80,13 @@ export const manualPaymentProvider: PaymentProvider = {
 export async function createEngine(options: EngineOptions) {
   const events = createEventBus(options.onListenerError);
   const clock = options.clock ?? systemClock;
-  const payments = new Map<string, PaymentProvider>([['manual', manualPaymentProvider]]);
-  for (const provider of options.payments ?? []) payments.set(provider.name, provider);
+  const payments = createPaymentRegistry(manualPaymentProvider, options.payments);
   const ctx: ServiceContext = {
     storage: options.storage,
     clock,
     ids: options.ids ?? createRandomIdGenerator(() => clock.now()),
     crypto: options.crypto ?? webCrypto,
+    passwords: createPasswordHasher(options.passwordHashing),
     payments,
     events: events.sink,
     webhookTransport: options.webhookTransport ?? null,
@@ -91,6 +103,8 @@ export async function createEngine(options: EngineOptions) {
     storage: options.storage,
     /** The rate limits the HTTP pipeline consults (decisions §15). */
     rateLimits,
+    /** The names checkout's `payment_provider` accepts: the registered providers, `manual` first. */
+    paymentProviders: Object.freeze([...payments.keys()]) as readonly string[],
     /** In-process subscribers, called after commit. */
     events: { on: events.on },
     /**

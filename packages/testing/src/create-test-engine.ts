@@ -58,7 +58,15 @@ export interface TestEngineOptions {
    * as many requests as it likes; give rules (or `{}` for the defaults) to test them.
    */
   rateLimits?: EngineOptions['rateLimits'];
+  /**
+   * scrypt parameters for customer passwords (decisions §16). Default `{ ln: 10, r: 8, p: 1 }`:
+   * about 2 ms a hash instead of the engine's 100 ms, so suites can sign customers up freely.
+   */
+  passwordHashing?: EngineOptions['passwordHashing'];
 }
+
+/** Cheap password hashing for tests (the engine's default costs about 100 ms a hash). */
+export const TEST_PASSWORD_HASHING = { ln: 10, r: 8, p: 1 } as const;
 
 /** What `t.checkout` takes: the checkout body, every field optional. */
 export type TestCheckoutInput = In<typeof CheckoutSchema>;
@@ -121,6 +129,7 @@ export async function createTestEngine(options: TestEngineOptions = {}): Promise
     ...(options.config !== undefined && { config: options.config }),
     ...(options.onListenerError !== undefined && { onListenerError: options.onListenerError }),
     rateLimits: options.rateLimits ?? false,
+    passwordHashing: options.passwordHashing ?? TEST_PASSWORD_HASHING,
   });
   try {
     const { name, currency, timezone, ...settings } = options.store ?? {};

@@ -5,8 +5,13 @@ import {
   CustomerAddressCreateSchema,
   CustomerAddressUpdateSchema,
   CustomerCreateSchema,
+  CustomerPasswordChangeSchema,
+  CustomerRegisterSchema,
+  CustomerSignInSchema,
   CustomerTokenCreateSchema,
   CustomerUpdateSchema,
+  PasswordResetConfirmSchema,
+  PasswordResetRequestSchema,
   StorefrontCustomerUpdateSchema,
 } from '../schemas';
 import { body, type In, pageOf, query } from './inputs';
@@ -17,7 +22,30 @@ import { body, type In, pageOf, query } from './inputs';
  */
 export function customersFacade(engine: Engine, scope: Scope) {
   const customers = engine.customers;
+  const accounts = engine.accounts;
   return {
+    /** Sign-up (decisions §16): `{ customer, token, expires_at }`, signed in. */
+    register: async (input: In<typeof CustomerRegisterSchema>) =>
+      accounts.register(scope, body(CustomerRegisterSchema, input)),
+    /** Sign-in with e-mail and password: `{ customer, token, expires_at }`. */
+    signIn: async (input: In<typeof CustomerSignInSchema>) =>
+      accounts.signIn(scope, body(CustomerSignInSchema, input)),
+    /** Sign-out: revokes this customer token. */
+    signOut: async (token: string) => {
+      const principal = await engine.auth.authenticateCustomerToken(scope, token);
+      return accounts.signOut(scope, principal.token_id);
+    },
+    /** Changes the password of the token's customer; every other token of theirs stops working. */
+    changePassword: async (token: string, input: In<typeof CustomerPasswordChangeSchema>) => {
+      const principal = await engine.auth.authenticateCustomerToken(scope, token);
+      return accounts.changePassword(scope, principal, body(CustomerPasswordChangeSchema, input));
+    },
+    /** Always `{ success: true }`; the token reaches the host through `customer.password_reset_requested`. */
+    requestPasswordReset: async (input: In<typeof PasswordResetRequestSchema>) =>
+      accounts.requestPasswordReset(scope, body(PasswordResetRequestSchema, input)),
+    /** Sets a new password with a reset token and signs the customer in. */
+    resetPassword: async (input: In<typeof PasswordResetConfirmSchema>) =>
+      accounts.confirmPasswordReset(scope, body(PasswordResetConfirmSchema, input)),
     create: async (input: In<typeof CustomerCreateSchema>) =>
       customers.create(scope, body(CustomerCreateSchema, input)),
     list: async (q: In<typeof AdminCustomerListQuerySchema> = {}) => {

@@ -31,6 +31,7 @@ export const ID_PREFIXES = [
   'att',
   'adj',
   'use',
+  'prt',
 ] as const;
 
 export type IdPrefix = (typeof ID_PREFIXES)[number];

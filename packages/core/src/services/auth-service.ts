@@ -15,6 +15,8 @@ export interface ApiKeyPrincipal {
 export interface CustomerPrincipal {
   customer_id: string;
   status: 'active' | 'disabled';
+  /** The id of the token presented: sign-out revokes it, a password change keeps only it. */
+  token_id: string;
 }
 
 const KEY_PATTERN = /^(sk|pk)_(test|live)_[A-Za-z0-9_-]{8,200}$/;
@@ -94,16 +96,18 @@ export function createAuthService(ctx: ServiceContext, keyCache: ApiKeyCache) {
       if (!TOKEN_PATTERN.test(token)) throw invalid();
       const hash = await hashOf(token);
       const now = ctx.clock.now();
-      const customer = await ctx.storage.read(async (tx) => {
+      const found = await ctx.storage.read(async (tx) => {
         const record = await tx.customerTokens.findByHash(scope, hash);
         if (!record || record.expires_at <= now) return null;
-        return tx.customers.get(scope, record.customer_id);
+        const customer = await tx.customers.get(scope, record.customer_id);
+        return customer && { customer, token_id: record.id };
       });
-      if (!customer) throw invalid();
+      if (!found) throw invalid();
+      const { customer, token_id } = found;
       if (customer.status === 'disabled') {
         throw new CommerceError('customer_disabled', 'This customer account is disabled');
       }
-      return { customer_id: customer.id, status: customer.status };
+      return { customer_id: customer.id, status: customer.status, token_id };
     },
   };
 }

@@ -5,6 +5,7 @@ import type { IdGenerator } from '../ports/id-generator';
 import type { PaymentProvider } from '../ports/payment-provider';
 import type { Storage } from '../ports/storage';
 import type { WebhookTransport } from '../ports/webhook-transport';
+import type { PasswordHasher } from './customers/passwords';
 
 /** Settings of the engine that services read; defaults are filled in by `createEngine`. */
 export interface EngineConfig {
@@ -35,6 +36,8 @@ export interface ServiceContext {
   clock: Clock;
   ids: IdGenerator;
   crypto: CryptoPort;
+  /** Customer passwords (decisions §16). */
+  passwords: PasswordHasher;
   payments: Map<string, PaymentProvider>;
   events: EventSink;
   webhookTransport: WebhookTransport | null;

@@ -14,6 +14,7 @@ const record: CustomerRecord = {
   status: 'active',
   tags: ['vip', 'eu'],
   metadata: { a: 1, b: { c: [1, 2] } },
+  password_hash: null,
   created_at: 0,
   updated_at: 0,
 };

@@ -1,4 +1,4 @@
-import { errors } from '../../errors';
+import { CommerceError, errors } from '../../errors';
 import type { CustomerRecord, PageRequest, Scope } from '../../ports/storage';
 import type {
   CustomerCreate,
@@ -53,6 +53,13 @@ export function createCustomerService(ctx: ServiceContext) {
   return {
     /** `POST /v1/admin/customers`. E-mail unique per store and mode, case-insensitive (409 `duplicate_email`). */
     async create(scope: Scope, input: CustomerCreate): Promise<CustomerWire> {
+      // Optional password (decisions §16), hashed before the transaction.
+      if (input.password !== undefined && input.password.toLowerCase() === input.email.toLowerCase()) {
+        throw new CommerceError('parameter_invalid', 'The password may not be the e-mail address', {
+          param: 'password',
+        });
+      }
+      const password_hash = input.password === undefined ? null : await ctx.passwords.hash(input.password);
       return write(ctx, async ({ tx, now, emit }) => {
         const record: CustomerRecord = {
           id: ctx.ids.next('cus'),
@@ -66,6 +73,7 @@ export function createCustomerService(ctx: ServiceContext) {
           status: input.status,
           tags: input.tags,
           metadata: input.metadata,
+          password_hash,
           created_at: now,
           updated_at: now,
         };
@@ -104,6 +112,7 @@ export function createCustomerService(ctx: ServiceContext) {
     async delete(scope: Scope, id: string) {
       return write(ctx, async ({ tx, now }) => {
         await tx.customerTokens.deleteForCustomer(scope, id);
+        await tx.passwordResets.deleteForCustomer(scope, id);
         // Unknown id: the 404 rolls the token deletion back (there was nothing to delete anyway).
         if (!(await tx.customers.delete(scope, id, now))) throw errors.notFound('customer', id);
         return { id, deleted: true as const };

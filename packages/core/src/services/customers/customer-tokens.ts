@@ -1,7 +1,7 @@
 import type { CustomerTokenRecord, Scope } from '../../ports/storage';
 import { CUSTOMER_TOKEN_DEFAULT_EXPIRES_IN } from '../../schemas/customers';
 import type { ServiceContext } from '../context';
-import { write } from '../unit-of-work';
+import { type Work, write } from '../unit-of-work';
 import { iso } from '../wire/format';
 import { requireCustomer } from './customer-views';
 
@@ -23,20 +23,37 @@ export async function issueCustomerToken(
   customer_id: string,
   expires_in: number = CUSTOMER_TOKEN_DEFAULT_EXPIRES_IN,
 ) {
-  const token = `ct_${ctx.crypto.randomToken(TOKEN_BYTES)}`;
-  const token_hash = await ctx.crypto.sha256Hex(token);
-  return write(ctx, async ({ tx, now }) => {
-    await requireCustomer(tx, scope, customer_id);
-    const record: CustomerTokenRecord = {
-      id: ctx.ids.next('ct'),
-      store_id: scope.store_id,
-      mode: scope.mode,
-      customer_id,
-      token_hash,
-      expires_at: now + expires_in * 1000,
-      created_at: now,
-    };
-    await tx.customerTokens.insert(record);
-    return { token, customer_id, expires_at: iso(record.expires_at) };
+  const token = await newCustomerToken(ctx);
+  return write(ctx, async (work) => {
+    await requireCustomer(work.tx, scope, customer_id);
+    return storeCustomerToken(ctx, work, scope, customer_id, token, expires_in);
   });
+}
+
+/** A new random customer token and its hash (computed outside the transaction). */
+export async function newCustomerToken(ctx: ServiceContext): Promise<{ token: string; token_hash: string }> {
+  const token = `ct_${ctx.crypto.randomToken(TOKEN_BYTES)}`;
+  return { token, token_hash: await ctx.crypto.sha256Hex(token) };
+}
+
+/** Stores a customer token in the caller's transaction (the customer must exist). */
+export async function storeCustomerToken(
+  ctx: ServiceContext,
+  { tx, now }: Work,
+  scope: Scope,
+  customer_id: string,
+  { token, token_hash }: { token: string; token_hash: string },
+  expires_in: number = CUSTOMER_TOKEN_DEFAULT_EXPIRES_IN,
+) {
+  const record: CustomerTokenRecord = {
+    id: ctx.ids.next('ct'),
+    store_id: scope.store_id,
+    mode: scope.mode,
+    customer_id,
+    token_hash,
+    expires_at: now + expires_in * 1000,
+    created_at: now,
+  };
+  await tx.customerTokens.insert(record);
+  return { token, customer_id, expires_at: iso(record.expires_at) };
 }
