@@ -10,6 +10,13 @@ export * from './refunds';
 export * from './schemas';
 export type { ApiKeyPrincipal, CustomerPrincipal } from './services/auth-service';
 export type { EngineConfig, ServiceContext } from './services/context';
+export type { CustomerSession, SignedInCustomer } from './services/customers/customer-accounts';
+export {
+  createPasswordHasher,
+  DEFAULT_PASSWORD_HASH_PARAMS,
+  type PasswordHasher,
+  type PasswordHashParams,
+} from './services/customers/passwords';
 export { type EventPayload, eventToPayload } from './services/event-bus';
 export type {
   ReconcileOptions,
@@ -72,3 +79,15 @@ export {
   storefrontTemplate,
 } from './services/wire/storefront-product-text';
 export * from './state';
+export {
+  type CheckoutPaymentFailed,
+  CheckoutPaymentFailedSchema,
+  EVENT_DATA_SCHEMAS,
+  type EngineEvent,
+  type EngineEventListener,
+  type EngineEventOf,
+  type EngineEvents,
+  type EventDataMap,
+  type PasswordResetRequested,
+  PasswordResetRequestedSchema,
+} from './events/event-data';
