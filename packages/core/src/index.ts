@@ -1,6 +1,18 @@
 export * from './engine';
 export { createServices, type EngineServices } from './engine-services';
 export * from './errors';
+export {
+  type CheckoutPaymentFailed,
+  CheckoutPaymentFailedSchema,
+  type EngineEvent,
+  type EngineEventListener,
+  type EngineEventOf,
+  type EngineEvents,
+  EVENT_DATA_SCHEMAS,
+  type EventDataMap,
+  type PasswordResetRequested,
+  PasswordResetRequestedSchema,
+} from './events/event-data';
 export { type CartActor, createStoreFacade, type In, SECRET_ACTOR, type StoreFacade } from './facade';
 export * from './inventory';
 export * from './money';
@@ -79,15 +91,3 @@ export {
   storefrontTemplate,
 } from './services/wire/storefront-product-text';
 export * from './state';
-export {
-  type CheckoutPaymentFailed,
-  CheckoutPaymentFailedSchema,
-  EVENT_DATA_SCHEMAS,
-  type EngineEvent,
-  type EngineEventListener,
-  type EngineEventOf,
-  type EngineEvents,
-  type EventDataMap,
-  type PasswordResetRequested,
-  PasswordResetRequestedSchema,
-} from './events/event-data';

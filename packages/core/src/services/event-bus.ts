@@ -1,8 +1,13 @@
+import type { EngineEvent, EngineEventListener, EngineEvents } from '../events/event-data';
 import type { EventSink } from '../ports/event-sink';
 import type { EventRecord } from '../ports/storage';
 import { iso } from './wire/format';
 
-/** The spec's event payload (decisions §14). */
+/**
+ * The spec's event payload (decisions §14) as read back from the outbox, where `type` and `data`
+ * are untyped storage values (the webhook delivery body). In process, listeners get the typed
+ * {@link EngineEvent}.
+ */
 export interface EventPayload {
   id: string;
   type: string;
@@ -21,14 +26,20 @@ export function eventToPayload(event: EventRecord): EventPayload {
   };
 }
 
-type Listener = (event: EventPayload & { mode: 'test' | 'live' }) => void;
+/**
+ * The event as listeners see it. The records come straight from `Work.emit` in this process,
+ * whose type and data are checked against `EventDataMap` at compile time.
+ */
+function toEngineEvent(event: EventRecord): EngineEvent {
+  return { ...eventToPayload(event), mode: event.mode } as EngineEvent;
+}
 
 /**
  * In-process subscribers, called after commit (`engine.events.on('order.created', fn)`, or '*'
  * for every event). A throwing listener never affects the request or other listeners.
  */
 export function createEventBus(onListenerError: (error: unknown) => void = () => undefined) {
-  const listeners = new Map<string, Set<Listener>>();
+  const listeners = new Map<string, Set<EngineEventListener>>();
   const sink: EventSink = {
     publish(events) {
       if (listeners.size === 0) return;
@@ -38,7 +49,7 @@ export function createEventBus(onListenerError: (error: unknown) => void = () =>
           if (!set) continue;
           for (const listener of set) {
             try {
-              listener({ ...eventToPayload(event), mode: event.mode });
+              listener(toEngineEvent(event));
             } catch (error) {
               onListenerError(error);
             }
@@ -47,16 +58,14 @@ export function createEventBus(onListenerError: (error: unknown) => void = () =>
       }
     },
   };
-  return {
-    sink,
-    on(type: string, listener: Listener): () => void {
-      let set = listeners.get(type);
-      if (!set) {
-        set = new Set();
-        listeners.set(type, set);
-      }
-      set.add(listener);
-      return () => set.delete(listener);
-    },
+  const on: EngineEvents['on'] = (type: string, listener: EngineEventListener) => {
+    let set = listeners.get(type);
+    if (!set) {
+      set = new Set();
+      listeners.set(type, set);
+    }
+    set.add(listener);
+    return () => set.delete(listener);
   };
+  return { sink, on };
 }

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { CommerceError } from '../errors';
+import type { EventDataMap } from '../events/event-data';
 import type {
   EventRecord,
   IdempotencyClaimRef,
@@ -8,6 +9,7 @@ import type {
   Repositories,
   Scope,
 } from '../ports/storage';
+import type { EventType } from '../schemas/events';
 import type { ServiceContext } from './context';
 
 /** A finished response as the idempotency store keeps it: status and the exact body text. */
@@ -81,8 +83,11 @@ export interface Work {
   readonly tx: Repositories;
   /** The use case's time, read once so every row it writes agrees. */
   readonly now: number;
-  /** Queue an event; it is written to the outbox in this transaction and published after commit. */
-  emit(scope: Scope, type: string, data: unknown): void;
+  /**
+   * Queue an event; it is written to the outbox in this transaction and published after commit.
+   * `data` must be the type's payload ({@link EventDataMap}), e.g. the Order for `order.created`.
+   */
+  emit<K extends EventType>(scope: Scope, type: K, data: EventDataMap[K]): void;
 }
 
 /**

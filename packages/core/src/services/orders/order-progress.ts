@@ -76,8 +76,11 @@ export function automaticPath(
   return automaticOrderPath(status, { ...progress, shipped: allUnitsShipped(lines) });
 }
 
+/** The events an order status step raises. */
+export type OrderStatusEvent = 'order.confirmed' | 'order.completed' | 'order.cancelled';
+
 /** The event an order status step raises, if any (spec: `order.confirmed`, `order.completed`). */
-export function statusEvent(status: OrderStatus): string | undefined {
+export function statusEvent(status: OrderStatus): OrderStatusEvent | undefined {
   if (status === 'confirmed') return 'order.confirmed';
   if (status === 'completed') return 'order.completed';
   if (status === 'cancelled') return 'order.cancelled';
@@ -122,7 +125,7 @@ export async function saveOrderProgress(
   scope: Scope,
   before: OrderAggregate,
   changed: OrderAggregate,
-  extraEvents: readonly string[] = [],
+  extraEvents: readonly OrderStatusEvent[] = [],
 ): Promise<OrderAggregate> {
   const { order, path } = settleOrder(changed, work.now);
   const saved = await work.tx.orders.update(
@@ -152,7 +155,7 @@ export async function saveOrderProgress(
     );
   }
   const result: OrderAggregate = { ...order, ...saved };
-  const types = [...extraEvents, ...path.map(statusEvent).filter((t): t is string => t !== undefined)];
+  const types = [...extraEvents, ...path.map(statusEvent).filter((t) => t !== undefined)];
   if (types.length > 0) {
     const wire = orderToWire(result);
     for (const type of types) work.emit(scope, type, wire);

@@ -1,22 +1,9 @@
-import { describe, expect, test } from 'vitest';
-import type { ZodType } from 'zod';
+import { describe, expect, expectTypeOf, test } from 'vitest';
+import { EVENT_DATA_SCHEMAS, type PasswordResetRequested } from '../../events/event-data';
 import { createSequentialIdGenerator } from '../../ports/random-id-generator';
-import { ProductSchema } from '../../schemas/catalog';
-import { CustomerSchema } from '../../schemas/customers';
 import { EVENT_TYPES } from '../../schemas/events';
-import { InventorySchema } from '../../schemas/inventory';
-import { FulfillmentSchema, OrderSchema, PaymentSchema, RefundSchema } from '../../schemas/orders';
-import { EVENT_RESOURCE, type EventResource, sampleEventData } from './sample-payloads';
-
-const SCHEMAS: Record<EventResource, ZodType> = {
-  product: ProductSchema,
-  order: OrderSchema,
-  payment: PaymentSchema,
-  refund: RefundSchema,
-  fulfillment: FulfillmentSchema,
-  inventory: InventorySchema,
-  customer: CustomerSchema,
-};
+import type { Order } from '../../schemas/orders';
+import { SAMPLE_RESET_TOKEN, sampleEventData } from './sample-payloads';
 
 const context = () => ({
   currency: 'EUR',
@@ -25,26 +12,25 @@ const context = () => ({
 });
 
 describe('sampleEventData', () => {
-  test.each(EVENT_TYPES.map((type) => [type, EVENT_RESOURCE[type]] as const))(
-    '%s carries a complete %s wire object',
-    (type, resource) => {
-      const data = sampleEventData(type, context());
-      const check = (SCHEMAS[resource] as ZodType).safeParse(data);
-      expect(check.error?.message).toBeUndefined();
-      expect(JSON.stringify(data)).not.toContain('"USD"');
-    },
-  );
+  test.each(EVENT_TYPES)('%s carries a complete data object of its type (EVENT_DATA_SCHEMAS)', (type) => {
+    const data = sampleEventData(type, context());
+    const check = EVENT_DATA_SCHEMAS[type].safeParse(data);
+    expect(check.error?.message).toBeUndefined();
+    expect(JSON.stringify(data)).not.toContain('"USD"');
+  });
+
+  test('a sample is typed by the event data map', () => {
+    expectTypeOf(sampleEventData('order.created', context())).toEqualTypeOf<Order>();
+    expectTypeOf(
+      sampleEventData('customer.password_reset_requested', context()),
+    ).toEqualTypeOf<PasswordResetRequested>();
+  });
 
   test('order events carry id, number, status and total in the store currency, with the state the event implies', () => {
     const statuses = (
       ['order.created', 'order.confirmed', 'order.completed', 'order.cancelled'] as const
     ).map((type) => {
-      const order = sampleEventData(type, context()) as {
-        id: string;
-        number: number;
-        status: string;
-        total: unknown;
-      };
+      const order = sampleEventData(type, context());
       expect(order.id).toMatch(/^ord_/);
       expect(order.number).toBe(1001);
       expect(order.total).toEqual({ amount: 5500, currency: 'EUR' });
@@ -54,16 +40,24 @@ describe('sampleEventData', () => {
   });
 
   test('inventory.low is at or below safety stock and above 0; out_of_stock has nothing available', () => {
-    const low = sampleEventData('inventory.low', context()) as { available: number; safety_stock: number };
+    const low = sampleEventData('inventory.low', context());
     expect(low.available).toBeGreaterThan(0);
-    expect(low.available).toBeLessThanOrEqual(low.safety_stock);
-    expect((sampleEventData('inventory.out_of_stock', context()) as { available: number }).available).toBe(0);
+    expect(low.available).toBeLessThanOrEqual(low.safety_stock ?? 0);
+    expect(sampleEventData('inventory.out_of_stock', context()).available).toBe(0);
   });
 
   test('fulfillment events move from pending to shipped to delivered', () => {
     const statuses = (['fulfillment.created', 'fulfillment.shipped', 'fulfillment.delivered'] as const).map(
-      (type) => (sampleEventData(type, context()) as { status: string }).status,
+      (type) => sampleEventData(type, context()).status,
     );
     expect(statuses).toEqual(['pending', 'shipped', 'delivered']);
+  });
+
+  test('customer.password_reset_requested carries a placeholder token valid for an hour', () => {
+    const data = sampleEventData('customer.password_reset_requested', context());
+    expect(data.customer_id).toMatch(/^cus_/);
+    expect(data.token).toBe(SAMPLE_RESET_TOKEN);
+    expect(data.token).toMatch(/^prt_/);
+    expect(data.expires_at).toBe('2024-05-01T13:00:00.000Z');
   });
 });

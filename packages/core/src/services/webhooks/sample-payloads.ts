@@ -1,3 +1,4 @@
+import type { EventDataMap, PasswordResetRequested } from '../../events/event-data';
 import type { IdGenerator } from '../../ports/id-generator';
 import type { Product } from '../../schemas/catalog';
 import type { Customer } from '../../schemas/customers';
@@ -6,81 +7,55 @@ import type { Inventory } from '../../schemas/inventory';
 import type { Fulfillment, Order, Payment, Refund } from '../../schemas/orders';
 import { iso, money } from '../wire/format';
 
-/** The resource kind each event type carries in `data` (the admin wire view of that resource). */
-export const EVENT_RESOURCE = {
-  'product.created': 'product',
-  'product.updated': 'product',
-  'product.deleted': 'product',
-  'order.created': 'order',
-  'order.confirmed': 'order',
-  'order.completed': 'order',
-  'order.cancelled': 'order',
-  'payment.created': 'payment',
-  'payment.completed': 'payment',
-  'payment.failed': 'payment',
-  'payment.refunded': 'refund',
-  'fulfillment.created': 'fulfillment',
-  'fulfillment.shipped': 'fulfillment',
-  'fulfillment.delivered': 'fulfillment',
-  'inventory.low': 'inventory',
-  'inventory.out_of_stock': 'inventory',
-  'customer.created': 'customer',
-  'customer.updated': 'customer',
-} as const satisfies Record<EventType, string>;
-
-export type EventResource = (typeof EVENT_RESOURCE)[EventType];
-
 interface SampleContext {
   currency: string;
   now: number;
   ids: IdGenerator;
 }
 
+/** One sample per event type, typed by {@link EventDataMap} so a sample cannot drift from it. */
+type SampleTable = { [K in EventType]: () => EventDataMap[K] };
+
 /**
  * A realistic `data` object for a test delivery (`POST /v1/admin/webhooks/{id}/test`) of the
  * given event type: a complete wire object of the resource the event carries (an order with id,
  * number, status and total; a product; a payment; …) in the store's currency, with fresh ids and
  * the state the event implies (e.g. `order.cancelled` → an order with `status: cancelled`).
+ *
+ * Decision: the secret `customer.password_reset_requested` may be test-sent like any other known
+ * type — its sample token is a fixed placeholder that resets nothing, so a receiver can try its
+ * e-mail handler without a real reset being requested.
  */
-export function sampleEventData(type: EventType, context: SampleContext): Record<string, unknown> {
+export function sampleEventData<K extends EventType>(type: K, context: SampleContext): EventDataMap[K] {
   const s = buildSamples(context);
-  switch (type) {
-    case 'product.created':
-    case 'product.updated':
-      return s.product('active');
-    case 'product.deleted':
-      return s.product('archived');
-    case 'order.created':
-      return s.order('created');
-    case 'order.confirmed':
-      return s.order('confirmed');
-    case 'order.completed':
-      return s.order('completed');
-    case 'order.cancelled':
-      return s.order('cancelled');
-    case 'payment.created':
-      return s.payment('pending');
-    case 'payment.completed':
-      return s.payment('completed');
-    case 'payment.failed':
-      return s.payment('failed');
-    case 'payment.refunded':
-      return s.refund();
-    case 'fulfillment.created':
-      return s.fulfillment('pending');
-    case 'fulfillment.shipped':
-      return s.fulfillment('shipped');
-    case 'fulfillment.delivered':
-      return s.fulfillment('delivered');
-    case 'inventory.low':
-      return s.inventory(2);
-    case 'inventory.out_of_stock':
-      return s.inventory(0);
-    case 'customer.created':
-    case 'customer.updated':
-      return s.customer();
-  }
+  const table: SampleTable = {
+    'product.created': () => s.product('active'),
+    'product.updated': () => s.product('active'),
+    'product.deleted': () => s.product('archived'),
+    'order.created': () => s.order('created'),
+    'order.confirmed': () => s.order('confirmed'),
+    'order.completed': () => s.order('completed'),
+    'order.cancelled': () => s.order('cancelled'),
+    'payment.created': () => s.payment('pending'),
+    'payment.completed': () => s.payment('completed'),
+    'payment.failed': () => s.payment('failed'),
+    'payment.refunded': () => s.refund(),
+    'fulfillment.created': () => s.fulfillment('pending'),
+    'fulfillment.shipped': () => s.fulfillment('shipped'),
+    'fulfillment.delivered': () => s.fulfillment('delivered'),
+    'inventory.low': () => s.inventory(2),
+    'inventory.out_of_stock': () => s.inventory(0),
+    'customer.created': () => s.customer(),
+    'customer.updated': () => s.customer(),
+    'customer.password_reset_requested': () => s.passwordReset(),
+  };
+  return table[type]();
 }
+
+/** The sample's reset token: shaped like one (`prt_…`) but never issued, so it resets nothing. */
+export const SAMPLE_RESET_TOKEN = 'prt_sample_not_a_real_reset_token';
+/** A reset token is valid for 1 hour (decisions §16). */
+const RESET_SAMPLE_VALIDITY_MS = 60 * 60 * 1000;
 
 function buildSamples({ currency, now, ids }: SampleContext) {
   const at = iso(now);
@@ -235,6 +210,14 @@ function buildSamples({ currency, now, ids }: SampleContext) {
         created_at: at,
         cancelled_at: stage === 'cancelled' ? at : null,
         completed_at: stage === 'completed' ? at : null,
+      };
+    },
+    passwordReset(): PasswordResetRequested {
+      return {
+        customer_id: customerId,
+        email: 'ada@example.com',
+        token: SAMPLE_RESET_TOKEN,
+        expires_at: iso(now + RESET_SAMPLE_VALIDITY_MS),
       };
     },
     customer(): Customer {

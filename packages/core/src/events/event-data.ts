@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import type { Mode } from '../ports/storage';
+import { ProductSchema } from '../schemas/catalog';
+import { DateTimeSchema } from '../schemas/common';
+import { CustomerSchema } from '../schemas/customers';
+import type { EventType } from '../schemas/events';
+import { InventorySchema } from '../schemas/inventory';
+import { FulfillmentSchema, OrderSchema, PaymentSchema, RefundSchema } from '../schemas/orders';
+
+/**
+ * `payment.failed` for a checkout whose payment was declined: no order came of it, so the
+ * Payment shows `order_id: null` and the `cart_id` it paid for. (A payment of an existing order
+ * that fails later is a plain Payment.)
+ */
+export const CheckoutPaymentFailedSchema = PaymentSchema.extend({
+  order_id: z.null(),
+  cart_id: z.string().nullable(),
+});
+export type CheckoutPaymentFailed = z.infer<typeof CheckoutPaymentFailedSchema>;
+
+/**
+ * `customer.password_reset_requested` (decisions §16): the reset token (`prt_…`, single use,
+ * valid until `expires_at`) for the host application to e-mail. A secret: delivered only to
+ * webhooks that list the type by name, never through `["*"]`.
+ */
+export const PasswordResetRequestedSchema = z.object({
+  customer_id: z.string(),
+  email: z.string(),
+  token: z.string(),
+  expires_at: DateTimeSchema,
+});
+export type PasswordResetRequested = z.infer<typeof PasswordResetRequestedSchema>;
+
+/**
+ * The schema of each event type's `data`: the affected resource as the admin wire shows it.
+ * The single source of {@link EventDataMap}; the webhook samples are checked against it.
+ */
+export const EVENT_DATA_SCHEMAS = {
+  'product.created': ProductSchema,
+  'product.updated': ProductSchema,
+  'product.deleted': ProductSchema,
+  'order.created': OrderSchema,
+  'order.confirmed': OrderSchema,
+  'order.completed': OrderSchema,
+  'order.cancelled': OrderSchema,
+  'payment.created': PaymentSchema,
+  'payment.completed': PaymentSchema,
+  'payment.failed': z.union([PaymentSchema, CheckoutPaymentFailedSchema]),
+  'payment.refunded': RefundSchema,
+  'fulfillment.created': FulfillmentSchema,
+  'fulfillment.shipped': FulfillmentSchema,
+  'fulfillment.delivered': FulfillmentSchema,
+  'inventory.low': InventorySchema,
+  'inventory.out_of_stock': InventorySchema,
+  'customer.created': CustomerSchema,
+  'customer.updated': CustomerSchema,
+  'customer.password_reset_requested': PasswordResetRequestedSchema,
+} as const satisfies Record<EventType, z.ZodType>;
+
+/** Event type → the type of its `data` (e.g. `EventDataMap['order.created']` is `Order`). */
+export type EventDataMap = { [K in EventType]: z.infer<(typeof EVENT_DATA_SCHEMAS)[K]> };
+
+/** One event of type `K` as in-process listeners receive it: the webhook payload plus the mode. */
+export interface EngineEventOf<K extends EventType> {
+  /** `evt_…`, the receiver's de-duplication key. */
+  id: string;
+  type: K;
+  /** ISO 8601. */
+  created_at: string;
+  /** The affected resource as the wire shows it. */
+  data: EventDataMap[K];
+  store_id: string;
+  mode: Mode;
+}
+
+/**
+ * An event as in-process listeners receive it. `EngineEvent<'order.created'>` has `data: Order`;
+ * `EngineEvent` (any type) is a union discriminated by `type`, so `if (e.type === 'order.created')`
+ * narrows `e.data`.
+ */
+export type EngineEvent<K extends EventType = EventType> = K extends EventType ? EngineEventOf<K> : never;
+
+/** A listener of one event type (or, with `EventType` itself, of any). */
+export type EngineEventListener<K extends EventType = EventType> = (event: EngineEvent<K>) => void;
+
+/** `engine.events`: in-process subscriptions, called after the change's transaction commits. */
+export interface EngineEvents {
+  /**
+   * Calls `listener` with every event of `type` after its transaction commits; returns a
+   * function that unsubscribes. A throwing listener never affects the request or other
+   * listeners (it goes to the engine's `onListenerError`).
+   *
+   * @example engine.events.on('order.created', (e) => console.log(e.data.total.amount))
+   */
+  on<K extends EventType>(type: K, listener: EngineEventListener<K>): () => void;
+  /**
+   * `'*'`: every event, including the secret `customer.password_reset_requested` (in process,
+   * unlike a `["*"]` webhook). The event is a union discriminated by `type`.
+   */
+  on(type: '*', listener: EngineEventListener): () => void;
+}
