@@ -92,6 +92,11 @@ export interface HttpEngine {
   idempotency?: IdempotencyRunner | undefined;
   /** Rate limits (decisions §15); none: no limits, no `RateLimit-*` headers. */
   rateLimits?: HttpRateLimiter | undefined;
+  /**
+   * The registered payment providers' names, which the served OpenAPI document lists as the
+   * `enum` of checkout's `payment_provider`; none: `manual` and `stripe`.
+   */
+  paymentProviders?: readonly string[] | undefined;
 }
 
 /** What a rate limit decided for one request: the numbers behind the `RateLimit-*` headers. */

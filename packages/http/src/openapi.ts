@@ -20,6 +20,7 @@ import {
   MAX_QUANTITY,
   MAX_TEXT_LENGTH,
   MAX_URL_LENGTH,
+  PAYMENT_PROVIDERS_EXTENSION,
 } from '@cartwright/core';
 import { type ZodObject, z } from 'zod';
 import { addOpenApiExamples } from './openapi-examples';
@@ -192,12 +193,14 @@ function registerSharedComponents(registry: OpenAPIRegistry): void {
  * with zod's `.meta({ id })` become components. Request bodies, JSON success responses and path
  * parameters carry an `example` generated from their schemas (./openapi-examples.ts). Aliases are
  * listed as deprecated copies of their route; routes marked `excludeFromOpenApi` are left out.
- * `prefix` (the mount prefix) becomes the server URL.
+ * `prefix` (the mount prefix) becomes the server URL. `paymentProviders` (default
+ * {@link DEFAULT_PAYMENT_PROVIDERS}) is the `enum` of checkout's `payment_provider`: the names
+ * the serving engine has registered.
  */
 export function buildOpenApiDocument(
   routes: readonly AnyRoute[],
   info: OpenApiInfo = DEFAULT_OPENAPI_INFO,
-  options: { prefix?: string } = {},
+  options: { prefix?: string; paymentProviders?: readonly string[] | undefined } = {},
 ): OpenApiDocument {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', SECURITY_API_KEY, {
@@ -238,7 +241,41 @@ export function buildOpenApiDocument(
     ...(prefix === '' ? {} : { servers: [{ url: prefix }] }),
   });
   (document as unknown as Record<string, unknown>)[LIMITS_EXTENSION] = { ...DOCUMENTED_LIMITS };
+  listPaymentProviders(document, options.paymentProviders ?? DEFAULT_PAYMENT_PROVIDERS);
   return addOpenApiExamples(nullableReferencesAsAnyOf(document));
+}
+
+/**
+ * The payment providers a document lists when it is not built for an engine (`pnpm docs:api`,
+ * `docs/openapi.json`): the two Cartwright ships, `manual` and `stripe`. A served document lists
+ * its engine's registered providers instead.
+ */
+export const DEFAULT_PAYMENT_PROVIDERS: readonly string[] = Object.freeze(['manual', 'stripe']);
+
+/**
+ * Writes the payment providers as the `enum` of every field core marks with
+ * `PAYMENT_PROVIDERS_EXTENSION` (checkout's `payment_provider` and `payment_method`), in place
+ * of the name pattern and length that only say what a name may look like.
+ */
+export function listPaymentProviders<T>(document: T, names: readonly string[]): T {
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
+    if (typeof node !== 'object' || node === null) return;
+    const object = node as Record<string, unknown>;
+    if (object[PAYMENT_PROVIDERS_EXTENSION] === true) {
+      delete object[PAYMENT_PROVIDERS_EXTENSION];
+      delete object.pattern;
+      delete object.minLength;
+      delete object.maxLength;
+      object.enum = [...names];
+    }
+    for (const value of Object.values(object)) visit(value);
+  };
+  visit(document);
+  return document;
 }
 
 /** `{ type: [..., 'null'] }` and nothing else: the part zod-to-openapi adds to make a reference nullable. */
@@ -277,22 +314,33 @@ export function nullableReferencesAsAnyOf<T>(document: T): T {
   return document;
 }
 
-const cache = new WeakMap<OpenApiInfo, WeakMap<ApiInfo, string>>();
+const cache = new WeakMap<OpenApiInfo, WeakMap<ApiInfo, Map<string, string>>>();
 
 /**
- * The document as JSON text, built once per API (route list + prefix) and info on first use, then
+ * The document as JSON text, built once per API (route list + prefix), info and payment
+ * providers (the serving engine's; default {@link DEFAULT_PAYMENT_PROVIDERS}) on first use, then
  * served from memory.
  */
-export function openApiJson(api: ApiInfo, info: OpenApiInfo = DEFAULT_OPENAPI_INFO): string {
+export function openApiJson(
+  api: ApiInfo,
+  info: OpenApiInfo = DEFAULT_OPENAPI_INFO,
+  paymentProviders: readonly string[] = DEFAULT_PAYMENT_PROVIDERS,
+): string {
   let byApi = cache.get(info);
   if (byApi === undefined) {
     byApi = new WeakMap();
     cache.set(info, byApi);
   }
-  let text = byApi.get(api);
+  let byProviders = byApi.get(api);
+  if (byProviders === undefined) {
+    byProviders = new Map();
+    byApi.set(api, byProviders);
+  }
+  const key = paymentProviders.join(',');
+  let text = byProviders.get(key);
   if (text === undefined) {
-    text = JSON.stringify(buildOpenApiDocument(api.routes, info, { prefix: api.prefix }));
-    byApi.set(api, text);
+    text = JSON.stringify(buildOpenApiDocument(api.routes, info, { prefix: api.prefix, paymentProviders }));
+    byProviders.set(key, text);
   }
   return text;
 }

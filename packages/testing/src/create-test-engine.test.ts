@@ -89,20 +89,35 @@ describe('createTestEngine: a whole checkout in memory', () => {
     expect(t.payments?.charges).toHaveLength(0);
   });
 
-  test('payments: false → stripe is 400 parameter_invalid and t.checkout falls back to manual', async () => {
+  test('payments: false → fake_card (and stripe) are 400 parameter_invalid and t.checkout falls back to manual', async () => {
     const t = await engine({ payments: false });
     expect(t.payments).toBeNull();
+    expect(t.engine.paymentProviders).toEqual(['manual']);
     const { variant } = await t.fixtures.product({ price: 100 });
     const cart = await t.fixtures.cart([{ variant_id: variant.id }]);
-    const error = await rejection(
-      t.store.checkout(cart.id, {
-        payment_provider: 'stripe',
-        payment_method_id: 'pm_card_visa',
-        email: 'a@b.co',
-      }),
-    );
-    expect([error.code, error.param]).toEqual(['parameter_invalid', 'payment_provider']);
+    for (const payment_provider of ['fake_card', 'stripe']) {
+      const error = await rejection(
+        t.store.checkout(cart.id, { payment_provider, payment_method_id: 'pm_card_visa', email: 'a@b.co' }),
+      );
+      expect([error.code, error.param]).toEqual(['parameter_invalid', 'payment_provider']);
+    }
     expect((await t.checkout(cart.id)).payment_status).toBe('unpaid');
+  });
+
+  test("the fake card registers as 'fake_card' (the payment's provider); payments: { name: 'stripe' } stands in for Stripe", async () => {
+    const t = await engine();
+    expect(t.engine.paymentProviders).toEqual(['manual', 'fake_card']);
+    const { variant } = await t.fixtures.product({ price: 100 });
+    const order = await t.checkout((await t.fixtures.cart([{ variant_id: variant.id }])).id);
+    expect(order.payments.map((p) => [p.provider, p.status])).toEqual([['fake_card', 'completed']]);
+
+    const asStripe = await engine({ payments: { name: 'stripe' } });
+    expect(asStripe.engine.paymentProviders).toEqual(['manual', 'stripe']);
+    const { variant: other } = await asStripe.fixtures.product({ price: 100 });
+    const cart = await asStripe.fixtures.cart([{ variant_id: other.id }]);
+    const paid = await asStripe.checkout(cart.id, { payment_provider: 'stripe' });
+    expect(paid.payments.map((p) => [p.provider, p.status])).toEqual([['stripe', 'completed']]);
+    expect(asStripe.payments?.charges).toHaveLength(1);
   });
 });
 

@@ -37,9 +37,9 @@ export interface TestEngineOptions {
   /** The mode of `t.scope` and `t.store`. Default `test`. */
   mode?: Mode;
   /**
-   * The fake card provider (registered as `stripe`, see `createFakePaymentProvider`), its
-   * options, or `false` for none (then `payment_provider: 'stripe'` is 400 `parameter_invalid`,
-   * as on a server without Stripe).
+   * The fake card provider (registered as `fake_card`, or the `name` given — e.g. `stripe` —, see
+   * `createFakePaymentProvider`), its options, or `false` for none (then naming it as
+   * `payment_provider` is 400 `parameter_invalid`, as any provider the engine has not registered).
    */
   payments?: FakePaymentProviderOptions | false;
   /** More payment providers (a real provider against a local double, …). */
@@ -87,7 +87,7 @@ export interface TestEngine {
   events: EventRecorder;
   fixtures: Fixtures;
   /**
-   * Checks a cart out with test defaults: the fake card (`payment_provider: 'stripe'`,
+   * Checks a cart out with test defaults: the fake card (`payment_provider: 'fake_card'`,
    * `payment_method_id: 'pm_card_visa'`, so the order is paid and confirmed) — or `manual`
    * without the fake —, `buyer@example.com` for a guest cart without `email`, and
    * {@link TEST_ADDRESS} when the cart has no shipping address.
@@ -159,10 +159,7 @@ export async function createTestEngine(options: TestEngineOptions = {}): Promise
       async checkout(cartId, input = {}) {
         const needsCart = input.email === undefined || input.shipping_address === undefined;
         const cart = needsCart ? await storage.read((tx) => tx.carts.get(scope, cartId)) : null;
-        const provider =
-          input.payment_provider ??
-          input.payment_method ??
-          ((payments?.name ?? 'manual') as NonNullable<TestCheckoutInput['payment_provider']>);
+        const provider = input.payment_provider ?? input.payment_method ?? payments?.name ?? 'manual';
         const body: TestCheckoutInput = {
           ...input,
           ...(input.payment_provider === undefined &&

@@ -1,6 +1,6 @@
 import type { CreatePaymentInput } from '@cartwright/core';
 import { describe, expect, test } from 'vitest';
-import { createFakePaymentProvider } from './fake-payment-provider';
+import { createFakePaymentProvider, FAKE_CARD_PROVIDER_NAME } from './fake-payment-provider';
 
 function payment(overrides: Partial<CreatePaymentInput> = {}): CreatePaymentInput {
   return {
@@ -20,10 +20,11 @@ function payment(overrides: Partial<CreatePaymentInput> = {}): CreatePaymentInpu
 }
 
 describe('createFakePaymentProvider', () => {
-  test("is named 'stripe' and needs a payment method, like the provider it stands in for", () => {
+  test("is named 'fake_card' unless told otherwise ('stripe' to stand in for it) and needs a payment method", () => {
     const fake = createFakePaymentProvider();
-    expect([fake.name, fake.requiresPaymentMethod]).toEqual(['stripe', true]);
-    expect(createFakePaymentProvider({ name: 'cards' }).name).toBe('cards');
+    expect([fake.name, fake.requiresPaymentMethod]).toEqual(['fake_card', true]);
+    expect(FAKE_CARD_PROVIDER_NAME).toBe('fake_card');
+    expect(createFakePaymentProvider({ name: 'stripe' }).name).toBe('stripe');
   });
 
   test.each([

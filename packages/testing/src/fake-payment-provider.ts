@@ -7,6 +7,9 @@ import type {
   RefundResult,
 } from '@cartwright/core';
 
+/** The name the fake card provider registers under unless told otherwise. */
+export const FAKE_CARD_PROVIDER_NAME = 'fake_card';
+
 /** What the fake does with a payment method: take the money, decline, or ask for 3-D Secure. */
 export type FakePaymentOutcome = 'succeed' | 'decline' | 'requires_action';
 
@@ -34,9 +37,10 @@ export const TEST_CARD_OUTCOMES: Readonly<Record<string, FakePaymentOutcome>> = 
 
 export interface FakePaymentProviderOptions {
   /**
-   * The name checkout's `payment_provider` selects. Default `stripe`: the checkout schema
-   * (decisions §12) admits only `manual` and `stripe`, so the fake stands in for Stripe exactly
-   * where a real Stripe provider would be called, over HTTP as in process.
+   * The name checkout's `payment_provider` selects. Default {@link FAKE_CARD_PROVIDER_NAME}
+   * (`fake_card`): checkout accepts any provider the engine registers, so the fake keeps a name
+   * of its own. Give `stripe` to have it stand in for Stripe exactly where a real Stripe provider
+   * would be called (the same checkout bodies, over HTTP as in process).
    */
   name?: string;
   /** Outcomes by `payment_method_id`, merged over {@link TEST_CARD_OUTCOMES}. */
@@ -140,7 +144,7 @@ export function createFakePaymentProvider(options: FakePaymentProviderOptions = 
   }
 
   return {
-    name: options.name ?? 'stripe',
+    name: options.name ?? FAKE_CARD_PROVIDER_NAME,
     requiresPaymentMethod: true,
     charges,
     refunds,

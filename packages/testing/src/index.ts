@@ -18,6 +18,7 @@ export { type EventRecorder, type RecordedEvent, recordEvents } from './event-re
 export { createFakeClock, DEFAULT_TEST_TIME, type FakeClock, type TimeInput, toEpochMs } from './fake-clock';
 export {
   createFakePaymentProvider,
+  FAKE_CARD_PROVIDER_NAME,
   type FakeCharge,
   type FakePaymentOutcome,
   type FakePaymentProvider,

@@ -95,7 +95,12 @@ describe('Checkout (decisions §12)', () => {
       parseInput(CheckoutSchema, { payment_method: 'stripe', payment_method_id: 'pm_card_visa' }),
     ).toEqual({
       payment_provider: 'stripe',
+      // kept (the same name) so that checkout can refuse an unregistered provider on this field
+      payment_method: 'stripe',
       payment_method_id: 'pm_card_visa',
+    });
+    expect(parseInput(CheckoutSchema, { payment_provider: 'manual', payment_method: 'manual' })).toEqual({
+      payment_provider: 'manual',
     });
   });
 
@@ -112,9 +117,17 @@ describe('Checkout (decisions §12)', () => {
     expectRejected(CheckoutSchema, { payment_provider: 'stripe' }, 'parameter_missing', 'payment_method_id');
   });
 
-  test("unknown providers ('paypal') are refused on the field that named them", () => {
-    expectRejected(CheckoutSchema, { payment_provider: 'paypal' }, 'parameter_invalid', 'payment_provider');
-    expectRejected(CheckoutSchema, { payment_method: 'paypal' }, 'parameter_invalid', 'payment_method');
+  test('any well-formed provider name passes (checkout checks it is registered); others are refused on the field that named them', () => {
+    expect(parseInput(CheckoutSchema, { payment_provider: 'gift_card' })).toEqual({
+      payment_provider: 'gift_card',
+    });
+    for (const name of ['Gift', 'gift-card', '9lives', '', 'a'.repeat(65), 42]) {
+      expectRejected(CheckoutSchema, { payment_provider: name }, 'parameter_invalid', 'payment_provider');
+      expectRejected(CheckoutSchema, { payment_method: name }, 'parameter_invalid', 'payment_method');
+    }
+    expect(parseInput(CheckoutSchema, { payment_provider: 'a'.repeat(64) }).payment_provider).toHaveLength(
+      64,
+    );
   });
 
   test('email format; addresses, note and metadata accepted', () => {

@@ -22,10 +22,27 @@ export type { CartStatus };
 export const CART_STATUSES = ['active', 'completed', 'abandoned'] as const satisfies readonly CartStatus[];
 export const CartStatusSchema = z.enum(CART_STATUSES);
 
-/** Checkout's payment providers (decisions §12); `stripe` works only when configured. */
-export const PAYMENT_PROVIDERS = ['manual', 'stripe'] as const;
-export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
-export const PaymentProviderNameSchema = z.enum(PAYMENT_PROVIDERS);
+/**
+ * The name of a payment provider (decisions §12): lowercase letters, digits and `_`, starting
+ * with a letter, at most {@link MAX_PAYMENT_PROVIDER_NAME_LENGTH} characters. Which names checkout
+ * accepts is what the engine has registered (`manual` always, `stripe` when configured, and any
+ * provider of your own); every `PaymentProvider.name` must be one (createEngine checks).
+ */
+export type PaymentProviderName = string;
+export const MAX_PAYMENT_PROVIDER_NAME_LENGTH = 64;
+export const PAYMENT_PROVIDER_NAME_PATTERN = /^[a-z][a-z0-9_]*$/;
+/**
+ * Marks, in the OpenAPI document, a field whose values are the registered payment providers:
+ * the document builder (`@cartwright/http`) writes their names there as its `enum`.
+ */
+export const PAYMENT_PROVIDERS_EXTENSION = 'x-cartwright-payment-providers';
+export const PaymentProviderNameSchema = z
+  .string()
+  .max(MAX_PAYMENT_PROVIDER_NAME_LENGTH)
+  .regex(PAYMENT_PROVIDER_NAME_PATTERN, {
+    error: 'must be a payment provider name (lowercase letters, digits and _, starting with a letter)',
+  })
+  .meta({ [PAYMENT_PROVIDERS_EXTENSION]: true });
 
 // ---------------------------------------------------------------- responses
 
@@ -173,14 +190,18 @@ const CHECKOUT_SHAPE = {
 };
 
 type CheckoutSchemaType = z.ZodObject<typeof CHECKOUT_SHAPE, z.core.$strict> & {
-  _zod: { output: { payment_provider: PaymentProviderName; payment_method?: never } };
+  _zod: { output: { payment_provider: PaymentProviderName; payment_method?: PaymentProviderName } };
 };
 
 /**
  * `POST /v1/storefront/carts/{id}/checkout` (spec, decisions §12). The output always has
  * `payment_provider` — taken from `payment_provider`, else from the older `payment_method`,
- * else `manual` — and never `payment_method`. Both names with different values are an error.
- * `stripe` requires `payment_method_id` (`parameter_missing`). The e-mail is required for guest
+ * else `manual`; `payment_method` stays (equal to it) only when the request named the provider
+ * by that older name alone, so that checkout refuses an unregistered provider on the field that
+ * named it. Both names with different values are an error. Any well-formed name passes here;
+ * checkout answers 400 `parameter_invalid` for one the engine has not registered. `stripe`
+ * requires `payment_method_id` (`parameter_missing`), configured or not; so does any registered
+ * provider that `requiresPaymentMethod`. The e-mail is required for guest
  * carts only, which the service knows (400 `parameter_missing`, param `email`); addresses, note
  * and metadata are applied to the cart before checkout.
  */
@@ -209,8 +230,9 @@ export const CheckoutSchema = z
     }
   })
   .overwrite((body) => {
+    const older = body.payment_provider === undefined ? body.payment_method : undefined;
     body.payment_provider = body.payment_provider ?? body.payment_method ?? 'manual';
-    delete body.payment_method;
+    if (older === undefined) delete body.payment_method;
     return body;
   })
   .meta({ id: 'Checkout' }) as CheckoutSchemaType;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { API_REFERENCE_CSP } from '../api-reference-assets';
 import { renderApiReferenceHtml } from '../api-reference-html';
 import { type PreparedDocument, prepareDocument, serveDocument } from '../api-reference-page';
+import type { HttpEngine } from '../engine-port';
 import { JSON_CONTENT_TYPE } from '../error-response';
 import { DEFAULT_OPENAPI_INFO, type OpenApiInfo, openApiJson } from '../openapi';
 import { type AnyRoute, type ApiInfo, defineRoute } from '../route';
@@ -9,6 +10,11 @@ import { type AnyRoute, type ApiInfo, defineRoute } from '../route';
 const OpenApiDocumentSchema = z
   .looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }) })
   .meta({ id: 'OpenApiDocument', description: 'An OpenAPI 3.1 document.' });
+
+/** The serving engine's payment providers, which its document lists (default: `manual`, `stripe`). */
+function providersOf(engine: HttpEngine): readonly string[] | undefined {
+  return engine.paymentProviders;
+}
 
 /** Media type of the HTML API reference. */
 export const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
@@ -36,7 +42,7 @@ export function createOpenApiRoute(info: OpenApiInfo = DEFAULT_OPENAPI_INFO): An
     handler: async (ctx) => {
       let document = documents.get(ctx.api);
       if (document === undefined) {
-        document = prepareDocument(JSON_CONTENT_TYPE, openApiJson(ctx.api, info), {
+        document = prepareDocument(JSON_CONTENT_TYPE, openApiJson(ctx.api, info, providersOf(ctx.engine)), {
           contentSecurityPolicy: JSON_DOCUMENT_CSP,
         });
         documents.set(ctx.api, document);
@@ -78,7 +84,9 @@ export function createDocsRoute(info: OpenApiInfo = DEFAULT_OPENAPI_INFO): AnyRo
     handler: async (ctx) => {
       let page = pages.get(ctx.api);
       if (page === undefined) {
-        const html = renderApiReferenceHtml(JSON.parse(openApiJson(ctx.api, info)) as object);
+        const html = renderApiReferenceHtml(
+          JSON.parse(openApiJson(ctx.api, info, providersOf(ctx.engine))) as object,
+        );
         page = prepareDocument(HTML_CONTENT_TYPE, html, { contentSecurityPolicy: API_REFERENCE_CSP });
         pages.set(ctx.api, page);
       }

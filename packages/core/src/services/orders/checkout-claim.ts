@@ -28,7 +28,6 @@ import { customerKeyOf } from './discount-usage';
 import { buildOrder } from './order-builder';
 import { reserveLines } from './order-inventory';
 import { requireStoreIn } from './order-loading';
-import { resolveProvider } from './payment-attempt';
 
 /** Who is checking out: the key kind and the signed-in customer, if any (decisions §3). */
 export type CheckoutCaller = CartActor;
@@ -69,7 +68,8 @@ function reservedMovements(changes: readonly InventoryChange[]): InventoryMoveme
 }
 
 /**
- * Checkout's first transaction, the claim (decisions §12, issue 6). Under the cart's row lock:
+ * Checkout's first transaction, the claim (decisions §12, issue 6), with the `provider` checkout
+ * resolved from the body before anything was read (`resolveProvider`). Under the cart's row lock:
  *
  * 1. the body's `shipping_address`, `billing_address` and `metadata` are written to the cart
  *    (they stay even if the payment is then declined, so a retry need not send them again);
@@ -79,8 +79,7 @@ function reservedMovements(changes: readonly InventoryChange[]): InventoryMoveme
  * 3. the checks, in this order: ≥ 1 item (422 `cart_empty`), a shipping address for physical
  *    items (422 `shipping_address_required`), the cart's shipping method still active when it
  *    has one (422 `shipping_method_unavailable`), an e-mail (400 `parameter_missing`: the body's,
- *    else the signed-in customer's, else the cart's), the provider (400, `resolveProvider`),
- *    every item purchasable (422 `product_unavailable` / `insufficient_inventory`), no code on
+ *    else the signed-in customer's, else the cart's), every item purchasable (422 `product_unavailable` / `insufficient_inventory`), no code on
  *    the cart exhausted (422 `discount_usage_limit_reached`: the customer saw it apply);
  * 4. inventory is reserved atomically (422 `insufficient_inventory`), and the order is priced
  *    and built (number 0) as the snapshot;
@@ -109,6 +108,7 @@ export async function claimCheckout(
   cartId: string,
   input: Checkout,
   caller: CheckoutCaller,
+  provider: PaymentProvider,
 ): Promise<CheckoutClaim> {
   const { tx, now } = work;
   let cart = await loadCartForCheckout(tx, scope, cartId, caller);
@@ -181,7 +181,6 @@ export async function claimCheckout(
       param: 'email',
     });
   }
-  const provider = resolveProvider(ctx, input.payment_provider, input.payment_method_id);
   assertPurchasable(priced, items, { missing: 'product_unavailable' });
   const exhausted = priced.pricing.rejected_codes.find((r) => r.reason === 'discount_usage_limit_reached');
   if (exhausted) {

@@ -7,7 +7,7 @@ import { INTERIM, write } from '../unit-of-work';
 import { orderToStorefrontWire } from '../wire/orders';
 import { type CheckoutCaller, claimCheckout } from './checkout-claim';
 import { type AttemptSettlement, closeAttempt, settleAttempt } from './checkout-settlement';
-import { isRefusal } from './payment-attempt';
+import { isRefusal, resolveProvider } from './payment-attempt';
 
 export type { CheckoutCaller } from './checkout-claim';
 
@@ -45,6 +45,9 @@ function orderOrThrow(settled: AttemptSettlement) {
  * transaction: the claim below asks the provider inside it and writes the order (or records the
  * decline) at once — see `settleInProcess`. Other providers (Stripe) take three steps:
  *
+ * 0. **Provider check** (`resolveProvider`), before anything is read: `payment_provider` must name
+ *    a provider registered on the engine (400 `parameter_invalid` on the field that named it),
+ *    with `payment_method_id` when that provider needs one (400 `parameter_missing`).
  * 1. **Claim** (one transaction, `claimCheckout`): checks the cart and the request, reserves the
  *    units and records the payment attempt — `pending`, `order_id: null`, provider idempotency
  *    key `checkout_<cart>_<n>`, with a snapshot of the priced order — and commits. A cart whose
@@ -76,11 +79,15 @@ function orderOrThrow(settled: AttemptSettlement) {
 export function createCheckoutService(ctx: ServiceContext) {
   return {
     async checkout(scope: Scope, cartId: string, input: Checkout, caller: CheckoutCaller) {
+      // Which providers exist is the engine's registry: checked first, as a part of the input.
+      const chosen = resolveProvider(ctx, input);
       // Under an Idempotency-Key, each transaction stores the answer it leads to (decisions §12):
       // the claim's when it settles in process; an attempt is interim (the order comes later).
-      const claim = await write(ctx, (work) => claimCheckout(ctx, work, scope, cartId, input, caller), {
-        answer: (claimed) => (claimed.kind === 'attempt' ? INTERIM : orderOrThrow(claimed)),
-      });
+      const claim = await write(
+        ctx,
+        (work) => claimCheckout(ctx, work, scope, cartId, input, caller, chosen),
+        { answer: (claimed) => (claimed.kind === 'attempt' ? INTERIM : orderOrThrow(claimed)) },
+      );
       if (claim.kind !== 'attempt') return orderOrThrow(claim);
 
       const { attempt, snapshot, provider } = claim;

@@ -1,28 +1,38 @@
 import { CommerceError } from '../../errors';
 import type { PaymentProvider, PaymentResult } from '../../ports/payment-provider';
 import type { PaymentRecordStatus } from '../../ports/storage';
+import type { Checkout } from '../../schemas/carts';
 import type { ServiceContext } from '../context';
 
 /**
- * Resolves checkout's `payment_provider` (decisions §12): an unregistered provider (such as
- * `stripe` while it is not configured) → 400 `parameter_invalid` on `payment_provider`; a provider
- * that needs a payment method without `payment_method_id` → 400 `parameter_missing`.
+ * Resolves checkout's `payment_provider` (decisions §12) to a registered provider: the one rule
+ * that decides which names checkout accepts, for the engine API and HTTP alike. A name the engine
+ * has not registered (a provider of your own you did not pass to `createEngine`, or `stripe`
+ * while it is not configured) → 400 `parameter_invalid` on the field that named it
+ * (`payment_provider`, or the older `payment_method`); a provider that needs a payment method
+ * without `payment_method_id` → 400 `parameter_missing`.
  */
 export function resolveProvider(
   ctx: Pick<ServiceContext, 'payments'>,
-  name: string,
-  payment_method_id: string | undefined,
+  input: Pick<Checkout, 'payment_provider' | 'payment_method' | 'payment_method_id'>,
 ): PaymentProvider {
+  const name = input.payment_provider;
   const provider = ctx.payments.get(name);
   if (!provider) {
-    throw new CommerceError('parameter_invalid', `payment_provider '${name}' is not configured`, {
-      param: 'payment_provider',
-    });
+    const param = input.payment_method !== undefined ? 'payment_method' : 'payment_provider';
+    const configured = [...ctx.payments.keys()].join(', ');
+    throw new CommerceError(
+      'parameter_invalid',
+      `${param} '${name}' is not configured (configured: ${configured})`,
+      { param },
+    );
   }
-  if (provider.requiresPaymentMethod && payment_method_id === undefined) {
-    throw new CommerceError('parameter_missing', `payment_method_id is required for ${name}`, {
-      param: 'payment_method_id',
-    });
+  if (provider.requiresPaymentMethod && input.payment_method_id === undefined) {
+    throw new CommerceError(
+      'parameter_missing',
+      `payment_method_id is required when payment_provider is ${name}`,
+      { param: 'payment_method_id' },
+    );
   }
   return provider;
 }
