@@ -10,7 +10,7 @@ export type ApiHandlerOptions = Omit<HandlerOptions, 'routes'>;
  *
  * ```ts
  * const handler = createApiHandler(engine);
- * http.createServer(toNodeListener(handler)).listen(3000);
+ * http.createServer(createNodeListener(handler)).listen(3000);
  * ```
  */
 export function createApiHandler(engine: Engine, options: ApiHandlerOptions = {}): CartwrightHandler {

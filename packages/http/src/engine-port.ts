@@ -4,6 +4,8 @@
  * {@link RouteEngine}.
  */
 
+import type { Engine } from '@cartwright/core';
+
 /** A mode partitions all data (decisions §2). */
 export type Mode = 'test' | 'live';
 
@@ -125,16 +127,7 @@ export interface HttpRateLimiter {
 }
 
 /**
- * Module-augmentation point that types `ctx.engine` in every route. The engine package is written
- * separately, so by default routes see only {@link HttpEngine}. Register the real engine once:
- *
- * ```ts
- * declare module '@cartwright/http' { interface Register { engine: Engine } }
- * // or, inside this package: declare module '../engine-port' { interface Register { engine: Engine } }
- * ```
+ * The engine route handlers receive as `ctx.engine`: core's {@link Engine}, whole. The pipeline
+ * itself only calls the {@link HttpEngine} slice of it.
  */
-// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging (see TSDoc above).
-export interface Register {}
-
-/** The engine type routes receive: the registered engine, else {@link HttpEngine}. */
-export type RouteEngine = Register extends { engine: infer E extends HttpEngine } ? E : HttpEngine;
+export type RouteEngine = Engine;

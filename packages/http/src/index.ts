@@ -1,5 +1,10 @@
+// The public surface of @cartwright/http: what an integrator needs to serve the API, mount it,
+// add routes of their own and document them. Everything else in src/ is internal (the package's
+// own tests and scripts import it by relative path); the framework mounts are on the subpaths
+// `/node`, `/express`, `/fastify` and `/hono`.
+
+// Serving the API: the whole /v1 API, or a handler over routes of your choosing.
 export { type ApiHandlerOptions, createApiHandler } from './api';
-export { escapeHtml, renderApiReferenceHtml } from './api-reference-html';
 export type { TrustProxy } from './client-address';
 export type { CorsOptions } from './cors';
 export {
@@ -7,51 +12,28 @@ export {
   createHandler,
   type FetchContext,
   type HandlerOptions,
-  isHandler,
-  splitUrl,
 } from './create-handler';
-export type {
-  AuthContext,
-  CustomerContext,
-  HttpEngine,
-  HttpRateLimiter,
-  IdempotencyCaller,
-  IdempotencyRunner,
-  IdempotentRequest,
-  Mode,
-  RateLimitDecision,
-  Register,
-  RequestOutcome,
-  RouteEngine,
-  StoredResponse,
-  StoreScope,
-} from './engine-port';
+// Who is calling, as a route sees it, and the engine a route receives.
+export type { AuthContext, CustomerContext, RouteEngine } from './engine-port';
+// Errors in the API's format, for an app that answers beside the API (and the `onError` hook).
 export {
   type ErrorHookInfo,
   type ErrorResponseBody,
   errorBody,
-  errorResponse,
-  JSON_CONTENT_TYPE,
   logErrorToStderr,
   type OnError,
-  toErrorResponse,
 } from './error-response';
-export { isJsonContentType } from './json-body';
+// The OpenAPI document.
 export {
-  AUTH_EXTENSION,
   buildOpenApiDocument,
   DEFAULT_OPENAPI_INFO,
-  ErrorResponseSchema,
-  errorCodesFor,
   type OpenApiDocument,
   type OpenApiInfo,
   openApiJson,
-  toOpenApiPath,
 } from './openapi';
-export { createPipeline, type Pipeline, type PipelineOptions, parseQuery } from './pipeline';
+// The light request and response of `handler.handleRaw` (what the Node mounts use).
 export type { BodySource, HeaderReader, RawRequest, RawResponse } from './raw-http';
-export { MAX_BODY_BYTES } from './read-body';
-export { newRequestId } from './request-id';
+// Writing routes of your own.
 export {
   type AnyRoute,
   type ApiInfo,
@@ -68,18 +50,9 @@ export {
   type RouteDefinition,
   type TextResponse,
   type TextResponseOptions,
-  type TextResponseParts,
   textResponse,
 } from './route';
-export { createRouter, type RouteMatch, type Router } from './router';
 export { apiRoutes } from './routes';
-export {
-  createDocsRoute,
-  createOpenApiRoute,
-  docsRoute,
-  HTML_CONTENT_TYPE,
-  openApiRoute,
-  systemRoutes,
-} from './routes/system';
-export { errorTypeForStatus, STATUS_BY_CODE, statusForCode } from './status-map';
-export { type InputLocation, type ParseInput, parseInput, toWireParam } from './validate';
+export { createDocsRoute, createOpenApiRoute } from './routes/system';
+export { statusForCode } from './status-map';
+export type { ParseInput } from './validate';

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import { createEngine, type Engine } from '@cartwright/core';
 import { sqliteStorage } from '@cartwright/storage-kysely/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toNodeListener } from '../src/adapters/node';
+import { createNodeListener } from '../src/adapters/node';
 import { createApiHandler } from '../src/api';
 import { escapeHtml, renderApiReferenceHtml } from '../src/api-reference-html';
 import { buildOpenApiDocument } from '../src/openapi';
@@ -158,7 +158,7 @@ describe('GET /v1/docs over HTTP', () => {
 
   beforeAll(async () => {
     engine = await createEngine({ storage: sqliteStorage({ filename: ':memory:' }) });
-    server = await listen(createServer(toNodeListener(createApiHandler(engine))));
+    server = await listen(createServer(createNodeListener(createApiHandler(engine))));
   });
 
   afterAll(async () => {

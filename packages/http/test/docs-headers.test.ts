@@ -3,8 +3,8 @@ import { request as httpRequest } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cartwrightFastify } from '../src/adapters/fastify';
-import { toNodeListener } from '../src/adapters/node';
+import { createFastifyPlugin } from '../src/adapters/fastify';
+import { createNodeListener } from '../src/adapters/node';
 import { API_REFERENCE_CSP, API_REFERENCE_SCRIPT, API_REFERENCE_STYLE } from '../src/api-reference-assets';
 import { renderApiReferenceHtml } from '../src/api-reference-html';
 import { ifNoneMatchHits, negotiateEncoding } from '../src/api-reference-page';
@@ -78,11 +78,11 @@ let fastify: FastifyInstance;
 const transports: { name: string; get: Get; contentLength: boolean }[] = [];
 
 beforeAll(async () => {
-  const node = await listen(createServer(toNodeListener(handler)));
+  const node = await listen(createServer(createNodeListener(handler)));
   const fetchOverHttp = await listen(createServer(fetchListener(handler)));
   servers.push(node, fetchOverHttp);
   fastify = Fastify();
-  await fastify.register(cartwrightFastify, { handler });
+  await fastify.register(createFastifyPlugin(handler));
   const fastifyUrl = await fastify.listen({ port: 0, host: '127.0.0.1' });
   transports.push(
     { name: 'node adapter', get: wireGet(node.url), contentLength: true },

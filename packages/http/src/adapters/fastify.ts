@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import {
   type CartwrightHandler,
   createHandler,
@@ -11,7 +11,12 @@ import type { RouteEngine } from '../engine-port';
 import type { RawRequest } from '../raw-http';
 import { readNodeRequestBody, readNodeStream } from './node';
 
-/** Options of {@link cartwrightFastify}: a ready handler, or an engine plus handler options. */
+/**
+ * Options of the deprecated {@link cartwrightFastify}: a ready handler, or an engine plus handler
+ * options.
+ *
+ * @deprecated Pass the handler to {@link createFastifyPlugin} instead; goes in the next major.
+ */
 export type CartwrightFastifyOptions =
   | { handler: CartwrightHandler }
   | ({ engine: RouteEngine } & HandlerOptions);
@@ -25,21 +30,36 @@ interface UnreadPayload {
 }
 
 /**
- * A Fastify plugin serving the API: `await app.register(cartwrightFastify, { handler })`, with or
- * without a register `prefix` (the path is taken relative to it). It registers `/v1`, `/v1/*` and
- * the route aliases for all methods, and inside its own encapsulation context replaces Fastify's
- * body parsers with one that leaves the body unread, so the pipeline reads it with its own limit
- * and answers 413/415/400 in the API's error format. Not wrapped with `fastify-plugin` on purpose:
- * the parser change stays inside the plugin.
+ * A Fastify plugin serving the handler:
+ * `await app.register(createFastifyPlugin(createApiHandler(engine)))`, with or without a register
+ * `prefix` (`app.register(plugin, { prefix: '/shop' })`; paths are taken relative to it). It
+ * registers `/v1`, `/v1/*` and the route aliases for all methods, and inside its own encapsulation
+ * context replaces Fastify's body parsers with one that leaves the body unread, so the pipeline
+ * reads it with its own limit and answers 413/415/400 in the API's error format. Not wrapped with
+ * `fastify-plugin` on purpose: the parser change stays inside the plugin.
+ */
+export function createFastifyPlugin(handler: CartwrightHandler): FastifyPluginAsync {
+  return async (fastify) => {
+    registerApi(fastify, handler);
+  };
+}
+
+/**
+ * @deprecated Renamed {@link createFastifyPlugin}, which takes the handler and returns the plugin:
+ * `app.register(cartwrightFastify, { handler })` is `app.register(createFastifyPlugin(handler))`.
+ * This alias goes in the next major.
  */
 export async function cartwrightFastify(
   fastify: FastifyInstance,
   options: CartwrightFastifyOptions,
 ): Promise<void> {
-  const mountPrefix = fastify.prefix;
   const handler =
     'handler' in options && isHandler(options.handler) ? options.handler : handlerFromEngine(options);
+  registerApi(fastify, handler);
+}
 
+function registerApi(fastify: FastifyInstance, handler: CartwrightHandler): void {
+  const mountPrefix = fastify.prefix;
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_request: FastifyRequest, payload: IncomingMessage, done) => {
     const unread: UnreadPayload = { [PAYLOAD]: payload };

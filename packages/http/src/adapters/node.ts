@@ -7,17 +7,27 @@ import { bodyIncomplete, bodyTooLarge, decodeUtf8 } from '../read-body';
 /** A Node request, possibly with a body a framework already parsed (`express.json()`). */
 export type NodeRequest = IncomingMessage & { body?: unknown; _body?: boolean };
 
+/** A `node:http` request listener, as `http.createServer(listener)` takes it. */
+export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
+
 /**
- * A `node:http` listener for the handler: `http.createServer(toNodeListener(handler))`.
- * Uses the handler's light path, so no `Request`/`Response` objects are built per request.
+ * A `node:http` request listener serving the handler:
+ * `http.createServer(createNodeListener(createApiHandler(engine)))`. Uses the handler's light
+ * path, so no `Request`/`Response` objects are built per request. Every path goes to the API;
+ * to share a server with other routes, call `handler.owns(path)` first (see the node-http
+ * example).
  */
-export function toNodeListener(
-  handler: CartwrightHandler,
-): (req: IncomingMessage, res: ServerResponse) => void {
+export function createNodeListener(handler: CartwrightHandler): NodeListener {
   return (req, res) => {
     void handleNodeRequest(handler, req, res);
   };
 }
+
+/**
+ * @deprecated Renamed {@link createNodeListener} (same arguments, same listener); this alias goes
+ * in the next major.
+ */
+export const toNodeListener: (handler: CartwrightHandler) => NodeListener = createNodeListener;
 
 /**
  * Serves one Node request. `url` defaults to `req.url`; framework adapters pass the URL relative to

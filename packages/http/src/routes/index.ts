@@ -7,7 +7,6 @@ import { discountsRoutes } from './discounts';
 import { inventoryRoutes } from './inventory';
 import { ordersRoutes } from './orders';
 import { paymentsRoutes } from './payments';
-import './register';
 import { storeRoutes } from './store';
 import { systemRoutes } from './system';
 import { webhooksRoutes } from './webhooks';

@@ -2,7 +2,7 @@ import { createEngine, type Engine } from '@cartwright/core';
 import { sqliteStorage } from '@cartwright/storage-kysely/sqlite';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mountCartwright } from '../../src/adapters/hono';
+import { createHonoApp } from '../../src/adapters/hono';
 import { createApiHandler } from '../../src/api';
 
 /**
@@ -50,7 +50,7 @@ describe('the fetch handler', () => {
 
 describe('Hono on @hono/node-server', () => {
   it('takes the address of the Node request in c.env.incoming: the second request from one address → 429', async () => {
-    const app = mountCartwright(new Hono(), createApiHandler(engine));
+    const app = new Hono().route('/', createHonoApp(createApiHandler(engine)));
     // What @hono/node-server passes as the bindings of every request.
     const env = (address: string) => ({ incoming: { socket: { remoteAddress: address } } });
     const first = await app.fetch(request(), env('198.51.100.60'));

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cartwrightFastify } from '../../src/adapters/fastify';
+import { cartwrightFastify, createFastifyPlugin } from '../../src/adapters/fastify';
 import { createHandler } from '../../src/create-handler';
 import { adapterChecks } from '../support/adapter-checks';
 import { createTestEngine, KEYS } from '../support/test-engine';
@@ -12,11 +12,21 @@ describe('Fastify plugin', () => {
   beforeAll(async () => {
     app = Fastify();
     app.post('/own/json', async (request) => ({ received: request.body }));
+    await app.register(
+      createFastifyPlugin(
+        createHandler(createTestEngine(), { routes: testRoutes, onError: () => undefined }),
+      ),
+    );
+    await app.register(createFastifyPlugin(createHandler(createTestEngine(), { routes: testRoutes })), {
+      prefix: '/shop',
+    });
+    // The deprecated name, in both of its forms (a handler; an engine and handler options).
     await app.register(cartwrightFastify, {
+      prefix: '/old',
       handler: createHandler(createTestEngine(), { routes: testRoutes, onError: () => undefined }),
     });
     await app.register(cartwrightFastify, {
-      prefix: '/shop',
+      prefix: '/old-engine',
       engine: createTestEngine(),
       routes: testRoutes,
     });
@@ -30,6 +40,18 @@ describe('Fastify plugin', () => {
 
   describe('registered with prefix /shop', () => {
     adapterChecks(() => `${url}/shop`);
+  });
+
+  it('the deprecated cartwrightFastify plugin still registers the API, from a handler or from an engine', async () => {
+    for (const prefix of ['/old', '/old-engine']) {
+      const res = await fetch(`${url}${prefix}/v1/admin/orders`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${KEYS.secret}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ note: prefix }),
+      });
+      expect(res.status).toBe(201);
+      expect(await res.json()).toEqual({ id: 'ord_1', note: prefix });
+    }
   });
 
   it("keeps Fastify's own JSON parser for the app's other routes", async () => {

@@ -1,17 +1,17 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toNodeListener } from '../../src/adapters/node';
+import { createNodeListener, toNodeListener } from '../../src/adapters/node';
 import { createHandler } from '../../src/create-handler';
 import { adapterChecks } from '../support/adapter-checks';
 import { type Listening, listen } from '../support/listen';
 import { createTestEngine } from '../support/test-engine';
 import { testRoutes } from '../support/test-routes';
 
-describe('node:http adapter (toNodeListener)', () => {
+describe('node:http adapter (createNodeListener)', () => {
   let server: Listening;
   beforeAll(async () => {
     const handler = createHandler(createTestEngine(), { routes: testRoutes, onError: () => undefined });
-    server = await listen(createServer(toNodeListener(handler)));
+    server = await listen(createServer(createNodeListener(handler)));
   });
   afterAll(async () => server.close());
 
@@ -32,5 +32,17 @@ describe('node:http adapter (toNodeListener)', () => {
     expect(res.status).toBe(413);
     expect(res.headers.get('connection')).toBe('close');
     await res.text();
+  });
+
+  it('the deprecated toNodeListener(handler) is the same listener factory', async () => {
+    expect(toNodeListener).toBe(createNodeListener);
+    const handler = createHandler(createTestEngine(), { routes: testRoutes, onError: () => undefined });
+    const old = await listen(createServer(toNodeListener(handler)));
+    try {
+      const res = await fetch(`${old.url}/v1/health`);
+      expect(res.status).toBe(200);
+    } finally {
+      await old.close();
+    }
   });
 });

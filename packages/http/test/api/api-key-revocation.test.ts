@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEngine } from '@cartwright/core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { toNodeListener } from '../../src/adapters/node';
+import { createNodeListener } from '../../src/adapters/node';
 import { createApiHandler } from '../../src/api';
 import { describeApi } from './support/harness';
 import { expectStatus } from './support/order-fixtures';
@@ -19,7 +19,7 @@ describeApi('API key revocation and rotation across engines (issue 19)', (api) =
 
   beforeAll(async () => {
     const engineB = await createEngine({ storage: api().engine.storage, migrate: false });
-    const server = createServer(toNodeListener(createApiHandler(engineB)));
+    const server = createServer(createNodeListener(createApiHandler(engineB)));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     baseB = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     closeB = () => new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { toNodeListener } from '../../src/adapters/node';
+import { createNodeListener } from '../../src/adapters/node';
 import type { CartwrightHandler } from '../../src/create-handler';
 import { listen } from './listen';
 
@@ -39,9 +39,9 @@ export async function fetchTransport(handler: CartwrightHandler): Promise<Transp
   };
 }
 
-/** Real HTTP over node:http with `toNodeListener` (the light path). */
+/** Real HTTP over node:http with `createNodeListener` (the light path). */
 export async function nodeTransport(handler: CartwrightHandler): Promise<Transport> {
-  const server = await listen(createServer(toNodeListener(handler)));
+  const server = await listen(createServer(createNodeListener(handler)));
   return {
     name: 'node:http',
     request: async (path, init) => toTestResponse(await fetch(server.url + path, init)),

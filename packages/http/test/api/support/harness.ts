@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEngine, type Engine, type EngineOptions, type Scope } from '@cartwright/core';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
-import { toNodeListener } from '../../../src/adapters/node';
+import { createNodeListener } from '../../../src/adapters/node';
 import { type ApiHandlerOptions, createApiHandler } from '../../../src/api';
 
 /**
@@ -96,7 +96,7 @@ export async function startApi(
   const liveScope = await engine.scopeFor('live');
   for (const key of Object.values(KEYS)) await engine.apiKeys.register(scope.store_id, key);
   const handler = createApiHandler(engine, { validateResponses: true, ...handlerOptions });
-  const server: Server = createServer(toNodeListener(handler));
+  const server: Server = createServer(createNodeListener(handler));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
