@@ -9,7 +9,8 @@ import { expectError } from './support/order-fixtures';
  * `has_password`, one account per e-mail under concurrency, the guest-cart merge with a sign-in
  * token, and sign-in timing that does not tell an unknown e-mail from a wrong password. Time is an
  * engine clock the tests move, so the reset token's hour is tested without waiting. Rate limits
- * are off here; `rate-limits.test.ts` covers the sign-in limits.
+ * are off here; `rate-limits.test.ts` covers the sign-in limits. The life cycle hashes cheaply
+ * (scrypt N = 2^10); the timing test uses the engine's default parameters.
  */
 
 /** The engine's clock: real time plus an offset the tests advance. */
@@ -58,6 +59,9 @@ async function signUp(api: TestApi, name?: string) {
   expectSession(res, email);
   return { email, customer_id: res.body.customer.id as string, token: res.body.token as string };
 }
+
+/** scrypt with N = 2^10 (the least the engine takes): the same code path, a fraction of the cost. */
+const CHEAP_HASHING = { ln: 10, r: 8, p: 1 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -433,6 +437,26 @@ describeApi(
       expect((await login(api(), email, PASSWORD)).status).toBe(200);
     });
 
+    test('GET /v1/openapi.json documents the routes: invalid_credentials 401 at sign-in, 422 on the password change', async () => {
+      const doc = (await api().request('GET', '/v1/openapi.json', { key: null })).body;
+      const errorsOf = (path: string) => {
+        const responses = doc.paths[path].post.responses as Record<string, { description: string }>;
+        return Object.fromEntries(Object.entries(responses).map(([status, r]) => [status, r.description]));
+      };
+      expect(errorsOf(LOGIN)['401']).toContain('invalid_credentials');
+      expect(errorsOf(LOGIN)['422']).toBeUndefined();
+      expect(errorsOf(PASSWORD_CHANGE)['422']).toContain('invalid_credentials');
+      expect(errorsOf(PASSWORD_CHANGE)['401']).not.toContain('invalid_credentials');
+      expect(errorsOf(RESET_CONFIRM)['422']).toContain('reset_token_invalid');
+      for (const path of [REGISTER, LOGIN, RESET, RESET_CONFIRM]) expect(errorsOf(path)['429']).toBeDefined();
+      expect(doc.paths[REGISTER].post.requestBody.content['application/json'].schema.$ref).toBe(
+        '#/components/schemas/CustomerRegister',
+      );
+      expect(doc.paths[LOGOUT].post.responses['200'].content['application/json'].schema.$ref).toBe(
+        '#/components/schemas/Success',
+      );
+    });
+
     // ---------------------------------------------------------------- concurrency, carts
 
     test('10 concurrent registrations of one e-mail → exactly one 200, nine 409 duplicate_email, one customer', async () => {
@@ -473,7 +497,8 @@ describeApi(
       expect(mine.status).toBe(200);
     });
   },
-  { clock, rateLimits: false },
+  // A cheap hash keeps this block fast on a busy machine; the timing block uses the defaults.
+  { clock, rateLimits: false, passwordHashing: CHEAP_HASHING },
 );
 
 describeApi(

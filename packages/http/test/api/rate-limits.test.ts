@@ -256,6 +256,10 @@ describeApi(
       }
     });
   },
-  { clock: signInClock, rateLimits: { sign_in: { limit: 3, window_seconds: 3600 } } },
+  {
+    clock: signInClock,
+    rateLimits: { sign_in: { limit: 3, window_seconds: 3600 } },
+    passwordHashing: { ln: 10, r: 8, p: 1 },
+  },
   { trustProxy: true },
 );
