@@ -12,7 +12,7 @@ const OpenApiDocumentSchema = z
   .meta({ id: 'OpenApiDocument', description: 'An OpenAPI 3.1 document.' });
 
 /** The serving engine's payment providers, which its document lists (default: `manual`, `stripe`). */
-function providersOf(engine: HttpEngine): readonly string[] | undefined {
+function providersOf(engine: Pick<HttpEngine, 'paymentProviders'>): readonly string[] | undefined {
   return engine.paymentProviders;
 }
 
