@@ -12,7 +12,13 @@ afterEach(async () => {
   for (const s of open.splice(0)) await s.engine.close();
 });
 
-const ADDRESS = { name: 'Ada Buyer', line1: '1 Main St', city: 'Springfield', postal_code: '12345', country: 'US' };
+const ADDRESS = {
+  name: 'Ada Buyer',
+  line1: '1 Main St',
+  city: 'Springfield',
+  postal_code: '12345',
+  country: 'US',
+};
 
 /** An active product with stock, through the engine API. */
 async function product(s: Shop, price: number) {
