@@ -9,7 +9,7 @@
 // package it imports as well (storage-kysely re-checked all of core). Here workspace imports
 // resolve to their built declarations (the condition is dropped), so `pnpm build` must build
 // dependencies first — `pnpm -r` does, and `pnpm --filter <pkg>... build` does for one package.
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -120,11 +120,57 @@ for (const { ext, wanted } of outputs) {
   });
 }
 await bundle.close();
+checkSelfContained();
 
 const ms = (t) => `${Math.round(t)}ms`;
 console.log(
   `${pkg.name}: declarations of ${entries.length} export(s) in ${ms(performance.now() - started)} (emit ${ms(emittedAt - started)}, bundle ${ms(performance.now() - emittedAt)})`,
 );
+
+/**
+ * The published declarations must stand on their own: every relative specifier in a bundled file
+ * (an import, an export, or a `declare module '…'` augmentation) must name another file of the
+ * bundle. A relative module augmentation in src (`declare module '../engine-port'`) is copied into
+ * the bundle as it is, where its target does not exist: consumers' TypeScript reports it without
+ * `skipLibCheck` and ignores the augmentation with it (issue 22: `ctx.engine` lost its type).
+ */
+function checkSelfContained() {
+  const dist = join(pkgDir, 'dist');
+  const problems = [];
+  const files = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (/\.d\.c?ts$/.test(entry.name)) files.push(path);
+    }
+  };
+  walk(dist);
+  const specifier = /(?:\bfrom\s+|\bimport\s+|\bdeclare\s+module\s+)['"](\.{1,2}\/[^'"]*)['"]/g;
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(specifier)) {
+      const [statement, spec] = match;
+      if (statement.startsWith('declare')) {
+        problems.push(
+          `${relative(pkgDir, file)}: a relative module augmentation (${statement}) cannot be resolved once bundled; augment a package name, or type the value without augmentation`,
+        );
+        continue;
+      }
+      const base = resolve(dirname(file), spec.replace(/\.(c?js|d\.c?ts)$/, ''));
+      const ext = file.endsWith('.d.cts') ? '.d.cts' : '.d.ts';
+      if (!existsSync(`${base}${ext}`) && !existsSync(join(base, `index${ext}`))) {
+        problems.push(`${relative(pkgDir, file)}: '${spec}' names no file of the bundle`);
+      }
+    }
+  }
+  if (problems.length > 0) {
+    console.error(
+      `${pkg.name}: the bundled declarations are not self-contained:\n- ${problems.join('\n- ')}`,
+    );
+    process.exit(1);
+  }
+}
 
 /** Relative imports in the emitted declarations are extensionless (`./dialects/sqlite/x`). */
 function resolveDeclarations() {

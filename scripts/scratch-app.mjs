@@ -9,6 +9,10 @@
 //      packages/core/README.md, verbatim (types stripped), creates a product and checks out;
 //      the HTTP handler answers /v1/openapi.json; @cartwright/testing's createTestEngine()
 //      checks out with the fake card; the `cartwright` bin migrates a SQLite file.
+//   3. a custom route from outside the monorepo, in TypeScript: `defineRoute` whose handler calls
+//      the engine through `ctx.engine`, mounted with `createHandler` + `createNodeListener` and
+//      called over HTTP; type-checked strict without `skipLibCheck` (tsc's time, memory and
+//      type count printed, and the same with `skipLibCheck` for comparison).
 //
 // better-sqlite3's native addon: npm would download a prebuilt one from GitHub, which this
 // machine cannot reach, or compile it (about a minute). So the app installs it with
@@ -99,6 +103,11 @@ function sh(command, commandArgs, cwd, options = {}) {
   return result;
 }
 
+/** The version of a package installed in the repository (`dir` relative to its root). */
+function repoVersionOf(dir) {
+  return JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')).version;
+}
+
 function newApp(name) {
   const dir = join(work, name);
   mkdirSync(dir);
@@ -156,6 +165,9 @@ sh(
     '--ignore-scripts',
     ...names.map(tarball),
     `better-sqlite3@${wanted}`,
+    // For the TypeScript stage: the app's own zod (the one @cartwright/http depends on) and Node's types.
+    `zod@${repoVersionOf('packages/http/node_modules/zod')}`,
+    `@types/node@${repoVersionOf('node_modules/@types/node')}`,
     ...pgSpec,
   ],
   app,
@@ -242,6 +254,125 @@ const cli = sh(join(app, 'node_modules', '.bin', 'cartwright'), ['migrate'], app
 check(
   cli.status === 0 && existsSync(join(app, 'data', 'shop.db')),
   `the cartwright bin migrates a SQLite file: ${JSON.stringify((cli.stdout + cli.stderr).trim().slice(0, 200))}`,
+);
+
+// --- 3. a custom route, type-checked strict ---------------------------------------------------
+// What an integrator writes: a route of their own next to the /v1 API. The handler's `ctx.engine`
+// must be the engine (a method of it type-checks, an unknown one does not): the published
+// declarations once typed it as the pipeline's narrow slice (issue 22).
+writeFileSync(
+  join(app, 'custom-route.ts'),
+  `import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createEngine } from '@cartwright/core';
+import { apiRoutes, createHandler, defineRoute, type RouteContext } from '@cartwright/http';
+import { createNodeListener } from '@cartwright/http/node';
+import { sqliteStorage } from '@cartwright/storage-kysely/sqlite';
+import { z } from 'zod';
+
+const SECRET = 'sk_test_scratchAppCustomRoute00001';
+
+const catalogSummary = defineRoute({
+  method: 'GET',
+  path: '/v1/admin/catalog-summary',
+  auth: 'secret',
+  customerToken: 'none',
+  response: z.object({ count: z.number().int(), names: z.array(z.string()) }),
+  summary: 'The names of the active products',
+  tags: ['Custom'],
+  handler: async (ctx) => {
+    const store = ctx.engine.forStore({ store_id: ctx.auth.store_id, mode: ctx.auth.mode });
+    const page = await store.products.list({ status: 'active' });
+    const names: string[] = page.data.map((product) => product.name);
+    return { count: names.length, names };
+  },
+});
+
+// ctx.engine is typed, not any: a method the engine does not have is an error.
+export function engineIsTyped(ctx: RouteContext): void {
+  // @ts-expect-error -- not an engine method
+  void ctx.engine.notAnEngineMethod;
+}
+
+const engine = await createEngine({ storage: sqliteStorage({ filename: ':memory:' }) });
+const scope = await engine.scopeFor('test');
+await engine.apiKeys.register(scope.store_id, SECRET);
+await engine.forStore(scope).products.create({ name: 'Tee', status: 'active', variants: [{ price: 2500 }] });
+
+const handler = createHandler(engine, { routes: [...apiRoutes, catalogSummary] });
+const server = createServer(createNodeListener(handler));
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const base = \`http://127.0.0.1:\${(server.address() as AddressInfo).port}\`;
+const headers = { authorization: \`Bearer \${SECRET}\` };
+const summary = await fetch(\`\${base}/v1/admin/catalog-summary\`, { headers });
+console.log('custom-route', summary.status, JSON.stringify(await summary.json()));
+const products = await fetch(\`\${base}/v1/admin/products\`, { headers });
+console.log('api-route', products.status);
+const document = (await (await fetch(\`\${base}/v1/openapi.json\`)).json()) as { paths: Record<string, unknown> };
+console.log('openapi-lists-custom-route', '/v1/admin/catalog-summary' in document.paths);
+server.close();
+await engine.close();
+`,
+);
+writeFileSync(
+  join(app, 'tsconfig.json'),
+  JSON.stringify(
+    {
+      compilerOptions: {
+        strict: true,
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        types: ['node'],
+        noEmit: true,
+        skipLibCheck: false,
+      },
+      files: ['custom-route.ts'],
+    },
+    null,
+    2,
+  ),
+);
+const tsc = join(
+  dirname(createRequire(join(root, 'package.json')).resolve('typescript/package.json')),
+  'bin',
+  'tsc',
+);
+/** One tsc run on the app: whether it passed, its errors, and its own figures (--extendedDiagnostics). */
+function typeCheck(extra) {
+  const result = sh(process.execPath, [tsc, '-p', 'tsconfig.json', '--extendedDiagnostics', ...extra], app, {
+    allowFailure: true,
+  });
+  const figure = (name) => new RegExp(`^${name}:\\s+(\\S+)`, 'm').exec(result.stdout)?.[1] ?? '?';
+  return {
+    ok: result.status === 0,
+    errors: result.stdout.split('\n').filter((line) => line.includes('error TS')),
+    summary: `total ${figure('Total time')}, check ${figure('Check time')}, ${figure('Memory used')} memory, ${figure('Types')} types, ${figure('Files')} files`,
+  };
+}
+const strict = typeCheck([]);
+step(`custom route: tsc strict without skipLibCheck — ${strict.summary}`);
+const skipping = typeCheck(['--skipLibCheck']);
+step(`custom route: tsc strict with skipLibCheck — ${skipping.summary}`);
+check(
+  strict.ok,
+  `a custom route type-checks strict without skipLibCheck (ctx.engine is the engine): ${strict.errors.slice(0, 5).join(' | ') || 'no errors'}`,
+);
+writeFileSync(
+  join(app, 'custom-route.mjs'),
+  ts.transpileModule(readFileSync(join(app, 'custom-route.ts'), 'utf8'), {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  }).outputText,
+);
+const custom = sh(process.execPath, ['custom-route.mjs'], app, { allowFailure: true });
+const customOut = custom.stdout + custom.stderr;
+check(
+  custom.status === 0 && /custom-route 200 \{"count":1,"names":\["Tee"\]\}/.test(customOut),
+  `the custom route answers over HTTP, mounted with createNodeListener: ${JSON.stringify(customOut.match(/custom-route .*/)?.[0] ?? customOut.slice(0, 300))}`,
+);
+check(
+  /api-route 200/.test(customOut) && /openapi-lists-custom-route true/.test(customOut),
+  'beside it the /v1 API still answers, and the served OpenAPI document lists the custom route',
 );
 
 if (postgres) {
