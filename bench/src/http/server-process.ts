@@ -1,9 +1,9 @@
 /**
  * The server under test, run as its own process by the HTTP benchmarks (never imported).
  *
- * - `BENCH_SERVER=engine` (default): `createServer(toNodeListener(createApiHandler(engine)))` on
+ * - `BENCH_SERVER=engine` (default): `createServer(createNodeListener(createApiHandler(engine)))` on
  *   the storage of `DATABASE_URL`, the mount of packages/cli/src/server.ts minus its per-request
- *   log line (`handleNodeRequest` is what `toNodeListener` calls; the bench keeps its promise to
+ *   log line (`handleNodeRequest` is what `createNodeListener` calls; the bench keeps its promise to
  *   count requests in flight). With `BENCH_SEED_PRODUCTS=N` (N > 0) it seeds the bench fixture first.
  * - `BENCH_SERVER=bare`: the ceiling — a bare node:http server answering a fixed JSON body.
  *
@@ -72,7 +72,7 @@ if (process.env.BENCH_SERVER === 'bare') {
   });
   const seed = Number(process.env.BENCH_SEED_PRODUCTS ?? 0);
   if (seed > 0) fixture = await seedFixture(engine, { products: seed });
-  // What toNodeListener does, keeping the promise so that in-flight work can be counted.
+  // What createNodeListener does, keeping the promise so that in-flight work can be counted.
   const handler = createApiHandler(engine);
   listener = (req, res) => handleNodeRequest(handler, req, res);
 }

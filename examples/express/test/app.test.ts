@@ -24,7 +24,7 @@ afterAll(async () => {
   await engine.close();
 });
 
-describe('Express: app.use(cartwright(handler))', () => {
+describe('Express: app.use(createExpressMiddleware(handler))', () => {
   test('store → product → cart → checkout → payment received, over real HTTP', async () => {
     await storeToCheckout(baseUrl, KEYS);
   });
@@ -44,12 +44,12 @@ describe('Express: app.use(cartwright(handler))', () => {
 });
 
 describe('Express: mounted under a path', () => {
-  test("app.use('/shop', cartwright(handler)) serves /shop/v1/...; the handler sees paths relative to the mount", async () => {
+  test("app.use('/shop', createExpressMiddleware(handler)) serves /shop/v1/...; the handler sees paths relative to the mount", async () => {
     const { default: express } = await import('express');
-    const { cartwright } = await import('@cartwright/http/express');
+    const { createExpressMiddleware } = await import('@cartwright/http/express');
     const { createApiHandler } = await import('@cartwright/http');
     const app = express();
-    app.use('/shop', cartwright(createApiHandler(engine)));
+    app.use('/shop', createExpressMiddleware(createApiHandler(engine)));
     const mounted = app.listen(0, '127.0.0.1');
     await new Promise<void>((resolve) => mounted.once('listening', resolve));
     try {

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Engine } from '@cartwright/core';
 import { createApiHandler } from '@cartwright/http';
-import { cartwrightFastify } from '@cartwright/http/fastify';
+import { createFastifyPlugin } from '@cartwright/http/fastify';
 import { client, errorsKeepTheirFormat, storeToCheckout } from '@cartwright/testing/http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -26,7 +26,7 @@ afterAll(async () => {
   await engine.close();
 });
 
-describe('Fastify: app.register(cartwrightFastify, { handler })', () => {
+describe('Fastify: app.register(createFastifyPlugin(handler))', () => {
   test('store → product → cart → checkout → payment received, over real HTTP', async () => {
     await storeToCheckout(baseUrl, KEYS);
   });
@@ -48,7 +48,7 @@ describe('Fastify: app.register(cartwrightFastify, { handler })', () => {
 describe('Fastify: registered with a prefix', () => {
   test("{ prefix: '/shop' } serves /shop/v1/...", async () => {
     const prefixed = Fastify();
-    await prefixed.register(cartwrightFastify, { handler: createApiHandler(engine), prefix: '/shop' });
+    await prefixed.register(createFastifyPlugin(createApiHandler(engine)), { prefix: '/shop' });
     await prefixed.listen({ port: 0, host: '127.0.0.1' });
     try {
       const call = client(`http://127.0.0.1:${(prefixed.server.address() as AddressInfo).port}`);

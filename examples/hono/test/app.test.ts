@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Engine } from '@cartwright/core';
 import { createApiHandler } from '@cartwright/http';
-import { mountCartwright } from '@cartwright/http/hono';
+import { createHonoApp } from '@cartwright/http/hono';
 import { client, errorsKeepTheirFormat, storeToCheckout } from '@cartwright/testing/http';
 import { type ServerType, serve } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -31,7 +31,7 @@ afterAll(async () => {
   await engine.close();
 });
 
-describe('Hono: mountCartwright(app, handler) served by @hono/node-server', () => {
+describe("Hono: app.route('/', createHonoApp(handler)) served by @hono/node-server", () => {
   test('store → product → cart → checkout → payment received, over real HTTP', async () => {
     await storeToCheckout(baseUrl, KEYS);
   });
@@ -60,7 +60,9 @@ describe('Hono: mountCartwright(app, handler) served by @hono/node-server', () =
 
 describe('Hono: under a base path', () => {
   test("new Hono().basePath('/api') with createApiHandler(engine, { prefix: '/api' }) serves /api/v1/...", async () => {
-    const app = mountCartwright(new Hono().basePath('/api'), createApiHandler(engine, { prefix: '/api' }));
+    const app = new Hono()
+      .basePath('/api')
+      .route('/', createHonoApp(createApiHandler(engine, { prefix: '/api' })));
     const ok = await app.request('/api/v1/admin/store', {
       headers: { authorization: `Bearer ${SECRET_KEY}` },
     });

@@ -24,7 +24,7 @@ afterAll(async () => {
   await engine.close();
 });
 
-describe('node:http: createServer(toNodeListener(createApiHandler(engine)))', () => {
+describe('node:http: createServer(createNodeListener(createApiHandler(engine)))', () => {
   test('store → product → cart → checkout → payment received, over real HTTP', async () => {
     await storeToCheckout(baseUrl, KEYS);
   });
