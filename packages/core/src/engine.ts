@@ -1,5 +1,6 @@
+import type { Engine } from './engine-interface';
 import { createServices } from './engine-services';
-import { type CartActor, createStoreFacade, type StoreFacade } from './facade/store-facade';
+import { type CartActor, createStoreFacade } from './facade/store-facade';
 import { type Clock, systemClock } from './ports/clock';
 import { type CryptoPort, webCrypto } from './ports/crypto';
 import type { IdGenerator } from './ports/id-generator';
@@ -12,6 +13,7 @@ import { createPasswordHasher, type PasswordHashParams } from './services/custom
 import { createEventBus } from './services/event-bus';
 import { createPaymentRegistry } from './services/orders/payment-registry';
 import { createRateLimiter, type RateLimitOptions } from './services/rate-limits/rate-limiter';
+import type { StoreApi } from './store-api';
 
 export interface EngineOptions {
   storage: Storage;
@@ -74,10 +76,34 @@ export const manualPaymentProvider: PaymentProvider = {
 };
 
 /**
- * Creates the engine: every use case of the API as plain async functions over the storage port,
- * with the same validation and errors as over HTTP. Services are built once here.
+ * Creates the engine (see {@link Engine}): runs the migrations unless `migrate: false`, builds
+ * every service once, and returns the front door.
  */
-export async function createEngine(options: EngineOptions) {
+export async function createEngine(options: EngineOptions): Promise<Engine> {
+  return buildEngine(options);
+}
+
+/**
+ * The engine with its internals: the scope-first services that take already-validated input (what
+ * the HTTP routes call after validating), the service context and the rate limiter. For
+ * Cartwright's own packages (`@cartwright/core/internal`); no compatibility promise.
+ */
+export type EngineInternals = Awaited<ReturnType<typeof buildEngine>>;
+
+const INTERNALS = Symbol.for('cartwright.engine.internals');
+
+/**
+ * The internals of an engine made by `createEngine` (for Cartwright's own packages: the HTTP
+ * routes, the CLI, tests). Throws for any other object.
+ */
+export function engineInternals(engine: Engine): EngineInternals {
+  if ((engine as unknown as Record<symbol, unknown>)[INTERNALS] !== true) {
+    throw new TypeError('Not an engine made by createEngine()');
+  }
+  return engine as unknown as EngineInternals;
+}
+
+async function buildEngine(options: EngineOptions) {
   const events = createEventBus(options.onListenerError);
   const clock = options.clock ?? systemClock;
   const payments = createPaymentRegistry(manualPaymentProvider, options.payments);
@@ -98,6 +124,7 @@ export async function createEngine(options: EngineOptions) {
   const rateLimits = createRateLimiter(options.storage, clock, options.rateLimits);
 
   return {
+    [INTERNALS]: true as const,
     ...services,
     context: ctx,
     storage: options.storage,
@@ -121,7 +148,7 @@ export async function createEngine(options: EngineOptions) {
      * `engine.forStore(scope).products.create({ name: 'Tee', variants: [{ price: 2500 }] })`.
      * Carts and checkout act as a secret key unless another actor is given.
      */
-    forStore(scope: Scope, actor?: CartActor): StoreFacade {
+    forStore(scope: Scope, actor?: CartActor): StoreApi {
       return createStoreFacade(services, scope, actor);
     },
     async close(): Promise<void> {
@@ -130,4 +157,4 @@ export async function createEngine(options: EngineOptions) {
   };
 }
 
-export type Engine = Awaited<ReturnType<typeof createEngine>>;
+export type { Engine } from './engine-interface';

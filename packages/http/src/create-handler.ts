@@ -1,3 +1,4 @@
+import type { Engine } from '@cartwright/core';
 import type { RouteEngine } from './engine-port';
 import { createPipeline, type PipelineOptions } from './pipeline';
 import type { RawRequest, RawResponse } from './raw-http';
@@ -40,8 +41,9 @@ export interface CartwrightHandler {
  * const handler = createHandler(engine, { routes, prefix: '/api' });
  * Bun.serve({ fetch: handler });
  */
-export function createHandler(engine: RouteEngine, options: HandlerOptions): CartwrightHandler {
-  const pipeline = createPipeline(engine, options);
+export function createHandler(engine: Engine | RouteEngine, options: HandlerOptions): CartwrightHandler {
+  // The same object: `createEngine` returns the engine with its internals, typed as `Engine`.
+  const pipeline = createPipeline(engine as RouteEngine, options);
   const fetchHandler = async (request: Request, context?: FetchContext): Promise<Response> => {
     const { path, query } = splitUrl(request.url);
     const clientAddress = context?.clientAddress;

@@ -4,7 +4,7 @@
  * {@link RouteEngine}.
  */
 
-import type { Engine } from '@cartwright/core';
+import type { EngineInternals } from '@cartwright/core';
 
 /** A mode partitions all data (decisions §2). */
 export type Mode = 'test' | 'live';
@@ -127,7 +127,9 @@ export interface HttpRateLimiter {
 }
 
 /**
- * The engine route handlers receive as `ctx.engine`: core's {@link Engine}, whole. The pipeline
+ * The engine route handlers receive as `ctx.engine`: the engine made by `createEngine`, with its
+ * internals (core's `EngineInternals`: the services that take validated input). Custom routes
+ * should prefer its front door, `ctx.engine.forStore(scope)`, which validates. The pipeline
  * itself only calls the {@link HttpEngine} slice of it.
  */
-export type RouteEngine = Engine;
+export type RouteEngine = EngineInternals;

@@ -1,4 +1,4 @@
-import { CommerceError, createStoreFacade } from '@cartwright/core';
+import { CommerceError } from '@cartwright/core';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createTestEngine, TEST_EMAIL, type TestEngine } from './create-test-engine';
 import { DEFAULT_TEST_TIME } from './fake-clock';
@@ -237,10 +237,10 @@ describe('the facade validates like the HTTP API', () => {
   });
 });
 
-describe('createStoreFacade on any engine (docs/embedding.md)', () => {
+describe('engine.forStore on any engine (docs/embedding.md)', () => {
   test('a product without a SKU, 10 on hand; a cart of 2 → subtotal 5000', async () => {
     const t = await engine();
-    const store = createStoreFacade(t.engine, t.scope);
+    const store = t.engine.forStore(t.scope);
     const product = await store.products.create({
       name: 'Tee',
       status: 'active',

@@ -3,10 +3,10 @@ import {
   type CheckoutSchema,
   createEngine,
   createSequentialIdGenerator,
-  createStoreFacade,
   type Engine,
   type EngineConfig,
   type EngineOptions,
+  engineInternals,
   type IdGenerator,
   type Mode,
   type PaymentProvider,
@@ -133,13 +133,13 @@ export async function createTestEngine(options: TestEngineOptions = {}): Promise
   });
   try {
     const { name, currency, timezone, ...settings } = options.store ?? {};
-    const { store: record } = await engine.store.ensureStore({
+    const { store: record } = await engineInternals(engine).store.ensureStore({
       ...(name !== undefined && { name }),
       ...(currency !== undefined && { currency }),
       ...(timezone !== undefined && { timezone }),
     });
     const scope: Scope = { store_id: record.id, mode: options.mode ?? 'test' };
-    const store = createStoreFacade(engine, scope);
+    const store = engine.forStore(scope);
     if (Object.keys(settings).length > 0) await store.settings.update(settings);
     const events = recordEvents(engine);
 
@@ -148,7 +148,7 @@ export async function createTestEngine(options: TestEngineOptions = {}): Promise
       scope,
       store,
       storefront: (customerId = null) =>
-        createStoreFacade(engine, scope, {
+        engine.forStore(scope, {
           key_type: 'publishable',
           customer_id: customerId,
         } satisfies CartActor),

@@ -4,6 +4,7 @@ import { apiKeysFacade, storeSettingsFacade, webhooksFacade } from './admin-faca
 import { inventoryFacade, productsFacade, shippingMethodsFacade } from './catalog-facade';
 import { cartsFacade, checkoutFacade, discountsFacade, ordersFacade } from './commerce-facade';
 import { customersFacade } from './customers-facade';
+import type { StoreApi } from '../store-api';
 import type { CartActor } from './inputs';
 
 export type { CartActor } from './inputs';
@@ -22,7 +23,7 @@ export const SECRET_ACTOR: CartActor = { key_type: 'secret', customer_id: null }
  * Admin methods do not check the key kind in process (the HTTP pipeline does, decisions §2);
  * the actor decides only what carts and checkouts may touch (decisions §3).
  */
-export function createStoreFacade(engine: Engine, scope: Scope, actor: CartActor = SECRET_ACTOR) {
+export function createStoreFacade(engine: Engine, scope: Scope, actor: CartActor = SECRET_ACTOR): StoreApi {
   return {
     scope,
     actor,
@@ -41,4 +42,4 @@ export function createStoreFacade(engine: Engine, scope: Scope, actor: CartActor
 }
 
 /** The scope-bound facade `t.store` (see {@link createStoreFacade}). */
-export type StoreFacade = ReturnType<typeof createStoreFacade>;
+export type StoreFacade = StoreApi;

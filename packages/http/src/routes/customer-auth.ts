@@ -74,11 +74,13 @@ export const customerAuthRoutes: AnyRoute[] = [
     path: '/v1/storefront/customers/me/password',
     auth: 'any',
     customerToken: 'required',
+    // A stolen token must not buy unlimited guesses of the current password.
+    rateLimit: 'sign_in',
     body: CustomerPasswordChangeSchema,
     response: CustomerSchema,
     summary: "Change the signed-in customer's password",
     description:
-      "A wrong `current_password` is 422 `invalid_credentials` (`param: current_password`). Every other token of the customer stops working at once; the request's own token keeps working.",
+      "A wrong `current_password` is 422 `invalid_credentials` (`param: current_password`). Rate limited per client address like sign-in. Every other token of the customer stops working at once; the request's own token keeps working.",
     tags: TAGS,
     operationId: 'changeMyPassword',
     errors: ['invalid_credentials'],

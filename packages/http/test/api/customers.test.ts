@@ -1,4 +1,4 @@
-import type { EventPayload } from '@cartwright/core';
+import type { EventPayload, EventType } from '@cartwright/core';
 import { expect, test } from 'vitest';
 import { describeApi, type TestApi } from './support/harness';
 
@@ -22,7 +22,7 @@ const ADDRESS = {
 /** Records the events of `type` published while `act` runs, and checks each is in the outbox. */
 async function eventsDuring(
   api: TestApi,
-  type: string,
+  type: EventType,
   act: () => Promise<unknown>,
 ): Promise<EventPayload[]> {
   const seen: EventPayload[] = [];
@@ -89,6 +89,7 @@ describeApi('customers', (api) => {
       tags: ['vip'],
       addresses: [],
       metadata: { source: 'import' },
+      has_password: false,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
   });

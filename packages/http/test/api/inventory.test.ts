@@ -103,7 +103,7 @@ async function stockItem(api: TestApi, levels: Levels, scope: Scope = api.scope)
 /** The inventory events published while `act` runs, each checked to be in the outbox. */
 async function inventoryEventsDuring(api: TestApi, act: () => Promise<unknown>): Promise<EventPayload[]> {
   const seen: EventPayload[] = [];
-  const offs = ['inventory.low', 'inventory.out_of_stock'].map((type) =>
+  const offs = (['inventory.low', 'inventory.out_of_stock'] as const).map((type) =>
     api.engine.events.on(type, (event) => {
       if (event.mode === 'test') seen.push(event);
     }),

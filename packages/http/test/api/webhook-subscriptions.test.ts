@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Clock, write } from '@cartwright/core';
+import { type Clock, type EventType, write } from '@cartwright/core';
 import { createNodeWebhookTransport } from '@cartwright/webhooks';
 import { afterAll, beforeEach, expect, test } from 'vitest';
 import { describeApi, type TestApi } from './support/harness';
@@ -50,7 +50,9 @@ const tick = () => {
 
 async function emit(api: TestApi, type: string, id: string) {
   tick();
-  await write(api.engine.context, async ({ emit: raise }) => raise(api.scope, type, { id }));
+  await write(api.engine.context, async ({ emit: raise }) =>
+    raise(api.scope, type as EventType, { id } as never),
+  );
 }
 
 /** Deactivates every webhook of the test mode, so each test sees only its own. */

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Clock, type Scope, type WebhookRecord, write } from '@cartwright/core';
+import { type Clock, type EventType, type Scope, type WebhookRecord, write } from '@cartwright/core';
 import { createNodeWebhookTransport, verifyStandardWebhook } from '@cartwright/webhooks';
 import { verifyWebhookSignature as sdkVerifyWebhookSignature } from '@headless-commerce/sdk';
 import { Webhook } from 'standardwebhooks';
@@ -123,7 +123,7 @@ async function createWebhook(api: TestApi, url: string, events: string[] = ['*']
 }
 
 async function emit(api: TestApi, scope: Scope, type: string, data: Record<string, unknown>) {
-  await write(api.engine.context, async ({ emit: raise }) => raise(scope, type, data));
+  await write(api.engine.context, async ({ emit: raise }) => raise(scope, type as EventType, data as never));
 }
 
 /** Deactivates every webhook of the test mode, so a test sees only the webhooks it creates. */

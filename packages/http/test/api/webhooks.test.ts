@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Clock, type Scope, write } from '@cartwright/core';
+import { type Clock, type EventType, type Scope, write } from '@cartwright/core';
 import type { Resolver } from '@cartwright/webhooks';
 // The transport lives in @cartwright/webhooks, which is not (yet) a devDependency of this package.
 import { createNodeWebhookTransport } from '@cartwright/webhooks';
@@ -71,7 +71,7 @@ async function createWebhook(api: TestApi, body: Record<string, unknown>, key?: 
 
 async function emit(api: TestApi, scope: Scope, type: string, data: Record<string, unknown>, count = 1) {
   await write(api.engine.context, async ({ emit: raise }) => {
-    for (let i = 0; i < count; i++) raise(scope, type, { ...data, n: i });
+    for (let i = 0; i < count; i++) raise(scope, type as EventType, { ...data, n: i } as never);
   });
 }
 

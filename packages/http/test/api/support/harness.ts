@@ -1,6 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createEngine, type Engine, type EngineOptions, type Scope } from '@cartwright/core';
+import {
+  createEngine,
+  type EngineInternals,
+  type EngineOptions,
+  engineInternals,
+  type Scope,
+} from '@cartwright/core';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { createNodeListener } from '../../../src/adapters/node';
 import { type ApiHandlerOptions, createApiHandler } from '../../../src/api';
@@ -39,7 +45,8 @@ export interface Keys {
 
 export interface TestApi {
   target: Target;
-  engine: Engine;
+  /** The engine with its internals (tests reach past the front door). */
+  engine: EngineInternals;
   /** Scope of the test-mode keys. */
   scope: Scope;
   liveScope: Scope;
@@ -91,7 +98,7 @@ export async function startApi(
   handlerOptions: ApiHandlerOptions = {},
 ): Promise<TestApi & { close(): Promise<void> }> {
   const storage = await createStorage(target);
-  const engine = await createEngine({ ...engineOptions, storage });
+  const engine = engineInternals(await createEngine({ ...engineOptions, storage }));
   const scope = await engine.scopeFor('test');
   const liveScope = await engine.scopeFor('live');
   for (const key of Object.values(KEYS)) await engine.apiKeys.register(scope.store_id, key);

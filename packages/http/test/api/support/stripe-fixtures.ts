@@ -1,6 +1,7 @@
 import {
   CommerceError,
   type Engine,
+  engineInternals,
   type Order,
   type PaymentProvider,
   type Repositories,
@@ -116,7 +117,7 @@ export function barrier(count: number): () => Promise<void> {
  * swaps the storage in the engine's service context; the returned function restores it.
  */
 export function crashBeforeOrderCommit(engine: Engine): () => void {
-  const ctx = engine.context;
+  const ctx = engineInternals(engine).context;
   const original: Storage = ctx.storage;
   let armed = true;
   const wrapped: Storage = {

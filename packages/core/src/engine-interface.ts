@@ -1,0 +1,95 @@
+import type { EngineEvents } from './events/event-data';
+import type { Mode, Scope, Storage } from './ports/storage';
+import type { ApiKeyPrincipal, CustomerPrincipal } from './services/auth-service';
+import type { CartActor } from './services/carts/cart-access';
+import type { ReconcileOptions, ReconcileReport } from './services/orders/payment-reconciliation';
+import type { ReconcilerOptions } from './services/orders/reconcile-schedule';
+import type { PollingLoop } from './services/scheduling/polling-loop';
+import type {
+  DeliverDueOptions,
+  DeliverDueResult,
+  WebhookWorker,
+  WebhookWorkerOptions,
+} from './services/webhooks/webhook-service';
+import type { StoreApi } from './store-api';
+
+/**
+ * The engine, as `createEngine(options)` returns it: the whole commerce API of one database, in
+ * process. Its front door is {@link Engine.forStore}: the API of one store and mode, validating
+ * every input exactly as the HTTP API does and answering the same objects. The rest is what a host
+ * application runs around it: the scope of its store, in-process events, authentication for its
+ * own routes, the background jobs, and shutdown.
+ *
+ * @example
+ * const engine = await createEngine({ storage: sqliteStorage({ filename: 'shop.db' }) });
+ * const store = engine.forStore(await engine.scopeFor('test'));
+ * const product = await store.products.create({ name: 'Tee', status: 'active', variants: [{ price: 2500 }] });
+ * engine.events.on('order.created', (e) => console.log(e.data.number, e.data.total.amount));
+ */
+export interface Engine {
+  /**
+   * The API of one store and mode (see {@link StoreApi}). Carts and checkout act as `actor`:
+   * a secret key unless given (`{ key_type: 'publishable', customer_id }` acts as a storefront
+   * with that customer signed in).
+   */
+  forStore(scope: Scope, actor?: CartActor): StoreApi;
+  /**
+   * The scope of the store for a mode, as an API key of that mode has it; creates the
+   * organization and store on first use (one store per database).
+   */
+  scopeFor(mode?: Mode): Promise<Scope>;
+  /** In-process subscriptions to the engine's events, typed by event (`on('order.created', …)`). */
+  readonly events: EngineEvents;
+  /** Authentication, for host routes that take Cartwright's API keys or customer tokens. */
+  readonly auth: EngineAuth;
+  /** API keys known to the host (bootstrap from configuration). */
+  readonly apiKeys: EngineApiKeys;
+  /** Webhook delivery: one round for cron jobs, or a worker loop for a long-running process. */
+  readonly webhooks: EngineWebhookJobs;
+  /** Payment reconciliation: settles payments a crash or a lost provider webhook left pending. */
+  readonly payments: EnginePaymentJobs;
+  /** The names checkout's `payment_provider` accepts: the registered providers, `manual` first. */
+  readonly paymentProviders: readonly string[];
+  /** The storage the engine runs on (see `@cartwright/core/storage`). */
+  readonly storage: Storage;
+  /** Closes the storage. Stop workers and reconcilers first. */
+  close(): Promise<void>;
+}
+
+/** `engine.auth`. */
+export interface EngineAuth {
+  /** Resolves a raw API key (`sk_…`/`pk_…`); throws `invalid_api_key` for unknown, revoked or expired keys. */
+  authenticateApiKey(rawKey: string): Promise<ApiKeyPrincipal>;
+  /**
+   * Resolves a customer token within a scope; throws `invalid_customer_token` (unknown, revoked,
+   * expired) or `customer_disabled`.
+   */
+  authenticateCustomerToken(scope: Scope, token: string): Promise<CustomerPrincipal>;
+}
+
+/** `engine.apiKeys`. */
+export interface EngineApiKeys {
+  /**
+   * Stores a key given in configuration (e.g. `COMMERCE_SECRET_KEY`) for the store, if it is not
+   * known yet; its mode and kind come from its prefix. True when it was added.
+   */
+  register(storeId: string, rawKey: string, name?: string | null): Promise<boolean>;
+  /** A new random raw key of that kind and mode (`sk_test_…`), not stored. */
+  generateKey(keyType: 'secret' | 'publishable', mode: Mode): string;
+}
+
+/** `engine.webhooks`. */
+export interface EngineWebhookJobs {
+  /** One round: fans out committed events, then claims, sends and records due deliveries. */
+  deliverDue(options?: DeliverDueOptions): Promise<DeliverDueResult>;
+  /** Starts the in-process delivery loop; `stop()` finishes or releases what is in flight. */
+  startWorker(options?: WebhookWorkerOptions): WebhookWorker;
+}
+
+/** `engine.payments`. */
+export interface EnginePaymentJobs {
+  /** Settles payments pending longer than `olderThanMs` with their provider (`cartwright reconcile`). */
+  reconcile(options?: ReconcileOptions): Promise<ReconcileReport>;
+  /** The same on a schedule, until `stop()`. */
+  startReconciler(options?: ReconcilerOptions): PollingLoop;
+}
