@@ -74,7 +74,9 @@ function pnpmStart(env: Record<string, string>): Promise<Started> {
     child.stderr?.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`pnpm start exited with ${code}:\n${out}`));
+      reject(
+        new Error(`pnpm start exited with ${code} (is the built JavaScript current? pnpm build:js):\n${out}`),
+      );
     });
   });
 }
