@@ -6,13 +6,14 @@
  *   node --conditions=@cartwright/source --import tsx bench/src/engine-bench.ts [--short] [--no-postgres]
  */
 import { nodeCrypto, openStorage } from '@cartwright/cli';
+import { createEngine } from '@cartwright/core';
 import {
-  createEngine,
-  type Engine,
+  type EngineInternals as Engine,
+  engineInternals,
   type PricingInput,
   priceCart,
-  StorefrontProductListQuerySchema,
-} from '@cartwright/core';
+} from '@cartwright/core/internal';
+import { StorefrontProductListQuerySchema } from '@cartwright/core/schemas';
 import { CHECKOUT_INPUT, cartInput, GUEST, readyCart } from './fixture/carts';
 import { CATALOG_QUERIES, queryObject } from './fixture/catalog-queries';
 import { growPostgresCatalog, PORT_SEEDED_ON_POSTGRES } from './fixture/postgres-catalog';
@@ -77,7 +78,7 @@ function line(label: string, m: Measurement, unit: string): void {
 async function benchTarget(target: Target): Promise<EngineTargetResult> {
   console.log(`\n== ${target.label}`);
   const storage = await openStorage(target.databaseUrl);
-  const engine = await createEngine({ storage, crypto: nodeCrypto });
+  const engine = engineInternals(await createEngine({ storage, crypto: nodeCrypto }));
   try {
     const seedStart = performance.now();
     // Postgres: the first 1,000 through the storage port, the rest cloned in SQL (minutes → seconds).

@@ -12,6 +12,7 @@
  */
 import { nodeCrypto, openStorage } from '@cartwright/cli';
 import { createEngine } from '@cartwright/core';
+import { engineInternals } from '@cartwright/core/internal';
 import { growPostgresCatalog, PORT_SEEDED_ON_POSTGRES } from './fixture/postgres-catalog';
 import { type Fixture, seedFixture } from './fixture/seed';
 import { type FlowResult, type LoadResult, runFlow, runGet } from './http/load';
@@ -170,7 +171,9 @@ async function startSeeded(target: Target): Promise<{ server: ServerHandle; fixt
   }
   console.log(`\n== ${target.label}: seeding ${fmt(PRODUCTS)} products`);
   const postgres = target.kind === 'postgres';
-  const engine = await createEngine({ storage: await openStorage(target.databaseUrl), crypto: nodeCrypto });
+  const engine = engineInternals(
+    await createEngine({ storage: await openStorage(target.databaseUrl), crypto: nodeCrypto }),
+  );
   let fixture: Fixture;
   try {
     fixture = await seedFixture(engine, {

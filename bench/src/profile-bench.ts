@@ -11,7 +11,9 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeCrypto, openStorage } from '@cartwright/cli';
-import { createEngine, StorefrontProductListQuerySchema } from '@cartwright/core';
+import { createEngine } from '@cartwright/core';
+import { engineInternals } from '@cartwright/core/internal';
+import { StorefrontProductListQuerySchema } from '@cartwright/core/schemas';
 import { CHECKOUT_INPUT, GUEST, readyCart } from './fixture/carts';
 import { CATALOG_QUERIES, queryObject } from './fixture/catalog-queries';
 import { type Fixture, seedFixture } from './fixture/seed';
@@ -50,7 +52,9 @@ function record(entries: ProfileEntry[], entry: Omit<ProfileEntry, 'summary'>, d
 }
 
 async function profileInProcess(target: Target, entries: ProfileEntry[]): Promise<void> {
-  const engine = await createEngine({ storage: await openStorage(target.databaseUrl), crypto: nodeCrypto });
+  const engine = engineInternals(
+    await createEngine({ storage: await openStorage(target.databaseUrl), crypto: nodeCrypto }),
+  );
   try {
     const fixture = await seedFixture(engine, { products: PRODUCTS });
     const random = createRandom(3);

@@ -9,6 +9,7 @@
  */
 import { nodeCrypto, openStorage } from '@cartwright/cli';
 import { createEngine } from '@cartwright/core';
+import { engineInternals } from '@cartwright/core/internal';
 import pg from 'pg';
 import { analyze, growOrders, growProducts } from './fixture/bulk-postgres';
 import { CHECKOUT_INPUT, GUEST, readyCart } from './fixture/carts';
@@ -147,7 +148,9 @@ if (!pg_) {
   const growth: ScaleResults['growth'] = [];
   const points: ScalePoint[] = [];
   try {
-    const engine = await createEngine({ storage: await openStorage(databaseUrl), crypto: nodeCrypto });
+    const engine = engineInternals(
+      await createEngine({ storage: await openStorage(databaseUrl), crypto: nodeCrypto }),
+    );
     const fixture = await seedFixture(engine, { products: PRODUCTS_SMALL });
     const template = await engine.checkout.checkout(
       fixture.scope,

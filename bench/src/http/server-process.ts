@@ -26,7 +26,8 @@ import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { nodeCrypto, openStorage } from '@cartwright/cli';
-import { createEngine, type Engine } from '@cartwright/core';
+import { createEngine } from '@cartwright/core';
+import { type EngineInternals as Engine, engineInternals } from '@cartwright/core/internal';
 import { createApiHandler } from '@cartwright/http';
 import { handleNodeRequest } from '@cartwright/http/node';
 import { type Fixture, seedFixture } from '../fixture/seed';
@@ -60,16 +61,18 @@ if (process.env.BENCH_SERVER === 'bare') {
   };
 } else {
   const databaseUrl = process.env.DATABASE_URL ?? ':memory:';
-  engine = await createEngine({
-    storage: await openStorage(databaseUrl),
-    crypto: nodeCrypto,
-    // A load test from one loopback address (decisions §15): every request is still counted in
-    // its bucket — the cost of the limits stays in the figures — but no budget is ever spent.
-    rateLimits: {
-      secret_key: { limit: 1_000_000_000, window_seconds: 1 },
-      publishable_key: { limit: 1_000_000_000, window_seconds: 1 },
-    },
-  });
+  engine = engineInternals(
+    await createEngine({
+      storage: await openStorage(databaseUrl),
+      crypto: nodeCrypto,
+      // A load test from one loopback address (decisions §15): every request is still counted in
+      // its bucket — the cost of the limits stays in the figures — but no budget is ever spent.
+      rateLimits: {
+        secret_key: { limit: 1_000_000_000, window_seconds: 1 },
+        publishable_key: { limit: 1_000_000_000, window_seconds: 1 },
+      },
+    }),
+  );
   const seed = Number(process.env.BENCH_SEED_PRODUCTS ?? 0);
   if (seed > 0) fixture = await seedFixture(engine, { products: seed });
   // What createNodeListener does, keeping the promise so that in-flight work can be counted.

@@ -1,4 +1,4 @@
-import type { PaymentProvider } from '@cartwright/core';
+import type { PaymentProvider } from '@cartwright/core/providers';
 
 /**
  * A payment provider of your own: gift cards. The card's code is the `payment_method_id`, the

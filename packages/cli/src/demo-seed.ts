@@ -1,13 +1,9 @@
-import {
-  AdminProductListQuerySchema,
-  type DiscountCreate,
+import type { Engine, In, Scope } from '@cartwright/core';
+import type {
   DiscountCreateSchema,
-  type Engine,
   ProductCreateSchema,
-  parseInput,
-  type Scope,
   ShippingMethodCreateSchema,
-} from '@cartwright/core';
+} from '@cartwright/core/schemas';
 
 const image = (name: string) => ({
   url: `https://images.cartwright.dev/demo/${name}.jpg`,
@@ -17,7 +13,7 @@ const image = (name: string) => ({
 });
 
 /** A small, realistic catalog: options, variants, images, stock, shipping, an automatic and a code discount. */
-const PRODUCTS = [
+const PRODUCTS: In<typeof ProductCreateSchema>[] = [
   {
     name: 'Classic Tee',
     description: 'Heavyweight cotton t-shirt, garment-dyed.',
@@ -85,7 +81,7 @@ const PRODUCTS = [
   },
 ];
 
-const SHIPPING_METHODS = [
+const SHIPPING_METHODS: In<typeof ShippingMethodCreateSchema>[] = [
   {
     name: 'Standard',
     description: '3–5 business days',
@@ -96,7 +92,7 @@ const SHIPPING_METHODS = [
   { name: 'Express', description: 'Next business day', price: 1500, position: 2 },
 ];
 
-const DISCOUNTS = [
+const DISCOUNTS: In<typeof DiscountCreateSchema>[] = [
   {
     name: '10 % off orders over 100',
     type: 'automatic',
@@ -116,22 +112,15 @@ const DISCOUNTS = [
 
 /**
  * Loads the demo catalog into an empty store (`COMMERCE_SEED=demo`, `cartwright seed --demo`).
- * Inputs go through the same schemas as the HTTP API. Returns false when the store already has
+ * Inputs go through the engine's front door, validated like the HTTP API's. Returns false when the store already has
  * products (nothing is changed then).
  */
 export async function seedDemo(engine: Engine, scope: Scope): Promise<boolean> {
-  const existing = await engine.products.list(
-    scope,
-    parseInput(AdminProductListQuerySchema, { limit: '1' }, { location: 'query' }),
-  );
+  const store = engine.forStore(scope);
+  const existing = await store.products.list({ limit: 1 });
   if (existing.total_count > 0) return false;
-  for (const product of PRODUCTS)
-    await engine.products.create(scope, parseInput(ProductCreateSchema, product));
-  for (const method of SHIPPING_METHODS) {
-    await engine.shippingMethods.create(scope, parseInput(ShippingMethodCreateSchema, method));
-  }
-  for (const discount of DISCOUNTS) {
-    await engine.discounts.create(scope, parseInput(DiscountCreateSchema, discount) as DiscountCreate);
-  }
+  for (const product of PRODUCTS) await store.products.create(product);
+  for (const method of SHIPPING_METHODS) await store.shippingMethods.create(method);
+  for (const discount of DISCOUNTS) await store.discounts.create(discount);
   return true;
 }

@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import type { CryptoPort } from '@cartwright/core';
+import type { CryptoPort } from '@cartwright/core/providers';
 
 /** node:crypto implementation of the core's CryptoPort: synchronous hashing, no WebCrypto round trips. */
 export const nodeCrypto: CryptoPort = {

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Storage } from '@cartwright/core';
+import type { Storage } from '@cartwright/core/storage';
 
 /**
  * `DATABASE_URL` (decisions §1): `postgres://…` → PostgreSQL; `:memory:` → in-memory SQLite;

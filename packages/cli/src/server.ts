@@ -4,11 +4,11 @@ import {
   createEngine,
   type Engine,
   type EngineOptions,
-  type PaymentProvider,
   type PollingLoop,
-  type Storage,
   type WebhookAttemptReport,
 } from '@cartwright/core';
+import type { PaymentProvider } from '@cartwright/core/providers';
+import type { Storage } from '@cartwright/core/storage';
 import { createApiHandler } from '@cartwright/http';
 import { toRawRequest, writeNodeResponse } from '@cartwright/http/node';
 import { createNodeWebhookTransport } from '@cartwright/webhooks';
@@ -121,7 +121,7 @@ async function configure(
       }
     }
   } else {
-    const existing = await engine.apiKeys.list(scope, { limit: 1, sort: 'created_at', order: 'desc' });
+    const existing = await engine.forStore(scope).apiKeys.list({ limit: 1 });
     if (existing.total_count === 0) {
       for (const type of ['secret', 'publishable'] as const) {
         const key = engine.apiKeys.generateKey(type, 'test');

@@ -1,4 +1,3 @@
-import { CartCreateSchema, CheckoutSchema, StorefrontProductListQuerySchema } from '@cartwright/core';
 import { startFakeStripe } from '@cartwright/payments-stripe/fake-stripe';
 import { afterAll, expect, test } from 'vitest';
 import { createConfiguredEngine, readConfig } from '../src/index';
@@ -15,33 +14,21 @@ async function engineWith(env: Record<string, string>) {
   return engine;
 }
 
-/** A guest checkout of one demo variant with `payment_provider`. */
+/** A guest checkout of one demo variant with `payment_provider`, through the engine's front door. */
 async function checkoutWith(engine: Awaited<ReturnType<typeof engineWith>>, provider: string) {
-  const scope = await engine.scopeFor('test');
-  const page = await engine.products.listStorefront(
-    scope,
-    StorefrontProductListQuerySchema.parse({ limit: '1' }),
-  );
+  const store = engine.forStore(await engine.scopeFor('test'), GUEST);
+  const page = await store.products.listStorefront({ limit: 1 });
   const variant = page.data[0]?.variants[0];
   if (variant === undefined) throw new Error('the demo catalog has no variant');
-  const cart = await engine.carts.create(
-    scope,
-    GUEST,
-    CartCreateSchema.parse({
-      items: [{ variant_id: variant.id, quantity: 1 }],
-      shipping_address: { name: 'A', line1: '1 St', city: 'London', postal_code: 'N1', country: 'GB' },
-    }),
-  );
-  return engine.checkout.checkout(
-    scope,
-    cart.id,
-    CheckoutSchema.parse({
-      email: 'buyer@example.com',
-      payment_provider: provider,
-      payment_method_id: 'pm_card_visa',
-    }),
-    GUEST,
-  );
+  const cart = await store.carts.create({
+    items: [{ variant_id: variant.id, quantity: 1 }],
+    shipping_address: { name: 'A', line1: '1 St', city: 'London', postal_code: 'N1', country: 'GB' },
+  });
+  return store.checkout(cart.id, {
+    email: 'buyer@example.com',
+    payment_provider: provider,
+    payment_method_id: 'pm_card_visa',
+  });
 }
 
 test('STRIPE_SECRET_KEY registers the Stripe provider (loaded on demand): a checkout charges the Stripe API', async () => {

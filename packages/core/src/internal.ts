@@ -1,4 +1,12 @@
+/**
+ * `@cartwright/core/internal`: everything Cartwright's own packages (the HTTP API, the storage
+ * adapters, the CLI, the test kit, the benchmarks) build on — the services that take validated
+ * input, the unit of work, the domain rules (pricing, inventory, refunds, state machines), the
+ * wire formats. Published so those packages can depend on it; NO compatibility promise: it changes
+ * in any release. Applications use `@cartwright/core` and its documented subpaths.
+ */
 export * from './engine';
+export * from './engine-interface';
 export { createServices, type EngineServices } from './engine-services';
 export * from './errors';
 export {
@@ -91,3 +99,4 @@ export {
   storefrontTemplate,
 } from './services/wire/storefront-product-text';
 export * from './state';
+export * from './store-api';

@@ -4,7 +4,7 @@
  * {@link RouteEngine}.
  */
 
-import type { EngineInternals } from '@cartwright/core';
+import type { EngineInternals } from '@cartwright/core/internal';
 
 /** A mode partitions all data (decisions §2). */
 export type Mode = 'test' | 'live';

@@ -4,9 +4,8 @@ import {
   type ResponseConfig,
   type RouteConfig,
 } from '@asteasolutions/zod-to-openapi';
+import { ERROR_CODES, type ErrorCode } from '@cartwright/core';
 import {
-  ERROR_CODES,
-  type ErrorCode,
   MAX_AMOUNT,
   MAX_CART_LINES,
   MAX_IDEMPOTENCY_KEY_LENGTH,
@@ -21,7 +20,7 @@ import {
   MAX_TEXT_LENGTH,
   MAX_URL_LENGTH,
   PAYMENT_PROVIDERS_EXTENSION,
-} from '@cartwright/core';
+} from '@cartwright/core/schemas';
 import { type ZodObject, z } from 'zod';
 import { addOpenApiExamples } from './openapi-examples';
 import type { AnyRoute, ApiInfo } from './route';

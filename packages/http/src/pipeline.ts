@@ -1,4 +1,5 @@
-import { CommerceError, MAX_IDEMPOTENCY_KEY_LENGTH } from '@cartwright/core';
+import { CommerceError } from '@cartwright/core';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '@cartwright/core/schemas';
 import { clientAddressOf, type TrustProxy } from './client-address';
 import { type CorsOptions, createCors } from './cors';
 import type {

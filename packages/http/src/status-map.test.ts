@@ -1,4 +1,5 @@
-import { ERROR_CODES, ERROR_TYPES, type ErrorCode } from '@cartwright/core';
+import { ERROR_CODES, type ErrorCode } from '@cartwright/core';
+import { ERROR_TYPES } from '@cartwright/core/internal';
 import { describe, expect, it } from 'vitest';
 import { errorTypeForStatus, STATUS_BY_CODE, STATUS_OVERRIDES, statusForCode } from './status-map';
 

@@ -1,10 +1,10 @@
+import { CommerceError } from '@cartwright/core';
 import {
-  CommerceError,
   parseInput as coreParseInput,
   formatParam,
   MAX_IDENTIFIER_LENGTH,
   printable,
-} from '@cartwright/core';
+} from '@cartwright/core/schemas';
 import type { ZodType, z } from 'zod';
 
 /** Where an input value came from; used in messages. Same values as core's `parseInput`. */

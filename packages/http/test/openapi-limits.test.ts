@@ -7,7 +7,7 @@ import {
   MAX_METADATA_VALUE_LENGTH,
   MAX_QUANTITY,
   MAX_TEXT_LENGTH,
-} from '@cartwright/core';
+} from '@cartwright/core/schemas';
 import { validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { createHandler } from '../src/create-handler';

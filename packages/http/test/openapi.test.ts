@@ -1,4 +1,4 @@
-import { MoneySchema } from '@cartwright/core';
+import { MoneySchema } from '@cartwright/core/schemas';
 import { validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -1,4 +1,5 @@
-import { ERROR_CODES, ERROR_TYPES } from '@cartwright/core';
+import { ERROR_CODES } from '@cartwright/core';
+import { ERROR_TYPES } from '@cartwright/core/internal';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHandler } from '../src/create-handler';
 import { STATUS_BY_CODE } from '../src/status-map';

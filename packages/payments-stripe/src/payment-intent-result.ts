@@ -1,4 +1,4 @@
-import type { PaymentResult } from '@cartwright/core';
+import type { PaymentResult } from '@cartwright/core/providers';
 import type Stripe from 'stripe';
 import { failureCode } from './stripe-errors';
 

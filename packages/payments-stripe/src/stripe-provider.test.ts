@@ -1,4 +1,5 @@
-import { CommerceError, type CreatePaymentInput, type PaymentProvider } from '@cartwright/core';
+import { CommerceError } from '@cartwright/core';
+import type { CreatePaymentInput, PaymentProvider } from '@cartwright/core/providers';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { type FakeStripe, startFakeStripe } from './fake-stripe';
 import { createStripeClient, type StripeProviderOptions, stripeProvider } from './stripe-provider';

@@ -1,13 +1,13 @@
-import {
-  CommerceError,
-  type CreatePaymentInput,
-  type LookupPaymentInput,
-  type PaymentProvider,
-  type PaymentResult,
-  type PaymentWebhookInput,
-  type RefundPaymentInput,
-  type RefundResult,
-} from '@cartwright/core';
+import { CommerceError } from '@cartwright/core';
+import type {
+  CreatePaymentInput,
+  LookupPaymentInput,
+  PaymentProvider,
+  PaymentResult,
+  PaymentWebhookInput,
+  RefundPaymentInput,
+  RefundResult,
+} from '@cartwright/core/providers';
 import Stripe from 'stripe';
 import { paymentIntentToResult } from './payment-intent-result';
 import { failureCode, isStripeError, toCommerceError } from './stripe-errors';

@@ -1,4 +1,4 @@
-import type { Storage } from '@cartwright/core';
+import type { Storage } from '@cartwright/core/storage';
 import { expect } from 'vitest';
 import type { SuiteContext } from './suite-context';
 

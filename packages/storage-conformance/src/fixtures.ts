@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { Scope } from '@cartwright/core';
+import { subscribedSince } from '@cartwright/core/internal';
 import type {
   ApiKeyRecord,
   CartAggregate,
@@ -18,13 +20,11 @@ import type {
   PaymentRecord,
   ProductAggregate,
   RefundRecord,
-  Scope,
   ShippingMethodRecord,
   VariantWithInventory,
   WebhookDeliveryRecord,
   WebhookRecord,
-} from '@cartwright/core';
-import { subscribedSince } from '@cartwright/core';
+} from '@cartwright/core/storage';
 
 /**
  * Record builders for the suites. Ids are unique per call (`<prefix>_<counter><random>`, so they

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import type { Storage } from '@cartwright/core';
+import type { Storage } from '@cartwright/core/storage';
 import type { MultiProcessSupport, TaskReport, WorkerTask } from './options';
 
 /**

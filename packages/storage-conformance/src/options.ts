@@ -1,4 +1,5 @@
-import type { Scope, Storage } from '@cartwright/core';
+import type { Scope } from '@cartwright/core';
+import type { Storage } from '@cartwright/core/storage';
 
 /**
  * Work for several OS processes on one database (see multi-process.ts). Every process migrates

@@ -1,4 +1,4 @@
-import type { Repositories, Storage } from '@cartwright/core';
+import type { Repositories, Storage } from '@cartwright/core/storage';
 import { afterAll, beforeAll } from 'vitest';
 import type { StorageConformanceOptions } from './options';
 

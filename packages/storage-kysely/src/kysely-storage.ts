@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Repositories, Storage } from '@cartwright/core';
+import type { Repositories, Storage } from '@cartwright/core/storage';
 import { CompiledQuery, type Kysely, Migrator } from 'kysely';
 import { AsyncMutex } from './async-mutex';
 import type { DialectCapabilities } from './dialects/dialect-capabilities';

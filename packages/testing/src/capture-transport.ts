@@ -1,4 +1,8 @@
-import type { WebhookTransport, WebhookTransportRequest, WebhookTransportResult } from '@cartwright/core';
+import type {
+  WebhookTransport,
+  WebhookTransportRequest,
+  WebhookTransportResult,
+} from '@cartwright/core/providers';
 
 /** A delivery the capture transport received, with its body parsed. */
 export interface CapturedDelivery extends WebhookTransportRequest {

@@ -1,20 +1,20 @@
 import type { CartActor, In } from '@cartwright/core';
 import {
-  type CheckoutSchema,
   createEngine,
-  createSequentialIdGenerator,
   type Engine,
   type EngineConfig,
   type EngineOptions,
-  engineInternals,
-  type IdGenerator,
   type Mode,
-  type PaymentProvider,
   type Scope,
-  type StoreFacade,
-  type StoreUpdateSchema,
-  type WebhookTransport,
 } from '@cartwright/core';
+import { engineInternals, type StoreApi } from '@cartwright/core/internal';
+import {
+  createSequentialIdGenerator,
+  type IdGenerator,
+  type PaymentProvider,
+  type WebhookTransport,
+} from '@cartwright/core/providers';
+import type { CheckoutSchema, StoreUpdateSchema } from '@cartwright/core/schemas';
 import { type EventRecorder, recordEvents } from './event-recorder';
 import { createFakeClock, type FakeClock, type TimeInput } from './fake-clock';
 import {
@@ -77,9 +77,9 @@ export interface TestEngine {
   /** The store + mode every facade call uses. */
   scope: Scope;
   /** The engine's services with `scope` bound, acting with a secret key. */
-  store: StoreFacade;
+  store: StoreApi;
   /** The same facade acting as the storefront: a publishable key, with that customer's token if given. */
-  storefront(customerId?: string | null): StoreFacade;
+  storefront(customerId?: string | null): StoreApi;
   clock: FakeClock;
   /** The fake card provider, or null with `payments: false`. */
   payments: FakePaymentProvider | null;
@@ -92,7 +92,7 @@ export interface TestEngine {
    * without the fake —, `buyer@example.com` for a guest cart without `email`, and
    * {@link TEST_ADDRESS} when the cart has no shipping address.
    */
-  checkout(cartId: string, input?: TestCheckoutInput): ReturnType<StoreFacade['checkout']>;
+  checkout(cartId: string, input?: TestCheckoutInput): ReturnType<StoreApi['checkout']>;
   /** Closes the database. */
   close(): Promise<void>;
 }

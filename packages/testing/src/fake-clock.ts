@@ -1,4 +1,4 @@
-import type { Clock } from '@cartwright/core';
+import type { Clock } from '@cartwright/core/providers';
 import { type Duration, parseDuration } from './duration';
 
 /** Where every test engine's clock starts unless told otherwise: 2025-01-01T00:00:00.000Z. */

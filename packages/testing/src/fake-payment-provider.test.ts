@@ -1,4 +1,4 @@
-import type { CreatePaymentInput } from '@cartwright/core';
+import type { CreatePaymentInput } from '@cartwright/core/providers';
 import { describe, expect, test } from 'vitest';
 import { createFakePaymentProvider, FAKE_CARD_PROVIDER_NAME } from './fake-payment-provider';
 

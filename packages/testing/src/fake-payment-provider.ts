@@ -5,7 +5,7 @@ import type {
   PaymentResult,
   RefundPaymentInput,
   RefundResult,
-} from '@cartwright/core';
+} from '@cartwright/core/providers';
 
 /** The name the fake card provider registers under unless told otherwise. */
 export const FAKE_CARD_PROVIDER_NAME = 'fake_card';

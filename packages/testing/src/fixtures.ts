@@ -1,14 +1,14 @@
+import type { In } from '@cartwright/core';
+import type { StoreApi } from '@cartwright/core/internal';
 import type {
   CartCreateSchema,
   CustomerCreateSchema,
   DiscountCreateSchema,
-  In,
   MoneyInput,
   ProductCreateSchema,
   ShippingMethodCreateSchema,
-  StoreFacade,
   VariantCreateSchema,
-} from '@cartwright/core';
+} from '@cartwright/core/schemas';
 
 /** The address fixtures and `t.checkout` use when a cart has none: a physical item needs one. */
 export const TEST_ADDRESS = {
@@ -60,7 +60,7 @@ export type CartFixtureItem = NonNullable<In<typeof CartCreateSchema>['items']>[
  * defaults that make them usable at once (active, in stock, shippable). Names, SKUs and e-mails
  * are numbered per test engine (`Product 1`, `SKU-0001`, `customer-1@example.com`).
  */
-export function createFixtures(store: StoreFacade) {
+export function createFixtures(store: StoreApi) {
   let counter = 0;
   const next = () => ++counter;
 

@@ -1,5 +1,4 @@
 export type { CartActor, In } from '@cartwright/core';
-export { createStoreFacade, SECRET_ACTOR, type StoreFacade } from '@cartwright/core';
 export {
   type CapturedDelivery,
   type CaptureResponder,

@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import type { CryptoPort } from '@cartwright/core';
+import type { CryptoPort } from '@cartwright/core/providers';
 
 /**
  * A {@link CryptoPort} whose "random" tokens come from a seeded sequence, so customer tokens,

@@ -1,4 +1,5 @@
-import { EVENT_DATA_SCHEMAS, EVENT_TYPES, type Order } from '@cartwright/core';
+import { EVENT_TYPES, type Order } from '@cartwright/core';
+import { EVENT_DATA_SCHEMAS } from '@cartwright/core/internal';
 import { afterEach, describe, expect, expectTypeOf, test } from 'vitest';
 import { createTestEngine, type TestEngine } from './create-test-engine';
 

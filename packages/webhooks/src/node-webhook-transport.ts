@@ -7,7 +7,7 @@ import type {
   WebhookTransportRequest,
   WebhookTransportResult,
   WebhookUrlCheckResult,
-} from '@cartwright/core';
+} from '@cartwright/core/providers';
 import {
   bareHostname,
   checkWebhookUrl,

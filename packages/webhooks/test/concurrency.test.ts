@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEngine, type Engine, type Scope, type Storage } from '@cartwright/core';
+import { createEngine as createPublicEngine, type EngineOptions, type Scope } from '@cartwright/core';
+import { type EngineInternals as Engine, engineInternals } from '@cartwright/core/internal';
+import type { Storage } from '@cartwright/core/storage';
 import { sqliteStorage } from '@cartwright/storage-kysely/sqlite';
 import { afterAll, describe, expect, test, vi } from 'vitest';
 import { createNodeWebhookTransport } from '../src/node-webhook-transport';
@@ -11,6 +13,10 @@ import { emitEvents } from './support/engine';
 import { createFakeClock } from './support/fake-clock';
 import { freshPostgresDatabase, stopPostgres } from './support/postgres';
 import { type Receiver, startReceiver } from './support/receiver';
+
+/** The engine with its internals: these tests call the scope-first services. */
+const createEngine = async (options: EngineOptions): Promise<Engine> =>
+  engineInternals(await createPublicEngine(options));
 
 const EVENTS = 1000;
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });

@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { type Engine, EVENT_TYPES, type Scope, type WebhookTransport, write } from '@cartwright/core';
+import { EVENT_TYPES, type Scope } from '@cartwright/core';
+import { type EngineInternals as Engine, engineInternals, write } from '@cartwright/core/internal';
+import type { WebhookTransport } from '@cartwright/core/providers';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { createNodeWebhookTransport } from '../src/node-webhook-transport';
 import type { Resolver } from '../src/url-safety';
@@ -415,7 +417,7 @@ describe.each(BACKENDS)('on %s', (name) => {
       await createWebhook(e, scope, r.url);
       await expect(
         write(e.context, async ({ emit }) => {
-          emit(scope, 'order.created', order(1));
+          emit(scope, 'order.created', order(1) as never);
           throw new Error('boom after emit');
         }),
       ).rejects.toThrow('boom after emit');
@@ -615,7 +617,7 @@ describe.each(BACKENDS)('on %s', (name) => {
 async function startEngineWithoutTransport() {
   const { createEngine } = await import('@cartwright/core');
   const { sqliteStorage } = await import('@cartwright/storage-kysely/sqlite');
-  const e = await createEngine({ storage: sqliteStorage({ filename: ':memory:' }) });
+  const e = engineInternals(await createEngine({ storage: sqliteStorage({ filename: ':memory:' }) }));
   cleanups.push(() => e.close());
   return e;
 }

@@ -1,10 +1,10 @@
 import type { EngineServices as Engine } from '../engine-services';
 import type { Scope } from '../ports/storage';
+import type { StoreApi } from '../store-api';
 import { apiKeysFacade, storeSettingsFacade, webhooksFacade } from './admin-facade';
 import { inventoryFacade, productsFacade, shippingMethodsFacade } from './catalog-facade';
 import { cartsFacade, checkoutFacade, discountsFacade, ordersFacade } from './commerce-facade';
 import { customersFacade } from './customers-facade';
-import type { StoreApi } from '../store-api';
 import type { CartActor } from './inputs';
 
 export type { CartActor } from './inputs';

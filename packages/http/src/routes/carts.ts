@@ -7,7 +7,7 @@ import {
   CartUpdateSchema,
   IdPathSchema,
   IdSchema,
-} from '@cartwright/core';
+} from '@cartwright/core/schemas';
 import { z } from 'zod';
 import type { AuthContext, CustomerContext } from '../engine-port';
 import { type AnyRoute, defineRoute } from '../route';

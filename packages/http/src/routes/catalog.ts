@@ -23,7 +23,7 @@ import {
   VariantListSchema,
   VariantSchema,
   VariantUpdateSchema,
-} from '@cartwright/core';
+} from '@cartwright/core/schemas';
 import { z } from 'zod';
 import { type AnyRoute, defineRoute, jsonText } from '../route';
 import { pageOf, scopeOf } from './scope';

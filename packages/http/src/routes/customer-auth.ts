@@ -7,7 +7,7 @@ import {
   PasswordResetConfirmSchema,
   PasswordResetRequestSchema,
   SuccessSchema,
-} from '@cartwright/core';
+} from '@cartwright/core/schemas';
 import { limitBySubject } from '../pipeline';
 import { type AnyRoute, defineRoute } from '../route';
 import { scopeOf } from './scope';

@@ -14,7 +14,7 @@ import {
   IdPathSchema,
   IdSchema,
   StorefrontCustomerUpdateSchema,
-} from '@cartwright/core';
+} from '@cartwright/core/schemas';
 import { z } from 'zod';
 import { type AnyRoute, defineRoute } from '../route';
 import { pageOf, scopeOf } from './scope';

@@ -7,7 +7,7 @@ import {
   DiscountSchema,
   DiscountUpdateSchema,
   IdPathSchema,
-} from '@cartwright/core';
+} from '@cartwright/core/schemas';
 import { type AnyRoute, defineRoute } from '../route';
 import { scopeOf } from './scope';
 

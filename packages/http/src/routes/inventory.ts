@@ -5,7 +5,7 @@ import {
   InventoryListSchema,
   InventorySchema,
   InventoryUpdateSchema,
-} from '@cartwright/core';
+} from '@cartwright/core/schemas';
 import { type AnyRoute, defineRoute } from '../route';
 import { pageOf, scopeOf } from './scope';
 

@@ -20,7 +20,7 @@ import {
   RefundListSchema,
   RefundSchema,
   StorefrontOrderListQuerySchema,
-} from '@cartwright/core';
+} from '@cartwright/core/schemas';
 import { type AnyRoute, defineRoute } from '../route';
 import { pageOf, scopeOf } from './scope';
 

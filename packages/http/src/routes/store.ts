@@ -10,7 +10,7 @@ import {
   OrganizationUpdateSchema,
   StoreSchema,
   StoreUpdateSchema,
-} from '@cartwright/core';
+} from '@cartwright/core/schemas';
 import { type AnyRoute, defineRoute } from '../route';
 import { pageOf, scopeOf } from './scope';
 

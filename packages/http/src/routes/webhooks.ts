@@ -12,7 +12,7 @@ import {
   WebhookTestResultSchema,
   WebhookTestSchema,
   WebhookUpdateSchema,
-} from '@cartwright/core';
+} from '@cartwright/core/schemas';
 import { type AnyRoute, defineRoute } from '../route';
 import { pageOf, scopeOf } from './scope';
 

@@ -1,4 +1,4 @@
-import { StorefrontProductListQuerySchema } from '@cartwright/core';
+import { StorefrontProductListQuerySchema } from '@cartwright/core/schemas';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import type { RouteEngine } from '../../src/engine-port';

@@ -1,4 +1,5 @@
-import type { Clock, EventPayload } from '@cartwright/core';
+import type { EventPayload } from '@cartwright/core/internal';
+import type { Clock } from '@cartwright/core/providers';
 import { expect, test } from 'vitest';
 import { describeApi, type TestApi } from './support/harness';
 

@@ -1,11 +1,7 @@
-import {
-  CheckoutSchema,
-  CommerceError,
-  type PaymentProvider,
-  type PaymentRecord,
-  type Repositories,
-  type Storage,
-} from '@cartwright/core';
+import { CommerceError } from '@cartwright/core';
+import type { PaymentProvider } from '@cartwright/core/providers';
+import { CheckoutSchema } from '@cartwright/core/schemas';
+import type { PaymentRecord, Repositories, Storage } from '@cartwright/core/storage';
 import { expect, test } from 'vitest';
 import { describeApi, type TestApi } from './support/harness';
 import {

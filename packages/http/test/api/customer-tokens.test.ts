@@ -1,4 +1,4 @@
-import { webCrypto } from '@cartwright/core';
+import { webCrypto } from '@cartwright/core/providers';
 import { expect, test } from 'vitest';
 import { describeApi, type TestApi } from './support/harness';
 

@@ -1,4 +1,5 @@
-import type { EventPayload, EventType } from '@cartwright/core';
+import type { EventType } from '@cartwright/core';
+import type { EventPayload } from '@cartwright/core/internal';
 import { expect, test } from 'vitest';
 import { describeApi, type TestApi } from './support/harness';
 

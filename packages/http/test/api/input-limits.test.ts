@@ -8,7 +8,7 @@ import {
   MAX_QUANTITY,
   MAX_TAX_RATE,
   WORST_CASE_TOTAL,
-} from '@cartwright/core';
+} from '@cartwright/core/schemas';
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { createProduct, createShippingMethod } from './support/catalog-fixtures';

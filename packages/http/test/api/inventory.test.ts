@@ -1,4 +1,6 @@
-import type { EventPayload, InventoryRecord, ProductAggregate, Scope } from '@cartwright/core';
+import type { Scope } from '@cartwright/core';
+import type { EventPayload } from '@cartwright/core/internal';
+import type { InventoryRecord, ProductAggregate } from '@cartwright/core/storage';
 import { expect, test } from 'vitest';
 import { describeApi, type TestApi } from './support/harness';
 

@@ -1,4 +1,5 @@
-import { ORDER_ADMIN_ACTIONS, type OrderStatus } from '@cartwright/core';
+import { ORDER_ADMIN_ACTIONS } from '@cartwright/core/internal';
+import type { OrderStatus } from '@cartwright/core/storage';
 import { expect, test } from 'vitest';
 import type { TestApi } from './support/harness';
 import { describeApi } from './support/harness';

@@ -1,4 +1,4 @@
-import type { PaymentProvider } from '@cartwright/core';
+import type { PaymentProvider } from '@cartwright/core/providers';
 import { expect, test } from 'vitest';
 import { describeApi } from './support/harness';
 import { checkout, createCart, createProduct, expectError, expectStatus } from './support/order-fixtures';

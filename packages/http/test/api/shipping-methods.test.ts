@@ -1,4 +1,4 @@
-import type { Clock } from '@cartwright/core';
+import type { Clock } from '@cartwright/core/providers';
 import { expect, test } from 'vitest';
 import { describeApi, type TestApi } from './support/harness';
 

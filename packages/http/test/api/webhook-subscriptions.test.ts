@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Clock, type EventType, write } from '@cartwright/core';
+import type { EventType } from '@cartwright/core';
+import { write } from '@cartwright/core/internal';
+import type { Clock } from '@cartwright/core/providers';
 import { createNodeWebhookTransport } from '@cartwright/webhooks';
 import { afterAll, beforeEach, expect, test } from 'vitest';
 import { describeApi, type TestApi } from './support/harness';

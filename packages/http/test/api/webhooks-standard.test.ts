@@ -1,7 +1,10 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Clock, type EventType, type Scope, type WebhookRecord, write } from '@cartwright/core';
+import type { EventType, Scope } from '@cartwright/core';
+import { write } from '@cartwright/core/internal';
+import type { Clock } from '@cartwright/core/providers';
+import type { WebhookRecord } from '@cartwright/core/storage';
 import { createNodeWebhookTransport, verifyStandardWebhook } from '@cartwright/webhooks';
 import { verifyWebhookSignature as sdkVerifyWebhookSignature } from '@headless-commerce/sdk';
 import { Webhook } from 'standardwebhooks';

@@ -1,7 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Clock, type EventType, type Scope, write } from '@cartwright/core';
+import type { EventType, Scope } from '@cartwright/core';
+import { write } from '@cartwright/core/internal';
+import type { Clock } from '@cartwright/core/providers';
 import type { Resolver } from '@cartwright/webhooks';
 // The transport lives in @cartwright/webhooks, which is not (yet) a devDependency of this package.
 import { createNodeWebhookTransport } from '@cartwright/webhooks';

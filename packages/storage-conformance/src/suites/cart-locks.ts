@@ -1,4 +1,4 @@
-import type { Storage } from '@cartwright/core';
+import type { Storage } from '@cartwright/core/storage';
 import { describe, expect, it } from 'vitest';
 import { makeCart, makeCartItem, makeCustomer, makePayment, newScope } from '../fixtures';
 import type { SuiteContext } from '../suite-context';

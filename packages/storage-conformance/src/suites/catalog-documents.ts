@@ -1,4 +1,4 @@
-import type { ProductAggregate, Storage, VariantWithInventory } from '@cartwright/core';
+import type { ProductAggregate, Storage, VariantWithInventory } from '@cartwright/core/storage';
 import { describe, expect, it } from 'vitest';
 import { writeConcurrently } from '../concurrent-writes';
 import { makeProduct, newId, makeImage as newImage, newScope, makeVariant as newVariant } from '../fixtures';

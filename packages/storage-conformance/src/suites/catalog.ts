@@ -1,4 +1,4 @@
-import type { ProductAggregate, ProductListFilter } from '@cartwright/core';
+import type { ProductAggregate, ProductListFilter } from '@cartwright/core/storage';
 import { describe, expect, it } from 'vitest';
 import { expectCommerceError } from '../expect-error';
 import {

@@ -1,4 +1,5 @@
-import { CommerceError, type Storage } from '@cartwright/core';
+import { CommerceError } from '@cartwright/core';
+import type { Storage } from '@cartwright/core/storage';
 import { describe, expect, it } from 'vitest';
 import { makeCustomer, makeCustomerToken, makePasswordReset, newId, newScope, otherMode } from '../fixtures';
 import type { SuiteContext } from '../suite-context';

@@ -1,4 +1,5 @@
-import type { EventRecord, Scope, WebhookDeliveryRecord } from '@cartwright/core';
+import type { Scope } from '@cartwright/core';
+import type { EventRecord, WebhookDeliveryRecord } from '@cartwright/core/storage';
 import { describe, expect, it } from 'vitest';
 import { deliveryFor, makeEvent, makeWebhook, newId, newScope, otherMode } from '../fixtures';
 import type { SuiteContext } from '../suite-context';

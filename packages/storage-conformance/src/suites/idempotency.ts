@@ -1,4 +1,5 @@
-import type { IdempotencyClaimRef, Scope } from '@cartwright/core';
+import type { Scope } from '@cartwright/core';
+import type { IdempotencyClaimRef } from '@cartwright/core/storage';
 import { describe, expect, it } from 'vitest';
 import { newId, newScope, otherMode } from '../fixtures';
 import type { SuiteContext } from '../suite-context';

@@ -1,4 +1,5 @@
-import type { ProductAggregate, Scope } from '@cartwright/core';
+import type { Scope } from '@cartwright/core';
+import type { ProductAggregate } from '@cartwright/core/storage';
 import { describe, expect, it } from 'vitest';
 import { makeProduct, newScope, otherMode } from '../fixtures';
 import type { SuiteContext } from '../suite-context';

@@ -1,4 +1,4 @@
-import type { OrderListFilter } from '@cartwright/core';
+import type { OrderListFilter } from '@cartwright/core/storage';
 import { describe, expect, it } from 'vitest';
 import {
   makeFulfillment,

@@ -1,4 +1,5 @@
-import type { Page, Scope } from '@cartwright/core';
+import type { Scope } from '@cartwright/core';
+import type { Page } from '@cartwright/core/storage';
 import { describe, expect, it } from 'vitest';
 import { expectCommerceError } from '../expect-error';
 import {

@@ -1,4 +1,5 @@
-import type { ProductListFilter, ProductStatus, Repositories, Scope, Storage } from '@cartwright/core';
+import type { Scope } from '@cartwright/core';
+import type { ProductListFilter, ProductStatus, Repositories, Storage } from '@cartwright/core/storage';
 import { describe, expect, it } from 'vitest';
 import { makeProduct, newScope, otherMode } from '../fixtures';
 import type { SuiteContext } from '../suite-context';

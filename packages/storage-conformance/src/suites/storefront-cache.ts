@@ -1,12 +1,12 @@
-import {
-  type PageRequest,
-  type ProductAggregate,
-  type Repositories,
-  type Scope,
-  type Storage,
-  storefrontProductJson,
-  type VariantWithInventory,
-} from '@cartwright/core';
+import type { Scope } from '@cartwright/core';
+import { storefrontProductJson } from '@cartwright/core/internal';
+import type {
+  PageRequest,
+  ProductAggregate,
+  Repositories,
+  Storage,
+  VariantWithInventory,
+} from '@cartwright/core/storage';
 import { describe, expect, it } from 'vitest';
 import { makeImage, makeProduct, makeVariant, newScope } from '../fixtures';
 import type { SuiteContext } from '../suite-context';

@@ -1,14 +1,14 @@
-import {
-  type ImageRecord,
-  type PageRequest,
-  type ProductAggregate,
-  type ProductListFilter,
-  type Repositories,
-  type Scope,
-  type Storage,
-  storefrontProductJson,
-  type VariantWithInventory,
-} from '@cartwright/core';
+import type { Scope } from '@cartwright/core';
+import { storefrontProductJson } from '@cartwright/core/internal';
+import type {
+  ImageRecord,
+  PageRequest,
+  ProductAggregate,
+  ProductListFilter,
+  Repositories,
+  Storage,
+  VariantWithInventory,
+} from '@cartwright/core/storage';
 import { describe, expect, it } from 'vitest';
 import { writeConcurrently } from '../concurrent-writes';
 import { makeImage, makeProduct, makeVariant, newId, newScope, RICH_METADATA } from '../fixtures';

@@ -1,4 +1,5 @@
-import { type Repositories, storefrontProductJson } from '@cartwright/core';
+import { storefrontProductJson } from '@cartwright/core/internal';
+import type { Repositories } from '@cartwright/core/storage';
 import { type Kysely, Migrator, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { KyselyStorage } from '../kysely-storage';

@@ -1,4 +1,5 @@
-import { type Scope, storefrontTemplate } from '@cartwright/core';
+import type { Scope } from '@cartwright/core';
+import { storefrontTemplate } from '@cartwright/core/internal';
 import { type Kysely, type Migration, sql } from 'kysely';
 import type { DialectCapabilities } from '../dialects/dialect-capabilities';
 import { postgresCapabilities } from '../dialects/postgres/postgres-capabilities';

@@ -1,4 +1,5 @@
-import type { CartAggregate, EventRecord, Scope } from '@cartwright/core';
+import type { Scope } from '@cartwright/core';
+import type { CartAggregate, EventRecord } from '@cartwright/core/storage';
 import { makeCart } from '@cartwright/storage-conformance';
 import { type Kysely, Migrator, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,6 @@
-import { type Repositories, type Scope, storefrontProductJson } from '@cartwright/core';
+import type { Scope } from '@cartwright/core';
+import { storefrontProductJson } from '@cartwright/core/internal';
+import type { Repositories } from '@cartwright/core/storage';
 import { makeImage, makeProduct } from '@cartwright/storage-conformance';
 import { type Kysely, Migrator, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,6 @@
-import type { Page, PageRequest, Scope } from '@cartwright/core';
+import type { Scope } from '@cartwright/core';
 import { CommerceError } from '@cartwright/core';
+import type { Page, PageRequest } from '@cartwright/core/storage';
 import { type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Database, TableName } from '../schema/database';
 import type { QueryRunner } from './query-runner';

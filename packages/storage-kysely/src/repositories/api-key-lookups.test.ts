@@ -1,4 +1,4 @@
-import type { ApiKeyRecord } from '@cartwright/core';
+import type { ApiKeyRecord } from '@cartwright/core/storage';
 import { describe, expect, it } from 'vitest';
 import { sqliteStorage } from '../sqlite';
 import { ApiKeyLookups } from './api-key-lookups';

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord } from '@cartwright/core';
+import type { ApiKeyRecord } from '@cartwright/core/storage';
 
 /** How many keys one storage remembers (beyond it, the cache starts over). */
 const MAX_KEYS = 1000;

@@ -1,12 +1,5 @@
-import type {
-  ApiKeyRecord,
-  ApiKeyRepository,
-  KeyType,
-  Mode,
-  Page,
-  PageRequest,
-  Scope,
-} from '@cartwright/core';
+import type { Mode, Scope } from '@cartwright/core';
+import type { ApiKeyRecord, ApiKeyRepository, KeyType, Page, PageRequest } from '@cartwright/core/storage';
 import { CompiledQuery, type Selectable } from 'kysely';
 import { insertRows, insertTemplate } from '../query/insert-template';
 import { keysetList, runKeysetList } from '../query/keyset-list';

@@ -1,3 +1,4 @@
+import type { Mode, Scope } from '@cartwright/core';
 import type {
   AddressValue,
   CartAggregate,
@@ -7,10 +8,8 @@ import type {
   CartRepository,
   JsonObject,
   LockedCart,
-  Mode,
   Patch,
-  Scope,
-} from '@cartwright/core';
+} from '@cartwright/core/storage';
 import { type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { DialectCapabilities } from '../dialects/dialect-capabilities';
 import { type EncodedRow, insertRows, insertTemplate } from '../query/insert-template';

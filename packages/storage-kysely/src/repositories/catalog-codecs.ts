@@ -1,13 +1,13 @@
+import type { Mode } from '@cartwright/core';
 import type {
   ImageRecord,
   InventoryRecord,
   JsonObject,
-  Mode,
   ProductRecord,
   ProductStatus,
   ProductType,
   VariantRecord,
-} from '@cartwright/core';
+} from '@cartwright/core/storage';
 import type { Selectable } from 'kysely';
 import type { DialectCapabilities } from '../dialects/dialect-capabilities';
 import type { EncodedRow } from '../query/insert-template';

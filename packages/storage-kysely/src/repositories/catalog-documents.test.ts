@@ -1,4 +1,4 @@
-import { storefrontStockFragment } from '@cartwright/core';
+import { storefrontStockFragment } from '@cartwright/core/internal';
 import { describe, expect, it } from 'vitest';
 import { splitStorefrontStockText, storefrontStockFragmentOf } from './catalog-documents';
 

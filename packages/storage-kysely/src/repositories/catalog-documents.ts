@@ -1,15 +1,15 @@
-import {
-  type ImageRecord,
-  type InventoryRecord,
-  type JsonObject,
-  type OptionRecord,
-  type ProductAggregate,
-  type ProductStatus,
-  type ProductType,
-  type Scope,
-  storefrontStockFragment,
-  type VariantWithInventory,
-} from '@cartwright/core';
+import type { Scope } from '@cartwright/core';
+import { storefrontStockFragment } from '@cartwright/core/internal';
+import type {
+  ImageRecord,
+  InventoryRecord,
+  JsonObject,
+  OptionRecord,
+  ProductAggregate,
+  ProductStatus,
+  ProductType,
+  VariantWithInventory,
+} from '@cartwright/core/storage';
 import type { DialectCapabilities } from '../dialects/dialect-capabilities';
 
 /**

@@ -1,4 +1,4 @@
-import type { Repositories } from '@cartwright/core';
+import type { Repositories } from '@cartwright/core/storage';
 import type { QueryRunner } from '../query/query-runner';
 import { KyselyApiKeyRepository } from './api-key-repository';
 import { KyselyCartRepository } from './cart-repository';

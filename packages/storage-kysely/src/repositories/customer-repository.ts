@@ -1,15 +1,14 @@
+import type { Mode, Scope } from '@cartwright/core';
 import type {
   CustomerAddressRecord,
   CustomerRecord,
   CustomerRepository,
   CustomerTotals,
   JsonObject,
-  Mode,
   Page,
   PageRequest,
   Patch,
-  Scope,
-} from '@cartwright/core';
+} from '@cartwright/core/storage';
 import { type Selectable, type SqlBool, sql } from 'kysely';
 import type { DialectCapabilities } from '../dialects/dialect-capabilities';
 import { type EncodedRow, insertRows, insertTemplate } from '../query/insert-template';

@@ -1,4 +1,5 @@
-import type { CustomerTokenRecord, CustomerTokenRepository, Mode, Scope } from '@cartwright/core';
+import type { Mode, Scope } from '@cartwright/core';
+import type { CustomerTokenRecord, CustomerTokenRepository } from '@cartwright/core/storage';
 import type { Selectable } from 'kysely';
 import { insertRows, insertTemplate } from '../query/insert-template';
 import type { QueryRunner } from '../query/query-runner';

@@ -1,15 +1,14 @@
+import type { Mode, Scope } from '@cartwright/core';
 import type {
   DiscountConditionRecord,
   DiscountRecord,
   DiscountRepository,
   DiscountUsageRefusal,
   JsonObject,
-  Mode,
   Page,
   PageRequest,
   Patch,
-  Scope,
-} from '@cartwright/core';
+} from '@cartwright/core/storage';
 import {
   type Compilable,
   type CompiledQuery,

@@ -1,10 +1,10 @@
+import type { Scope } from '@cartwright/core';
 import type {
   EventRecord,
   EventRepository,
-  Scope,
   WebhookDeliveryRecord,
   WebhookRecord,
-} from '@cartwright/core';
+} from '@cartwright/core/storage';
 import { type SqlBool, sql } from 'kysely';
 import { insertRows, insertTemplate } from '../query/insert-template';
 import type { QueryRunner } from '../query/query-runner';

@@ -1,11 +1,10 @@
+import type { Mode, Scope } from '@cartwright/core';
 import type {
   IdempotencyBegin,
   IdempotencyClaimRef,
   IdempotencyRecord,
   IdempotencyRepository,
-  Mode,
-  Scope,
-} from '@cartwright/core';
+} from '@cartwright/core/storage';
 import type { Selectable } from 'kysely';
 import type { QueryRunner } from '../query/query-runner';
 import { type Slots, template } from '../query/template';

@@ -1,3 +1,4 @@
+import type { Scope } from '@cartwright/core';
 import type {
   InventoryChange,
   InventoryMovement,
@@ -6,8 +7,7 @@ import type {
   Page,
   PageRequest,
   Patch,
-  Scope,
-} from '@cartwright/core';
+} from '@cartwright/core/storage';
 import {
   type Compilable,
   CompiledQuery,

@@ -1,12 +1,11 @@
+import type { Mode, Scope } from '@cartwright/core';
 import type {
   JsonObject,
-  Mode,
   NotificationRecord,
   NotificationRepository,
   Page,
   PageRequest,
-  Scope,
-} from '@cartwright/core';
+} from '@cartwright/core/storage';
 import { insertRows, insertTemplate } from '../query/insert-template';
 import { keysetList, runKeysetList } from '../query/keyset-list';
 import type { QueryRunner } from '../query/query-runner';

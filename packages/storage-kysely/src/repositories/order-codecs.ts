@@ -1,15 +1,15 @@
+import type { Mode } from '@cartwright/core';
 import type {
   AddressValue,
   AppliedDiscountValue,
   FulfillmentLineValue,
   FulfillmentRecord,
   JsonObject,
-  Mode,
   OrderLineRecord,
   OrderRecord,
   PaymentRecord,
   RefundRecord,
-} from '@cartwright/core';
+} from '@cartwright/core/storage';
 import type { Selectable } from 'kysely';
 import type { DialectCapabilities } from '../dialects/dialect-capabilities';
 import type { EncodedRow } from '../query/insert-template';

@@ -1,3 +1,4 @@
+import type { Scope } from '@cartwright/core';
 import type {
   CreatedPosition,
   FulfillmentRecord,
@@ -11,8 +12,7 @@ import type {
   Patch,
   PaymentRecord,
   RefundRecord,
-  Scope,
-} from '@cartwright/core';
+} from '@cartwright/core/storage';
 import { type Selectable, type SqlBool, sql } from 'kysely';
 import { insertRows, insertTemplate } from '../query/insert-template';
 import { keysetList, runKeysetList } from '../query/keyset-list';

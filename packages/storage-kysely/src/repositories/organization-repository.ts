@@ -1,4 +1,4 @@
-import type { JsonObject, OrganizationRecord, OrganizationRepository, Patch } from '@cartwright/core';
+import type { JsonObject, OrganizationRecord, OrganizationRepository, Patch } from '@cartwright/core/storage';
 import type { Selectable } from 'kysely';
 import type { DialectCapabilities } from '../dialects/dialect-capabilities';
 import { insertRows, insertTemplate } from '../query/insert-template';

@@ -1,4 +1,5 @@
-import type { Mode, PasswordResetRecord, PasswordResetRepository, Scope } from '@cartwright/core';
+import type { Mode, Scope } from '@cartwright/core';
+import type { PasswordResetRecord, PasswordResetRepository } from '@cartwright/core/storage';
 import type { Selectable } from 'kysely';
 import type { QueryRunner } from '../query/query-runner';
 import { type Slots, template } from '../query/template';

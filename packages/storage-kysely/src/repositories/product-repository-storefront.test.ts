@@ -1,4 +1,6 @@
-import { type ProductAggregate, type Scope, storefrontProductJson } from '@cartwright/core';
+import type { Scope } from '@cartwright/core';
+import { storefrontProductJson } from '@cartwright/core/internal';
+import type { ProductAggregate } from '@cartwright/core/storage';
 import { makeProduct, makeVariant, newScope } from '@cartwright/storage-conformance';
 import type { CompiledQuery, Kysely, QueryResult } from 'kysely';
 import { describe, expect, it } from 'vitest';

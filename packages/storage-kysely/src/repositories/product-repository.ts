@@ -1,3 +1,12 @@
+import type { Scope } from '@cartwright/core';
+import { CommerceError } from '@cartwright/core';
+import {
+  fillSplitStorefrontTemplate,
+  type SplitStorefrontTemplate,
+  splitStorefrontTemplate,
+  storefrontProductJson,
+  storefrontTemplate,
+} from '@cartwright/core/internal';
 import type {
   ImageRecord,
   InventoryRecord,
@@ -11,18 +20,9 @@ import type {
   ProductRepository,
   ProductStatus,
   PurchasableVariant,
-  Scope,
   VariantRecord,
   VariantWithInventory,
-} from '@cartwright/core';
-import {
-  CommerceError,
-  fillSplitStorefrontTemplate,
-  type SplitStorefrontTemplate,
-  splitStorefrontTemplate,
-  storefrontProductJson,
-  storefrontTemplate,
-} from '@cartwright/core';
+} from '@cartwright/core/storage';
 import { type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { insertRows, insertTemplate } from '../query/insert-template';
 import { keysetList, runKeysetList } from '../query/keyset-list';

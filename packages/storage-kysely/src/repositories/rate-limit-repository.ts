@@ -1,4 +1,4 @@
-import type { Millis, RateLimitRepository } from '@cartwright/core';
+import type { Millis, RateLimitRepository } from '@cartwright/core/storage';
 import { sql } from 'kysely';
 import type { QueryRunner } from '../query/query-runner';
 import { type Slots, template } from '../query/template';

@@ -1,13 +1,12 @@
+import type { Mode, Scope } from '@cartwright/core';
 import type {
   JsonObject,
-  Mode,
   Page,
   PageRequest,
   Patch,
-  Scope,
   ShippingMethodRecord,
   ShippingMethodRepository,
-} from '@cartwright/core';
+} from '@cartwright/core/storage';
 import type { Compilable, Selectable } from 'kysely';
 import type { DialectCapabilities } from '../dialects/dialect-capabilities';
 import { insertRows, insertTemplate } from '../query/insert-template';

@@ -1,4 +1,4 @@
-import type { JsonObject, Patch, StoreRecord, StoreRepository } from '@cartwright/core';
+import type { JsonObject, Patch, StoreRecord, StoreRepository } from '@cartwright/core/storage';
 import type { Compilable, Selectable } from 'kysely';
 import type { DialectCapabilities } from '../dialects/dialect-capabilities';
 import { insertRows, insertTemplate } from '../query/insert-template';

@@ -1,13 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  type Page,
-  type ProductAggregate,
-  type Repositories,
-  type Scope,
-  storefrontProductJson,
-} from '@cartwright/core';
+import type { Scope } from '@cartwright/core';
+import { storefrontProductJson } from '@cartwright/core/internal';
+import type { Page, ProductAggregate, Repositories } from '@cartwright/core/storage';
 import {
   createTestDatabase,
   dropTestDatabase,

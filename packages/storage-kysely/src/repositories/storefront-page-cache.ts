@@ -1,4 +1,4 @@
-import type { Page } from '@cartwright/core';
+import type { Page } from '@cartwright/core/storage';
 
 /**
  * Storefront product list pages kept in process, per storage instance (issue 9): a page read

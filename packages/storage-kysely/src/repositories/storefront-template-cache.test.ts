@@ -1,4 +1,4 @@
-import { STOREFRONT_SLOT } from '@cartwright/core';
+import { STOREFRONT_SLOT } from '@cartwright/core/internal';
 import { describe, expect, it } from 'vitest';
 import { StorefrontTemplateCache } from './storefront-template-cache';
 

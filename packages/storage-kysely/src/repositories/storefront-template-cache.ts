@@ -1,4 +1,5 @@
-import { type Scope, type SplitStorefrontTemplate, splitStorefrontTemplate } from '@cartwright/core';
+import type { Scope } from '@cartwright/core';
+import { type SplitStorefrontTemplate, splitStorefrontTemplate } from '@cartwright/core/internal';
 import type { ApiKeyLookups } from './api-key-lookups';
 import type { StorefrontPageCache } from './storefront-page-cache';
 

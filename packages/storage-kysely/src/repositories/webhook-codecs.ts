@@ -1,11 +1,11 @@
+import type { Mode } from '@cartwright/core';
 import type {
   EventRecord,
   JsonObject,
-  Mode,
   WebhookAttemptRecord,
   WebhookDeliveryRecord,
   WebhookRecord,
-} from '@cartwright/core';
+} from '@cartwright/core/storage';
 import type { Selectable } from 'kysely';
 import type { DialectCapabilities } from '../dialects/dialect-capabilities';
 import type { EncodedRow } from '../query/insert-template';

@@ -1,14 +1,14 @@
+import type { Scope } from '@cartwright/core';
 import type {
   ClaimedDelivery,
   Page,
   PageRequest,
   Patch,
-  Scope,
   WebhookAttemptRecord,
   WebhookDeliveryRecord,
   WebhookRecord,
   WebhookRepository,
-} from '@cartwright/core';
+} from '@cartwright/core/storage';
 import { type SqlBool, sql } from 'kysely';
 import { insertRows, insertTemplate } from '../query/insert-template';
 import { keysetList, runKeysetList } from '../query/keyset-list';

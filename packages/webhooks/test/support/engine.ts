@@ -1,5 +1,6 @@
-import type { Storage } from '@cartwright/core';
-import { createEngine, type Engine, type EngineOptions, type Scope, write } from '@cartwright/core';
+import { createEngine, type EngineOptions, type EventType, type Scope } from '@cartwright/core';
+import { type EngineInternals as Engine, engineInternals, write } from '@cartwright/core/internal';
+import type { Storage } from '@cartwright/core/storage';
 import { sqliteStorage } from '@cartwright/storage-kysely/sqlite';
 import { createNodeWebhookTransport } from '../../src/node-webhook-transport';
 import { createFakeClock, type FakeClock } from './fake-clock';
@@ -40,13 +41,15 @@ export async function startEngine(
   const { backend = 'sqlite', ...engineOptions } = options;
   const storage = options.storage ?? (await openStorage(backend));
   const clock = options.clock ?? createFakeClock();
-  const engine = await createEngine({
-    webhookTransport: createNodeWebhookTransport({ allowPrivate: true }),
-    ...engineOptions,
-    clock,
-    storage,
-    config: { allow_private_webhooks: true, ...options.config },
-  });
+  const engine = engineInternals(
+    await createEngine({
+      webhookTransport: createNodeWebhookTransport({ allowPrivate: true }),
+      ...engineOptions,
+      clock,
+      storage,
+      config: { allow_private_webhooks: true, ...options.config },
+    }),
+  );
   return {
     engine,
     storage,
@@ -63,7 +66,8 @@ export async function emitEvents(
   events: ReadonlyArray<{ scope: Scope; type: string; data: Record<string, unknown> }>,
 ): Promise<void> {
   await write(engine.context, async ({ emit }) => {
-    for (const event of events) emit(event.scope, event.type, event.data);
+    // Test payloads, not wire objects: the typed emit is bypassed on purpose.
+    for (const event of events) emit(event.scope, event.type as EventType, event.data as never);
   });
 }
 

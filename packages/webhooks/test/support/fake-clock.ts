@@ -1,4 +1,4 @@
-import type { Clock } from '@cartwright/core';
+import type { Clock } from '@cartwright/core/providers';
 
 /** A clock the test moves by hand. */
 export interface FakeClock extends Clock {

@@ -18,12 +18,12 @@ import type {
   InventoryRecord,
   LockedCart,
   NotificationRecord,
-  PasswordResetRecord,
   OptionRecord,
   OrderAggregate,
   OrderLineRecord,
   OrderRecord,
   OrganizationRecord,
+  PasswordResetRecord,
   PaymentRecord,
   ProductAggregate,
   ProductRecord,
@@ -443,7 +443,15 @@ export interface CustomerRepository {
     id: string,
     patch: Patch<
       CustomerRecord,
-      'email' | 'first_name' | 'last_name' | 'phone' | 'external_id' | 'status' | 'tags' | 'metadata' | 'password_hash'
+      | 'email'
+      | 'first_name'
+      | 'last_name'
+      | 'phone'
+      | 'external_id'
+      | 'status'
+      | 'tags'
+      | 'metadata'
+      | 'password_hash'
     >,
   ): Promise<CustomerRecord | null>;
   delete(scope: Scope, id: string, at: Millis): Promise<boolean>;

@@ -1,12 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  createEngine,
-  type EngineInternals,
-  type EngineOptions,
-  engineInternals,
-  type Scope,
-} from '@cartwright/core';
+import { createEngine, type EngineOptions, type Scope } from '@cartwright/core';
+import { type EngineInternals, engineInternals } from '@cartwright/core/internal';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { createNodeListener } from '../../../src/adapters/node';
 import { type ApiHandlerOptions, createApiHandler } from '../../../src/api';

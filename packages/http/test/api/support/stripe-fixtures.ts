@@ -1,12 +1,7 @@
-import {
-  CommerceError,
-  type Engine,
-  engineInternals,
-  type Order,
-  type PaymentProvider,
-  type Repositories,
-  type Storage,
-} from '@cartwright/core';
+import { CommerceError, type Engine, type Order } from '@cartwright/core';
+import { engineInternals } from '@cartwright/core/internal';
+import type { PaymentProvider } from '@cartwright/core/providers';
+import type { Repositories, Storage } from '@cartwright/core/storage';
 import { stripeProvider } from '@cartwright/payments-stripe';
 import { type FakeStripe, startFakeStripe } from '@cartwright/payments-stripe/fake-stripe';
 import { afterAll, beforeAll, describe, expect } from 'vitest';

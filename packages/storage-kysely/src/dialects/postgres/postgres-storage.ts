@@ -1,4 +1,4 @@
-import type { Repositories } from '@cartwright/core';
+import type { Repositories } from '@cartwright/core/storage';
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { KyselyStorage } from '../../kysely-storage';

@@ -1,6 +1,6 @@
 import { mkdirSync, realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Repositories } from '@cartwright/core';
+import type { Repositories } from '@cartwright/core/storage';
 import type BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, Kysely } from 'kysely';
 import { AsyncMutex } from '../../async-mutex';

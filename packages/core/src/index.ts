@@ -1,0 +1,121 @@
+/**
+ * `@cartwright/core`: the commerce engine for an application to embed. `createEngine(options)`
+ * returns an {@link Engine}; `engine.forStore(scope)` is the API of one store ({@link StoreApi}),
+ * validating every input exactly as the HTTP API does.
+ *
+ * Subpaths for who extends the engine rather than uses it:
+ * - `@cartwright/core/providers`: payment providers, webhook transport, clock, ids, crypto;
+ * - `@cartwright/core/storage`: the storage port a database adapter implements;
+ * - `@cartwright/core/schemas`: the zod schemas of every request and response (custom routes,
+ *   OpenAPI);
+ * - `@cartwright/core/internal`: what Cartwright's own packages build on (no compatibility promise).
+ */
+
+// ---------------------------------------------------------------------------------- the engine
+export { createEngine, DEFAULT_ENGINE_CONFIG, type EngineOptions } from './engine';
+export type {
+  Engine,
+  EngineApiKeys,
+  EngineAuth,
+  EnginePaymentJobs,
+  EngineWebhookJobs,
+} from './engine-interface';
+// ------------------------------------------------------------------------------------- errors
+export { CommerceError, type ErrorDetail } from './errors/commerce-error';
+export { ERROR_CODES, type ErrorCode, type ErrorType } from './errors/error-codes';
+// ------------------------------------------------------------------------------------- events
+export type {
+  EngineEvent,
+  EngineEventListener,
+  EngineEvents,
+  EventDataMap,
+} from './events/event-data';
+export type { Mode, Scope } from './ports/storage';
+
+// --------------------------------------------------------------------------------- the objects
+export type {
+  Address,
+  ApiKey,
+  ApiKeyCreated,
+  ApiKeyList,
+  ApiKeyRotated,
+  AppliedDiscount,
+  Cart,
+  CartItem,
+  Customer,
+  CustomerAddress,
+  CustomerAddressList,
+  CustomerList,
+  CustomerSession,
+  CustomerToken,
+  DeletedResponse,
+  Discount,
+  DiscountList,
+  ErrorBody,
+  Fulfillment,
+  Image,
+  Inventory,
+  InventoryList,
+  Notification,
+  NotificationList,
+  Order,
+  OrderLine,
+  OrderList,
+  Organization,
+  Payment,
+  Product,
+  ProductList,
+  Refund,
+  RefundList,
+  ShippingMethod,
+  ShippingMethodList,
+  Store,
+  Success,
+  Variant,
+  VariantList,
+  Webhook,
+  WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookList,
+  WebhookTestResult,
+} from './schemas';
+export { EVENT_TYPES, type EventType } from './schemas/events';
+export type { ApiKeyPrincipal, CustomerPrincipal } from './services/auth-service';
+export type { EngineConfig } from './services/context';
+export { DEFAULT_PASSWORD_HASH_PARAMS, type PasswordHashParams } from './services/customers/passwords';
+
+// --------------------------------------------------------------------------- background jobs
+export type { ReconcileOptions, ReconcileReport } from './services/orders/payment-reconciliation';
+export type { ReconcilerOptions } from './services/orders/reconcile-schedule';
+// ---------------------------------------------------------------------- limits and passwords
+export {
+  DEFAULT_RATE_LIMITS,
+  type RateLimitOptions,
+  type RateLimitPolicy,
+  type RateLimitRule,
+} from './services/rate-limits/rate-limiter';
+export type { PollingLoop } from './services/scheduling/polling-loop';
+export type {
+  DeliverDueOptions,
+  DeliverDueResult,
+  WebhookAttemptReport,
+  WebhookWorker,
+  WebhookWorkerOptions,
+} from './services/webhooks/webhook-service';
+// ---------------------------------------------------------------------- the API of one store
+export type {
+  ApiKeysApi,
+  CartActor,
+  CartsApi,
+  CheckoutApi,
+  CustomersApi,
+  DiscountsApi,
+  In,
+  InventoryApi,
+  OrdersApi,
+  ProductsApi,
+  ShippingMethodsApi,
+  StoreApi,
+  StoreSettingsApi,
+  WebhooksApi,
+} from './store-api';
