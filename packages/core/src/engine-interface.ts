@@ -5,12 +5,8 @@ import type { CartActor } from './services/carts/cart-access';
 import type { ReconcileOptions, ReconcileReport } from './services/orders/payment-reconciliation';
 import type { ReconcilerOptions } from './services/orders/reconcile-schedule';
 import type { PollingLoop } from './services/scheduling/polling-loop';
-import type {
-  DeliverDueOptions,
-  DeliverDueResult,
-  WebhookWorker,
-  WebhookWorkerOptions,
-} from './services/webhooks/webhook-service';
+import type { DeliverDueOptions, DeliverDueResult } from './services/webhooks/webhook-dispatcher';
+import type { WebhookWorker, WebhookWorkerOptions } from './services/webhooks/webhook-worker';
 import type { StoreApi } from './store-api';
 
 /**

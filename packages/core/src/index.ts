@@ -99,9 +99,8 @@ export type {
   DeliverDueOptions,
   DeliverDueResult,
   WebhookAttemptReport,
-  WebhookWorker,
-  WebhookWorkerOptions,
-} from './services/webhooks/webhook-service';
+} from './services/webhooks/webhook-dispatcher';
+export type { WebhookWorker, WebhookWorkerOptions } from './services/webhooks/webhook-worker';
 // ---------------------------------------------------------------------- the API of one store
 export type {
   ApiKeysApi,

@@ -7,6 +7,7 @@
  */
 export * from './engine';
 export * from './engine-interface';
+export { type EngineInternals, engineInternals } from './engine-internals';
 export { createServices, type EngineServices } from './engine-services';
 export * from './errors';
 export {

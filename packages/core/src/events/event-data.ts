@@ -1,11 +1,20 @@
 import { z } from 'zod';
 import type { Mode } from '../ports/storage';
-import { ProductSchema } from '../schemas/catalog';
+import { type Product, ProductSchema } from '../schemas/catalog';
 import { DateTimeSchema } from '../schemas/common';
-import { CustomerSchema } from '../schemas/customers';
+import { type Customer, CustomerSchema } from '../schemas/customers';
 import type { EventType } from '../schemas/events';
-import { InventorySchema } from '../schemas/inventory';
-import { FulfillmentSchema, OrderSchema, PaymentSchema, RefundSchema } from '../schemas/orders';
+import { type Inventory, InventorySchema } from '../schemas/inventory';
+import {
+  type Fulfillment,
+  FulfillmentSchema,
+  type Order,
+  OrderSchema,
+  type Payment,
+  PaymentSchema,
+  type Refund,
+  RefundSchema,
+} from '../schemas/orders';
 
 /**
  * `payment.failed` for a checkout whose payment was declined: no order came of it, so the
@@ -32,10 +41,37 @@ export const PasswordResetRequestedSchema = z.object({
 export type PasswordResetRequested = z.infer<typeof PasswordResetRequestedSchema>;
 
 /**
- * The schema of each event type's `data`: the affected resource as the admin wire shows it.
- * The single source of {@link EventDataMap}; the webhook samples are checked against it.
+ * Event type → the type of its `data` (e.g. `EventDataMap['order.created']` is `Order`): the
+ * types inferred from the wire schemas, named here so that declarations stay small;
+ * {@link EVENT_DATA_SCHEMAS} must give each type exactly this schema (the compiler checks it).
  */
-export const EVENT_DATA_SCHEMAS = {
+export interface EventDataMap {
+  'product.created': Product;
+  'product.updated': Product;
+  'product.deleted': Product;
+  'order.created': Order;
+  'order.confirmed': Order;
+  'order.completed': Order;
+  'order.cancelled': Order;
+  'payment.created': Payment;
+  'payment.completed': Payment;
+  'payment.failed': Payment | CheckoutPaymentFailed;
+  'payment.refunded': Refund;
+  'fulfillment.created': Fulfillment;
+  'fulfillment.shipped': Fulfillment;
+  'fulfillment.delivered': Fulfillment;
+  'inventory.low': Inventory;
+  'inventory.out_of_stock': Inventory;
+  'customer.created': Customer;
+  'customer.updated': Customer;
+  'customer.password_reset_requested': PasswordResetRequested;
+}
+
+/**
+ * The schema of each event type's `data`: the affected resource as the admin wire shows it.
+ * The webhook samples are checked against it.
+ */
+const SCHEMAS_BY_TYPE = {
   'product.created': ProductSchema,
   'product.updated': ProductSchema,
   'product.deleted': ProductSchema,
@@ -55,10 +91,16 @@ export const EVENT_DATA_SCHEMAS = {
   'customer.created': CustomerSchema,
   'customer.updated': CustomerSchema,
   'customer.password_reset_requested': PasswordResetRequestedSchema,
-} as const satisfies Record<EventType, z.ZodType>;
+} as const;
+export const EVENT_DATA_SCHEMAS: { readonly [K in EventType]: z.ZodType<EventDataMap[K]> } = SCHEMAS_BY_TYPE;
 
-/** Event type → the type of its `data` (e.g. `EventDataMap['order.created']` is `Order`). */
-export type EventDataMap = { [K in EventType]: z.infer<(typeof EVENT_DATA_SCHEMAS)[K]> };
+// Both ways: a schema whose output differs from the map's type (or a type missing) fails here.
+type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type SchemasMatchMap = {
+  [K in EventType]: Exactly<EventDataMap[K], z.infer<(typeof SCHEMAS_BY_TYPE)[K]>>;
+}[EventType];
+const schemasMatchMap: SchemasMatchMap extends true ? true : never = true;
+void schemasMatchMap;
 
 /** One event of type `K` as in-process listeners receive it: the webhook payload plus the mode. */
 export interface EngineEventOf<K extends EventType> {
