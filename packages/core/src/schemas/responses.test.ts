@@ -214,6 +214,7 @@ const customer = {
   tags: [],
   addresses: [address],
   metadata: {},
+  has_password: false,
   created_at: at,
 };
 const customerAddress = { ...address, id: 'addr_1', type: 'both', is_default: true, created_at: at };

@@ -1,13 +1,15 @@
 import { describe, expect, test } from 'vitest';
-import { EVENT_TYPES, SPEC_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from './events';
+import { EVENT_TYPES, SECRET_EVENT_TYPES, SPEC_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from './events';
 import { parseInput } from './parse';
 import { expectRejected } from './test-helpers';
 import { WebhookCreateSchema, WebhookTestSchema, WebhookUpdateSchema } from './webhooks';
 
 describe('event types (spec "Events", decisions §14)', () => {
-  test('16 spec types plus payment.created and customer.updated', () => {
+  test('16 spec types plus payment.created, customer.updated and the secret customer.password_reset_requested', () => {
     expect(SPEC_EVENT_TYPES).toHaveLength(16);
-    expect(EVENT_TYPES).toHaveLength(18);
+    expect(EVENT_TYPES).toHaveLength(19);
+    expect(SECRET_EVENT_TYPES).toEqual(['customer.password_reset_requested']);
+    expect(EVENT_TYPES).toEqual(expect.arrayContaining([...SECRET_EVENT_TYPES]));
     expect(EVENT_TYPES).toEqual(
       expect.arrayContaining(['payment.created', 'customer.updated', 'inventory.out_of_stock']),
     );
