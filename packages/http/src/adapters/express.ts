@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { Engine } from '@cartwright/core';
 import { type ApiHandlerOptions, createApiHandler } from '../api';
 import { type CartwrightHandler, createHandler, type HandlerOptions, isHandler } from '../create-handler';
 import type { RouteEngine } from '../engine-port';
@@ -41,11 +42,11 @@ export function createExpressMiddleware(handler: CartwrightHandler): CartwrightM
 export function cartwright(handler: CartwrightHandler): CartwrightMiddleware;
 /** @deprecated See {@link createExpressMiddleware}. */
 export function cartwright(
-  engine: RouteEngine,
+  engine: Engine | RouteEngine,
   options?: HandlerOptions | ApiHandlerOptions,
 ): CartwrightMiddleware;
 export function cartwright(
-  target: CartwrightHandler | RouteEngine,
+  target: CartwrightHandler | Engine | RouteEngine,
   options?: HandlerOptions | ApiHandlerOptions,
 ): CartwrightMiddleware {
   return createExpressMiddleware(isHandler(target) ? target : handlerFor(target, options));
@@ -53,7 +54,7 @@ export function cartwright(
 
 /** Given routes, exactly those; otherwise the whole `/v1` API. */
 function handlerFor(
-  engine: RouteEngine,
+  engine: Engine | RouteEngine,
   options: HandlerOptions | ApiHandlerOptions = {},
 ): CartwrightHandler {
   return 'routes' in options && options.routes

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Engine } from '@cartwright/core';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import {
   type CartwrightHandler,
@@ -19,7 +20,7 @@ import { readNodeRequestBody, readNodeStream } from './node';
  */
 export type CartwrightFastifyOptions =
   | { handler: CartwrightHandler }
-  | ({ engine: RouteEngine } & HandlerOptions);
+  | ({ engine: Engine | RouteEngine } & HandlerOptions);
 
 const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
 const PAYLOAD = Symbol('cartwright.payload');
@@ -112,7 +113,7 @@ function registerApi(fastify: FastifyInstance, handler: CartwrightHandler): void
  * by Fastify), so it is not also given to the handler.
  */
 function handlerFromEngine(options: CartwrightFastifyOptions): CartwrightHandler {
-  const { engine, prefix: _mount, ...rest } = options as { engine: RouteEngine } & HandlerOptions;
+  const { engine, prefix: _mount, ...rest } = options as { engine: Engine | RouteEngine } & HandlerOptions;
   return createHandler(engine, rest);
 }
 
