@@ -65,7 +65,7 @@ if (process.env.BENCH_SERVER === 'bare') {
     await createEngine({
       storage: await openStorage(databaseUrl),
       crypto: nodeCrypto,
-      // A load test from one loopback address (decisions §15): every request is still counted in
+      // A load test from one loopback address (docs/contract.md#rate-limits): every request is still counted in
       // its bucket — the cost of the limits stays in the figures — but no budget is ever spent.
       rateLimits: {
         secret_key: { limit: 1_000_000_000, window_seconds: 1 },

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PostgresTarget } from './postgres';
 
-/** A database the engine runs on, by its `DATABASE_URL` (decisions §1). */
+/** A database the engine runs on, by its `DATABASE_URL` (docs/contract.md#running). */
 export interface Target {
   kind: 'sqlite-memory' | 'sqlite-file' | 'postgres';
   label: string;

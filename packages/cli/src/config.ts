@@ -5,7 +5,7 @@ import type { RateLimitOptions, RateLimitPolicy, RateLimitRule } from '@cartwrig
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** The server's configuration, read from the environment exactly as decisions §1 says. */
+/** The server's configuration, read from the environment exactly as docs/contract.md#running says. */
 export interface ServerConfig {
   port: number;
   host: string;
@@ -26,14 +26,14 @@ export interface ServerConfig {
   stripeApiBase: string | null;
   stripeWebhookSecret: string | null;
   /**
-   * Reconciliation on a schedule in `serve` and `worker` (issue 19): the pause between runs in ms,
+   * Reconciliation on a schedule in `serve` and `worker`: the pause between runs in ms,
    * 0 = off (`COMMERCE_RECONCILE_INTERVAL_MS`, default 30000).
    */
   reconcileIntervalMs: number;
   /** Only attempts and refunds at least this old are settled (`COMMERCE_RECONCILE_AFTER_MS`, default 120000). */
   reconcileAfterMs: number;
   /**
-   * Rate limits (decisions §15): `false` with `COMMERCE_RATE_LIMITS=off`; else the rules given by
+   * Rate limits (docs/contract.md#rate-limits): `false` with `COMMERCE_RATE_LIMITS=off`; else the rules given by
    * `COMMERCE_RATE_LIMIT_<RULE>` (`<limit>/<window>` such as `3000/10s`, or `off`) over the defaults.
    */
   rateLimits: RateLimitOptions;
@@ -72,7 +72,7 @@ const POSTGRES_URL = /^postgres(ql)?:\/\//i;
 const ANY_SCHEME = /^([a-z][a-z0-9+.-]+):/i;
 
 /**
- * `DATABASE_URL` (decisions §1): `postgres://…` → PostgreSQL; `:memory:` → in-memory SQLite;
+ * `DATABASE_URL` (docs/contract.md#running): `postgres://…` → PostgreSQL; `:memory:` → in-memory SQLite;
  * a path → a SQLite file, made absolute. Any other scheme (`mysql://`, the typo `postgress://`)
  * is refused instead of becoming a SQLite file named after the URL; the message never repeats the
  * URL (it may hold a password).

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { Storage } from '@cartwright/core/storage';
 
 /**
- * `DATABASE_URL` (decisions §1): `postgres://…` → PostgreSQL; `:memory:` → in-memory SQLite;
+ * `DATABASE_URL` (docs/contract.md#running): `postgres://…` → PostgreSQL; `:memory:` → in-memory SQLite;
  * anything else → a SQLite file (its folder is created).
  */
 export async function openStorage(databaseUrl: string): Promise<Storage> {

@@ -189,7 +189,7 @@ function pathOf(url: string | undefined): string | undefined {
   return query === -1 ? url : `${url.slice(0, query)}?…`;
 }
 
-/** The `error.code` of an error response body (decisions §4), for the log line. */
+/** The `error.code` of an error response body (docs/contract.md#errors), for the log line. */
 function errorCodeOf(body: string | Uint8Array | undefined): string | undefined {
   if (typeof body !== 'string' || body === '') return undefined;
   try {

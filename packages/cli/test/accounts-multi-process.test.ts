@@ -16,7 +16,7 @@ import {
 
 /**
  * "A password change or reset revokes every other token of that customer, at once in every
- * process" (decisions §16, issue 25): two `cartwright serve` processes share one database — a
+ * process" (docs/contract.md#password-reset): two `cartwright serve` processes share one database — a
  * SQLite file, or PostgreSQL. A customer signs in several times through process A and every token
  * is used on process B first (so B has seen it); then the password changes, or a reset is
  * confirmed, through A — and B refuses the other tokens on the very next request (401

@@ -2,10 +2,9 @@ import { describe, expect, test } from 'vitest';
 import { call, DATABASE_TARGETS, type ServeProcess, useServers } from './support/serve-process';
 
 /**
- * Revoking or rotating an API key takes effect at once in every process (decisions §15,
- * issue 19): two `cartwright serve` processes share one database — a SQLite file, or PostgreSQL;
+ * Revoking or rotating an API key takes effect at once in every process (docs/contract.md#key-revocation): two `cartwright serve` processes share one database — a SQLite file, or PostgreSQL;
  * a key revoked or rotated through process A is refused by process B for the very next request,
- * a write as well as a read, and a rotated key keeps its id (decisions §8).
+ * a write as well as a read, and a rotated key keeps its id (docs/contract.md#api-keys).
  */
 const SECRET = 'sk_test_revocationMultiProcess0000000001';
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { call, DATABASE_TARGETS, tally, useServers } from './support/serve-process';
 
 /**
- * Issue 19, decisions §12: concurrent requests on one cart behave as if run one after another
+ * docs/contract.md#cart-concurrency: concurrent requests on one cart behave as if run one after another
  * with any number of processes — three `cartwright serve` processes on one SQLite file or one
  * PostgreSQL, each cart's requests spread over all of them.
  */

@@ -14,7 +14,7 @@ import {
 } from './support/serve-process';
 
 /**
- * Idempotency survives `kill -9` (decisions §12, issue 19): a burst of keyed
+ * Idempotency survives `kill -9` (docs/contract.md#idempotency): a burst of keyed
  * `POST /v1/admin/orders` (status `pending`, so each reserves stock) is cut by SIGKILL of the
  * server, several times; after a restart every key is retried. Each key must yield exactly one
  * order — a retry answers the stored response (`Idempotent-Replayed`) when the effect committed,

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { call, DATABASE_TARGETS, useServers } from './support/serve-process';
 
 /**
- * The atomic rules hold across processes (decisions §10–§12): several `cartwright serve`
+ * The atomic rules hold across processes (docs/contract.md#inventory, #pricing, #carts): several `cartwright serve`
  * processes share one database — a SQLite file, or PostgreSQL — and concurrent checkouts spread
  * over them still never oversell, never use a discount beyond its limit, and number orders
  * 1001, 1002, … without gaps.

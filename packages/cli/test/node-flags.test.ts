@@ -18,7 +18,7 @@ test.each([
     const words = (pkg.scripts.start ?? '').split(/\s+/);
     expect(words[0]).toBe('node');
     for (const flag of SERVER_NODE_FLAGS) expect(words).toContain(flag);
-    // Plain JavaScript, no TypeScript loader (issue 21: 5.9 s to listen through tsx).
+    // Plain JavaScript, no TypeScript loader (5.9 s to listen through tsx).
     expect(words).toContain(bin);
     expect(words).not.toContain('tsx');
     expect(words.at(-1)).toBe('serve');

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { call, DATABASE_TARGETS, tally, useServers } from './support/serve-process';
 
 /**
- * Issue 19: the order-side races hold across processes too — three `cartwright serve` processes
+ * The order-side races hold across processes too — three `cartwright serve` processes
  * on one SQLite file or one PostgreSQL: keyed retries sent to every process at once make one
  * order per key, concurrent refunds never exceed what was paid nor the units ordered, concurrent
  * cancels release the reservation once.

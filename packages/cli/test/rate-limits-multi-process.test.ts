@@ -3,7 +3,7 @@ import { readConfig } from '../src/config';
 import { call, DATABASE_TARGETS, type ServeProcess, tally, useServers } from './support/serve-process';
 
 /**
- * Rate limits across `cartwright serve` processes on one database (decisions §15, issue 20): the
+ * Rate limits across `cartwright serve` processes on one database (docs/contract.md#rate-limits): the
  * strict per-address windows (failed authentication, guest order look-ups) are counted in the
  * database, so two processes share one budget; the per-key budgets are each process's own, as
  * documented (docs/limits.md). Configured through the environment, as an operator would.

@@ -15,7 +15,7 @@ import {
 } from './support/serve-process';
 
 /**
- * Issue 19: a crash during a Stripe charge heals by itself. `serve` is killed (-9) while Stripe
+ * A crash during a Stripe charge heals by itself. `serve` is killed (-9) while Stripe
  * has taken the money and its answer is still on the way (the fake holds it back): the attempt is
  * recorded, the order is not. A new `serve` — with nobody running `cartwright reconcile` — writes
  * the order on its reconciliation schedule, from the attempt, without charging again.

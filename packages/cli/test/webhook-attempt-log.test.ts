@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { call, eventually, type ServeProcess, startServe, stop } from './support/serve-process';
 
 /**
- * Operators see one log line per webhook delivery attempt (issue 21): `cartwright serve` with its
+ * Operators see one log line per webhook delivery attempt: `cartwright serve` with its
  * in-process worker delivers to a receiver on loopback that fails twice, then answers 200.
  */
 const SECRET = 'sk_test_webhookAttemptLog00000000000001';

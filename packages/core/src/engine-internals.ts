@@ -58,7 +58,7 @@ export async function buildEngine(options: EngineOptions) {
     ...services,
     context: ctx,
     storage: options.storage,
-    /** The rate limits the HTTP pipeline consults (decisions §15). */
+    /** The rate limits the HTTP pipeline consults (docs/contract.md#rate-limits). */
     rateLimits,
     /** The names checkout's `payment_provider` accepts: the registered providers, `manual` first. */
     paymentProviders: Object.freeze([...payments.keys()]) as readonly string[],

@@ -26,13 +26,13 @@ export interface EngineOptions {
   /** Called when an in-process event listener throws. */
   onListenerError?: (error: unknown) => void;
   /**
-   * Rate limits the HTTP API enforces (decisions §15): the defaults (`DEFAULT_RATE_LIMITS`)
+   * Rate limits the HTTP API enforces (docs/contract.md#rate-limits): the defaults (`DEFAULT_RATE_LIMITS`)
    * unless given; `false` turns them off, a rule set to `false` turns that one off. In-process
    * calls are never limited.
    */
   rateLimits?: RateLimitOptions;
   /**
-   * scrypt parameters for customer passwords (decisions §16); default `{ ln: 15, r: 8, p: 1 }`
+   * scrypt parameters for customer passwords (docs/contract.md#passwords); default `{ ln: 15, r: 8, p: 1 }`
    * (about 100 ms of CPU and 32 MiB per hash). Hashes made with other parameters still verify and
    * are upgraded on the customer's next sign-in.
    */
@@ -52,7 +52,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
 };
 
 /**
- * The manual provider (decisions §12): records a pending payment, completed later by the admin.
+ * The manual provider (docs/contract.md#checkout): records a pending payment, completed later by the admin.
  * Its `createPayment` touches nothing outside the engine, so checkout calls it inside its one
  * transaction (`settlesInProcess`).
  */

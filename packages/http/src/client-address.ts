@@ -1,7 +1,7 @@
 import type { RawRequest } from './raw-http';
 
 /**
- * Which client a request comes from, for the per-address rate limits (decisions §15).
+ * Which client a request comes from, for the per-address rate limits (docs/contract.md#rate-limits).
  * `trustProxy`: how many proxies in front of the API append to `X-Forwarded-For` (`true`: trust
  * the whole header, take its first address; `false`/0, the default: ignore the header, since any
  * client can write it). With N trusted proxies the client is the N-th address from the right.

@@ -1,7 +1,7 @@
 import type { HeaderReader } from './raw-http';
 
 /**
- * Which browser origins may call the API (decisions §15). Storefront routes (everything outside
+ * Which browser origins may call the API (docs/contract.md#browsers). Storefront routes (everything outside
  * `/v1/admin`) answer any origin by default (`'*'`): a publishable key is meant for browsers.
  * Admin routes answer none unless configured: a secret key has no business in a browser.
  */

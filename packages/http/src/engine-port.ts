@@ -6,7 +6,7 @@
 
 import type { EngineInternals } from '@cartwright/core/internal';
 
-/** A mode partitions all data (decisions §2). */
+/** A mode partitions all data (docs/contract.md#keys-and-modes). */
 export type Mode = 'test' | 'live';
 
 /** What an API key resolves to. */
@@ -21,7 +21,7 @@ export interface AuthContext {
 export interface CustomerContext {
   customer_id: string;
   status: string;
-  /** The id of the token itself (not the token): sign-out revokes it, a password change keeps it (decisions §16). */
+  /** The id of the token itself (not the token): sign-out revokes it, a password change keeps it (docs/contract.md#passwords). */
   token_id: string;
 }
 
@@ -59,7 +59,7 @@ export interface IdempotentRequest {
 export type RequestOutcome = { value: unknown } | { error: unknown };
 
 /**
- * Idempotency hook (decisions §12). The pipeline calls it for POST requests that carry an
+ * Idempotency hook (docs/contract.md#idempotency). The pipeline calls it for POST requests that carry an
  * `Idempotency-Key` header, once the input has been validated (as at Stripe, a request that fails
  * validation stores nothing). `execute` runs the route and returns its response, success or
  * domain error; an unexpected exception (500) is thrown through so nothing is stored and the
@@ -92,7 +92,7 @@ export interface HttpEngine {
     authenticateCustomerToken(scope: StoreScope, token: string): Promise<CustomerContext> | CustomerContext;
   };
   idempotency?: IdempotencyRunner | undefined;
-  /** Rate limits (decisions §15); none: no limits, no `RateLimit-*` headers. */
+  /** Rate limits (docs/contract.md#rate-limits); none: no limits, no `RateLimit-*` headers. */
   rateLimits?: HttpRateLimiter | undefined;
   /**
    * The registered payment providers' names, which the served OpenAPI document lists as the
@@ -122,7 +122,7 @@ export interface HttpRateLimiter {
     limit: 'failed_auth' | 'order_lookup' | 'sign_in',
     address: string | undefined,
   ): Promise<RateLimitDecision | null>;
-  /** One request in a window shared by every process for an e-mail address (decisions §16); null when off. */
+  /** One request in a window shared by every process for an e-mail address (docs/contract.md#sign-in); null when off. */
   countSubject(limit: 'sign_in', subject: { email: string }): Promise<RateLimitDecision | null>;
 }
 

@@ -2,7 +2,7 @@ import { CommerceError, type ErrorCode, type ErrorDetail, type ErrorType } from 
 import type { RawResponse } from './raw-http';
 import { errorTypeForStatus, statusForCode } from './status-map';
 
-/** The error body of decisions §4, exactly. */
+/** The error body of docs/contract.md#errors, exactly. */
 export interface ErrorResponseBody {
   error: {
     type: ErrorType;
@@ -48,7 +48,7 @@ export const logErrorToStderr: OnError = (error, info) => {
   );
 };
 
-/** Builds the §4 error body for a code. `type` follows the status, as §4 says. */
+/** Builds the error body (docs/contract.md#errors) for a code. `type` follows the status. */
 export function errorBody(
   code: ErrorCode,
   message: string,

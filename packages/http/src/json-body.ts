@@ -10,7 +10,7 @@ export function isJsonContentType(contentType: string | null): boolean {
 }
 
 /**
- * Turns a body into the value validation sees (decisions §4): an empty body (or only whitespace)
+ * Turns a body into the value validation sees (docs/contract.md#requests): an empty body (or only whitespace)
  * is `{}`, whatever the content type; a non-empty body needs a JSON content type (415
  * `unsupported_media_type`) and must parse (400 `invalid_json`) to a JSON object (400
  * `parameter_invalid`: every body in this API is an object). A body a framework already parsed is

@@ -42,7 +42,7 @@ export const EXAMPLE_CREDENTIALS = {
   customerToken: 'ct_…',
 } as const;
 
-/** Id prefix (decisions §6) by resource noun, as it appears in field names and path segments. */
+/** Id prefix (docs/contract.md#ids) by resource noun, as it appears in field names and path segments. */
 const PREFIX_BY_NOUN: Readonly<Record<string, string>> = {
   product: 'prod',
   variant: 'var',

@@ -46,7 +46,7 @@ const ERROR_TYPE_VALUES = [
   'api_error',
 ] as const;
 
-/** The shared error body (decisions §4), a component every error response references. */
+/** The shared error body (docs/contract.md#errors), a component every error response references. */
 export const ErrorResponseSchema = z
   .object({
     error: z.object({
@@ -74,7 +74,7 @@ const SECURITY_API_KEY = 'ApiKey';
 const SECURITY_CUSTOMER_TOKEN = 'CustomerToken';
 
 /**
- * The size limits of decisions §15 as the document states them at its root (`x-cartwright-limits`),
+ * The size limits of docs/contract.md#input-limits as the document states them at its root (`x-cartwright-limits`),
  * read from core's limits (the one place that defines them). The schemas carry most of them
  * field by field (`maxLength`, `maximum`, `maxItems`, `maxProperties`); this also names the ones
  * enforced by code across a request or a stored object: the lines of a cart (adds and merges
@@ -138,8 +138,8 @@ const HEADER_IDEMPOTENT_REPLAYED = 'Idempotent-Replayed';
 const ref = (kind: 'parameters' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
 /**
- * Registers the parameter and headers every operation shares: `Idempotency-Key` (decisions §12),
- * the `RateLimit-*` headers and `Retry-After` (decisions §15), and `Idempotent-Replayed`.
+ * Registers the parameter and headers every operation shares: `Idempotency-Key` (docs/contract.md#idempotency),
+ * the `RateLimit-*` headers and `Retry-After` (docs/contract.md#rate-limits), and `Idempotent-Replayed`.
  */
 function registerSharedComponents(registry: OpenAPIRegistry): void {
   registry.registerComponent('parameters', IDEMPOTENCY_KEY_PARAMETER, {
@@ -413,7 +413,7 @@ export function acceptsIdempotencyKey(route: AnyRoute): boolean {
 }
 
 /**
- * Whether a request of the route is counted against a rate limit (decisions §15): every
+ * Whether a request of the route is counted against a rate limit (docs/contract.md#rate-limits): every
  * authenticated route (its API key's budget, and the client address's for publishable keys and
  * failed authentication), and any route with a stricter per-address budget of its own.
  */

@@ -47,9 +47,9 @@ export interface PipelineOptions {
   validateResponses?: boolean;
   /** Called for every 5xx with the error and the request id. Default: a JSON line on stderr. */
   onError?: OnError;
-  /** Body size limit in bytes. Default 1 MiB (decisions §4). */
+  /** Body size limit in bytes. Default 1 MiB (docs/contract.md#requests). */
   maxBodyBytes?: number;
-  /** Browser origins allowed (decisions §15): storefront `'*'` and admin none by default. */
+  /** Browser origins allowed (docs/contract.md#browsers): storefront `'*'` and admin none by default. */
   cors?: CorsOptions;
   /**
    * How many proxies in front of the API append to `X-Forwarded-For` (`true`: all of them).
@@ -71,7 +71,7 @@ const subjectLimits = new WeakMap<object, SubjectLimit>();
 
 /**
  * Counts a request in the shared window of `limit` for a subject its body names — the e-mail of
- * a sign-in or a password reset request (decisions §15, §16) — besides the per-address window the
+ * a sign-in or a password reset request (docs/contract.md#rate-limits, #sign-in) — besides the per-address window the
  * route declares with `rateLimit`, and refuses it exactly as the pipeline refuses its own limits:
  * 429 `rate_limited` with `Retry-After`, and the `RateLimit-*` headers of the tightest budget
  * consulted (on success too). Call it first in the handler, before any work. A refusal is never
@@ -88,7 +88,7 @@ export async function limitBySubject(
   await count(limit, subject);
 }
 
-/** Failures of authentication that count against the client address (decisions §15). */
+/** Failures of authentication that count against the client address (docs/contract.md#rate-limits). */
 const AUTH_FAILURES = new Set(['unauthenticated', 'invalid_api_key', 'invalid_customer_token']);
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
@@ -283,7 +283,7 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
   }
 
   /**
-   * The headers every response carries (decisions §15): `X-Content-Type-Options: nosniff`, CORS
+   * The headers every response carries (docs/contract.md#browsers): `X-Content-Type-Options: nosniff`, CORS
    * for an allowed browser origin, and the `RateLimit-*` headers of the budget that applied
    * (`Retry-After` on a 429).
    */
@@ -407,7 +407,7 @@ type RenderedResponse = StoredResponse & {
 };
 
 /**
- * Test-time guard of crash safety (decisions §12; on with `validateResponses`): the response a
+ * Test-time guard of crash safety (docs/contract.md#idempotency; on with `validateResponses`): the response a
  * keyed request stored in the transaction of its effect must be the one it finally sent. A
  * handler that reshapes its service's value, or a use case that writes more than once without
  * marking its earlier transactions `interim` (or giving `write` an `answer`), would otherwise
@@ -436,7 +436,7 @@ function checkCommitted(
 /**
  * The canonical JSON text of a request body for its idempotency hash: object keys sorted
  * (recursively, by code unit), no whitespace, arrays in order — so the same JSON value sent with
- * its keys in another order, or formatted differently, hashes the same (decisions §12).
+ * its keys in another order, or formatted differently, hashes the same (docs/contract.md#idempotency).
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';

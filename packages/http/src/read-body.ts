@@ -1,7 +1,7 @@
 import { CommerceError } from '@cartwright/core';
 import type { BodySource, HeaderReader } from './raw-http';
 
-/** Request bodies larger than this get 413 `body_too_large` (decisions §4). */
+/** Request bodies larger than this get 413 `body_too_large` (docs/contract.md#requests). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export function bodyTooLarge(limit: number): CommerceError {

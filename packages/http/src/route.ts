@@ -8,7 +8,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** `secret`: secret keys only (publishable → 403); `any`: secret or publishable; `none`: no key needed. */
 export type AuthRequirement = 'secret' | 'any' | 'none';
 
-/** Whether the route reads `X-Customer-Token` (decisions §3). */
+/** Whether the route reads `X-Customer-Token` (docs/contract.md#customer-tokens). */
 export type CustomerTokenRequirement = 'none' | 'optional' | 'required';
 
 /** Values the route can read without a schema. */
@@ -82,7 +82,7 @@ export interface RouteDefinition<
   rawBody?: boolean;
   /** The success body; validated at run time only with `validateResponses: true`. */
   response: R;
-  /** Success status: 200 unless the route says 201 (decisions §5). */
+  /** Success status: 200 unless the route says 201 (docs/contract.md#success-statuses). */
   status?: 200 | 201;
   /**
    * Media type of the success body, for the OpenAPI document and for replayed idempotent
@@ -101,7 +101,7 @@ export interface RouteDefinition<
   tags: readonly string[];
   operationId?: string;
   /**
-   * A strict per-client-address limit counted across processes (decisions §15), besides the
+   * A strict per-client-address limit counted across processes (docs/contract.md#rate-limits), besides the
    * caller's own budget: `order_lookup` for the guest order look-up, `sign_in` for customer sign-in.
    */
   rateLimit?: 'order_lookup' | 'sign_in';

@@ -8,7 +8,7 @@ export type RouteMatch =
   | { kind: 'not_found' };
 
 export interface Router {
-  /** The route for a method and path; `HEAD` finds the `GET` route (decisions §15). */
+  /** The route for a method and path; `HEAD` finds the `GET` route (docs/contract.md#browsers). */
   match(method: string, path: string): RouteMatch;
   /**
    * The methods a path is served with, sorted (`HEAD` wherever `GET`; `OPTIONS` is not listed);

@@ -3,7 +3,7 @@ import { ERROR_TYPES } from '@cartwright/core/internal';
 import { describe, expect, it } from 'vitest';
 import { errorTypeForStatus, STATUS_BY_CODE, STATUS_OVERRIDES, statusForCode } from './status-map';
 
-/** The status families of decisions §4, written out independently of the table under test. */
+/** The status families of docs/contract.md#error-codes, written out independently of the table under test. */
 const DECISIONS_STATUS: Partial<Record<ErrorCode, number>> = {
   invalid_json: 400,
   parameter_invalid: 400,

@@ -1,15 +1,15 @@
 import type { ErrorCode, ErrorType } from '@cartwright/core';
 
 /**
- * The one table from error code to HTTP status (decisions §4). Typed `Record<ErrorCode, number>`,
+ * The one table from error code to HTTP status (docs/contract.md#error-codes). Typed `Record<ErrorCode, number>`,
  * so adding a code in `@cartwright/core` without a status here fails the type check.
  *
- * Decisions for codes §4 does not list: `route_not_found` 404, `method_not_allowed` 405,
- * `customer_token_required` 401 (§3), `product_unavailable` / `shipping_method_unavailable` /
+ * Statuses for codes beyond the first list of docs/contract.md#error-codes: `route_not_found` 404, `method_not_allowed` 405,
+ * `customer_token_required` 401 (docs/contract.md#customer-tokens), `product_unavailable` / `shipping_method_unavailable` /
  * `fulfillment_exceeds_unfulfilled` 422 (well-formed but against a business rule),
  * `duplicate_code` / `idempotency_key_in_use` / `currency_locked` 409 (state or uniqueness
  * conflicts), `rate_limited` 429, and `payment_provider_unavailable` 502 (an upstream gateway
- * failed; the client may retry). Customer accounts (§16): `invalid_credentials` 401 (sign-in; see
+ * failed; the client may retry). Customer accounts (docs/contract.md#sign-in): `invalid_credentials` 401 (sign-in; see
  * {@link STATUS_OVERRIDES} for the password change) and `reset_token_invalid` 422.
  */
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -68,7 +68,7 @@ export interface StatusOverride {
 
 /**
  * The few codes whose status depends on the field at fault, keyed on code + param. Only one today
- * (decisions §16): `invalid_credentials` with `param: 'current_password'` — a signed-in customer's
+ * (docs/contract.md#sign-in): `invalid_credentials` with `param: 'current_password'` — a signed-in customer's
  * wrong current password when changing it — is 422, a business rule broken by a well-formed,
  * authenticated request, while sign-in's `invalid_credentials` (no param) is 401.
  */
@@ -90,7 +90,7 @@ export function statusForCode(code: string, param?: string): number {
 }
 
 /**
- * The error `type` that follows a status (decisions §4): 400/405/413/415/422 →
+ * The error `type` that follows a status (docs/contract.md#errors): 400/405/413/415/422 →
  * `invalid_request_error`, 401 → `authentication_error`, 402 → `payment_error`,
  * 403 → `permission_error`, 404 → `not_found_error`, 409 → `conflict_error`,
  * 429 → `rate_limit_error`, 5xx → `api_error`.

@@ -30,7 +30,7 @@ export type ParseInput = <S extends ZodType>(
  * database can store (a NUL, an unpaired surrogate, in a value or a key) → `parameter_invalid`.
  *
  * Path parameters name a resource: one that no resource can have (an id with a wrong prefix or
- * bad characters, a NUL, an over-long value) is 404 `not_found` (decisions §15), never 400 —
+ * bad characters, a NUL, an over-long value) is 404 `not_found` (docs/contract.md#input-limits), never 400 —
  * and never reaches a query.
  */
 export const parseInput: ParseInput = (schema, value, options) => {

@@ -7,7 +7,7 @@ import { EXAMPLE_BASE_URL, EXAMPLE_CREDENTIALS } from '../src/openapi-examples';
 import { apiRoutes } from '../src/routes';
 import { describeApi, type TestApi } from './api/support/harness';
 
-// The curl lines of the reference page (issue 21), copied from the page and run for real against
+// The curl lines of the reference page, copied from the page and run for real against
 // a started API — with `curl` when the machine has it, else replayed with fetch from the parsed
 // line — succeed, on SQLite and on PostgreSQL. Only the base URL and the credential placeholders
 // are replaced; the method, path, headers and body are the page's.

@@ -11,7 +11,7 @@ import {
 import type { AnyRoute } from '../src/route';
 import { apiRoutes } from '../src/routes';
 
-// The examples of the document and the reference page (issue 21) are generated from the
+// The examples of the document and the reference page are generated from the
 // document's JSON Schemas; the routes' zod schemas, which also hold the rules JSON Schema cannot
 // say, must accept every one of them.
 

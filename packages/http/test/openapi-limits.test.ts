@@ -17,7 +17,7 @@ import { STATUS_BY_CODE } from '../src/status-map';
 import { createTestEngine, KEYS } from './support/test-engine';
 import { testRoutes } from './support/test-routes';
 
-// The document states what the API enforces (issue 20, decisions §12 and §15): the
+// The document states what the API enforces (docs/contract.md#idempotency, #rate-limits, #input-limits): the
 // Idempotency-Key header on POSTs, the 429 and RateLimit-* headers on counted operations, and
 // the size limits — walked over the product's own document.
 

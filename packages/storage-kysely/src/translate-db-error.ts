@@ -73,7 +73,7 @@ function uniqueIndexOf(error: Record<string, unknown>): { index: UniqueIndex; va
 
 /**
  * Postgres refusals of a value it cannot store (SQLSTATE → what the value was). The input layer
- * (core's `parseInput` and the limits of decisions §15) refuses all of these before any query
+ * (core's `parseInput` and the limits of docs/contract.md#input-limits) refuses all of these before any query
  * runs; this is the last line of defence, so that a value that slipped through is the caller's
  * 400 rather than a 500.
  */

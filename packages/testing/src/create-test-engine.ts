@@ -54,12 +54,12 @@ export interface TestEngineOptions {
   config?: Partial<EngineConfig>;
   onListenerError?: EngineOptions['onListenerError'];
   /**
-   * Rate limits of the HTTP API (decisions §15). Default `false`: off, so a test suite can send
+   * Rate limits of the HTTP API (docs/contract.md#rate-limits). Default `false`: off, so a test suite can send
    * as many requests as it likes; give rules (or `{}` for the defaults) to test them.
    */
   rateLimits?: EngineOptions['rateLimits'];
   /**
-   * scrypt parameters for customer passwords (decisions §16). Default `{ ln: 10, r: 8, p: 1 }`:
+   * scrypt parameters for customer passwords (docs/contract.md#passwords). Default `{ ln: 10, r: 8, p: 1 }`:
    * about 2 ms a hash instead of the engine's 100 ms, so suites can sign customers up freely.
    */
   passwordHashing?: EngineOptions['passwordHashing'];

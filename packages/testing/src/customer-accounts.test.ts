@@ -2,7 +2,7 @@ import { CommerceError, createEngine, DEFAULT_PASSWORD_HASH_PARAMS } from '@cart
 import { afterEach, describe, expect, test } from 'vitest';
 import { createTestEngine, type TestEngine } from './create-test-engine';
 
-// Customer accounts through the engine API (decisions §16), on the in-memory SQLite of
+// Customer accounts through the engine API (docs/contract.md#customer-accounts), on the in-memory SQLite of
 // createTestEngine with its fake clock driving token and reset expiry.
 
 let t: TestEngine;

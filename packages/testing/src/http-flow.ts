@@ -87,7 +87,7 @@ export async function storeToCheckout(baseUrl: string, keys: FlowKeys): Promise<
   expect([stock.body.on_hand, stock.body.reserved, stock.body.available]).toEqual([10, 2, 8]);
 }
 
-/** The API's own errors come through the mount unchanged (decisions §2, §4). */
+/** The API's own errors come through the mount unchanged (docs/contract.md#keys-and-modes, #errors). */
 export async function errorsKeepTheirFormat(baseUrl: string, keys: FlowKeys): Promise<void> {
   const { secret: SECRET_KEY, publishable: PUBLISHABLE_KEY } = keys;
   const call = client(baseUrl);

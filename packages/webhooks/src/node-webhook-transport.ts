@@ -18,7 +18,7 @@ import {
 
 export interface NodeWebhookTransportOptions {
   /**
-   * Let webhooks target loopback/private/link-local addresses (decisions §1
+   * Let webhooks target loopback/private/link-local addresses (docs/contract.md#running
    * `COMMERCE_ALLOW_PRIVATE_WEBHOOKS`). Default false: such targets are refused at creation and
    * at every delivery.
    */

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { formatIpv4, inIpv4Range, inIpv6Range, parseIpv4, parseIpv6 } from './ip-address';
 
 /**
- * Webhook URL safety (decisions §14, SSRF): unless private targets are allowed, a webhook may not
+ * Webhook URL safety (docs/contract.md#webhooks, SSRF): unless private targets are allowed, a webhook may not
  * reach loopback, private, link-local, shared (CGNAT), multicast, broadcast, reserved or cloud
  * metadata addresses — written literally in any form, or reached through a host name whose DNS
  * answer contains such an address (every answer must be public).
@@ -38,7 +38,7 @@ export type UrlCheck =
     };
 
 export interface CheckWebhookUrlOptions {
-  /** Skip the address rules (decisions §1 `COMMERCE_ALLOW_PRIVATE_WEBHOOKS`); default false. */
+  /** Skip the address rules (docs/contract.md#running `COMMERCE_ALLOW_PRIVATE_WEBHOOKS`); default false. */
   allowPrivate?: boolean;
   resolve?: Resolver;
   /**

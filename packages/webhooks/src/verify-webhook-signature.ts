@@ -6,7 +6,7 @@ const SECRET_PREFIX = 'whsec_';
 const STANDARD_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/;
 
 /**
- * Verifies a Cartwright webhook delivery (decisions §14): `signatureHeader` (the
+ * Verifies a Cartwright webhook delivery (docs/contract.md#webhook-delivery): `signatureHeader` (the
  * `X-Webhook-Signature` header) must be the hex HMAC-SHA256 of the exact raw request body, keyed
  * with the whole secret string (`whsec_…`) as returned when the webhook was created.
  *
@@ -73,7 +73,7 @@ function headerOf(headers: WebhookHeaders, name: string): string | undefined {
 }
 
 /**
- * Verifies a delivery by its Standard Webhooks headers (decisions §15), as the `standardwebhooks`
+ * Verifies a delivery by its Standard Webhooks headers (docs/contract.md#standard-webhooks), as the `standardwebhooks`
  * library does, without it: `webhook-timestamp` must be within `toleranceSeconds` (default 300)
  * of `now` either way (replay protection), and one of the space-separated `v1,<base64>` entries
  * of `webhook-signature` must equal the base64 HMAC-SHA256 of `"{webhook-id}.{webhook-timestamp}.{body}"`

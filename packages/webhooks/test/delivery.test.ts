@@ -269,7 +269,7 @@ describe.each(BACKENDS)('on %s', (name) => {
       const { engine: e, scope, clock } = await engine();
       const r = await receiver(() => ({ status: 200 }));
       const webhook = await createWebhook(e, scope, `${r.url}/in`);
-      // whsec_ + standard base64 of 32 random bytes (decisions §15).
+      // whsec_ + standard base64 of 32 random bytes (docs/contract.md#standard-webhooks).
       expect(webhook.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
       expect(Buffer.from((webhook.secret as string).slice(6), 'base64')).toHaveLength(32);
       await emitEvents(e, [{ scope, type: 'order.created', data: order(1) }]);
@@ -285,7 +285,7 @@ describe.each(BACKENDS)('on %s', (name) => {
       expect(got?.headers['x-webhook-signature']).toBe(expected);
       expect(got?.headers['x-webhook-id']).toBe(eventIdOf(got?.body ?? '{}'));
       expect(got?.headers['x-webhook-timestamp']).toBe(String(Math.floor(clock.now() / 1000)));
-      // The Standard Webhooks headers (decisions §15) beside them.
+      // The Standard Webhooks headers (docs/contract.md#standard-webhooks) beside them.
       expect(got?.headers['webhook-id']).toBe(got?.headers['x-webhook-id']);
       expect(got?.headers['webhook-timestamp']).toBe(got?.headers['x-webhook-timestamp']);
       const standard = createHmac('sha256', Buffer.from((webhook.secret as string).slice(6), 'base64'))

@@ -19,7 +19,7 @@ export interface CommerceErrorOptions {
 const BRAND = Symbol.for('cartwright.CommerceError');
 
 /**
- * The one error class of the domain. It carries the wire `code` and `type` of decisions §4;
+ * The one error class of the domain. It carries the wire `code` and `type` of docs/contract.md#errors;
  * the HTTP status is derived from the code in one place in the HTTP package.
  */
 export class CommerceError extends Error {

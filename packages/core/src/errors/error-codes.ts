@@ -1,5 +1,5 @@
 /**
- * Every error code the API can return (decisions §4), with its error `type`.
+ * Every error code the API can return (docs/contract.md#error-codes), with its error `type`.
  * The HTTP status for each code lives in one table in `@cartwright/http` (`status-map.ts`),
  * typed `Record<ErrorCode, number>` so that a new code cannot be forgotten there.
  */

@@ -28,7 +28,7 @@ export const CheckoutPaymentFailedSchema = PaymentSchema.extend({
 export type CheckoutPaymentFailed = z.infer<typeof CheckoutPaymentFailedSchema>;
 
 /**
- * `customer.password_reset_requested` (decisions §16): the reset token (`prt_…`, single use,
+ * `customer.password_reset_requested` (docs/contract.md#password-reset): the reset token (`prt_…`, single use,
  * valid until `expires_at`) for the host application to e-mail. A secret: delivered only to
  * webhooks that list the type by name, never through `["*"]`.
  */

@@ -24,7 +24,7 @@ export function customersFacade(engine: Engine, scope: Scope) {
   const customers = engine.customers;
   const accounts = engine.accounts;
   return {
-    /** Sign-up (decisions §16): `{ customer, token, expires_at }`, signed in. */
+    /** Sign-up (docs/contract.md#sign-up): `{ customer, token, expires_at }`, signed in. */
     register: async (input: In<typeof CustomerRegisterSchema>) =>
       accounts.register(scope, body(CustomerRegisterSchema, input)),
     /** Sign-in with e-mail and password: `{ customer, token, expires_at }`. */

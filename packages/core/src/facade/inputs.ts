@@ -9,7 +9,7 @@ export type { CartActor } from '../services/carts/cart-access';
 
 /**
  * Validates a body exactly as the HTTP pipeline does (same defaults, same `parameter_*` errors
- * with wire params); a missing body counts as `{}` (decisions §4).
+ * with wire params); a missing body counts as `{}` (docs/contract.md#requests).
  */
 export function body<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   return parseInput(schema, value ?? {});

@@ -9,7 +9,7 @@ import type { CartActor } from './inputs';
 
 export type { CartActor } from './inputs';
 
-/** The actor of `t.store`: a secret key, as the admin API (decisions §2, §3). */
+/** The actor of `t.store`: a secret key, as the admin API (docs/contract.md#keys-and-modes, #customer-tokens). */
 export const SECRET_ACTOR: CartActor = { key_type: 'secret', customer_id: null };
 
 /**
@@ -20,8 +20,8 @@ export const SECRET_ACTOR: CartActor = { key_type: 'secret', customer_id: null }
  * `store.products.create({ name: 'Tee', status: 'active', variants: [{ price: 2500 }] })` is
  * `engine.products.create(scope, parsedBody)` and answers like `POST /v1/admin/products`.
  *
- * Admin methods do not check the key kind in process (the HTTP pipeline does, decisions §2);
- * the actor decides only what carts and checkouts may touch (decisions §3).
+ * Admin methods do not check the key kind in process (the HTTP pipeline does, docs/contract.md#keys-and-modes);
+ * the actor decides only what carts and checkouts may touch (docs/contract.md#cart-ownership).
  */
 export function createStoreFacade(engine: Engine, scope: Scope, actor: CartActor = SECRET_ACTOR): StoreApi {
   return {

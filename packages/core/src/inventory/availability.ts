@@ -5,7 +5,7 @@ import { availableOf, type InventoryLevels } from './inventory-levels';
 export type AvailabilityCheck = { readonly ok: true } | { readonly ok: false; readonly available: number };
 
 /**
- * Whether `requested_total_quantity` units can be sold (decisions §10). The quantity is the
+ * Whether `requested_total_quantity` units can be sold (docs/contract.md#inventory). The quantity is the
  * WHOLE quantity of the variant wanted (a cart's summed quantity of that variant, or an order's),
  * not an increment. Untracked variants and variants that allow backorder always pass.
  * When short, `available` is reported, never below 0.

@@ -1,5 +1,5 @@
 /**
- * The numbers of one variant's Inventory record that the rules of decisions §10 work on. Every
+ * The numbers of one variant's Inventory record that the rules of docs/contract.md#inventory work on. Every
  * function in this folder is generic over records that carry at least these fields and returns
  * the record with only these fields changed, so a full storage record passes through intact.
  *
@@ -9,7 +9,7 @@
  * against them.
  */
 export interface InventoryLevels {
-  /** Only tracked variants are checked and moved (decisions §10). */
+  /** Only tracked variants are checked and moved (docs/contract.md#inventory). */
   track_inventory: boolean;
   /** Sell beyond stock: availability checks always pass; `available` may go negative. */
   allow_backorder: boolean;
@@ -21,7 +21,7 @@ export interface InventoryLevels {
   reserved: number;
 }
 
-/** `available = on_hand − reserved` (decisions §10). May be negative with backorders. */
+/** `available = on_hand − reserved` (docs/contract.md#inventory). May be negative with backorders. */
 export function availableOf(inventory: Pick<InventoryLevels, 'on_hand' | 'reserved'>): number {
   return inventory.on_hand - inventory.reserved;
 }

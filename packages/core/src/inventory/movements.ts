@@ -15,7 +15,7 @@ export type MovementResult<T extends InventoryLevels> =
  * `pending`). Refused when the variant is tracked, does not allow backorder, and fewer than
  * `quantity` units are available. An untracked variant reserves nothing (returned unchanged);
  * the order records per line what it reserved (`reserved_quantity`) and later gives back exactly
- * that, whatever the variant's tracking is then (issue 19).
+ * that, whatever the variant's tracking is then.
  *
  * SQL: `UPDATE inventory SET reserved = reserved + :q WHERE id = :id AND track_inventory
  * AND (allow_backorder OR on_hand - reserved >= :q)`; zero rows on a tracked record = refused.
@@ -34,7 +34,7 @@ export function reserve<T extends InventoryLevels>(inventory: T, quantity: numbe
 /**
  * Releases a reservation the caller made (order cancelled, fulfillment-free units given up):
  * `reserved −= q`, whatever `track_inventory` is now — a variant switched to untracked after the
- * order reserved gives its units back all the same (issue 19). Never fails: `reserved` is
+ * order reserved gives its units back all the same. Never fails: `reserved` is
  * clamped at 0.
  *
  * SQL: `SET reserved = MAX(reserved - :q, 0) WHERE id = :id` (`GREATEST` on Postgres).
@@ -47,7 +47,7 @@ export function release<T extends InventoryLevels>(inventory: T, quantity: numbe
 }
 
 /**
- * Ships units of a fulfillment (decisions §10): the `from_reserved` units the order reserved
+ * Ships units of a fulfillment (docs/contract.md#inventory): the `from_reserved` units the order reserved
  * leave `on_hand` and `reserved` together (`reserved` clamped at 0 like {@link release}), whatever
  * `track_inventory` is now; the other `quantity − from_reserved` units (never reserved: the
  * variant was untracked when the order reserved) leave `on_hand` only of a tracked variant.
@@ -81,7 +81,7 @@ export interface RestockSplit {
 }
 
 /**
- * Returns a refunded line's units to stock (decisions §10): unshipped units the order reserved
+ * Returns a refunded line's units to stock (docs/contract.md#restock): unshipped units the order reserved
  * leave `reserved` (clamped at 0) whatever `track_inventory` is now, then shipped units go back to
  * `on_hand` of a tracked variant (a count the merchant keeps only while tracking). Never fails.
  *
@@ -107,7 +107,7 @@ export function restock<T extends InventoryLevels>(inventory: T, split: RestockS
 }
 
 /**
- * Adjusts `on_hand` by a signed delta (`POST /v1/admin/inventory/{id}/adjust`, decisions §8).
+ * Adjusts `on_hand` by a signed delta (`POST /v1/admin/inventory/{id}/adjust`, docs/contract.md#inventory).
  * Applies whether or not the variant is tracked (the count is the merchant's). Refused when the
  * delta is negative and would leave `on_hand` below `reserved` ("on_hand may not go below
  * reserved"), which also keeps an unreserved `on_hand` from going negative. A positive delta is

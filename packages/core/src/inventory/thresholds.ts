@@ -7,7 +7,7 @@ type ThresholdFields = Pick<InventoryLevels, 'on_hand' | 'reserved' | 'safety_st
 
 /**
  * At or below safety stock: `available ≤ safety_stock` — the admin `low_stock=true` filter
- * (decisions §7). SQL: `on_hand - reserved <= safety_stock`.
+ * (docs/contract.md#list-filters). SQL: `on_hand - reserved <= safety_stock`.
  *
  * Decision: literal to the decisions, the rule does not look at `track_inventory` (an untracked
  * variant's numbers only move when the merchant sets them).
@@ -17,7 +17,7 @@ export function isLowStock(inventory: ThresholdFields): boolean {
 }
 
 /**
- * The events a change of one inventory record fires (decisions §10), in this order:
+ * The events a change of one inventory record fires (docs/contract.md#inventory-events), in this order:
  * - `inventory.low` when `available` moves from above `safety_stock` to at or below it;
  * - `inventory.out_of_stock` when `available` moves from above 0 to 0 or less.
  *

@@ -1,6 +1,6 @@
 /**
  * The one rounding policy of Cartwright: every division of money that needs an integer result
- * goes through {@link roundHalfAwayFromZero} (decisions §11: "rounded half away from zero to the
+ * goes through {@link roundHalfAwayFromZero} (docs/contract.md#tax: "rounded half away from zero to the
  * minor unit"). Arithmetic is exact on `bigint`, so products such as `amount × 8875` never lose
  * precision, whatever their size.
  */

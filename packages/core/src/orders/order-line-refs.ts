@@ -2,7 +2,7 @@ import { CommerceError } from '../errors';
 
 /**
  * Resolves the `lines[i][order_line_id]` of a fulfillment or refund request against an order's
- * lines, in request order: an id that is not a line of this order → 404 `not_found` (decisions §4:
+ * lines, in request order: an id that is not a line of this order → 404 `not_found` (docs/contract.md#errors:
  * unknown id, or one of another order); the same line twice → 400 `parameter_invalid`. Both carry
  * the param `lines[i][order_line_id]`.
  *

@@ -1,4 +1,4 @@
-/** The prefixes of decisions §6, one per resource kind. */
+/** The prefixes of docs/contract.md#ids, one per resource kind. */
 export const ID_PREFIXES = [
   'org',
   'store',

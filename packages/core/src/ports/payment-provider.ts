@@ -1,5 +1,5 @@
 /**
- * A payment provider (decisions §12, issue 6). Providers register by name; checkout's
+ * A payment provider (docs/contract.md#checkout). Providers register by name; checkout's
  * `payment_provider` picks one. Every call that moves money carries an idempotency key so a
  * retried call (after a crash or timeout) never charges or refunds twice.
  */

@@ -32,7 +32,7 @@ function encodeTime(time: number): string {
  * web-standard `crypto.getRandomValues` (no `node:*` import). Ids sort by creation time; within
  * one millisecond the counter (starting at a random value each millisecond) keeps them in
  * creation order, and the random tail is drawn fresh for every id so that no id can be guessed
- * from another (decisions §6: unguessable, time-sortable, ≥ 128 bits of entropy).
+ * from another (docs/contract.md#ids: unguessable, time-sortable, ≥ 128 bits of entropy).
  *
  * Cost (it runs several times per request): randomness comes from a pool refilled in blocks, the
  * per-millisecond counter seed included (each byte is used once, for one purpose); the time part

@@ -1,12 +1,12 @@
 /**
- * Sends one signed webhook delivery (decisions §14). The engine builds and signs the body; the
+ * Sends one signed webhook delivery (docs/contract.md#webhook-delivery). The engine builds and signs the body; the
  * transport only does the network part: POST, no redirects, a timeout, connecting to the address
  * that passed the URL safety check. Implemented with node:http in the server packages.
  */
 export interface WebhookTransport {
   send(request: WebhookTransportRequest): Promise<WebhookTransportResult>;
   /**
-   * Optional creation-time check of a webhook URL (decisions §14: 422 `url_not_allowed` for
+   * Optional creation-time check of a webhook URL (docs/contract.md#webhook-delivery: 422 `url_not_allowed` for
    * loopback, private, link-local and metadata targets, by literal address or by DNS answer).
    * The engine calls it on `POST`/`PATCH /v1/admin/webhooks` unless `allow_private_webhooks`;
    * `send` must check again at every delivery, since DNS answers change.

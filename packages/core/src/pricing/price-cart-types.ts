@@ -68,7 +68,7 @@ export interface RejectedCode {
   reason: DiscountRejectionCode;
 }
 
-/** The priced cart (decisions §11). */
+/** The priced cart (docs/contract.md#pricing). */
 export interface PricingResult {
   currency: string;
   lines: PricedLine[];

@@ -12,7 +12,7 @@ import { computeTax, parseTaxRate } from './tax';
 
 /**
  * THE pricing function of Cartwright: carts, checkout and admin orders all price through it, so a
- * cart's summary and the order made from it can never disagree (decisions §11).
+ * cart's summary and the order made from it can never disagree (docs/contract.md#pricing).
  *
  * 1. Each line's `subtotal` is `unit_price × quantity`; `subtotal` is their sum.
  * 2. Discounts apply in {@link orderDiscounts} order, each on what the previous ones left. Each is

@@ -2,7 +2,7 @@ import { CommerceError } from '../errors';
 import { parseDecimal } from '../money/decimal';
 import { type Rational, roundScaled } from '../money/rounding';
 
-/** The store's tax settings (decisions §11): `rate` is a percentage, `20` = 20 %, `8.875` allowed. */
+/** The store's tax settings (docs/contract.md#tax): `rate` is a percentage, `20` = 20 %, `8.875` allowed. */
 export interface TaxSettings {
   rate: number | string;
   prices_include_tax: boolean;
@@ -34,7 +34,7 @@ export function exclusiveTax(amount: number, rate: number | string | Rational): 
 
 /**
  * The tax contained in a price that includes it:
- * `amount − round(amount / (1 + rate / 100))` (decisions §11), computed exactly as
+ * `amount − round(amount / (1 + rate / 100))` (docs/contract.md#tax), computed exactly as
  * `amount − round(amount × 100·d / (100·d + n))` for `rate = n / d`.
  *
  * @example inclusiveTax(1999, 8.875) // 163 (1999 / 1.08875 = 1836.04… → 1836)

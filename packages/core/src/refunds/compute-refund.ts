@@ -55,7 +55,7 @@ function positiveInteger(value: number): boolean {
 }
 
 /**
- * Computes a refund (decisions §13, §10):
+ * Computes a refund (docs/contract.md#refunds, #restock):
  *
  * - Neither `lines` (non-empty) nor `amount` → 400 `parameter_missing` (param `amount`).
  * - `amount`, when given, must be a positive integer → else 400 `parameter_invalid` (`amount`).

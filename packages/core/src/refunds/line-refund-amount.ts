@@ -2,13 +2,13 @@ import { roundHalfAwayFromZero } from '../money/rounding';
 
 /** What a line cost, as the order recorded it (minor units). */
 export interface LinePaidInput {
-  /** Discounted line total, before tax (decisions §11). */
+  /** Discounted line total, before tax (docs/contract.md#tax). */
   line_total: number;
   tax_amount: number;
 }
 
 /**
- * What the customer paid for a whole line (decisions §13): the discounted total plus its tax when
+ * What the customer paid for a whole line (docs/contract.md#refunds): the discounted total plus its tax when
  * prices exclude tax; the discounted total alone when prices include it (the tax is inside).
  *
  * @example linePaidAmount({ line_total: 3000, tax_amount: 600 }, false) // 3600

@@ -67,7 +67,7 @@ function newestFirst(a: PendingFulfillmentUnits, b: PendingFulfillmentUnits): nu
 }
 
 /**
- * Splits `units` refunded with `restock: true` (decisions §10, Shopify's behaviour). While the
+ * Splits `units` refunded with `restock: true` (docs/contract.md#restock, Shopify's behaviour). While the
  * order holds its reservations (`inventory_reserved`) a line's units are taken in this order:
  *
  * 1. open unfulfilled units, `max(0, quantity − fulfilled − refunded)` (earlier refunds are

@@ -2,18 +2,18 @@ import { z } from 'zod';
 import type { KeyType, Mode } from '../ports';
 import { DateTimeSchema, listOf, RequiredTextSchema, TimestampInputSchema } from './common';
 
-/** Key kinds (decisions §2): secret keys call everything, publishable keys only the storefront. */
+/** Key kinds (docs/contract.md#keys-and-modes): secret keys call everything, publishable keys only the storefront. */
 export const API_KEY_TYPES = ['secret', 'publishable'] as const satisfies readonly KeyType[];
 export const ApiKeyTypeSchema = z.enum(API_KEY_TYPES);
 
-/** Data partitions (decisions §2). */
+/** Data partitions (docs/contract.md#keys-and-modes). */
 export const API_KEY_MODES = ['test', 'live'] as const satisfies readonly Mode[];
 export const ApiKeyModeSchema = z.enum(API_KEY_MODES);
 
 // ---------------------------------------------------------------- responses
 
 /**
- * An API key record (decisions §8): only `key_prefix` is ever shown back; `name` is null for keys
+ * An API key record (docs/contract.md#api-keys): only `key_prefix` is ever shown back; `name` is null for keys
  * registered without one (environment, CLI).
  */
 export const ApiKeySchema = z
@@ -34,7 +34,7 @@ export type ApiKey = z.infer<typeof ApiKeySchema>;
 export const ApiKeyCreatedSchema = ApiKeySchema.extend({ key: z.string() }).meta({ id: 'ApiKeyCreated' });
 export type ApiKeyCreated = z.infer<typeof ApiKeyCreatedSchema>;
 
-/** `POST /v1/admin/api-keys/{id}/rotate` response (decisions §8): the new key, shown once. */
+/** `POST /v1/admin/api-keys/{id}/rotate` response (docs/contract.md#api-keys): the new key, shown once. */
 export const ApiKeyRotatedSchema = z
   .object({ id: z.string(), key: z.string() })
   .meta({ id: 'ApiKeyRotated' });
@@ -46,7 +46,7 @@ export type ApiKeyList = z.infer<typeof ApiKeyListSchema>;
 // ---------------------------------------------------------------- requests
 
 /**
- * `POST /v1/admin/api-keys` (decisions §8): `{ name, key_type, mode, expires_at? }`. A key may
+ * `POST /v1/admin/api-keys` (docs/contract.md#api-keys): `{ name, key_type, mode, expires_at? }`. A key may
  * only create keys of its own mode (403, service rule); `expires_at` in the past is the service's
  * to refuse, since it needs the clock.
  */

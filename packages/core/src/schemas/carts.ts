@@ -23,7 +23,7 @@ export const CART_STATUSES = ['active', 'completed', 'abandoned'] as const satis
 export const CartStatusSchema = z.enum(CART_STATUSES);
 
 /**
- * The name of a payment provider (decisions §12): lowercase letters, digits and `_`, starting
+ * The name of a payment provider (docs/contract.md#checkout): lowercase letters, digits and `_`, starting
  * with a letter, at most {@link MAX_PAYMENT_PROVIDER_NAME_LENGTH} characters. Which names checkout
  * accepts is what the engine has registered (`manual` always, `stripe` when configured, and any
  * provider of your own); every `PaymentProvider.name` must be one (createEngine checks).
@@ -65,7 +65,7 @@ export const CartItemSchema = z
   .meta({ id: 'CartItem' });
 export type CartItem = z.infer<typeof CartItemSchema>;
 
-/** The priced totals of a cart (spec "CartSummary", decisions §11). */
+/** The priced totals of a cart (docs/contract.md#pricing). */
 export const CartSummarySchema = z
   .object({
     subtotal: MoneySchema,
@@ -103,7 +103,7 @@ export type Cart = z.infer<typeof CartSchema>;
 // ---------------------------------------------------------------- requests
 
 /**
- * `POST /v1/storefront/carts/{id}/items` (decisions §8): `quantity` defaults to 1; the same variant
+ * `POST /v1/storefront/carts/{id}/items` (docs/contract.md#carts): `quantity` defaults to 1; the same variant
  * again adds to the existing item's quantity.
  */
 export const CartItemAddSchema = z
@@ -116,9 +116,9 @@ export const CartItemAddSchema = z
 export type CartItemAdd = z.infer<typeof CartItemAddSchema>;
 
 /**
- * `POST /v1/storefront/carts` (decisions §8): all optional. With a customer token the cart
+ * `POST /v1/storefront/carts` (docs/contract.md#carts): all optional. With a customer token the cart
  * belongs to that customer; `customer_id` with a publishable key needs that customer's token
- * (a service rule, decisions §12).
+ * (a service rule, docs/contract.md#cart-ownership).
  */
 export const CartCreateSchema = z
   .strictObject({
@@ -177,7 +177,7 @@ export type CartDiscountApply = z.infer<typeof CartDiscountApplySchema>;
 const CHECKOUT_SHAPE = {
   email: EmailSchema.optional(),
   payment_provider: PaymentProviderNameSchema.optional(),
-  /** The older name of `payment_provider` (decisions §12). */
+  /** The older name of `payment_provider` (docs/contract.md#checkout). */
   payment_method: PaymentProviderNameSchema.optional().meta({
     deprecated: true,
     description: 'The older name of payment_provider.',
@@ -194,7 +194,7 @@ type CheckoutSchemaType = z.ZodObject<typeof CHECKOUT_SHAPE, z.core.$strict> & {
 };
 
 /**
- * `POST /v1/storefront/carts/{id}/checkout` (spec, decisions §12). The output always has
+ * `POST /v1/storefront/carts/{id}/checkout` (docs/contract.md#checkout). The output always has
  * `payment_provider` — taken from `payment_provider`, else from the older `payment_method`,
  * else `manual`; `payment_method` stays (equal to it) only when the request named the provider
  * by that older name alone, so that checkout refuses an unregistered provider on the field that

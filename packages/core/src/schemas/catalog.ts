@@ -43,7 +43,7 @@ export const ProductTypeSchema = z.enum(PRODUCT_TYPES);
 export const PRODUCT_STATUSES = ['draft', 'active', 'archived'] as const satisfies readonly ProductStatus[];
 export const ProductStatusSchema = z.enum(PRODUCT_STATUSES);
 
-/** Sorts offered by both product lists (decisions §7); `price` is the representative variant's. */
+/** Sorts offered by both product lists (docs/contract.md#representative-price); `price` is the representative variant's. */
 export const PRODUCT_SORTS = ['created_at', 'name', 'price'] as const;
 
 // ---------------------------------------------------------------- responses
@@ -81,7 +81,7 @@ export type Option = z.infer<typeof OptionSchema>;
 
 /**
  * A variant (spec "Variant"). `cost_price` is `null` on the storefront (and when unset);
- * `compare_at_price` is `null` when unset; `weight` is grams or `null` (decisions §6, §9).
+ * `compare_at_price` is `null` when unset; `weight` is grams or `null` (docs/contract.md#money, #storefront-visibility).
  */
 export const VariantSchema = z
   .object({
@@ -106,7 +106,7 @@ export type Variant = z.infer<typeof VariantSchema>;
 
 /**
  * A product (spec "Product"), plus `price`: the price of its representative variant (the
- * cheapest active one) or `null` (decisions §7).
+ * cheapest active one) or `null` (docs/contract.md#representative-price).
  */
 export const ProductSchema = z
   .object({
@@ -161,7 +161,7 @@ const IMAGE_INPUT_SHAPE = {
   position: NonNegativeIntegerSchema.optional(),
 };
 
-/** An image in product creation (decisions §9). */
+/** An image in product creation (docs/contract.md#catalog). */
 export const ImageInputSchema = z.strictObject(IMAGE_INPUT_SHAPE).meta({ id: 'ImageInput' });
 export type ImageInput = z.infer<typeof ImageInputSchema>;
 
@@ -227,7 +227,7 @@ const VARIANT_CREATE_SHAPE = {
 };
 
 /**
- * `POST /v1/admin/products/{id}/variants`, and each entry of a product's `variants` (decisions §9).
+ * `POST /v1/admin/products/{id}/variants`, and each entry of a product's `variants` (docs/contract.md#catalog).
  * `sku` is unique per store and mode (409 `duplicate_sku`, checked by the storage).
  */
 export const VariantCreateSchema = z
@@ -350,7 +350,7 @@ function checkVariantOptions(
 // ---------------------------------------------------------------- product requests
 
 /**
- * `POST /v1/admin/products` (decisions §9): `slug` is derived from the name when left out;
+ * `POST /v1/admin/products` (docs/contract.md#catalog): `slug` is derived from the name when left out;
  * `type` defaults to physical, `status` to draft. Every variant gets an Inventory record.
  */
 export const ProductCreateSchema = z
@@ -399,7 +399,7 @@ const PRODUCT_SEARCH_SHAPE = {
 };
 
 /**
- * `GET /v1/storefront/products` (spec, decisions §7): `q`, `tag`, `price_min`/`price_max`
+ * `GET /v1/storefront/products` (docs/contract.md#list-filters): `q`, `tag`, `price_min`/`price_max`
  * (inclusive, minor units, against the representative variant), sort created_at | name | price.
  * Only active products are listed (a service rule, not a parameter).
  */
@@ -410,7 +410,7 @@ export const StorefrontProductListQuerySchema = listQuery(PRODUCT_SORTS, {
 });
 export type StorefrontProductListQuery = z.infer<typeof StorefrontProductListQuerySchema>;
 
-/** `GET /v1/admin/products`: `status`, `type`, `q`, `tag` (decisions §7). */
+/** `GET /v1/admin/products`: `status`, `type`, `q`, `tag` (docs/contract.md#list-filters). */
 export const AdminProductListQuerySchema = listQuery(PRODUCT_SORTS, {
   ...PRODUCT_SEARCH_SHAPE,
   status: ProductStatusSchema.optional(),

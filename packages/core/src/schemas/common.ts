@@ -18,7 +18,7 @@ import {
 } from './limits';
 
 /*
- * Shared wire shapes (spec "Shared shapes", decisions §4–§7) and the building blocks of every
+ * Shared wire shapes (docs/contract.md#errors, #success-statuses, #money, #lists) and the building blocks of every
  * other schema file.
  *
  * Conventions used by all schema files:
@@ -31,7 +31,7 @@ import {
  * - Requests: timestamps are accepted as ISO 8601 date-times with an offset (or `Z`) or plain
  *   dates (midnight UTC) and come out as epoch milliseconds, the unit of the storage records.
  * - Requests: every string, number, list and metadata object has a maximum (./limits.ts,
- *   decisions §15) that every supported database can store; `parseInput` refuses strings holding
+ *   docs/contract.md#input-limits) that every supported database can store; `parseInput` refuses strings holding
  *   a NUL or an unpaired surrogate anywhere in an input, keys included.
  */
 
@@ -41,9 +41,9 @@ import {
 export const IdSchema = z.string().min(1).max(MAX_IDENTIFIER_LENGTH);
 
 /**
- * What every id looks like (decisions §6): a lower-case prefix, `_`, then letters, digits, `_` or
+ * What every id looks like (docs/contract.md#ids): a lower-case prefix, `_`, then letters, digits, `_` or
  * `-` (`prod_01J…`; the extra characters leave room for an injected `IdGenerator` that writes
- * UUIDs). A path id that does not is a 404 (decisions §15), never a query.
+ * UUIDs). A path id that does not is a 404 (docs/contract.md#input-limits), never a query.
  */
 export const ID_PATTERN = /^[a-z]+_[0-9A-Za-z_-]+$/;
 
@@ -245,12 +245,12 @@ function checkMetadata(value: Record<string, unknown>, ctx: z.RefinementCtx): vo
 }
 
 /**
- * `metadata` (and product `attributes`) in a request (decisions §15): a JSON object of at most
+ * `metadata` (and product `attributes`) in a request (docs/contract.md#input-limits): a JSON object of at most
  * {@link MAX_METADATA_KEYS} keys, each 1..{@link MAX_METADATA_KEY_LENGTH} characters, whose
  * strings (at any depth) have at most {@link MAX_METADATA_VALUE_LENGTH} characters. The object is
  * passed on as given, not rebuilt: keys such as `__proto__` or `constructor` are kept and stored
  * like any other (zod's `record` would drop `__proto__`). `PATCH` replaces the object as a whole
- * (decisions §7).
+ * (docs/contract.md#requests).
  */
 export const MetadataInputSchema = z
   .custom<Record<string, Json>>(isPlainObject, { error: 'must be a JSON object' })
@@ -302,9 +302,9 @@ function moneyInputOf(min: number, max: number) {
 }
 
 /**
- * A money amount in a request (decisions §6): an integer in minor units (`1999`) or a Money object
+ * A money amount in a request (docs/contract.md#money): an integer in minor units (`1999`) or a Money object
  * (`{ "amount": 1999, "currency": "USD" }`), normalised to `{ amount, currency? }`. Amounts are
- * 0..{@link MAX_AMOUNT} (decisions §15; limits.ts shows why no total then overflows). Whether
+ * 0..{@link MAX_AMOUNT} (docs/contract.md#input-limits; limits.ts shows why no total then overflows). Whether
  * `currency` equals the store currency is checked by the services (422 `currency_mismatch`),
  * since the schema does not know the store.
  */
@@ -372,7 +372,7 @@ export function listOf<T extends z.ZodType>(item: T) {
   return id === undefined ? schema : schema.meta({ id: `${id}List` });
 }
 
-/** What `DELETE` returns (decisions §5). */
+/** What `DELETE` returns (docs/contract.md#success-statuses). */
 export const DeletedResponseSchema = z
   .object({ id: z.string(), deleted: z.literal(true) })
   .meta({ id: 'DeletedResponse' });
@@ -388,7 +388,7 @@ export const ErrorDetailSchema = z
   .object({ param: z.string(), message: z.string() })
   .meta({ id: 'ErrorDetail' });
 
-/** The body of every error response (decisions §4). */
+/** The body of every error response (docs/contract.md#errors). */
 export const ErrorBodySchema = z
   .object({
     error: z.object({
@@ -459,7 +459,7 @@ export type ListQuerySchema<Sorts extends readonly string[], Shape extends z.Zod
 > & { _zod: { output: { order: SortOrder } } };
 
 /**
- * Builds a list query (decisions §7): page parameters, the list's filters (`shape`) and
+ * Builds a list query (docs/contract.md#list-filters): page parameters, the list's filters (`shape`) and
  * `sort` (one of `sorts`, default `created_at`) with `order`. When `order` is not given it
  * defaults to `desc` for `created_at` and `asc` for any other sort. The output matches the
  * storage port's `PageRequest` plus the filters. Unknown query parameters are ignored (only

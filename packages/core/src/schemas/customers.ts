@@ -23,9 +23,9 @@ export const ADDRESS_TYPES = ['shipping', 'billing', 'both'] as const;
 export type AddressType = (typeof ADDRESS_TYPES)[number];
 export const AddressTypeSchema = z.enum(ADDRESS_TYPES);
 
-/** Longest customer token lifetime, in seconds (30 days, decisions §3). */
+/** Longest customer token lifetime, in seconds (30 days, docs/contract.md#customer-tokens). */
 export const CUSTOMER_TOKEN_MAX_EXPIRES_IN = 2_592_000;
-/** Default customer token lifetime, in seconds (24 hours, decisions §3). */
+/** Default customer token lifetime, in seconds (24 hours, docs/contract.md#customer-tokens). */
 export const CUSTOMER_TOKEN_DEFAULT_EXPIRES_IN = 86_400;
 
 // ---------------------------------------------------------------- responses
@@ -33,7 +33,7 @@ export const CUSTOMER_TOKEN_DEFAULT_EXPIRES_IN = 86_400;
 /**
  * A customer (spec "Customer"). `addresses` are the saved addresses without id, type or default
  * flag; `total_orders` counts non-draft, non-cancelled orders; `total_spent` is paid minus
- * refunded (decisions §13). Optional names and ids are `null` when unset.
+ * refunded (docs/contract.md#customer-totals). Optional names and ids are `null` when unset.
  */
 export const CustomerSchema = z
   .object({
@@ -49,7 +49,7 @@ export const CustomerSchema = z
     tags: z.array(z.string()),
     addresses: z.array(AddressSchema),
     metadata: MetadataSchema,
-    /** Whether the customer can sign in with a password (decisions §16); nothing of the hash is shown. */
+    /** Whether the customer can sign in with a password (docs/contract.md#sign-in); nothing of the hash is shown. */
     has_password: z.boolean(),
     created_at: DateTimeSchema,
   })
@@ -85,7 +85,7 @@ export const CustomerAddressListSchema = z
   .meta({ id: 'CustomerAddressList' });
 export type CustomerAddressList = z.infer<typeof CustomerAddressListSchema>;
 
-/** `POST /v1/admin/customers/{id}/token` response (decisions §3). */
+/** `POST /v1/admin/customers/{id}/token` response (docs/contract.md#customer-tokens). */
 export const CustomerTokenSchema = z
   .object({
     token: z.string(),
@@ -96,8 +96,8 @@ export const CustomerTokenSchema = z
 export type CustomerToken = z.infer<typeof CustomerTokenSchema>;
 
 /**
- * A signed-in customer (decisions §16): the answer of register, sign-in and reset confirmation.
- * `token` is a customer token as `POST /v1/admin/customers/{id}/token` issues (decisions §3).
+ * A signed-in customer (docs/contract.md#customer-accounts): the answer of register, sign-in and reset confirmation.
+ * `token` is a customer token as `POST /v1/admin/customers/{id}/token` issues (docs/contract.md#customer-tokens).
  */
 export const CustomerSessionSchema = z
   .object({
@@ -108,13 +108,13 @@ export const CustomerSessionSchema = z
   .meta({ id: 'CustomerSession' });
 export type CustomerSession = z.infer<typeof CustomerSessionSchema>;
 
-/** `{ "success": true }`: sign-out and password reset requests (decisions §16). */
+/** `{ "success": true }`: sign-out and password reset requests (docs/contract.md#password-reset). */
 export const SuccessSchema = z.object({ success: z.literal(true) }).meta({ id: 'Success' });
 export type Success = z.infer<typeof SuccessSchema>;
 
 // ---------------------------------------------------------------- requests
 
-/** Shortest and longest password (decisions §16). */
+/** Shortest and longest password (docs/contract.md#passwords). */
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
 
@@ -124,7 +124,7 @@ export const PasswordSchema = z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_M
 /** The password of a sign-in or a password check: any string up to the longest password. */
 const PresentedPasswordSchema = z.string().min(1).max(PASSWORD_MAX_LENGTH);
 
-/** A password may not be the account's e-mail (compared case-insensitively, decisions §16). */
+/** A password may not be the account's e-mail (compared case-insensitively, docs/contract.md#passwords). */
 function passwordIsNotEmail(
   value: { email?: string | undefined; password?: string | undefined },
   ctx: z.RefinementCtx,
@@ -157,14 +157,14 @@ export const CustomerCreateSchema = z
     status: CustomerStatusSchema.default('active'),
     tags: z.array(IdentifierTextSchema).max(MAX_LIST_ITEMS).default([]),
     metadata: MetadataInputSchema.default({}),
-    /** Optional: lets the customer sign in (decisions §16). */
+    /** Optional: lets the customer sign in (docs/contract.md#sign-in). */
     password: PasswordSchema.optional(),
   })
   .superRefine(passwordIsNotEmail)
   .meta({ id: 'CustomerCreate' });
 export type CustomerCreate = z.infer<typeof CustomerCreateSchema>;
 
-/** `POST /v1/storefront/customer-auth/register` (decisions §16). */
+/** `POST /v1/storefront/customer-auth/register` (docs/contract.md#sign-up). */
 export const CustomerRegisterSchema = z
   .strictObject({
     email: EmailSchema,
@@ -175,31 +175,31 @@ export const CustomerRegisterSchema = z
   .meta({ id: 'CustomerRegister' });
 export type CustomerRegister = z.infer<typeof CustomerRegisterSchema>;
 
-/** `POST /v1/storefront/customer-auth/login` (decisions §16). */
+/** `POST /v1/storefront/customer-auth/login` (docs/contract.md#sign-in). */
 export const CustomerSignInSchema = z
   .strictObject({ email: EmailSchema, password: PresentedPasswordSchema })
   .meta({ id: 'CustomerSignIn' });
 export type CustomerSignIn = z.infer<typeof CustomerSignInSchema>;
 
-/** `POST /v1/storefront/customers/me/password` (decisions §16). */
+/** `POST /v1/storefront/customers/me/password` (docs/contract.md#passwords). */
 export const CustomerPasswordChangeSchema = z
   .strictObject({ current_password: PresentedPasswordSchema, new_password: PasswordSchema })
   .meta({ id: 'CustomerPasswordChange' });
 export type CustomerPasswordChange = z.infer<typeof CustomerPasswordChangeSchema>;
 
-/** `POST /v1/storefront/customers/password-reset` (decisions §16). */
+/** `POST /v1/storefront/customers/password-reset` (docs/contract.md#password-reset). */
 export const PasswordResetRequestSchema = z
   .strictObject({ email: EmailSchema })
   .meta({ id: 'PasswordResetRequest' });
 export type PasswordResetRequest = z.infer<typeof PasswordResetRequestSchema>;
 
-/** `POST /v1/storefront/customers/password-reset/confirm` (decisions §16). */
+/** `POST /v1/storefront/customers/password-reset/confirm` (docs/contract.md#password-reset). */
 export const PasswordResetConfirmSchema = z
   .strictObject({ token: z.string().min(1).max(MAX_IDENTIFIER_LENGTH), new_password: PasswordSchema })
   .meta({ id: 'PasswordResetConfirm' });
 export type PasswordResetConfirm = z.infer<typeof PasswordResetConfirmSchema>;
 
-/** `PATCH /v1/admin/customers/{id}`: any field, `status` included (decisions §8). */
+/** `PATCH /v1/admin/customers/{id}`: any field, `status` included (docs/contract.md#customers). */
 export const CustomerUpdateSchema = z
   .strictObject({
     email: EmailSchema.optional(),
@@ -214,7 +214,7 @@ export type CustomerUpdate = z.infer<typeof CustomerUpdateSchema>;
 
 /**
  * `PATCH /v1/storefront/customers/me` (spec): `status` is accepted and validated, because the spec
- * lists it, but the service never applies it (decisions §3: 200, status unchanged).
+ * lists it, but the service never applies it (docs/contract.md#customers: 200, status unchanged).
  */
 export const StorefrontCustomerUpdateSchema = z
   .strictObject({

@@ -26,7 +26,7 @@ export type { DiscountConditionType, DiscountTarget, DiscountValueType };
 export const DISCOUNT_TYPES = ['code', 'automatic'] as const;
 export const DiscountTypeSchema = z.enum(DISCOUNT_TYPES);
 
-/** Decisions §11: `fixed` (minor units), `percentage` (0 < value ≤ 100), `free_shipping`. */
+/** docs/contract.md#discounts: `fixed` (minor units), `percentage` (0 < value ≤ 100), `free_shipping`. */
 export const DISCOUNT_VALUE_TYPES = [
   'fixed',
   'percentage',
@@ -34,7 +34,7 @@ export const DISCOUNT_VALUE_TYPES = [
 ] as const satisfies readonly DiscountValueType[];
 export const DiscountValueTypeSchema = z.enum(DISCOUNT_VALUE_TYPES);
 
-/** Decisions §11: what a discount applies to; default `order`. */
+/** docs/contract.md#discounts: what a discount applies to; default `order`. */
 export const DISCOUNT_TARGETS = [
   'order',
   'line_item',
@@ -56,7 +56,7 @@ export const DiscountConditionOperatorSchema = z.enum(DISCOUNT_CONDITION_OPERATO
 
 // ---------------------------------------------------------------- responses
 
-/** A condition of a discount (spec "Discount.conditions", decisions §11). */
+/** A condition of a discount (docs/contract.md#discounts). */
 export const DiscountConditionSchema = z
   .object({
     id: z.string(),
@@ -119,7 +119,7 @@ export type AppliedDiscount = z.infer<typeof AppliedDiscountSchema>;
 // ---------------------------------------------------------------- value rules
 
 /**
- * Why `value` is not valid for `valueType`, or null when it is (decisions §11): `fixed` is an
+ * Why `value` is not valid for `valueType`, or null when it is (docs/contract.md#discounts): `fixed` is an
  * integer ≥ 0 in minor units, `percentage` is 0 < value ≤ 100 with at most 6 decimal places
  * (pricing's exact-decimal limit), `free_shipping` ignores it.
  * Exported so that an update that changes only one of the two can be checked against the
@@ -242,7 +242,7 @@ const DISCOUNT_CREATE_SHAPE = {
 };
 
 /**
- * `POST /v1/admin/discounts` (decisions §11). `type` defaults to `code`, and `code` is required
+ * `POST /v1/admin/discounts` (docs/contract.md#discounts). `type` defaults to `code`, and `code` is required
  * iff the type is `code`. `value` is required for fixed and percentage discounts (always 0
  * for free_shipping). `target` defaults to `order`, or `shipping` for free_shipping. Code uniqueness
  * (case-insensitive, 409 `duplicate_code`) is the storage's.

@@ -22,15 +22,15 @@ export const SPEC_EVENT_TYPES = [
 ] as const;
 
 /**
- * Event types that carry a secret (decisions §16): delivered only to webhooks that list them by
+ * Event types that carry a secret (docs/contract.md#password-reset): delivered only to webhooks that list them by
  * name, never through `["*"]`.
  */
 export const SECRET_EVENT_TYPES = ['customer.password_reset_requested'] as const;
 
 /**
  * Every event type the engine emits: the spec's 16 plus `payment.created` (a payment record was
- * created) and `customer.updated` (any change to a customer), decisions §14, and the secret
- * `customer.password_reset_requested` (decisions §16).
+ * created) and `customer.updated` (any change to a customer), docs/contract.md#events, and the secret
+ * `customer.password_reset_requested` (docs/contract.md#password-reset).
  */
 export const EVENT_TYPES = [
   ...SPEC_EVENT_TYPES,

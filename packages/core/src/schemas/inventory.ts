@@ -13,9 +13,9 @@ import { INT4_MAX, INT4_MIN, MAX_TEXT_LENGTH } from './limits';
 // ---------------------------------------------------------------- response
 
 /**
- * A variant's stock record (spec "Inventory"). `available = on_hand − reserved` (decisions §10).
+ * A variant's stock record (spec "Inventory"). `available = on_hand − reserved` (docs/contract.md#inventory).
  * Storefront responses show `available` and hide `on_hand`, `reserved` and `safety_stock` as
- * `null` (decisions §9).
+ * `null` (docs/contract.md#storefront-visibility).
  */
 export const InventorySchema = z
   .object({
@@ -38,7 +38,7 @@ export type InventoryList = z.infer<typeof InventoryListSchema>;
 // ---------------------------------------------------------------- requests
 
 /**
- * The `inventory` of a variant in product and variant creation (decisions §9). Fields left out
+ * The `inventory` of a variant in product and variant creation (docs/contract.md#catalog). Fields left out
  * take the service's defaults; `on_hand` and `safety_stock` are counts ≥ 0.
  */
 export const InventoryInputSchema = z
@@ -52,7 +52,7 @@ export const InventoryInputSchema = z
 export type InventoryInput = z.infer<typeof InventoryInputSchema>;
 
 /**
- * `PATCH /v1/admin/inventory/{id}` (decisions §8): settings and an absolute `on_hand`. Going below
+ * `PATCH /v1/admin/inventory/{id}` (docs/contract.md#inventory): settings and an absolute `on_hand`. Going below
  * `reserved` is a business rule (422 `insufficient_inventory`), checked by the service.
  */
 export const InventoryUpdateSchema = z
@@ -75,7 +75,7 @@ export const InventoryAdjustSchema = z
   .meta({ id: 'InventoryAdjust' });
 export type InventoryAdjust = z.infer<typeof InventoryAdjustSchema>;
 
-/** `GET /v1/admin/inventory`: `low_stock=true` keeps items with available ≤ safety_stock (decisions §7). */
+/** `GET /v1/admin/inventory`: `low_stock=true` keeps items with available ≤ safety_stock (docs/contract.md#list-filters). */
 export const InventoryListQuerySchema = listQuery(['created_at'], {
   low_stock: QueryBooleanSchema.optional(),
 });

@@ -1,7 +1,7 @@
 import { CommerceError } from '../errors';
 
 /*
- * The sizes every input must keep (decisions §15 "Sizes"), in one place. The zod schemas of this
+ * The sizes every input must keep (docs/contract.md#input-limits), in one place. The zod schemas of this
  * folder use these constants, so the limits are enforced by `parseInput` (the engine's and the
  * HTTP API's one validator, before any query runs) and appear in the OpenAPI document
  * (`maxLength`, `maximum`, `maxItems`, `maxProperties`).
@@ -38,13 +38,13 @@ export const MAX_QUANTITY = 10_000;
  */
 export const MAX_AMOUNT = 999_999_999;
 
-/** The largest tax rate, a percentage (decisions §6: `20` is 20 %). */
+/** The largest tax rate, a percentage (docs/contract.md#money: `20` is 20 %). */
 export const MAX_TAX_RATE = 100;
 
 /** The largest variant weight, in grams (1,000 tonnes). */
 export const MAX_WEIGHT = 1_000_000_000;
 
-/** The most lines one cart (and so one order) holds (decisions §15). */
+/** The most lines one cart (and so one order) holds (docs/contract.md#input-limits). */
 export const MAX_CART_LINES = 250;
 
 /**
@@ -80,7 +80,7 @@ export const WORST_CASE_TOTAL = 2 * (MAX_CART_LINES * MAX_AMOUNT * MAX_QUANTITY 
 export const MAX_IDENTIFIER_LENGTH = 255;
 
 /**
- * The `Idempotency-Key` header (decisions §12): at most as long as an identifier, as at Stripe.
+ * The `Idempotency-Key` header (docs/contract.md#idempotency): at most as long as an identifier, as at Stripe.
  * The HTTP pipeline refuses a longer key (400 `parameter_invalid`) and the OpenAPI document
  * states it.
  */
@@ -106,7 +106,7 @@ export const MAX_LIST_ITEMS = 250;
 
 // ---------------------------------------------------------------- metadata
 
-/** `metadata` (and product `attributes`): at most 50 keys (decisions §15, as at Stripe). */
+/** `metadata` (and product `attributes`): at most 50 keys (docs/contract.md#input-limits, as at Stripe). */
 export const MAX_METADATA_KEYS = 50;
 /** A metadata key: at most 40 characters. */
 export const MAX_METADATA_KEY_LENGTH = 40;

@@ -25,7 +25,7 @@ import {
 import { AppliedDiscountSchema } from './discounts';
 import { MAX_CART_LINES, MAX_IDENTIFIER_LENGTH, MAX_SEARCH_LENGTH } from './limits';
 
-/** Order `status` (spec); moves are decided by the state machine (decisions §13). */
+/** Order `status` (spec); moves are decided by the state machine (docs/contract.md#order-status). */
 export const ORDER_STATUSES = [
   'draft',
   'pending',
@@ -51,7 +51,7 @@ export { ORDER_FULFILLMENT_STATUSES, ORDER_PAYMENT_STATUSES };
 export const OrderPaymentStatusSchema = z.enum(ORDER_PAYMENT_STATUSES);
 export const OrderFulfillmentStatusSchema = z.enum(ORDER_FULFILLMENT_STATUSES);
 
-/** Payment `status` (decisions §13). */
+/** Payment `status` (docs/contract.md#payments). */
 export const PAYMENT_STATUSES = [
   'pending',
   'completed',
@@ -61,7 +61,7 @@ export const PAYMENT_STATUSES = [
 ] as const satisfies readonly PaymentRecordStatus[];
 export const PaymentStatusSchema = z.enum(PAYMENT_STATUSES);
 
-/** Fulfillment `status` (decisions §13). */
+/** Fulfillment `status` (docs/contract.md#fulfillments). */
 export const FULFILLMENT_STATUSES = [
   'pending',
   'shipped',
@@ -70,7 +70,7 @@ export const FULFILLMENT_STATUSES = [
 ] as const satisfies readonly FulfillmentRecordStatus[];
 export const FulfillmentStatusSchema = z.enum(FULFILLMENT_STATUSES);
 
-/** Refund `status` (decisions §13). */
+/** Refund `status` (docs/contract.md#refunds). */
 export const REFUND_STATUSES = [
   'pending',
   'completed',
@@ -107,7 +107,7 @@ export type OrderLine = z.infer<typeof OrderLineSchema>;
 /**
  * A payment (spec "Payment"). `provider_id` is null for payments without a provider reference
  * (manual, admin-recorded); `note` and `metadata` are what `POST …/payments` recorded.
- * `client_secret` (issue 6, 3-D Secure) appears only in the storefront's views — checkout's 201
+ * `client_secret` (3-D Secure) appears only in the storefront's views — checkout's 201
  * response and the signed-in customer's orders — on a `pending` payment that waits for the
  * customer to authenticate: the storefront hands it to the provider's client library (Stripe.js
  * `handleNextAction`). Admin views and events never carry it.
@@ -221,7 +221,7 @@ export const AdminOrderLineInputSchema = z
 export type AdminOrderLineInput = z.infer<typeof AdminOrderLineInputSchema>;
 
 /**
- * `POST /v1/admin/orders` (spec, decisions §13): `lines` required and non-empty, `email` or
+ * `POST /v1/admin/orders` (docs/contract.md#admin-orders): `lines` required and non-empty, `email` or
  * `customer_id` required (the customer's e-mail is used when only `customer_id` is given),
  * `status` `draft` (default, reserves nothing) or `pending` (reserves inventory).
  */
@@ -251,7 +251,7 @@ export const AdminOrderCreateSchema = z
 export type AdminOrderCreate = z.infer<typeof AdminOrderCreateSchema>;
 
 /**
- * `PATCH /v1/admin/orders/{id}` (decisions §8, §13): addresses, note, metadata, and `status`
+ * `PATCH /v1/admin/orders/{id}` (docs/contract.md#orders, #order-status): addresses, note, metadata, and `status`
  * `pending`, which finalises a draft (other moves have their own endpoints: any other status →
  * 409 `invalid_state_transition`).
  */
@@ -263,7 +263,7 @@ export const AdminOrderUpdateSchema = z
     metadata: MetadataInputSchema.optional(),
     /**
      * `pending` finalises a draft; any other order status is a move PATCH does not make → 409
-     * `invalid_state_transition` (decisions §13: "any other move"); not a status → 400.
+     * `invalid_state_transition` (docs/contract.md#order-status: "any other move"); not a status → 400.
      */
     status: OrderStatusSchema.optional(),
   })
@@ -277,7 +277,7 @@ export const OrderCancelSchema = z
 export type OrderCancel = z.infer<typeof OrderCancelSchema>;
 
 /**
- * `POST /v1/admin/orders/{id}/payments` (decisions §8): a completed payment taken outside the
+ * `POST /v1/admin/orders/{id}/payments` (docs/contract.md#payments): a completed payment taken outside the
  * engine. `provider` is a free label (`cash`, `bank_transfer`); `amount` ≥ 1.
  */
 export const AdminPaymentCreateSchema = z
@@ -290,7 +290,7 @@ export const AdminPaymentCreateSchema = z
   .meta({ id: 'AdminPaymentCreate' });
 export type AdminPaymentCreate = z.infer<typeof AdminPaymentCreateSchema>;
 
-/** `POST /v1/admin/orders/{id}/fulfillments` (decisions §8): `lines` required, non-empty. */
+/** `POST /v1/admin/orders/{id}/fulfillments` (docs/contract.md#fulfillments): `lines` required, non-empty. */
 export const FulfillmentCreateSchema = z
   .strictObject({
     lines: z.array(OrderLineQuantityInputSchema).min(1).max(MAX_CART_LINES),
@@ -328,12 +328,12 @@ export type FulfillmentShip = z.infer<typeof FulfillmentShipSchema>;
 
 /**
  * The body of an action that takes no input (confirm, process, complete, deliver, a payment's
- * complete): empty or `{}`; any field → 400 `parameter_unknown` (decisions §4).
+ * complete): empty or `{}`; any field → 400 `parameter_unknown` (docs/contract.md#requests).
  */
 export const NoInputSchema = z.strictObject({}).meta({ id: 'NoInput' });
 
 /**
- * `POST /v1/admin/orders/{id}/refunds` (spec, decisions §13). `amount` (≥ 1) defaults, in the
+ * `POST /v1/admin/orders/{id}/refunds` (docs/contract.md#refunds). `amount` (≥ 1) defaults, in the
  * service, to what was paid for the given lines' units; `restock` defaults to false. Limits
  * against what is refundable are business rules (422).
  */
@@ -365,7 +365,7 @@ export type RefundCreate = z.infer<typeof RefundCreateSchema>;
 // ---------------------------------------------------------------- list queries
 
 /**
- * `GET /v1/storefront/orders` (spec, decisions §7): the signed-in customer's orders, filtered by
+ * `GET /v1/storefront/orders` (docs/contract.md#list-filters): the signed-in customer's orders, filtered by
  * `status` (no drafts), `created_after`, `created_before` (inclusive, epoch ms on output).
  */
 export const StorefrontOrderListQuerySchema = listQuery(ORDER_SORTS, {
@@ -375,7 +375,7 @@ export const StorefrontOrderListQuerySchema = listQuery(ORDER_SORTS, {
 });
 export type StorefrontOrderListQuery = z.infer<typeof StorefrontOrderListQuerySchema>;
 
-/** `GET /v1/admin/orders` (decisions §7). */
+/** `GET /v1/admin/orders` (docs/contract.md#lists). */
 export const AdminOrderListQuerySchema = listQuery(ORDER_SORTS, {
   status: OrderStatusSchema.optional(),
   payment_status: OrderPaymentStatusSchema.optional(),
@@ -390,7 +390,7 @@ export const AdminOrderListQuerySchema = listQuery(ORDER_SORTS, {
 export type AdminOrderListQuery = z.infer<typeof AdminOrderListQuerySchema>;
 
 /**
- * `GET /v1/storefront/orders/lookup?number=&email=` (decisions §8): both required (400 when either
+ * `GET /v1/storefront/orders/lookup?number=&email=` (docs/contract.md#guest-order-lookup): both required (400 when either
  * is missing); the e-mail is compared case-insensitively by the service.
  */
 export const OrderLookupQuerySchema = z.object({

@@ -55,7 +55,7 @@ const WHOLE_VALUE: Record<InputLocation, string> = {
  * `shipping_address[country]`.
  *
  * Before the schema, the whole input is checked for text no supported database can store
- * (decisions §15): a string or an object key, at any depth, holding a NUL character or an
+ * (docs/contract.md#input-limits): a string or an object key, at any depth, holding a NUL character or an
  * unpaired UTF-16 surrogate → `parameter_invalid` naming it (e.g. `metadata[note]`), whatever
  * the schema says about the field.
  *
@@ -265,7 +265,7 @@ function describeFormat(format: string): string {
 }
 
 /**
- * A path in Stripe's bracket form (decisions §4), the one notation of every `param`:
+ * A path in Stripe's bracket form (docs/contract.md#errors), the one notation of every `param`:
  * `['lines', 0, 'quantity']` → `lines[0][quantity]`, `['shipping_address', 'country']` →
  * `shipping_address[country]`, `['variants', 0, 'options', 'Size']` → `variants[0][options][Size]`.
  * A top-level name stays bare (`quantity`); every later segment, index or key, is bracketed. Keys

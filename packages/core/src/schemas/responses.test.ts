@@ -26,7 +26,7 @@ const image = {
   height: null,
 };
 
-/** What the storefront shows: cost price and stock internals hidden as null (decisions §9). */
+/** What the storefront shows: cost price and stock internals hidden as null (docs/contract.md#storefront-visibility). */
 const storefrontInventory = {
   id: 'inv_1',
   variant_id: 'var_1',

@@ -19,8 +19,8 @@ export const SHIPPING_METHOD_SORTS = ['created_at', 'position'] as const;
 // ---------------------------------------------------------------- responses
 
 /**
- * A shipping method (decisions §8). Its price is charged unless the discounted subtotal reaches
- * `free_shipping_threshold` (null: never free), decisions §11.
+ * A shipping method (docs/contract.md#shipping-methods). Its price is charged unless the discounted subtotal reaches
+ * `free_shipping_threshold` (null: never free), docs/contract.md#shipping-price.
  */
 export const ShippingMethodSchema = z
   .object({
@@ -43,7 +43,7 @@ export type ShippingMethodList = z.infer<typeof ShippingMethodListSchema>;
 
 // ---------------------------------------------------------------- requests
 
-/** `POST /v1/admin/shipping-methods` (decisions §8). */
+/** `POST /v1/admin/shipping-methods` (docs/contract.md#shipping-methods). */
 export const ShippingMethodCreateSchema = z
   .strictObject({
     name: RequiredTextSchema,

@@ -13,8 +13,8 @@ import { MAX_NAME_LENGTH, MAX_TAX_RATE } from './limits';
 // ---------------------------------------------------------------- responses
 
 /**
- * Store settings (spec "Store"), shared by both modes (decisions §9). `tax_rate` is a percentage:
- * `20` is 20 %, `8.875` allowed (decisions §6). `organization_id` names the organization that owns
+ * Store settings (spec "Store"), shared by both modes (docs/contract.md#store-settings). `tax_rate` is a percentage:
+ * `20` is 20 %, `8.875` allowed (docs/contract.md#money). `organization_id` names the organization that owns
  * the store (as the public client `@headless-commerce/sdk` declares it).
  */
 export const StoreSchema = z
@@ -33,7 +33,7 @@ export const StoreSchema = z
   .meta({ id: 'Store' });
 export type Store = z.infer<typeof StoreSchema>;
 
-/** The organization record (spec "Organization", decisions §8). */
+/** The organization record (docs/contract.md#store-settings). */
 export const OrganizationSchema = z
   .object({
     id: z.string(),
@@ -61,7 +61,7 @@ export function isTimeZone(zone: string): boolean {
 }
 
 /**
- * `PATCH /v1/admin/store` (decisions §8). `currency` is an ISO 4217 code (upper-cased); changing
+ * `PATCH /v1/admin/store` (docs/contract.md#store-settings). `currency` is an ISO 4217 code (upper-cased); changing
  * it once products or orders exist is a 409 (service rule). `tax_rate` is a percentage 0..100
  * with at most 6 decimal places; `timezone` an IANA zone name.
  */
@@ -81,7 +81,7 @@ export const StoreUpdateSchema = z
   .meta({ id: 'StoreUpdate' });
 export type StoreUpdate = z.infer<typeof StoreUpdateSchema>;
 
-/** `PATCH /v1/admin/organization` (spec: `name`; decisions §8: also `billing_email`, `metadata`). */
+/** `PATCH /v1/admin/organization` (spec: `name`; docs/contract.md#store-settings: also `billing_email`, `metadata`). */
 export const OrganizationUpdateSchema = z
   .strictObject({
     name: RequiredTextSchema.optional(),

@@ -23,14 +23,14 @@ export const WEBHOOK_DELIVERY_STATUSES = [
 ] as const satisfies readonly WebhookDeliveryStatus[];
 export const WebhookDeliveryStatusSchema = z.enum(WEBHOOK_DELIVERY_STATUSES);
 
-/** Dashboard notification types (decisions §14). */
+/** Dashboard notification types (docs/contract.md#webhook-delivery). */
 export const NOTIFICATION_TYPES = ['webhook.deactivated'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 // ---------------------------------------------------------------- responses
 
 /**
- * A webhook (decisions §14, §15). `secret` (`whsec_…`: `whsec_` + standard base64 of 32 random
+ * A webhook (docs/contract.md#webhooks, #standard-webhooks). `secret` (`whsec_…`: `whsec_` + standard base64 of 32 random
  * bytes) is shown in the create and rotate-secret responses only and is `null` everywhere else.
  * `events` is a list of event types, or `["*"]`.
  */
@@ -131,7 +131,7 @@ export type WebhookTestResult = z.infer<typeof WebhookTestResultSchema>;
 // ---------------------------------------------------------------- requests
 
 /**
- * A webhook's `events` (decisions §14): at least one known event type, or `["*"]` alone.
+ * A webhook's `events` (docs/contract.md#webhooks): at least one known event type, or `["*"]` alone.
  * Repeated types are kept once.
  */
 export const WebhookEventsInputSchema = z
@@ -154,7 +154,7 @@ export const WebhookEventsInputSchema = z
   .overwrite((events) => [...new Set(events)]);
 
 /**
- * `POST /v1/admin/webhooks` (spec, decisions §14). `url` must be an absolute http(s) URL (400);
+ * `POST /v1/admin/webhooks` (docs/contract.md#webhooks). `url` must be an absolute http(s) URL (400);
  * whether it resolves to a private address is checked by the service (422 `url_not_allowed`).
  */
 export const WebhookCreateSchema = z

@@ -5,7 +5,7 @@ const MAX_CACHED_KEYS = 1000;
  * The SHA-256 of API keys presented recently, by the raw key, so that a busy key is not hashed on
  * every request. Only the hash work is remembered — never whether a key is usable: every request
  * reads the key's record afresh (`AuthService.authenticateApiKey`), so revoking or rotating a key
- * takes effect at once in every process sharing the database (decisions §15, issue 19). A hash
+ * takes effect at once in every process sharing the database (docs/contract.md#key-revocation). A hash
  * cannot go stale; an entry lives `ttlMs` (`EngineConfig.api_key_cache_ms`) only so that raw
  * secrets do not stay in memory longer than a busy key needs them. A `ttlMs` of 0 turns the
  * cache off.

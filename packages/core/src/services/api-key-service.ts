@@ -28,7 +28,7 @@ export function apiKeyToWire(record: ApiKeyRecord) {
 }
 
 /**
- * API keys (decisions §2, §8): stored as SHA-256 hashes, shown in full only once (create and
+ * API keys (docs/contract.md#keys-and-modes, #api-keys): stored as SHA-256 hashes, shown in full only once (create and
  * rotate), scoped to one store and one mode.
  */
 export function createApiKeyService(ctx: ServiceContext, keyCache: ApiKeyCache) {
@@ -84,7 +84,7 @@ export function createApiKeyService(ctx: ServiceContext, keyCache: ApiKeyCache) 
     },
 
     /**
-     * Registers a key given in full (`COMMERCE_API_KEYS`, decisions §1). Idempotent: a key that is
+     * Registers a key given in full (`COMMERCE_API_KEYS`, docs/contract.md#running). Idempotent: a key that is
      * already registered is left as it is. Returns whether it was new.
      */
     async register(store_id: string, rawKey: string, name: string | null = null): Promise<boolean> {
@@ -124,7 +124,7 @@ export function createApiKeyService(ctx: ServiceContext, keyCache: ApiKeyCache) 
     },
 
     /**
-     * `POST /v1/admin/api-keys/{id}/rotate` (decisions §8): the record keeps its `id` and gets a
+     * `POST /v1/admin/api-keys/{id}/rotate` (docs/contract.md#api-keys): the record keeps its `id` and gets a
      * new secret of the same kind and mode, shown once in the response (`{ id, key, … }`); the
      * old secret stops working at once in every process (its hash is no longer stored). A revoked
      * or unknown key → 404.

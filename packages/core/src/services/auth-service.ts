@@ -3,7 +3,7 @@ import type { ApiKeyRecord, KeyType, Mode, Scope } from '../ports/storage';
 import type { ApiKeyCache } from './api-key-cache';
 import type { ServiceContext } from './context';
 
-/** Who is calling: resolved from the API key (decisions §2). */
+/** Who is calling: resolved from the API key (docs/contract.md#keys-and-modes). */
 export interface ApiKeyPrincipal {
   key_id: string;
   store_id: string;
@@ -11,7 +11,7 @@ export interface ApiKeyPrincipal {
   key_type: KeyType;
 }
 
-/** The signed-in customer, resolved from `X-Customer-Token` (decisions §3). */
+/** The signed-in customer, resolved from `X-Customer-Token` (docs/contract.md#customer-tokens). */
 export interface CustomerPrincipal {
   customer_id: string;
   status: 'active' | 'disabled';
@@ -63,7 +63,7 @@ export function createAuthService(ctx: ServiceContext, keyCache: ApiKeyCache) {
      * Resolves `Authorization: Bearer <key>`; unknown, revoked or expired → 401 `invalid_api_key`.
      * The key's record is read from the database on every request (one indexed read by
      * `key_hash`): a key revoked or rotated by any process is refused by every process for every
-     * request that starts after the revoke or rotate response (decisions §15). Only the hash is
+     * request that starts after the revoke or rotate response (docs/contract.md#key-revocation). Only the hash is
      * cached.
      */
     async authenticateApiKey(raw: string): Promise<ApiKeyPrincipal> {

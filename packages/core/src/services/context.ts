@@ -13,12 +13,12 @@ export interface EngineConfig {
   default_currency: string;
   default_store_name: string;
   default_timezone: string;
-  /** Seconds before webhook attempts 1..5 (decisions §1). */
+  /** Seconds before webhook attempts 1..5 (docs/contract.md#running). */
   webhook_retry_delays: number[];
   webhook_timeout_ms: number;
-  /** Lets webhook URLs target loopback/private addresses (decisions §1). */
+  /** Lets webhook URLs target loopback/private addresses (docs/contract.md#running). */
   allow_private_webhooks: boolean;
-  /** Idempotency records live this long (decisions §12: 24 h). */
+  /** Idempotency records live this long (docs/contract.md#idempotency: 24 h). */
   idempotency_ttl_ms: number;
   /** How long an in-progress idempotency claim blocks a concurrent request with the same key. */
   idempotency_lock_ms: number;
@@ -36,7 +36,7 @@ export interface ServiceContext {
   clock: Clock;
   ids: IdGenerator;
   crypto: CryptoPort;
-  /** Customer passwords (decisions §16). */
+  /** Customer passwords (docs/contract.md#passwords). */
   passwords: PasswordHasher;
   payments: Map<string, PaymentProvider>;
   events: EventSink;

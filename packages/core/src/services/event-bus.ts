@@ -4,7 +4,7 @@ import type { EventRecord } from '../ports/storage';
 import { iso } from './wire/format';
 
 /**
- * The spec's event payload (decisions §14) as read back from the outbox, where `type` and `data`
+ * The spec's event payload (docs/contract.md#events) as read back from the outbox, where `type` and `data`
  * are untyped storage values (the webhook delivery body). In process, listeners get the typed
  * {@link EngineEvent}.
  */

@@ -37,7 +37,7 @@ export interface IdempotentResult extends StoredResponse {
 const POLL_MS = 10;
 
 /**
- * The caller part of a key (decisions §12: a key is scoped to store, mode, API key and customer
+ * The caller part of a key (docs/contract.md#idempotency: a key is scoped to store, mode, API key and customer
  * token). The customer is identified by its id, not by the token: the token is a credential that
  * is not stored, and a customer who signs in again (a new token) still gets the replay of their
  * own request, while another customer, or the same API key without a token, never does.
@@ -47,7 +47,7 @@ export function callerOf(caller: IdempotencyCaller): string {
 }
 
 /**
- * `Idempotency-Key` on POST (decisions §12): the first request with a key (per scope and caller)
+ * `Idempotency-Key` on POST (docs/contract.md#idempotency): the first request with a key (per scope and caller)
  * runs and its response (success or domain error) is stored for 24 h; the same key with the same
  * body replays it; a different body → 409 `idempotency_key_reused`. A concurrent request with the
  * key waits for the first to finish and replays its response, so two concurrent requests produce

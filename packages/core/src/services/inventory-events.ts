@@ -5,7 +5,7 @@ import { inventoryToWire } from './wire/inventory';
 
 /**
  * Emits `inventory.low` / `inventory.out_of_stock` for every change that crosses a threshold
- * (decisions §10), in the transaction of the change. Every use case that moves stock calls this.
+ * (docs/contract.md#inventory-events), in the transaction of the change. Every use case that moves stock calls this.
  */
 export function emitInventoryCrossings(work: Work, scope: Scope, changes: readonly InventoryChange[]): void {
   for (const { before, after } of changes) {

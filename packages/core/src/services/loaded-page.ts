@@ -4,7 +4,7 @@ import type { Page } from '../ports/storage';
 /**
  * One page of rows an aggregate already holds (a product's variants, an order's refunds: one
  * load, no extra query), `sorted` in the requested order. Keyset semantics as in the storage
- * (decisions §7): `starting_after` is the id of the previous page's last row and the page continues
+ * (docs/contract.md#lists): `starting_after` is the id of the previous page's last row and the page continues
  * after it. An id that is not one of the rows → 400 `parameter_invalid` on `starting_after`
  * (`owner` names what the rows belong to, e.g. "a variant of this product").
  */

@@ -20,7 +20,7 @@ export interface OrganizationUpdateInput {
 }
 
 /**
- * Store and organization settings (decisions §8, §9). Settings are shared by both modes, so
+ * Store and organization settings (docs/contract.md#store-settings). Settings are shared by both modes, so
  * these read the store named by the scope and ignore its mode.
  */
 export function createStoreService(ctx: ServiceContext) {
@@ -32,7 +32,7 @@ export function createStoreService(ctx: ServiceContext) {
 
   return {
     /**
-     * Creates the organization and its store on first start (decisions §1); returns the existing
+     * Creates the organization and its store on first start (docs/contract.md#running); returns the existing
      * ones otherwise. Safe to call on every start.
      */
     async ensureStore(

@@ -22,7 +22,7 @@ export interface StoredResponse {
 export type RequestOutcome = { value: unknown } | { error: unknown };
 
 /**
- * The claim of a request that carries an `Idempotency-Key` (decisions §12), held by the
+ * The claim of a request that carries an `Idempotency-Key` (docs/contract.md#idempotency), held by the
  * idempotency service while the request runs. Every `write` of the request stores the response
  * it leads to in its own transaction, as a compare-and-set on the claim token, so an effect
  * never commits without its replay record, and a request whose claim was taken over commits

@@ -3,7 +3,7 @@ import type { CartStatus } from '../ports/storage/records';
 import type { StateMachine } from './state-machine';
 
 /**
- * Cart status (decisions §12): `active` → `completed` (checked out) or `abandoned` (merged away,
+ * Cart status (docs/contract.md#carts): `active` → `completed` (checked out) or `abandoned` (merged away,
  * or expired by the host). Both outcomes are terminal: a cart is never re-opened.
  */
 export const cartMachine: StateMachine<CartStatus> = {

@@ -23,7 +23,7 @@ export const ORDER_FULFILLMENT_STATUSES = [
 ] as const satisfies readonly FulfillmentStatus[];
 
 /**
- * Derives an order's `fulfillment_status` (decisions §13), first rule that holds wins:
+ * Derives an order's `fulfillment_status` (docs/contract.md#fulfillment-status), first rule that holds wins:
  *
  * 1. `returned` — at least one unit was fulfilled and every fulfilled unit came back
  *    (per line, `returned_quantity ≥ fulfilled_quantity`);
@@ -31,7 +31,7 @@ export const ORDER_FULFILLMENT_STATUSES = [
  * 3. `partially_fulfilled` — some unit is fulfilled;
  * 4. `unfulfilled`.
  *
- * Decision, literal to §13 ("by fulfilled vs ordered quantity"): refunded units still count as
+ * Decision, literal to docs/contract.md#fulfillment-status ("by fulfilled vs ordered quantity"): refunded units still count as
  * ordered, so an order whose last unit was refunded before shipping stays `partially_fulfilled`
  * and the admin completes it with `POST …/complete`.
  *

@@ -2,7 +2,7 @@ import type { FulfillmentRecordStatus } from '../ports/storage/records';
 import type { StateMachine } from './state-machine';
 
 /**
- * Fulfillment record status (decisions §13): `pending → shipped → delivered`, and
+ * Fulfillment record status (docs/contract.md#fulfillments): `pending → shipped → delivered`, and
  * `pending → cancelled`.
  *
  * Decisions: a shipped fulfillment cannot be cancelled (its units have left `on_hand`; bringing

@@ -3,7 +3,7 @@ import type { OrderStatus } from '../ports/storage/records';
 import { type OrderTransitionContext, orderMachine } from './order-transitions';
 import { assertTransition, checkTransition, statesLeadingTo, type TransitionCheck } from './state-machine';
 
-/** The admin actions that move an order (decisions §13). */
+/** The admin actions that move an order (docs/contract.md#order-status). */
 export type OrderAdminAction = 'finalize' | 'confirm' | 'process' | 'complete' | 'cancel';
 
 /** One admin action as data: the request that triggers it, its target and the states it is allowed from. */

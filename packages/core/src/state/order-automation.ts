@@ -13,7 +13,7 @@ export interface OrderProgress {
 }
 
 /**
- * One automatic move, or `undefined` when none applies (decisions §13):
+ * One automatic move, or `undefined` when none applies (docs/contract.md#order-status):
  * - payment in full moves `pending → confirmed`;
  * - the first fulfillment moves `confirmed → processing`;
  * - paid in full (`paid` or `partially_refunded`), and every unit not refunded shipped (or
@@ -45,7 +45,7 @@ function nextAutomaticStatus(status: OrderStatus, progress: OrderProgress): Orde
  * - The moves chain: a pending order that was shipped before it was paid goes
  *   `confirmed → processing → completed` the moment the payment completes it.
  * - A created fulfillment (`pending`) moves an order to `processing` only; the order completes
- *   when every unit not refunded has shipped (issue 19, decisions §13).
+ *   when every unit not refunded has shipped (docs/contract.md#order-status).
  * - A fully shipped but unpaid (or partially paid) order stays `processing`; it completes
  *   automatically when payment in full arrives, or by the admin's `POST …/complete`.
  * - "Paid" means paid in full: `payment_status` `paid`, or `partially_refunded` (paid in full,

@@ -8,7 +8,7 @@ export interface OrderTransitionContext {
 }
 
 /**
- * Order status (decisions §13): `draft → pending → confirmed → processing → completed`;
+ * Order status (docs/contract.md#order-status): `draft → pending → confirmed → processing → completed`;
  * `cancelled` from draft, pending or confirmed, and from processing only while nothing has
  * shipped. `completed` and `cancelled` are terminal; every other move is refused (409
  * `invalid_state_transition`). There are no shortcuts: `confirmed → completed` passes through

@@ -20,7 +20,7 @@ export const ORDER_PAYMENT_STATUSES = [
 ] as const satisfies readonly PaymentStatus[];
 
 /**
- * Derives an order's `payment_status` (decisions §13: "paid amount vs total, refunded amount vs
+ * Derives an order's `payment_status` (docs/contract.md#payment-status: "paid amount vs total, refunded amount vs
  * paid"), first rule that holds wins:
  *
  * 1. `refunded` — something was refunded and refunds cover everything paid;

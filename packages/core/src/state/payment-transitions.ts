@@ -2,7 +2,7 @@ import type { PaymentRecordStatus } from '../ports/storage/records';
 import type { StateMachine } from './state-machine';
 
 /**
- * Payment record status (decisions §13): `pending` → `completed` | `failed` | `cancelled`;
+ * Payment record status (docs/contract.md#payments): `pending` → `completed` | `failed` | `cancelled`;
  * `completed` → `refunded` once refunds cover its whole amount.
  *
  * Decision: a partially refunded payment stays `completed` (Stripe keeps a charge `succeeded`

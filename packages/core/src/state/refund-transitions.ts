@@ -2,7 +2,7 @@ import type { RefundRecordStatus } from '../ports/storage/records';
 import type { StateMachine } from './state-machine';
 
 /**
- * Refund record status (decisions §13): `pending` → `completed` | `failed`; both are terminal.
+ * Refund record status (docs/contract.md#refunds): `pending` → `completed` | `failed`; both are terminal.
  * A manual refund is recorded `completed` at once; a provider refund may wait in `pending`.
  */
 export const refundMachine: StateMachine<RefundRecordStatus> = {

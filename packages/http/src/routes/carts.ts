@@ -19,7 +19,7 @@ const CodePathSchema = z.object({ id: IdSchema, code: z.string().min(1) });
 
 const tags = ['Carts'] as const;
 
-/** The cart actor of a request: the key kind and the token's customer, if any (decisions §3). */
+/** The cart actor of a request: the key kind and the token's customer, if any (docs/contract.md#cart-ownership). */
 function actorOf(auth: AuthContext, customer: CustomerContext | null) {
   return { key_type: auth.key_type, customer_id: customer?.customer_id ?? null };
 }
@@ -28,7 +28,7 @@ const ACCESS =
   'A cart that has a `customer_id` can be used with a publishable key only together with that ' +
   "customer's `X-Customer-Token` (404 otherwise); a secret key may act on any cart.";
 
-/** Storefront carts (spec, decisions §3, §8, §12): publishable or secret key, optional customer token. */
+/** Storefront carts (docs/contract.md#cart-ownership, #carts): publishable or secret key, optional customer token. */
 export const cartsRoutes: AnyRoute[] = [
   defineRoute({
     method: 'POST',

@@ -56,7 +56,7 @@ const CREATE_DESCRIPTION = [
   'Emits `product.created`.',
 ].join(' ');
 
-/** Admin products, variants and images (decisions §8, §9): secret key only. */
+/** Admin products, variants and images (docs/contract.md#catalog): secret key only. */
 const productRoutes: AnyRoute[] = [
   defineRoute({
     method: 'POST',
@@ -218,7 +218,7 @@ const productRoutes: AnyRoute[] = [
   }),
 ];
 
-/** Admin shipping methods (decisions §8): secret key only. */
+/** Admin shipping methods (docs/contract.md#shipping-methods): secret key only. */
 const shippingRoutes: AnyRoute[] = [
   defineRoute({
     method: 'POST',
@@ -289,7 +289,7 @@ const shippingRoutes: AnyRoute[] = [
   }),
 ];
 
-/** Catalog browsing (decisions §8, §9): publishable or secret key; active products only. */
+/** Catalog browsing (docs/contract.md#catalog): publishable or secret key; active products only. */
 const storefrontRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',

@@ -18,9 +18,9 @@ const SIGN_IN_LIMIT =
   'Rate limited per client address (the strict sign-in limit, shared by register, sign-in and both password-reset routes)';
 
 /**
- * Customer accounts (decisions §16): a storefront signs shoppers up and in with any key, no back end
+ * Customer accounts (docs/contract.md#customer-accounts): a storefront signs shoppers up and in with any key, no back end
  * of its own. Register, sign-in and the two password-reset routes count against the strict
- * per-address `sign_in` limit (§15); sign-in and reset requests also count per e-mail address, with
+ * per-address `sign_in` limit (docs/contract.md#rate-limits); sign-in and reset requests also count per e-mail address, with
  * the same budget, whatever the address they come from ({@link limitBySubject}), before any work.
  */
 export const customerAuthRoutes: AnyRoute[] = [

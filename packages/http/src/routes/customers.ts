@@ -24,7 +24,7 @@ const AddressPathSchema = z.object({ address_id: IdSchema });
 const ADMIN_TAGS = ['Customers'] as const;
 const STOREFRONT_TAGS = ['Storefront customers'] as const;
 
-/** Admin customers (decisions §8): secret key only. */
+/** Admin customers (docs/contract.md#customers): secret key only. */
 const adminRoutes: AnyRoute[] = [
   defineRoute({
     method: 'POST',
@@ -115,7 +115,7 @@ const adminRoutes: AnyRoute[] = [
   }),
 ];
 
-/** The signed-in customer (decisions §3): any key plus `X-Customer-Token`. */
+/** The signed-in customer (docs/contract.md#customer-tokens): any key plus `X-Customer-Token`. */
 const storefrontRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',

@@ -13,7 +13,7 @@ import { scopeOf } from './scope';
 
 const tags = ['Discounts'] as const;
 
-/** Admin discounts (decisions §8, §11): secret key only. */
+/** Admin discounts (docs/contract.md#discounts): secret key only. */
 export const discountsRoutes: AnyRoute[] = [
   defineRoute({
     method: 'POST',

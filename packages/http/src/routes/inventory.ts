@@ -11,7 +11,7 @@ import { pageOf, scopeOf } from './scope';
 
 const TAGS = ['Inventory'] as const;
 
-/** Inventory administration (decisions §8, §10): secret key only. */
+/** Inventory administration (docs/contract.md#inventory): secret key only. */
 export const inventoryRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',

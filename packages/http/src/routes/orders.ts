@@ -48,7 +48,7 @@ const moves = [
 
 /**
  * Checkout, storefront orders (list, detail, guest lookup) and the admin order life cycle with
- * payments, fulfillments and refunds (spec; decisions §5, §8, §10–§13).
+ * payments, fulfillments and refunds (docs/contract.md#checkout, #orders, #payments, #fulfillments, #refunds).
  */
 export const ordersRoutes: AnyRoute[] = [
   // ---------------------------------------------------------------- checkout

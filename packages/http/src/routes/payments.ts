@@ -27,7 +27,7 @@ const PaymentWebhookAckSchema = z
   });
 
 /**
- * Payment provider webhooks (issue 6). `POST /v1/webhooks/{provider}` — `/v1/webhooks/stripe` for
+ * Payment provider webhooks. `POST /v1/webhooks/{provider}` — `/v1/webhooks/stripe` for
  * Stripe — takes no API key: the provider signs the delivery, and the route hands the exact raw
  * body and the headers to the provider's `parseWebhook` (Stripe: `Stripe-Signature`, verified
  * with the webhook secret, `STRIPE_WEBHOOK_SECRET`). A bad or missing signature → 400; a provider

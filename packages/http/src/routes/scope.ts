@@ -1,7 +1,7 @@
 import type { Scope } from '@cartwright/core';
 import type { AuthContext } from '../engine-port';
 
-/** The store + mode partition of the caller's key (decisions §2). */
+/** The store + mode partition of the caller's key (docs/contract.md#keys-and-modes). */
 export function scopeOf(auth: AuthContext): Scope {
   return { store_id: auth.store_id, mode: auth.mode };
 }

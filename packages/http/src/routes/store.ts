@@ -16,7 +16,7 @@ import { pageOf, scopeOf } from './scope';
 
 const tags = ['Store'];
 
-/** Store settings, the organization and API keys (decisions §8). Secret keys only. */
+/** Store settings, the organization and API keys (docs/contract.md#store-settings). Secret keys only. */
 export const storeRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',

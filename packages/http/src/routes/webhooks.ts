@@ -20,7 +20,7 @@ const tags = ['Webhooks'];
 
 /**
  * Webhooks, their deliveries (and manual retries), test deliveries, secret rotation and dashboard
- * notifications (spec "Events", decisions §14, §15).
+ * notifications (docs/contract.md#webhook-delivery, #standard-webhooks).
  */
 export const webhooksRoutes: AnyRoute[] = [
   defineRoute({

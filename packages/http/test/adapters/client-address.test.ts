@@ -6,7 +6,7 @@ import { createHonoApp } from '../../src/adapters/hono';
 import { createApiHandler } from '../../src/api';
 
 /**
- * The client address reaches the per-address rate limits through every way in (decisions §15):
+ * The client address reaches the per-address rate limits through every way in (docs/contract.md#rate-limits):
  * the fetch handler's `context.clientAddress`, and Hono on @hono/node-server (its Node request's
  * socket). A publishable key has one token per address here.
  */

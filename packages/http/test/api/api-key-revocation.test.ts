@@ -8,7 +8,7 @@ import { describeApi } from './support/harness';
 import { expectStatus } from './support/order-fixtures';
 
 /**
- * Issue 19, decisions §8 and §15: a rotated key keeps its id; revoking or rotating a key takes
+ * docs/contract.md#api-keys, #key-revocation: a rotated key keeps its id; revoking or rotating a key takes
  * effect at once in every engine sharing the database. "Engine B" is a second engine over the
  * same storage with its own caches and its own HTTP server — another process in miniature (the
  * CLI test `api-key-revocation-multi-process.test.ts` runs real processes).

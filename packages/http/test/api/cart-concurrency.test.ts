@@ -48,7 +48,7 @@ async function otherActiveCart(api: TestApi, customer_id: string, except: string
 }
 
 /**
- * Decisions §12: concurrent requests on one cart behave as if run one after another. Each test
+ * docs/contract.md#cart-concurrency: concurrent requests on one cart behave as if run one after another. Each test
  * fires its requests together against one server (SQLite and PostgreSQL); on PostgreSQL the
  * requests run on separate connections and wait on the cart's row lock.
  */
@@ -254,7 +254,7 @@ function expectCheckoutInProgress(res: ApiResponse, label: string): void {
 }
 
 /**
- * Decisions §12: while a provider checkout attempt of a cart is open (recorded, the provider
+ * docs/contract.md#cart-concurrency: while a provider checkout attempt of a cart is open (recorded, the provider
  * asked, no order yet), the order will be written from the attempt's snapshot: any change to the
  * cart meanwhile would be lost, so every change answers 409 `cart_not_active` instead.
  */

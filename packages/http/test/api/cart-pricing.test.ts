@@ -11,7 +11,7 @@ import {
 import { describeApi, type TestApi } from './support/harness';
 
 /**
- * Worked money examples of decisions §11 through HTTP: every cart response is priced fresh.
+ * Worked money examples of docs/contract.md#pricing through HTTP: every cart response is priced fresh.
  * Each block gets a fresh store, so tax settings and automatic discounts never leak between them.
  */
 

@@ -538,7 +538,7 @@ describeApi('carts', (api) => {
     expect(res.body.summary.discount_total).toEqual(usd(100));
   });
 
-  // ---------------------------------------------------------------- ownership (decisions §3, §12)
+  // ---------------------------------------------------------------- ownership (docs/contract.md#cart-ownership)
 
   test("a customer's cart needs that customer's token with a publishable key (404 otherwise); a secret key may act", async () => {
     const p = await createProduct(api());
@@ -638,7 +638,7 @@ describeApi('carts', (api) => {
     expect(shown.status).toBe(200);
   });
 
-  // ---------------------------------------------------------------- merge (decisions §12)
+  // ---------------------------------------------------------------- merge (docs/contract.md#cart-merge)
 
   test('merge requires a customer token (401 customer_token_required)', async () => {
     const cart = await createCart(api());

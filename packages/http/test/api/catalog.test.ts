@@ -8,7 +8,7 @@ import { describeApi, type TestApi } from './support/harness';
 type Body = any;
 
 /**
- * The catalog over real HTTP (decisions §7, §8, §9): products with options, variants and
+ * The catalog over real HTTP (docs/contract.md#lists, #catalog): products with options, variants and
  * images; the admin list's filters, sorts and keyset pages; the storefront's hiding rules; mode
  * isolation; uniqueness of slugs and SKUs; option references; money inputs; events.
  */
@@ -164,7 +164,7 @@ describeApi(
         expect(rs.inventory.id).toMatch(/^inv_/);
         // Option values follow the product's option order whatever order the request used.
         expect(bm.option_values.map((v: Body) => v.value)).toEqual(['Blue', 'M']);
-        // Inventory defaults (decisions §9).
+        // Inventory defaults (docs/contract.md#catalog).
         expect(bm.inventory).toMatchObject({
           track_inventory: true,
           allow_backorder: false,

@@ -115,7 +115,7 @@ describeApi('concurrency', (api) => {
     ).toBe(5);
     for (const r of fulfillments)
       if (r.status === 422) expectError(r, 422, 'fulfillment_exceeds_unfulfilled');
-    // Paid and fully fulfilled, nothing shipped: processing, not completed (decisions §13).
+    // Paid and fully fulfilled, nothing shipped: processing, not completed (docs/contract.md#order-status).
     expect((await payOrder(a, order)).status).toBe('processing');
 
     // Total 5000: ten refunds of 1250 → exactly four succeed.

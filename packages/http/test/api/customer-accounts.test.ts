@@ -4,7 +4,7 @@ import { type ApiResponse, describeApi, type TestApi } from './support/harness';
 import { expectError } from './support/order-fixtures';
 
 /**
- * Customer accounts over real HTTP (decisions §16): register, sign in and out, password change,
+ * Customer accounts over real HTTP (docs/contract.md#customer-accounts): register, sign in and out, password change,
  * password reset through the `customer.password_reset_requested` event, the admin's `password`,
  * `has_password`, one account per e-mail under concurrency, the guest-cart merge with a sign-in
  * token, and sign-in timing that does not tell an unknown e-mail from a wrong password. Time is an
@@ -35,7 +35,7 @@ const login = (api: TestApi, email: string, password: string) =>
 const me = (api: TestApi, token: string) =>
   api.storefront.get('/v1/storefront/customers/me', { customerToken: token });
 
-/** A session answer (decisions §16): `{ customer, token, expires_at }`, the token valid 24 h. */
+/** A session answer (docs/contract.md#customer-accounts): `{ customer, token, expires_at }`, the token valid 24 h. */
 function expectSession(res: ApiResponse, email: string): void {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   expect(Object.keys(res.body).sort()).toEqual(['customer', 'expires_at', 'token']);

@@ -3,7 +3,7 @@ import { expect, test } from 'vitest';
 import { describeApi, type TestApi } from './support/harness';
 
 /**
- * Customer tokens over real HTTP (decisions §3): issuance (`expires_in` default 86400, at most
+ * Customer tokens over real HTTP (docs/contract.md#customer-tokens): issuance (`expires_in` default 86400, at most
  * 2592000, the spec's `/admin/customers/{id}/token` alias), storage as a hash, scoping to store +
  * mode, and every way a token is refused on the CT endpoints. Time is an engine clock the tests
  * move, so expiry is tested without waiting.

@@ -4,8 +4,8 @@ import { expect, test } from 'vitest';
 import { describeApi, type TestApi } from './support/harness';
 
 /**
- * Customers over real HTTP: the admin API (decisions §8), the signed-in customer's profile and
- * address book (spec, decisions §3), events in the outbox (decisions §14), isolation by mode and
+ * Customers over real HTTP: the admin API (docs/contract.md#customers), the signed-in customer's profile and
+ * address book (docs/contract.md#customer-tokens), events in the outbox (docs/contract.md#events), isolation by mode and
  * by customer.
  */
 

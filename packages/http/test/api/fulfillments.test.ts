@@ -68,7 +68,7 @@ describeApi('fulfillments', (api) => {
       expect(delivered.status).toBe('delivered');
       expect(delivered.delivered_at).not.toBeNull();
 
-      // The rest: fully fulfilled and paid, but created only → still processing (decisions §13).
+      // The rest: fully fulfilled and paid, but created only → still processing (docs/contract.md#order-status).
       const rest = expectStatus(
         await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
           lines: [

@@ -5,7 +5,7 @@ import { describeApi, type TestApi } from './support/harness';
 import { createCustomer, createProduct, expectError, expectStatus, unique } from './support/order-fixtures';
 
 /**
- * `Idempotency-Key` over real HTTP on every engine (decisions §12, issue 19): a key is scoped to
+ * `Idempotency-Key` over real HTTP on every engine (docs/contract.md#idempotency): a key is scoped to
  * its caller (store, mode, API key, customer of the customer token); the same JSON value in
  * another key order or formatting is the same body; concurrent requests with one key make one
  * effect; the response is stored in the transaction of the effect, so a request that dies after

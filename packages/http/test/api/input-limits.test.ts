@@ -16,7 +16,7 @@ import { type ApiResponse, describeApi, type TestApi } from './support/harness';
 import { createCustomer } from './support/order-fixtures';
 
 /**
- * The input layer of decisions §15 "Sizes" (issue 19): strings and numbers no supported engine can
+ * The input layer of docs/contract.md#input-limits: strings and numbers no supported engine can
  * store are refused before any query runs, with the same answer on SQLite and PostgreSQL (where
  * each of these was a 500): NUL characters and unpaired surrogates anywhere (values, metadata
  * keys, query, path), integers beyond their column, strings too long for an index, metadata over

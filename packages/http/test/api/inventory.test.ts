@@ -5,7 +5,7 @@ import { expect, test } from 'vitest';
 import { describeApi, type TestApi } from './support/harness';
 
 /**
- * Inventory administration over real HTTP (decisions §7, §8, §10): list with `low_stock`, get,
+ * Inventory administration over real HTTP (docs/contract.md#list-filters, #inventory): list with `low_stock`, get,
  * patch, atomic adjust, the `on_hand ≥ reserved` guard, threshold events in the outbox, mode
  * isolation. Stock records are set up through the storage port (a product with one variant, and
  * reservations as checkout makes them), so these tests depend on no other area's endpoints.

@@ -13,7 +13,7 @@ import {
 } from './support/order-fixtures';
 
 /**
- * Issue 19: an order gives back exactly the units it reserved (`order_lines.reserved_quantity`),
+ * An order gives back exactly the units it reserved (`order_lines.reserved_quantity`),
  * whatever the variant's `track_inventory` is when it is cancelled, shipped or refunded with
  * restock; it never releases units it did not reserve (tracking switched on after it was placed).
  */

@@ -4,7 +4,7 @@ import { describeApi } from './support/harness';
 import { checkout, createCart, createProduct, expectError, expectStatus } from './support/order-fixtures';
 
 /**
- * Providers as a registry (decisions §12, issue 22): checkout accepts exactly the providers the
+ * Providers as a registry (docs/contract.md#checkout): checkout accepts exactly the providers the
  * engine registered — here `manual` and a gift card provider of our own, no Stripe — and the
  * served OpenAPI document lists them as the enum of `payment_provider`.
  */

@@ -12,7 +12,7 @@ function limitsOf(res: ApiResponse): { limit: number; remaining: number; reset: 
   };
 }
 
-/** A 429 in the documented shape (decisions §4, §15) with Retry-After and the RateLimit-* headers. */
+/** A 429 in the documented shape (docs/contract.md#errors, #rate-limits) with Retry-After and the RateLimit-* headers. */
 function expectRateLimited(res: ApiResponse, limit: number): void {
   expectError(res, 429, 'rate_limited');
   expect(res.body.error.type).toBe('rate_limit_error');
@@ -229,7 +229,7 @@ describeApi(
         idempotencyKey: 'signin-1',
       });
       expectRateLimited(keyed, 3);
-      // A reset request for that e-mail counts in the same budget (decisions §16: sign-in and reset).
+      // A reset request for that e-mail counts in the same budget (docs/contract.md#sign-in: sign-in and reset).
       expectRateLimited(
         await api().storefront.post(
           '/v1/storefront/customers/password-reset',

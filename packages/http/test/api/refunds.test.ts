@@ -131,7 +131,7 @@ describeApi('refunds (tax 8.875 %, prices exclude tax)', (api) => {
     expect(current.payments[0].status).toBe('refunded');
     expectError(await refund(a, order.id, { amount: 1 }), 422, 'refund_exceeds_refundable', 'amount');
 
-    // The list: newest first, paged like every list (decisions §7).
+    // The list: newest first, paged like every list (docs/contract.md#lists).
     const amounts = (page: { data: { amount: { amount: number } }[] }) =>
       page.data.map((r) => r.amount.amount);
     const list = expectStatus(await a.get(`/v1/admin/orders/${order.id}/refunds`), 200).body;
@@ -343,7 +343,7 @@ describeApi('refunds (tax 8.875 %, prices exclude tax)', (api) => {
         status: 'pending',
         lines: [{ order_line_id: lineId, quantity: 1 }],
       });
-      // No event type exists for a fulfillment that shrank (decisions §14).
+      // No event type exists for a fulfillment that shrank (docs/contract.md#webhooks).
       expect(events.typesFor(f.id)).toEqual(['fulfillment.created']);
 
       // Shipping moves only the unit left in it: on_hand −1, reserved −1.

@@ -7,7 +7,7 @@ import { describeApi, type TestApi } from './support/harness';
 type Body = any;
 
 /**
- * Shipping methods over real HTTP (decisions §8, §11): admin CRUD, money inputs, the admin list's
+ * Shipping methods over real HTTP (docs/contract.md#shipping-methods, #shipping-price): admin CRUD, money inputs, the admin list's
  * filter, sorts and pages, the storefront list (active only, by position, also under
  * `/v1/storefront/shipping_methods`), mode isolation and key kinds.
  */

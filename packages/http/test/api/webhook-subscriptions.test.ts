@@ -9,7 +9,7 @@ import { describeApi, type TestApi } from './support/harness';
 import { expectStatus } from './support/order-fixtures';
 
 /**
- * Issue 19, decisions §15: a webhook receives only events created after it, or after the event
+ * docs/contract.md#webhook-subscriptions: a webhook receives only events created after it, or after the event
  * type was added to it (PATCH `events`), as at Stripe — also when those events were still waiting
  * in the outbox (not yet fanned out) when it subscribed. Every event here is raised BEFORE the one
  * `deliverDue` that fans them out, so the outbox holds all of them at once.

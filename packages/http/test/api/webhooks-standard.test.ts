@@ -13,7 +13,7 @@ import { describeApi, type TestApi } from './support/harness';
 
 /**
  * Standard Webhooks signatures, secret rotation and the retry of one delivery, over real HTTP on
- * SQLite and PostgreSQL (issue 20, decisions §14, §15). Deliveries go to real receivers on
+ * SQLite and PostgreSQL (docs/contract.md#webhook-delivery, #standard-webhooks). Deliveries go to real receivers on
  * 127.0.0.1 that check them with the public `standardwebhooks` package — the receiver answers
  * 401 when the package refuses a delivery, so a wrong signature fails the delivery itself.
  */

@@ -11,7 +11,7 @@ import { afterAll, beforeEach, expect, test } from 'vitest';
 import { describeApi, type TestApi } from './support/harness';
 
 /**
- * Webhooks over real HTTP (spec "Events", decisions §14): CRUD with the secret shown once, the
+ * Webhooks over real HTTP (docs/contract.md#webhooks): CRUD with the secret shown once, the
  * deliveries and notifications lists, test deliveries to real receivers on 127.0.0.1, isolation by
  * mode and key kind, and the SSRF rules at creation (422 `url_not_allowed`). The delivery engine
  * itself (schedule, deactivation, concurrency) is tested in packages/webhooks/test.

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { expectSdkError, isoDate } from './support';
 
 /**
- * "The SDK's five account methods work against `pnpm start` unmodified" (issue 25): the command
+ * "The SDK's five account methods work against `pnpm start` unmodified": the command
  * of the root `pnpm start` script — `node … packages/cli/dist/bin.js serve`, the built JavaScript,
  * read from package.json here rather than copied — runs as a child process with nothing but
  * environment configuration (a SQLite file, or PostgreSQL; default rate limits and password
@@ -23,7 +23,7 @@ import { expectSdkError, isoDate } from './support';
  *
  * The built JavaScript comes from `pnpm install` (its postinstall `build:js`) or `pnpm build`, as
  * CI runs before the tests; after changing the sources, `pnpm build:js` refreshes it.
- * The SDK's declarations differ from decisions §16 in a few places (see `accounts.test.ts`).
+ * The SDK's declarations differ from docs/contract.md#customer-accounts in a few places (see `accounts.test.ts`).
  */
 
 const ROOT = resolve(import.meta.dirname, '../../../..');

@@ -6,7 +6,7 @@ import { describeApi } from '../api/support/harness';
 import { expectSdkError, isoDate, sdkClients, unique, usd } from './support';
 
 /**
- * Customer accounts (decisions §16, issue 25) through the public client `@headless-commerce/sdk`
+ * Customer accounts (docs/contract.md#customer-accounts) through the public client `@headless-commerce/sdk`
  * 0.2.0 against a real server, on both engines: the SDK's five account methods —
  * `customers.register`, `login`, `changePassword`, `requestPasswordReset`, `resetPassword` — over
  * register → sign in → change password → request a reset → reset → sign in again, and their failure
@@ -14,18 +14,18 @@ import { expectSdkError, isoDate, sdkClients, unique, usd } from './support';
  * through an in-process listener of `customer.password_reset_requested`.
  * (`packages/http/test/sdk/accounts-serve.test.ts` runs the same methods against `pnpm start`.)
  *
- * Where the SDK's declarations and decisions §16 differ, §16 wins and the server keeps it:
+ * Where the SDK's declarations and docs/contract.md#customer-accounts differ, docs/contract.md#customer-accounts wins and the server keeps it:
  * - `createStorefrontClient`'s type leaves the five account methods out (its `customers` is only
- *   `me`, `updateMe` and the addresses), though §16 serves them with any key: a storefront calls
+ *   `me`, `updateMe` and the addresses), though docs/contract.md#customer-accounts serves them with any key: a storefront calls
  *   them on `new HeadlessCommerce({ apiKey: 'pk_…' })`, as these tests do.
- * - `changePassword` is declared `Promise<void>`; §16 answers 200 with the Customer. The SDK hands
+ * - `changePassword` is declared `Promise<void>`; docs/contract.md#passwords answers 200 with the Customer. The SDK hands
  *   back the parsed body, so the promise resolves to our Customer (a caller ignoring it loses nothing).
- * - `resetPassword` is declared `Promise<void>`; §16 answers 200 `{ customer, token, expires_at }`
+ * - `resetPassword` is declared `Promise<void>`; docs/contract.md#password-reset answers 200 `{ customer, token, expires_at }`
  *   (the customer is signed in). It resolves to that session: a storefront may use the token.
- * - `requestPasswordReset` is declared `Promise<void>`; §16 answers `{ success: true }`.
- * - The SDK has no sign-out method: `POST /v1/storefront/customer-auth/logout` (§16) is reached with
+ * - `requestPasswordReset` is declared `Promise<void>`; docs/contract.md#password-reset answers `{ success: true }`.
+ * - The SDK has no sign-out method: `POST /v1/storefront/customer-auth/logout` (docs/contract.md#password-reset) is reached with
  *   its low-level `request`.
- * - The SDK's `Customer` has no `has_password` (§16 adds it; extra fields do not break its type),
+ * - The SDK's `Customer` has no `has_password` (docs/contract.md#passwords adds it; extra fields do not break its type),
  *   and its `WebhookEventType` union lacks `customer.password_reset_requested` (its
  *   `CreateWebhookInput.events` is `string[]`, so a webhook can still name the event).
  * - The SDK types `Customer.addresses` as its `CustomerAddress` (id, type, is_default, …); ours are
@@ -82,7 +82,7 @@ async function requestReset(api: TestApi, client: HeadlessCommerce, email: strin
     if (event.data.email === email) seen.push(event.data.token);
   });
   try {
-    // Declared `Promise<void>`; §16's body is `{ success: true }`.
+    // Declared `Promise<void>`; docs/contract.md#customer-accounts's body is `{ success: true }`.
     expect(await client.customers.requestPasswordReset({ email })).toEqual({ success: true });
     // Listeners run after the commit; give a late one a moment.
     for (let i = 0; i < 40 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 5));

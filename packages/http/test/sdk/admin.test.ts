@@ -437,7 +437,7 @@ describeApi('sdk: admin orders, payments, fulfillments, refunds', (api) => {
       payments: [],
     });
     // A draft cannot be confirmed; the SDK's UpdateOrderInput has no `status`, which is how
-    // decisions §13 finalises a draft — sent here through the same method with a wider type.
+    // docs/contract.md#order-status finalises a draft — sent here through the same method with a wider type.
     await expectSdkError(admin.orders.adminConfirm(draft.id), 409, 'invalid_state_transition');
     const pending = await admin.orders.adminUpdate(draft.id, { status: 'pending' } as never);
     expect(pending.status).toBe('pending');

@@ -10,8 +10,8 @@ import { describeApi } from '../api/support/harness';
 import { ADDRESS, createSellable, expectSdkError, sdkClients, unique } from './support';
 
 /**
- * Our errors (decisions §4) as `@headless-commerce/sdk` 0.2.0 surfaces them, and the SDK's
- * `idempotencyKey` request option against our replay rules (decisions §12).
+ * Our errors (docs/contract.md#errors) as `@headless-commerce/sdk` 0.2.0 surfaces them, and the SDK's
+ * `idempotencyKey` request option against our replay rules (docs/contract.md#idempotency).
  *
  * What the SDK keeps of our error body: `message`, `code` (our code, verbatim), the HTTP status,
  * and `details` (ours: `[{ param, message }]` on validation errors). It drops `type`, `param` and
@@ -38,7 +38,7 @@ describeApi('sdk: errors and idempotency', (api) => {
     expect(error.isValidationError).toBe(true);
     expect(error.isNotFound || error.isAuthError || error.isRateLimitError).toBe(false);
     expect(error.message).toBe('quantity must be at least 1');
-    // Ours is the decisions §4 array `[{ param, message }]` (the SDK types it as an object of
+    // Ours is the docs/contract.md#errors array `[{ param, message }]` (the SDK types it as an object of
     // ValidationErrorDetail-like entries with `field`).
     const details = error.details as unknown as Array<{ param: string; message: string }>;
     expect(details).toEqual([{ param: 'quantity', message: 'quantity must be at least 1' }]);
@@ -46,7 +46,7 @@ describeApi('sdk: errors and idempotency', (api) => {
     // SDK 0.2.0 never throws its subclasses.
     expect(error).not.toBeInstanceOf(HCValidationError);
 
-    // The same request without the SDK: the full body of decisions §4.
+    // The same request without the SDK: the full body of docs/contract.md#errors.
     const raw = await api().storefront.patch(`/v1/storefront/carts/${cart.id}/items/${itemId}`, {
       quantity: 0,
     });

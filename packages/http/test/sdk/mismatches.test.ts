@@ -79,7 +79,7 @@ describeApi('sdk: requests the contract decides otherwise', (api) => {
       'parameter_unknown',
     );
     expect(error.details).toEqual([expect.objectContaining({ param: 'email' })]);
-    // A guest checkout without an e-mail: 400 parameter_missing (decisions §12).
+    // A guest checkout without an e-mail: 400 parameter_missing (docs/contract.md#checkout).
     await expectSdkError(
       storefront.checkout.create(cart.id, { shipping_address: ADDRESS } as never),
       400,

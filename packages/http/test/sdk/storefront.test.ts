@@ -362,7 +362,7 @@ describeApi('sdk: storefront carts and checkout', (api) => {
       const cart = await signedIn.carts.create();
       expect(cart.customer_id).toBe(customer.id);
       await signedIn.carts.addItem(cart.id, { variant_id: variant.id, quantity: i + 1 });
-      // The customer's e-mail is used (decisions §12); the SDK's type requires one, so pass it.
+      // The customer's e-mail is used (docs/contract.md#checkout); the SDK's type requires one, so pass it.
       const order = await signedIn.checkout.create(cart.id, { email, shipping_address: ADDRESS });
       expect(order).toMatchObject({ customer_id: customer.id, email, status: 'pending' });
       orders.push(order as unknown as Order);
@@ -392,7 +392,7 @@ describeApi('sdk: storefront carts and checkout', (api) => {
     later.setCustomerToken(issued.token);
     expect((await later.orders.list({ limit: 1 })).data[0]!.id).toBe(orders[2]!.id);
 
-    // merge: the SDK sends `{ source_cart_id }`, which we ignore (decisions §12): the guest cart
+    // merge: the SDK sends `{ source_cart_id }`, which we ignore (docs/contract.md#cart-merge): the guest cart
     // goes to the customer (who has no other active cart now).
     const guest = await storefront.carts.create();
     await storefront.carts.addItem(guest.id, { variant_id: variant.id });

@@ -15,7 +15,7 @@ function signal(): { promise: Promise<void>; fire: () => void } {
 }
 
 /**
- * The locks cart writes run under (decisions §12, issue 19): a locked cart read waits for the
+ * The locks cart writes run under (docs/contract.md#cart-concurrency): a locked cart read waits for the
  * holder of the lock and then reads everything it committed — items and checkout attempts
  * included, not only the cart's own row — and `lockCustomer` serialises the writers that choose a
  * customer's active cart. Two storages (connections) on one database when the target shares one,

@@ -18,7 +18,7 @@ async function inParallel<T>(
 }
 
 /**
- * Customer accounts (decisions §16): the password hash on the customer, token revocation
+ * Customer accounts (docs/contract.md#passwords): the password hash on the customer, token revocation
  * (sign-out; a password change or reset revokes the others) and single-use password reset
  * tokens, with their concurrency promises — one claim of a reset token wins, one of several
  * concurrent sign-ups of one e-mail wins. Concurrency runs on several storages (connections) of

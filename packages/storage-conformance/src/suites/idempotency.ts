@@ -9,7 +9,7 @@ const TTL = 86_400_000;
 const CALLER = 'key_a';
 
 /**
- * Idempotency keys (decisions §12): first writer wins, replay, mismatch, takeover of stale
+ * Idempotency keys (docs/contract.md#idempotency): first writer wins, replay, mismatch, takeover of stale
  * claims, keys scoped to their caller, and the compare-and-set on the claim token that lets a
  * response be stored in the transaction of its effect.
  */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { makeProduct, newScope, otherMode } from '../fixtures';
 import type { SuiteContext } from '../suite-context';
 
-/** Inventory rows and their atomic movements (decisions §10). */
+/** Inventory rows and their atomic movements (docs/contract.md#inventory). */
 export function inventorySuite(ctx: SuiteContext): void {
   const setup = async (
     scope: Scope,

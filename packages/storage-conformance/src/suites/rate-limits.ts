@@ -6,7 +6,7 @@ import type { SuiteContext } from '../suite-context';
 const bucket = (name: string) => `${name} ${randomBytes(6).toString('hex')}`;
 
 /**
- * The shared rate-limit counters (decisions §15): `hit` counts atomically in a fixed window —
+ * The shared rate-limit counters (docs/contract.md#rate-limits): `hit` counts atomically in a fixed window —
  * concurrent hits from several connections are all counted, a newer window starts over, an older
  * window's hit (a lagging clock) counts in the newer one — and `prune` deletes past windows.
  */

@@ -516,7 +516,7 @@ interface IndexDefinition {
 const sm = (...columns: string[]) => ['store_id', 'mode', ...columns];
 
 /**
- * Every lookup, list filter and sort of the repositories (decisions §7) has an index; keyset
+ * Every lookup, list filter and sort of the repositories (docs/contract.md#list-filters) has an index; keyset
  * pagination needs `(store_id, mode, <sort column>, id)`. Substring searches (`q`) are filtered
  * scans over the scope's sort index; tag filters use a GIN index on Postgres.
  */

@@ -3,7 +3,7 @@ import { documentUpsertSql } from '../repositories/catalog-documents';
 import { type ColumnKind, columnDataType, type SchemaDialect } from './column-types';
 
 /**
- * The catalog read path (issue 9): exact live-product counts, so that `total_count` of the
+ * The catalog read path: exact live-product counts, so that `total_count` of the
  * common product lists is one tiny read instead of a COUNT over every product of the scope.
  *
  * - `product_counts (store_id, mode, status, n)`: products not soft-deleted, per status.

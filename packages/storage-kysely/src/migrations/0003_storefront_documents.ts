@@ -13,7 +13,7 @@ import {
 import { columnDataType, type SchemaDialect } from './column-types';
 
 /**
- * Storefront documents (issue 9): `product_documents.storefront` holds each product's storefront
+ * Storefront documents: `product_documents.storefront` holds each product's storefront
  * JSON template (core services/wire/storefront-product-text.ts: the storefront wire text with
  * each shown variant's stock left out as a slot), so that the storefront catalog serves pages by
  * filling stored text with the live stock instead of rebuilding and re-serialising every

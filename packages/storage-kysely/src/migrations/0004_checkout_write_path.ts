@@ -2,7 +2,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import type { SchemaDialect } from './column-types';
 
 /**
- * The checkout write path (issue 9): fewer index entries written per checkout, same lookups.
+ * The checkout write path: fewer index entries written per checkout, same lookups.
  *
  * - `events_id_idx (id)` is dropped: it only served `events.dispatch` marking its claimed
  *   events by bare id; the repository now marks them by their primary key

@@ -2,7 +2,7 @@ import { type Migration, sql } from 'kysely';
 import type { SchemaDialect } from './column-types';
 
 /**
- * Storefront revisions (issue 9): `product_documents.storefront_rev`, an integer that every write
+ * Storefront revisions: `product_documents.storefront_rev`, an integer that every write
  * of `product_documents.storefront` increments in the same statement (the product repository's
  * `#renderStorefront`), so that a process can keep templates in memory
  * (repositories/storefront-template-cache.ts) and the catalog page statement ships each product's

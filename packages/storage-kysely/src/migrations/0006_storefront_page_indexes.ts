@@ -2,7 +2,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import type { SchemaDialect } from './column-types';
 
 /**
- * The storefront page statement from indexes (issue 9). `GET /v1/storefront/products` (default
+ * The storefront page statement from indexes. `GET /v1/storefront/products` (default
  * sort `created_at desc`) reads per product its id, its template revision and its variants'
  * stock (catalog-documents.ts `storefrontStockSql`); at 10,000 products the table rows it read
  * cost about a third of the statement on SQLite:

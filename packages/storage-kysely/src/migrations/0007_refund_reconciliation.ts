@@ -2,7 +2,7 @@ import { type Migration, sql } from 'kysely';
 import type { SchemaDialect } from './column-types';
 
 /**
- * Refund reconciliation (issue 6 follow-up): `refunds_pending_idx`, a partial index on the
+ * Refund reconciliation: `refunds_pending_idx`, a partial index on the
  * refunds still `pending`, by `(created_at, id)`. Refunds are recorded `pending` before their
  * provider calls and settled after them; `engine.orders.payments.reconcile()` lists the ones a
  * crash or an unreachable provider left pending, across stores, oldest first

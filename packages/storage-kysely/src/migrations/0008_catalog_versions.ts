@@ -2,7 +2,7 @@ import { type Migration, sql } from 'kysely';
 import type { SchemaDialect } from './column-types';
 
 /**
- * Catalog versions (issue 9): `catalog_versions (store_id, mode, version)`, a counter per store
+ * Catalog versions: `catalog_versions (store_id, mode, version)`, a counter per store
  * and mode that the database itself increments whenever anything a storefront product list
  * shows may have changed, so that a process can keep whole list pages in memory
  * (repositories/storefront-page-cache.ts) and serve one after reading a single integer.

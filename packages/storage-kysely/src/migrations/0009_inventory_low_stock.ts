@@ -2,7 +2,7 @@ import { type Migration, sql } from 'kysely';
 import type { SchemaDialect } from './column-types';
 
 /**
- * The admin inventory filter `low_stock=true` (decisions §7: available ≤ safety_stock) gets its
+ * The admin inventory filter `low_stock=true` (docs/contract.md#list-filters: available ≤ safety_stock) gets its
  * own index: `inventory_items_low_stock_idx`, partial on exactly the filter's predicate, in the
  * list's keyset order `(store_id, mode, created_at, id)`. The predicate is written
  * `on_hand <= safety_stock + reserved` (the same rows as `on_hand - reserved <= safety_stock`:

@@ -2,7 +2,7 @@ import { type CreateTableBuilder, type Kysely, type Migration, sql } from 'kysel
 import { columnDataType, type SchemaDialect } from './column-types';
 
 /**
- * Idempotency keys scoped to their caller, with a claim token (issue 19, decisions §12).
+ * Idempotency keys scoped to their caller, with a claim token (docs/contract.md#idempotency).
  *
  * - `caller` joins the primary key: `(store_id, mode, caller, key)`. It is the API key's id, and
  *   `/<customer id>` when a customer token came with the request, so another caller's identical

@@ -2,7 +2,7 @@ import { type Migration, sql } from 'kysely';
 import type { SchemaDialect } from './column-types';
 
 /**
- * Cart write guards (issue 19, decisions §12): a cart with an open checkout attempt — a payment
+ * Cart write guards (docs/contract.md#cart-concurrency): a cart with an open checkout attempt — a payment
  * of the cart still `pending` with no order (the provider is being asked, or the process died
  * before the order was written and reconciliation will write it from the attempt's snapshot) —
  * refuses every change with 409 `cart_not_active`. The attempt row itself is the guard: the

@@ -2,7 +2,7 @@ import { type Migration, sql } from 'kysely';
 import { columnDataType, type SchemaDialect } from './column-types';
 
 /**
- * Order and webhook contract fixes of issue 19. Frozen once released: never import live code into
+ * Order and webhook contract fixes. Frozen once released: never import live code into
  * a migration.
  *
  * - `order_lines.reserved_quantity` (int, default 0): the units the order put in `reserved` for
@@ -14,7 +14,7 @@ import { columnDataType, type SchemaDialect } from './column-types';
  *   lines of orders that hold reservations whose variant is tracked now — exactly what the old
  *   code would have released or shipped.
  * - `webhooks.events_since` (json, default `{}`): per event type, since when (epoch ms) the
- *   webhook receives it (decisions §15: only events created after the webhook, or after the type
+ *   webhook receives it (docs/contract.md#webhook-subscriptions: only events created after the webhook, or after the type
  *   was added); a listed type without an entry counts from the webhook's `created_at`, so
  *   existing webhooks need no rows written.
  *

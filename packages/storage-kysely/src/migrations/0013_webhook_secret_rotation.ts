@@ -2,7 +2,7 @@ import type { Migration } from 'kysely';
 import { columnDataType, type SchemaDialect } from './column-types';
 
 /**
- * Webhook secret rotation (issue 20, decisions §15). Frozen once released: never import live code
+ * Webhook secret rotation (docs/contract.md#standard-webhooks). Frozen once released: never import live code
  * into a migration.
  *
  * - `webhooks.previous_secret` (text, nullable): the secret before the latest

@@ -2,7 +2,7 @@ import { type Migration, sql } from 'kysely';
 import type { SchemaDialect } from './column-types';
 
 /**
- * Shared rate-limit counters (issue 20, decisions §15): `rate_limit_counters (bucket,
+ * Shared rate-limit counters (docs/contract.md#rate-limits): `rate_limit_counters (bucket,
  * window_start, hits)`, one row per bucket (a limit and a client address), counting the requests
  * of its current fixed window. Every process on the database counts in the same rows, so the
  * strict per-address limits (failed authentication, guest order look-ups, sign-in) hold across

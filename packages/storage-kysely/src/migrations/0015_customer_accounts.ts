@@ -2,7 +2,7 @@ import { type CreateTableBuilder, type Migration, sql } from 'kysely';
 import { columnDataType, type SchemaDialect } from './column-types';
 
 /**
- * Customer accounts (issue 25, decisions §16). Frozen once released: never import live code into
+ * Customer accounts (docs/contract.md#customer-accounts). Frozen once released: never import live code into
  * a migration.
  *
  * - `customers.password_hash` (text, nullable): the encoded hash (`scrypt$…`, parameters and salt

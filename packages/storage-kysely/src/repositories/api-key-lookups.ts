@@ -6,7 +6,7 @@ const MAX_KEYS = 1000;
 /**
  * SQLite only: API key records found by hash, kept in process while the database file has not
  * changed under another connection. Authentication looks a key up on every request, so that a
- * revoked or rotated key stops working at once in every process (decisions §15); on SQLite that
+ * revoked or rotated key stops working at once in every process (docs/contract.md#key-revocation); on SQLite that
  * look-up costs about as much as the rest of a cached catalog page, so it is answered from here
  * when nothing can have changed:
  *

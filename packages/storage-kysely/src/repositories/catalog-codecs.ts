@@ -214,7 +214,7 @@ export function decodeAliasedInventory(
   };
 }
 
-/** The representative price: the cheapest active variant's (decisions §7), or null. */
+/** The representative price: the cheapest active variant's (docs/contract.md#representative-price), or null. */
 export function representativePrice(
   variants: readonly Pick<VariantRecord, 'price' | 'is_active'>[],
 ): number | null {

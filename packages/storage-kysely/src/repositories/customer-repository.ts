@@ -61,7 +61,7 @@ const softDelete = template(({ db }, p: Slots<ScopeSlots | 'id' | 'at'>) =>
     .where('id', '=', p.id)
     .where('deleted_at', 'is', null),
 );
-/** Derived from orders (decisions §13): non-draft, non-cancelled orders; paid − refunded. */
+/** Derived from orders (docs/contract.md#customer-totals): non-draft, non-cancelled orders; paid − refunded. */
 const totals = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =>
   db
     .selectFrom('orders')

@@ -55,7 +55,7 @@ const markDispatched = template(({ db, caps }, p: Slots<'store_id' | 'mode' | 'i
     .where('dispatched_at', 'is', null),
 );
 
-/** The transactional outbox (decisions §14) and its fan-out into webhook deliveries. */
+/** The transactional outbox (docs/contract.md#events) and its fan-out into webhook deliveries. */
 export class KyselyEventRepository implements EventRepository {
   constructor(private readonly q: QueryRunner) {}
 

@@ -138,7 +138,7 @@ function decode(row: Selectable<IdempotencyKeysTable>): IdempotencyRecord {
 /** Attempts before a caller that keeps losing takeover races reports `in_progress`. */
 const MAX_ROUNDS = 5;
 
-/** Idempotency keys (decisions §12): one in-progress claim per key, replay of the first response. */
+/** Idempotency keys (docs/contract.md#idempotency): one in-progress claim per key, replay of the first response. */
 export class KyselyIdempotencyRepository implements IdempotencyRepository {
   constructor(private readonly q: QueryRunner) {}
 

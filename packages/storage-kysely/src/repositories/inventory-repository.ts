@@ -568,7 +568,7 @@ export class KyselyInventoryRepository implements InventoryRepository {
    * every moved row to the values the movements lead to — applied in order on the locked rows, so
    * a variant listed twice moves twice. Per movement: `reserved -= release` (never below 0) and
    * `on_hand += with` on every row — they settle a reservation the caller recorded, whatever the
-   * row's `track_inventory` is now (issue 19) —, then `on_hand += tracked` on tracked rows only.
+   * row's `track_inventory` is now —, then `on_hand += tracked` on tracked rows only.
    * Unknown variants, and rows the movements leave as they were, are skipped.
    */
   async #move(

@@ -38,7 +38,7 @@ import { scoped } from './scoped-args';
 
 type ScopeSlots = 'store_id' | 'mode';
 
-/** Order numbers start at 1001 (decisions §6): the counter row is created at 1000. */
+/** Order numbers start at 1001 (docs/contract.md#order-numbers): the counter row is created at 1000. */
 const FIRST_NUMBER = 1001;
 
 const insertOrderRow = insertTemplate('orders');

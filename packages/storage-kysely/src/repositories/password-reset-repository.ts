@@ -66,7 +66,7 @@ function decode(row: Selectable<PasswordResetsTable>): PasswordResetRecord {
   };
 }
 
-/** Password reset tokens (decisions §16): at most one per customer, claimed once. */
+/** Password reset tokens (docs/contract.md#password-reset): at most one per customer, claimed once. */
 export class KyselyPasswordResetRepository implements PasswordResetRepository {
   constructor(private readonly q: QueryRunner) {}
 

@@ -332,7 +332,7 @@ const takenSkus = template(({ db, caps }, p: Slots<ScopeSlots | 'skus' | 'except
     .where('id', '!=', p.except_id),
 );
 
-/** Maintains `products.price`: the cheapest active, non-deleted variant (decisions §7). */
+/** Maintains `products.price`: the cheapest active, non-deleted variant (docs/contract.md#representative-price). */
 const recomputePrice = template(({ db }, p: Slots<ScopeSlots | 'id'>) =>
   db
     .updateTable('products')

@@ -57,7 +57,7 @@ export function decodeStore(row: Selectable<StoresTable>, c: DialectCapabilities
   };
 }
 
-/** Stores: a global table; settings are shared by both modes (decisions §9). */
+/** Stores: a global table; settings are shared by both modes (docs/contract.md#store-settings). */
 export class KyselyStoreRepository implements StoreRepository {
   constructor(private readonly q: QueryRunner) {}
 

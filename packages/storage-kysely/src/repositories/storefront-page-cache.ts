@@ -1,7 +1,7 @@
 import type { Page } from '@cartwright/core/storage';
 
 /**
- * Storefront product list pages kept in process, per storage instance (issue 9): a page read
+ * Storefront product list pages kept in process, per storage instance: a page read
  * again while its store's catalog version (0008_catalog_versions) has not moved is served from
  * memory after ONE statement that reads that integer, instead of the page and count statements
  * (~250 µs of a ~450 µs catalog request on SQLite, a round trip and ~1 ms of server time on

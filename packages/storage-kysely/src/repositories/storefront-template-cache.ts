@@ -4,7 +4,7 @@ import type { ApiKeyLookups } from './api-key-lookups';
 import type { StorefrontPageCache } from './storefront-page-cache';
 
 /**
- * Storefront templates kept in process, per storage instance (issue 9): the catalog page
+ * Storefront templates kept in process, per storage instance: the catalog page
  * statement then ships each product's template revision instead of its ~3 KB template, and
  * filling is a join of pre-split parts with the stock (no scan for slots, no copy of the page's
  * templates out of the database on every request).

@@ -3,7 +3,7 @@
  * query's ORDER BY must be written identically for the engines to use the index, so both import
  * these constants; changing one means a new migration.
  *
- * A product without a representative price sorts last in both orders (decisions §7): ascending
+ * A product without a representative price sorts last in both orders (docs/contract.md#representative-price): ascending
  * sorts on `coalesce(price, 2^53 − 1)`, descending on `coalesce(price, −1)`.
  */
 export const PRICE_ASC_KEY = 'coalesce(price, 9007199254740991)';

@@ -1,5 +1,5 @@
 /**
- * Keyset pagination (decisions §7). `starting_after` is the id of the last item of the previous
+ * Keyset pagination (docs/contract.md#lists). `starting_after` is the id of the last item of the previous
  * page; it works with every offered sort because the storage looks up that row's sort value and
  * continues after `(sort_value, id)` in the requested order (id is the tie-breaker in the same
  * direction). Pages never repeat or skip rows while other rows are inserted concurrently.

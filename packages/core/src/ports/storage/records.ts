@@ -22,7 +22,7 @@ export interface OrganizationRecord {
   updated_at: Millis;
 }
 
-/** Store settings are shared by both modes (decisions §9). */
+/** Store settings are shared by both modes (docs/contract.md#store-settings). */
 export interface StoreRecord {
   id: string;
   organization_id: string;
@@ -62,7 +62,7 @@ export interface CustomerTokenRecord extends Scoped {
   created_at: Millis;
 }
 
-/** A password reset token (decisions §16): single-use, stored only as its SHA-256 hash. */
+/** A password reset token (docs/contract.md#password-reset): single-use, stored only as its SHA-256 hash. */
 export interface PasswordResetRecord extends Scoped {
   id: string;
   customer_id: string;
@@ -88,7 +88,7 @@ export interface ProductRecord extends Scoped {
   attributes: JsonObject;
   metadata: JsonObject;
   /**
-   * Price of the representative variant (the cheapest active one, decisions §7), or null.
+   * Price of the representative variant (the cheapest active one, docs/contract.md#representative-price), or null.
    * Maintained by the storage whenever the product's variants change; read-only to services.
    */
   price: number | null;
@@ -177,7 +177,7 @@ export interface PurchasableVariant {
   variant: VariantRecord;
   inventory: InventoryRecord;
   product: Pick<ProductRecord, 'id' | 'name' | 'status' | 'type' | 'tags'> & { deleted: boolean };
-  /** `variant_name` per decisions §9: option values joined by " / ", or the product name. */
+  /** `variant_name` per docs/contract.md#catalog: option values joined by " / ", or the product name. */
   variant_name: string;
   image_url: string | null;
 }
@@ -272,7 +272,7 @@ export interface CustomerRecord extends Scoped {
   updated_at: Millis;
 }
 
-/** Derived on read from orders (decisions §13), so it can never drift. */
+/** Derived on read from orders (docs/contract.md#customer-totals), so it can never drift. */
 export interface CustomerTotals {
   /** Non-draft, non-cancelled orders. */
   total_orders: number;
@@ -339,7 +339,7 @@ export interface CartAggregate extends CartRecord {
  * A cart read `forUpdate` (locked, then read): the aggregate and its open checkout attempt —
  * the id of a payment of this cart still `pending` without an order (`isOpenAttempt`), else
  * null. While one is open the order will be written from the attempt's snapshot, so the cart
- * must not change (decisions §12).
+ * must not change (docs/contract.md#cart-concurrency).
  */
 export interface LockedCart extends CartAggregate {
   open_checkout_payment_id: string | null;
@@ -362,7 +362,7 @@ export interface AppliedDiscountValue {
 
 export interface OrderRecord extends Scoped {
   id: string;
-  /** Per store and mode, from 1001, gap-free (decisions §6). */
+  /** Per store and mode, from 1001, gap-free (docs/contract.md#order-numbers). */
   number: number;
   status: OrderStatus;
   payment_status: PaymentStatus;
@@ -415,14 +415,14 @@ export interface OrderLineRecord {
   /** Units of those fulfillments that have shipped (left on_hand). */
   shipped_quantity: number;
   refunded_quantity: number;
-  /** Refunded units that were restocked (decisions §10). */
+  /** Refunded units that were restocked (docs/contract.md#restock). */
   restocked_quantity: number;
   /**
    * Units of this line the order put in `reserved` when it reserved its inventory (checkout, a
    * pending admin order, a finalised draft): the line's quantity when its variant was tracked at
    * that moment, else 0 (and 0 for a draft). Fixed from then on; what the line still holds is
    * derived (`heldReservations`). Releases, shipments and restocks move exactly these units,
-   * whatever the variant's `track_inventory` is later (issue 19). Not part of the wire.
+   * whatever the variant's `track_inventory` is later. Not part of the wire.
    */
   reserved_quantity: number;
   unit_price: number;
@@ -442,7 +442,7 @@ export interface PaymentRecord extends Scoped {
   amount: number;
   currency: string;
   status: PaymentRecordStatus;
-  /** For checkout attempts: the key sent to the provider, derived from the cart (issue 6). */
+  /** For checkout attempts: the key sent to the provider, derived from the cart. */
   idempotency_key: string | null;
   cart_id: string | null;
   client_secret: string | null;
@@ -505,7 +505,7 @@ export interface IdempotencyRecord extends Scoped {
   key: string;
   /**
    * Who used the key: the API key's id, and `/<customer id>` when a customer token came with it
-   * (decisions §12: another caller's identical request is a new request).
+   * (docs/contract.md#idempotency: another caller's identical request is a new request).
    */
   caller: string;
   /** The claim of the request that holds (or completed) the key: its compare-and-set token. */
@@ -541,14 +541,14 @@ export interface WebhookRecord extends Scoped {
   /**
    * Since when (epoch ms) each event type is received, for types added after the webhook was
    * created (PATCH `events`) or re-activated; a listed type without an entry counts from
-   * `created_at`. Decided by `subscribedSince` (decisions §15). Not part of the wire.
+   * `created_at`. Decided by `subscribedSince` (docs/contract.md#webhook-subscriptions). Not part of the wire.
    */
   events_since: Record<string, Millis>;
   /** Kept to sign deliveries; shown only in the create and rotate-secret responses. */
   secret: string;
   /**
    * The secret before the latest rotation (`rotate-secret`), which keeps signing deliveries
-   * alongside `secret` until `previous_secret_expires_at` (decisions §15: 24 h); null when none.
+   * alongside `secret` until `previous_secret_expires_at` (docs/contract.md#standard-webhooks: 24 h); null when none.
    */
   previous_secret: string | null;
   previous_secret_expires_at: Millis | null;

@@ -125,7 +125,7 @@ export interface CustomerTokenRepository {
   deleteForCustomer(scope: Scope, customer_id: string, except_id?: string): Promise<void>;
 }
 
-/** Password reset tokens (decisions §16). */
+/** Password reset tokens (docs/contract.md#password-reset). */
 export interface PasswordResetRepository {
   /**
    * Stores a new reset token for the customer and deletes every earlier one of that customer, in
@@ -312,7 +312,7 @@ export interface InventoryRepository {
    * The movements below settle reservations the caller recorded (`OrderLineRecord.reserved_quantity`),
    * so their reservation part applies WHATEVER the variant's `track_inventory` is now: a variant
    * whose tracking was switched off (or on) since the reservation gives back exactly what was
-   * reserved (issue 19). Their other `on_hand` part is a stock count, applied to tracked variants
+   * reserved. Their other `on_hand` part is a stock count, applied to tracked variants
    * only. Unknown variants and rows left unchanged are skipped; `reserved` never goes below 0.
    *
    * Release: `reserved -= q`.
@@ -369,7 +369,7 @@ export interface DiscountRepository {
   getByCode(scope: Scope, code: string): Promise<DiscountRecord | null>;
   /** Several codes at once, case-insensitive; absent codes are absent from the result. */
   getByCodes(scope: Scope, codes: string[]): Promise<DiscountRecord[]>;
-  /** Active automatic discounts, oldest first (the application order of decisions §11). */
+  /** Active automatic discounts, oldest first (the application order of docs/contract.md#discounts). */
   listAutomatic(scope: Scope): Promise<DiscountRecord[]>;
   /**
    * What pricing reads, in one query: `automatic` as `listAutomatic` returns it, and `by_code` as
@@ -507,7 +507,7 @@ export interface CartRepository {
   /**
    * `forUpdate` locks the row until the transaction ends (Postgres FOR UPDATE; SQLite's writer
    * lock) BEFORE the cart and its items are read, so the read sees everything the previous holder
-   * of the lock committed (decisions §12: writes to one cart run one after another); it also
+   * of the lock committed (docs/contract.md#cart-concurrency: writes to one cart run one after another); it also
    * returns the cart's open checkout attempt ({@link LockedCart}).
    */
   get(scope: Scope, id: string, options: { forUpdate: true }): Promise<LockedCart | null>;
@@ -635,7 +635,7 @@ export interface OrderRepository {
 
   insertPayment(record: PaymentRecord): Promise<void>;
   getPayment(scope: Scope, id: string): Promise<PaymentRecord | null>;
-  /** A checkout attempt by its provider idempotency key (issue 6, reconciliation). */
+  /** A checkout attempt by its provider idempotency key (reconciliation). */
   getPaymentByIdempotencyKey(scope: Scope, key: string): Promise<PaymentRecord | null>;
   updatePayment(
     scope: Scope,

@@ -1,10 +1,10 @@
-/** Test or live data (decisions §2): a key of one mode never sees the other mode's data. */
+/** Test or live data (docs/contract.md#keys-and-modes): a key of one mode never sees the other mode's data. */
 export type Mode = 'test' | 'live';
 
 /**
  * The partition every scoped row belongs to: one store, one mode. Every repository method on
  * scoped data takes a Scope and never returns rows of another scope — an id of another store or
- * mode behaves exactly like an unknown id (decisions §4: 404).
+ * mode behaves exactly like an unknown id (docs/contract.md#errors: 404).
  */
 export interface Scope {
   store_id: string;

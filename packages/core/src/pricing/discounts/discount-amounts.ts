@@ -21,7 +21,7 @@ export interface LineAllocation {
 
 /**
  * What one item discount (target `order` or `line_item`, value type `fixed` or `percentage`) takes
- * off each eligible line, given what remains of the lines (decisions §11):
+ * off each eligible line, given what remains of the lines (docs/contract.md#discounts):
  *
  * - `order` + `fixed`: `min(value, base)`, `base` = Σ remaining of the eligible lines;
  *   `order` + `percentage`: `round(base × value / 100)`; either is spread over the eligible lines

@@ -6,7 +6,7 @@ import type { DiscountConditionType, DiscountTarget, DiscountValueType } from '.
 
 export type { DiscountConditionType, DiscountTarget, DiscountValueType };
 
-/** What a discount comes off (decisions §11; default `order`). */
+/** What a discount comes off (docs/contract.md#discounts; default `order`). */
 
 export type DiscountConditionOperator = 'in' | 'not_in';
 
@@ -46,7 +46,7 @@ export interface DiscountDefinition {
   created_at: number;
 }
 
-/** The codes `checkDiscount` refuses a discount with (decisions §4, §11). */
+/** The codes `checkDiscount` refuses a discount with (docs/contract.md#errors, #discounts). */
 export type DiscountRejectionCode =
   | 'discount_expired'
   | 'discount_not_applicable'

@@ -22,7 +22,7 @@ export interface DiscountContext {
 export type DiscountCheck = { ok: true } | { ok: false; code: DiscountRejectionCode; message: string };
 
 /**
- * Decides whether a discount applies to a cart (decisions §11).
+ * Decides whether a discount applies to a cart (docs/contract.md#discounts).
  *
  * Checked in this order, the first failure wins — the discount's own state first, then the cart:
  * 1. `discount_expired`: not `is_active`, or `now` outside `[starts_at, ends_at]` (bounds inclusive, null = open);

@@ -7,7 +7,7 @@ export interface OrderedDiscount {
 }
 
 /**
- * The fixed order in which discounts apply (decisions §11): automatic discounts by `created_at`,
+ * The fixed order in which discounts apply (docs/contract.md#discounts): automatic discounts by `created_at`,
  * then `id`; then code discounts in the order the codes were added. Decision: a discount that
  * appears more than once (same `id`, e.g. a code entered twice) applies once, at its first place.
  */

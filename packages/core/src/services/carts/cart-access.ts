@@ -11,19 +11,19 @@ export interface CartActor {
 }
 
 /**
- * Decisions §3: a secret key may act on any cart; a publishable key may act on a guest cart (no
+ * docs/contract.md#cart-ownership: a secret key may act on any cart; a publishable key may act on a guest cart (no
  * `customer_id`) by its id, and on a customer's cart only with that customer's token.
  */
 export function canActOnCart(cart: Pick<CartRecord, 'customer_id'>, actor: CartActor): boolean {
   return actor.key_type === 'secret' || cart.customer_id === null || cart.customer_id === actor.customer_id;
 }
 
-/** 404 `not_found` for a cart the actor may not see, so cart ids are not probeable (decisions §3). */
+/** 404 `not_found` for a cart the actor may not see, so cart ids are not probeable (docs/contract.md#cart-ownership). */
 export function cartNotFound(id: string): CommerceError {
   return new CommerceError('not_found', `No such cart: '${id}'`);
 }
 
-/** 409 `cart_not_active` (decisions §12): completed and abandoned carts cannot change. */
+/** 409 `cart_not_active` (docs/contract.md#carts): completed and abandoned carts cannot change. */
 export function assertCartActive(cart: Pick<CartRecord, 'id' | 'status'>): void {
   if (cart.status !== 'active') {
     throw new CommerceError('cart_not_active', `Cart '${cart.id}' is ${cart.status} and cannot be changed`, {
@@ -33,7 +33,7 @@ export function assertCartActive(cart: Pick<CartRecord, 'id' | 'status'>): void 
 }
 
 /**
- * 409 `cart_not_active` (decisions §12) for a cart read `forUpdate` that may not change now: not
+ * 409 `cart_not_active` (docs/contract.md#carts) for a cart read `forUpdate` that may not change now: not
  * `active`, or with an open checkout attempt — its order will be written from the attempt's
  * snapshot, so a change made meanwhile would be answered 200 and then lost (the attempt settles
  * by checkout, reconciliation or a webhook; a declined one lets the cart change again).
@@ -52,7 +52,7 @@ export function assertCartWritable(
 }
 
 /**
- * Decisions §12: setting `customer_id` with a publishable key needs that customer's token
+ * docs/contract.md#cart-ownership: setting `customer_id` with a publishable key needs that customer's token
  * (403 `forbidden`, param `customer_id`); a secret key may set any customer of the scope.
  */
 export function assertMaySetCustomer(customer_id: string, actor: CartActor): void {

@@ -11,7 +11,7 @@ export interface MergePlan {
 }
 
 /**
- * Plans the item part of a merge (decisions §12): the same variant → quantities summed; a new
+ * Plans the item part of a merge (docs/contract.md#cart-merge): the same variant → quantities summed; a new
  * variant → a new item. Availability rules cap the result:
  * - guest items whose variant is unknown, deleted, inactive or of a non-active product are dropped;
  * - for a tracked variant without backorder the merged quantity is capped at `available`, but never

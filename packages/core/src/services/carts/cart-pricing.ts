@@ -169,7 +169,7 @@ export interface AssertPurchasableOptions {
 }
 
 /**
- * Throws when an item cannot be bought (decisions §9, §10):
+ * Throws when an item cannot be bought (docs/contract.md#catalog, #inventory):
  * - unknown or deleted variant → `not_found` (or `product_unavailable`, see options);
  * - product not `active`, product deleted, or variant inactive → 422 `product_unavailable`;
  * - stock short → 422 `insufficient_inventory` (`checkAvailability` against the TOTAL quantity of

@@ -34,7 +34,7 @@ import {
 export type { CartActor } from './cart-access';
 
 /**
- * Storefront carts (spec "Cart", decisions §3, §8, §10, §11, §12). Every method returns the cart
+ * Storefront carts (docs/contract.md#cart-ownership, #carts, #inventory, #pricing). Every method returns the cart
  * priced fresh through `loadAndPrice` (the path checkout and admin orders use too).
  *
  * Access: a secret key acts on any cart; a publishable key on guest carts, and on a customer's
@@ -63,7 +63,7 @@ export function createCartService(ctx: ServiceContext) {
   }
 
   /**
-   * The cart a write changes, locked before it is read (decisions §12: writes to one cart run one
+   * The cart a write changes, locked before it is read (docs/contract.md#cart-concurrency: writes to one cart run one
    * after another, each seeing the items the one before committed), with its open checkout
    * attempt for {@link assertCartWritable}.
    */
@@ -363,7 +363,7 @@ export function createCartService(ctx: ServiceContext) {
     },
 
     /**
-     * `POST /v1/storefront/carts/{id}/merge` (decisions §12), for the token's customer: when the
+     * `POST /v1/storefront/carts/{id}/merge` (docs/contract.md#cart-merge), for the token's customer: when the
      * customer has another active cart, the guest cart's items are added into it (see
      * `planMerge` for the availability caps), its codes that exist and qualify on the merged cart
      * are carried over, the guest cart becomes `abandoned`, and the customer's cart is returned;
@@ -372,7 +372,7 @@ export function createCartService(ctx: ServiceContext) {
     async merge(scope: Scope, actor: CartActor & { customer_id: string }, id: string) {
       return write(ctx, async ({ tx, now }) => {
         const customer_id = actor.customer_id;
-        // One merge into a customer at a time, whatever the guest carts (decisions §12): the
+        // One merge into a customer at a time, whatever the guest carts (docs/contract.md#cart-merge): the
         // customer's lock comes first, so a second merge waiting here reads the active cart the
         // first one gave the customer (or merged into) and merges into it too.
         await tx.carts.lockCustomer(scope, customer_id);
@@ -455,7 +455,7 @@ export function createCartService(ctx: ServiceContext) {
       }),
       ...added,
     ];
-    // A merge that would outgrow the limits (decisions §15) is refused; the guest cart stays as it is.
+    // A merge that would outgrow the limits (docs/contract.md#input-limits) is refused; the guest cart stays as it is.
     assertCartLimits(items);
 
     const held = new Set(target.discount_codes.map((code) => code.toLowerCase()));

@@ -41,7 +41,7 @@ export interface DiscountCreateInput {
 }
 
 /**
- * Admin CRUD of discounts (decisions §8, §11). Codes are unique per store and mode,
+ * Admin CRUD of discounts (docs/contract.md#discounts). Codes are unique per store and mode,
  * case-insensitively (409 `duplicate_code`, param `code`, enforced by the storage). Money bounds
  * are taken in the store currency (422 `currency_mismatch` otherwise).
  *

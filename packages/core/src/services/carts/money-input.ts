@@ -2,7 +2,7 @@ import { CommerceError } from '../../errors';
 import type { MoneyInput } from '../../schemas/common';
 
 /**
- * The amount of a money input in the store currency (decisions §6): a Money object whose currency
+ * The amount of a money input in the store currency (docs/contract.md#money): a Money object whose currency
  * differs from the store's → 422 `currency_mismatch` with `param`. `null` stays `null`.
  */
 export function amountInStoreCurrency(

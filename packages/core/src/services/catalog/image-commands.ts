@@ -7,7 +7,7 @@ import { type ImageWire, imageToWire } from '../wire/catalog';
 import { buildImage } from './product-records';
 import { productChanged, requireProduct } from './product-support';
 
-/** A product's images (decisions §8). Changes emit `product.updated`. */
+/** A product's images (docs/contract.md#catalog). Changes emit `product.updated`. */
 export function createImageCommands(ctx: ServiceContext) {
   return {
     /**

@@ -3,7 +3,7 @@ import { sameCurrency } from '../../money';
 import type { MoneyInput } from '../../schemas/common';
 
 /**
- * The amount of a money input in the store currency (decisions §6). The schemas normalise both
+ * The amount of a money input in the store currency (docs/contract.md#money). The schemas normalise both
  * request forms (`1999` and `{ amount: 1999, currency: 'USD' }`) to `{ amount, currency? }`; a
  * currency other than the store's → 422 `currency_mismatch` with `param`.
  */

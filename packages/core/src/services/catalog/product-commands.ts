@@ -11,7 +11,7 @@ import { slugForProduct } from './slug';
 import { assertUniqueCombination, resolveVariantOptions } from './variant-options';
 
 /**
- * The representative price (decisions §7): the cheapest active variant's, or null. The storage
+ * The representative price (docs/contract.md#representative-price): the cheapest active variant's, or null. The storage
  * keeps `products.price` up to date itself; this fills the record handed to `insert`.
  */
 export function representativePrice(
@@ -72,7 +72,7 @@ async function insertProduct(
   }
 }
 
-/** Creating, updating and deleting products (decisions §9). */
+/** Creating, updating and deleting products (docs/contract.md#catalog). */
 export function createProductCommands(ctx: ServiceContext) {
   return {
     /**
@@ -136,7 +136,7 @@ export function createProductCommands(ctx: ServiceContext) {
 
     /**
      * `PATCH /v1/admin/products/{id}`: the fields given replace the stored ones (`metadata` and
-     * `attributes` as a whole, decisions §7; `description: null` clears it). A slug taken by
+     * `attributes` as a whole, docs/contract.md#requests; `description: null` clears it). A slug taken by
      * another product → 409 `duplicate_slug`. Emits `product.updated`.
      */
     async update(scope: Scope, id: string, input: ProductUpdate): Promise<ProductWire> {

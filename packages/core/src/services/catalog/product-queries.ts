@@ -57,7 +57,7 @@ function listText(page: Page<string>): string {
   return text;
 }
 
-/** Whether the storefront may show a product (decisions §9): only `active` ones. */
+/** Whether the storefront may show a product (docs/contract.md#storefront-visibility): only `active` ones. */
 function visible(product: ProductAggregate | null): product is ProductAggregate {
   return product !== null && product.status === 'active';
 }

@@ -13,7 +13,7 @@ import { formatParam } from '../../schemas/parse';
 import { storeAmount, storeAmountOrNull } from './money-input';
 
 /*
- * Builders of new catalog records from validated requests (decisions §9). Pure apart from the id
+ * Builders of new catalog records from validated requests (docs/contract.md#catalog). Pure apart from the id
  * generator; the services write the records.
  */
 
@@ -41,7 +41,7 @@ export function buildOptions(
 }
 
 /**
- * Inventory defaults of a new variant (decisions §9): tracked, no backorders, safety stock 0,
+ * Inventory defaults of a new variant (docs/contract.md#catalog): tracked, no backorders, safety stock 0,
  * nothing on hand, nothing reserved.
  */
 export function buildInventory(

@@ -5,7 +5,7 @@ import { createProductQueries } from './product-queries';
 import { createVariantCommands } from './variant-commands';
 
 /**
- * The catalog (decisions §7–§9): products with their options, variants (each with an Inventory
+ * The catalog (docs/contract.md#lists, #inventory, #catalog): products with their options, variants (each with an Inventory
  * record) and images, for the admin and the storefront. Every method takes the caller's scope
  * (store + mode; another scope's ids are 404) and returns wire objects.
  *

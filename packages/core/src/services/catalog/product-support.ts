@@ -22,7 +22,7 @@ export async function requireProduct(
   return product;
 }
 
-/** The store's currency: every catalog amount is in it (decisions §6). */
+/** The store's currency: every catalog amount is in it (docs/contract.md#money). */
 export async function storeCurrency(tx: Repositories, scope: Scope): Promise<string> {
   const store = await tx.stores.get(scope.store_id);
   if (!store) throw new CommerceError('not_found', 'No such store');

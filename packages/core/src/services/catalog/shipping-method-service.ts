@@ -15,7 +15,7 @@ import { storeCurrency } from './product-support';
 export type ShippingMethodSort = (typeof SHIPPING_METHOD_SORTS)[number];
 
 /**
- * Shipping methods (decisions §8, §11): a price, charged unless the discounted subtotal reaches
+ * Shipping methods (docs/contract.md#shipping-methods, #shipping-price): a price, charged unless the discounted subtotal reaches
  * `free_shipping_threshold` (null: never free). Amounts are in the store currency (another one →
  * 422 `currency_mismatch`). The storefront lists active methods only.
  */

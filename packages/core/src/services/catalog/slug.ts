@@ -1,5 +1,5 @@
 /**
- * Derives a product slug from its name (decisions §9): accents are dropped (`Café` → `cafe`),
+ * Derives a product slug from its name (docs/contract.md#catalog): accents are dropped (`Café` → `cafe`),
  * the text is lower-cased, every run of characters other than `a-z0-9` becomes one `-`, and
  * leading/trailing hyphens are trimmed, so the result always satisfies the `SlugSchema` pattern
  * (`^[a-z0-9]+(?:-[a-z0-9]+)*$`).

@@ -18,7 +18,7 @@ function variantWireOf(product: ProductAggregate, id: string): VariantWire {
 }
 
 /**
- * A product's variants (decisions §8, §9): list, add, change, remove. Every change bumps the
+ * A product's variants (docs/contract.md#catalog): list, add, change, remove. Every change bumps the
  * product's `updated_at`, lets the storage recompute its representative `price`, and emits
  * `product.updated`.
  *

@@ -2,7 +2,7 @@ import { CommerceError } from '../../errors';
 import type { OptionRecord } from '../../ports/storage';
 import { formatParam } from '../../schemas/parse';
 
-/** How a variant names its option values in a request (decisions §9): by name, or by value id. */
+/** How a variant names its option values in a request (docs/contract.md#catalog): by name, or by value id. */
 export interface VariantOptionReference {
   /** `{ "<option name>": "<value>" }`. */
   options?: Record<string, string> | undefined;
@@ -18,7 +18,7 @@ export interface ResolveOptionsSettings {
 const byPosition = <T extends { position: number }>(a: T, b: T) => a.position - b.position;
 
 /**
- * Resolves a variant's option reference against its product's options (decisions §9).
+ * Resolves a variant's option reference against its product's options (docs/contract.md#catalog).
  *
  * Rules (every violation is a 400 with the field at fault as `param`):
  * - a product without options takes no option values (`options` must be empty or absent);

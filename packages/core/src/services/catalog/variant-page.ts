@@ -18,7 +18,7 @@ function compareBy(sort: VariantSort): (a: Sortable, b: Sortable) => number {
 
 /**
  * One page of a product's variants, which the product aggregate already holds (one load, no
- * extra query). Keyset semantics as in the storage (decisions §7): `starting_after` is the id of
+ * extra query). Keyset semantics as in the storage (docs/contract.md#lists): `starting_after` is the id of
  * the previous page's last variant, and the page continues after it in the requested order.
  * Ties of the sort value are broken by the other field and then by id, so variants created
  * together (same `created_at`) keep their request order. An unknown `starting_after` → 400

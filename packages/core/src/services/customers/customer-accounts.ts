@@ -14,7 +14,7 @@ import { iso } from '../wire/format';
 import { newCustomerToken, storeCustomerToken } from './customer-tokens';
 import { customerView, requireCustomer } from './customer-views';
 
-/** A signed-in customer: what register, sign-in and a reset confirmation answer (decisions §16). */
+/** A signed-in customer: what register, sign-in and a reset confirmation answer (docs/contract.md#customer-accounts). */
 export interface CustomerSession {
   customer: CustomerWire;
   /** A customer token (`X-Customer-Token`), shown once. */
@@ -28,7 +28,7 @@ export interface SignedInCustomer {
   token_id: string;
 }
 
-/** A reset token is valid for one hour (decisions §16). */
+/** A reset token is valid for one hour (docs/contract.md#password-reset). */
 export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
 /** Random bytes per reset token: 256 bits. */
 const RESET_TOKEN_BYTES = 32;
@@ -43,7 +43,7 @@ const resetTokenInvalid = () =>
   });
 const disabled = () => new CommerceError('customer_disabled', 'This customer account is disabled');
 
-/** A password may not be the account's e-mail (decisions §16), compared case-insensitively. */
+/** A password may not be the account's e-mail (docs/contract.md#passwords), compared case-insensitively. */
 function refuseEmailAsPassword(email: string, password: string, param: string) {
   if (password.toLowerCase() === email.toLowerCase()) {
     throw new CommerceError('parameter_invalid', 'The password may not be the e-mail address', { param });
@@ -51,7 +51,7 @@ function refuseEmailAsPassword(email: string, password: string, param: string) {
 }
 
 /**
- * Customer accounts (decisions §16): sign-up, sign-in and sign-out, password change and reset.
+ * Customer accounts (docs/contract.md#customer-accounts): sign-up, sign-in and sign-out, password change and reset.
  * Passwords are hashed with scrypt ({@link ServiceContext.passwords}) outside any transaction; the
  * transaction then checks that nothing changed in between (a compare on the stored hash).
  *

@@ -26,7 +26,7 @@ function addressColumns(input: CustomerAddressCreate | CustomerAddressUpdate) {
 const addressNotFound = (id: string) => new CommerceError('not_found', `No such address: '${id}'`);
 
 /**
- * The signed-in customer's address book (spec "CustomerAddress", decisions §8). Every method
+ * The signed-in customer's address book (docs/contract.md#customers). Every method
  * takes the customer id resolved from the customer token, so another customer's address is
  * simply not found (404).
  *
@@ -38,7 +38,7 @@ const addressNotFound = (id: string) => new CommerceError('not_found', `No such 
  * - Setting `is_default: true` clears the flag on the customer's other addresses, in the same
  *   transaction. A first address is not made default implicitly (the spec's default is false).
  * - Every change to the address book changes the Customer resource (its `addresses`), so it
- *   emits `customer.updated` with the customer as the admin sees it (decisions §14); an update
+ *   emits `customer.updated` with the customer as the admin sees it (docs/contract.md#events); an update
  *   that repeats the address as it is writes nothing and emits nothing.
  */
 export function createCustomerAddressBook(ctx: ServiceContext) {

@@ -15,7 +15,7 @@ import { type CustomerChangeRequest, diffCustomer } from './customer-changes';
 import { issueCustomerToken } from './customer-tokens';
 import { customerView, customerViews, requireCustomer, storeCurrency } from './customer-views';
 
-/** Filters of `GET /v1/admin/customers` (decisions §7). */
+/** Filters of `GET /v1/admin/customers` (docs/contract.md#list-filters). */
 export interface CustomerListFilter {
   /** Case-insensitive partial match on first name, last name or e-mail. */
   q?: string | undefined;
@@ -25,10 +25,10 @@ export interface CustomerListFilter {
 }
 
 /**
- * Customers (spec "Customer", decisions §3, §8, §13): the admin API, customer tokens, the
+ * Customers (docs/contract.md#customer-tokens, #customers, #customer-totals): the admin API, customer tokens, the
  * signed-in customer's profile and address book. Every method returns wire objects.
  *
- * Events (decisions §14), written in the transaction of the change with the admin view of the
+ * Events (docs/contract.md#events), written in the transaction of the change with the admin view of the
  * customer as data:
  * - `customer.created` on creation;
  * - `customer.updated` on any change — admin or storefront PATCH, status changes, and address
@@ -53,7 +53,7 @@ export function createCustomerService(ctx: ServiceContext) {
   return {
     /** `POST /v1/admin/customers`. E-mail unique per store and mode, case-insensitive (409 `duplicate_email`). */
     async create(scope: Scope, input: CustomerCreate): Promise<CustomerWire> {
-      // Optional password (decisions §16), hashed before the transaction.
+      // Optional password (docs/contract.md#passwords), hashed before the transaction.
       if (input.password !== undefined && input.password.toLowerCase() === input.email.toLowerCase()) {
         throw new CommerceError('parameter_invalid', 'The password may not be the e-mail address', {
           param: 'password',
@@ -99,7 +99,7 @@ export function createCustomerService(ctx: ServiceContext) {
       return read(ctx, async (tx) => customerView(tx, scope, await requireCustomer(tx, scope, id)));
     },
 
-    /** `PATCH /v1/admin/customers/{id}`: any field, `status` included (decisions §8). */
+    /** `PATCH /v1/admin/customers/{id}`: any field, `status` included (docs/contract.md#customers). */
     async update(scope: Scope, id: string, input: CustomerUpdate): Promise<CustomerWire> {
       return write(ctx, (work) => applyChanges(work, scope, id, input));
     },
@@ -119,7 +119,7 @@ export function createCustomerService(ctx: ServiceContext) {
       });
     },
 
-    /** `POST /v1/admin/customers/{id}/token` (decisions §3); see {@link issueCustomerToken}. */
+    /** `POST /v1/admin/customers/{id}/token` (docs/contract.md#customer-tokens); see {@link issueCustomerToken}. */
     async issueToken(scope: Scope, id: string, input: Partial<CustomerTokenCreate> = {}) {
       return issueCustomerToken(ctx, scope, id, input.expires_in);
     },
@@ -131,7 +131,7 @@ export function createCustomerService(ctx: ServiceContext) {
 
     /**
      * `PATCH /v1/storefront/customers/me`. `status` is accepted (the spec lists it) but never
-     * applied: only the admin API changes a customer's status (decisions §3).
+     * applied: only the admin API changes a customer's status (docs/contract.md#customers).
      */
     async updateProfile(
       scope: Scope,

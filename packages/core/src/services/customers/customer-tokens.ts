@@ -5,11 +5,11 @@ import { type Work, write } from '../unit-of-work';
 import { iso } from '../wire/format';
 import { requireCustomer } from './customer-views';
 
-/** Random bytes per token: 256 bits, well over the ≥ 128 bits of decisions §3. */
+/** Random bytes per token: 256 bits, well over the ≥ 128 bits of docs/contract.md#customer-tokens. */
 const TOKEN_BYTES = 32;
 
 /**
- * Issues a customer token (`POST /v1/admin/customers/{id}/token`, decisions §3): `ct_` followed
+ * Issues a customer token (`POST /v1/admin/customers/{id}/token`, docs/contract.md#customer-tokens): `ct_` followed
  * by 256 random bits (URL-safe base64), stored only as its SHA-256 hash, scoped to the store and
  * mode of the caller. The token is shown once, in this response.
  *

@@ -6,7 +6,7 @@ import { emitInventoryCrossings } from '../inventory-events';
 import { read, write } from '../unit-of-work';
 import { inventoryToWire } from '../wire/inventory';
 
-/** Filters of `GET /v1/admin/inventory` (decisions §7). */
+/** Filters of `GET /v1/admin/inventory` (docs/contract.md#list-filters). */
 export interface InventoryListFilter {
   /** `true`: only records with available (on_hand − reserved) ≤ safety_stock. */
   low_stock?: boolean | undefined;
@@ -27,7 +27,7 @@ function changeOrThrow(
 }
 
 /**
- * Inventory administration (decisions §8, §10): the admin view of every variant's stock record.
+ * Inventory administration (docs/contract.md#inventory): the admin view of every variant's stock record.
  * Stock movements are guarded in storage (the WHERE clause is the guard), so `on_hand` never
  * goes below `reserved` even under concurrent checkouts (422 `insufficient_inventory`). Every
  * change emits `inventory.low` / `inventory.out_of_stock` when it crosses a threshold, in its

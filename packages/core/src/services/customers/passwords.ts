@@ -1,7 +1,7 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 /**
- * Password hashing for customer accounts (decisions §16): scrypt from `node:crypto` (memory-hard),
+ * Password hashing for customer accounts (docs/contract.md#passwords): scrypt from `node:crypto` (memory-hard),
  * a random 16-byte salt per password, the parameters stored with the hash in the PHC string format
  * `$scrypt$ln=15,r=8,p=1$<salt>$<hash>` (base64 without padding), so a hash made with older
  * parameters still verifies and is upgraded on the customer's next sign-in.
@@ -36,7 +36,7 @@ export interface PasswordHasher {
   needsRehash(encoded: string): boolean;
   /**
    * Does the work of one `verify` and answers false: what a sign-in with an unknown e-mail costs,
-   * so that it cannot be told from a wrong password by its timing (decisions §16).
+   * so that it cannot be told from a wrong password by its timing (docs/contract.md#passwords).
    */
   verifyNothing(password: string): Promise<false>;
 }

@@ -13,7 +13,7 @@ import type { Payment } from '../../schemas/orders';
 import { CHECKOUT_SNAPSHOT_KEY, paymentToWire } from '../wire/orders';
 
 /**
- * A checkout attempt (issue 6) is a `PaymentRecord` written and committed BEFORE the provider
+ * A checkout attempt is a `PaymentRecord` written and committed BEFORE the provider
  * is called: `status: 'pending'`, `order_id: null`, `cart_id`, and an `idempotency_key`
  * `checkout_<cart id>_<n>` — the n-th attempt to pay for that cart. The same key goes to the
  * provider, so a retried or replayed call (reconciliation) never charges twice; a new attempt
@@ -99,7 +99,7 @@ export function snapshotMetadata(snapshot: CheckoutSnapshot): JsonObject {
 
 /**
  * The snapshot an open attempt carries; a settled attempt has none (500: it cannot be written).
- * A snapshot taken before order lines recorded their reservation (`reserved_quantity`, issue 19)
+ * A snapshot taken before order lines recorded their reservation (`reserved_quantity`)
  * gets it from the snapshot's exact `reserved` movements.
  */
 export function readSnapshot(attempt: PaymentRecord): CheckoutSnapshot {

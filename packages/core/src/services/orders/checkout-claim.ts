@@ -29,7 +29,7 @@ import { buildOrder } from './order-builder';
 import { reserveLines } from './order-inventory';
 import { requireStoreIn } from './order-loading';
 
-/** Who is checking out: the key kind and the signed-in customer, if any (decisions §3). */
+/** Who is checking out: the key kind and the signed-in customer, if any (docs/contract.md#cart-ownership). */
 export type CheckoutCaller = CartActor;
 
 /** What the first checkout transaction leads to. */
@@ -45,7 +45,7 @@ export type CheckoutClaim =
 
 /**
  * Loads a cart for checkout, locked until the transaction ends, with the carts area's access rule
- * (decisions §3: a publishable key reaches a customer's cart only with that customer's token,
+ * (docs/contract.md#cart-ownership: a publishable key reaches a customer's cart only with that customer's token,
  * otherwise 404).
  */
 async function loadCartForCheckout(
@@ -68,7 +68,7 @@ function reservedMovements(changes: readonly InventoryChange[]): InventoryMoveme
 }
 
 /**
- * Checkout's first transaction, the claim (decisions §12, issue 6), with the `provider` checkout
+ * Checkout's first transaction, the claim (docs/contract.md#checkout), with the `provider` checkout
  * resolved from the body before anything was read (`resolveProvider`). Under the cart's row lock:
  *
  * 1. the body's `shipping_address`, `billing_address` and `metadata` are written to the cart

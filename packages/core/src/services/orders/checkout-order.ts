@@ -27,7 +27,7 @@ export interface CheckoutOrderInput {
 }
 
 /**
- * Writes a checkout's order inside the caller's transaction (decisions §6, §11, §12): counts
+ * Writes a checkout's order inside the caller's transaction (docs/contract.md#money, #pricing, #checkout): counts
  * every discount's use atomically (422 `discount_usage_limit_reached` rolls everything back),
  * takes the next gap-free order number, inserts the order with the status its payment earns
  * (`settleOrder`: paid in full → `confirmed`) together with a new payment, or links the recorded

@@ -38,7 +38,7 @@ function orderOrThrow(settled: AttemptSettlement) {
 }
 
 /**
- * Checkout (decisions §12, issue 6): turns a cart into an order and takes payment, so that no
+ * Checkout (docs/contract.md#checkout): turns a cart into an order and takes payment, so that no
  * path charges twice or keeps money without an order.
  *
  * With a provider that `settlesInProcess` (manual), or a total of 0, all of it is ONE
@@ -81,7 +81,7 @@ export function createCheckoutService(ctx: ServiceContext) {
     async checkout(scope: Scope, cartId: string, input: Checkout, caller: CheckoutCaller) {
       // Which providers exist is the engine's registry: checked first, as a part of the input.
       const chosen = resolveProvider(ctx, input);
-      // Under an Idempotency-Key, each transaction stores the answer it leads to (decisions §12):
+      // Under an Idempotency-Key, each transaction stores the answer it leads to (docs/contract.md#idempotency):
       // the claim's when it settles in process; an attempt is interim (the order comes later).
       const claim = await write(
         ctx,

@@ -4,7 +4,7 @@ import type { ServiceContext } from '../context';
 import type { Work } from '../unit-of-work';
 
 /**
- * The key per-customer limits count by (decisions §11): the customer id, else the lower-cased
+ * The key per-customer limits count by (docs/contract.md#discounts): the customer id, else the lower-cased
  * e-mail.
  */
 export function customerKeyOf(customer_id: string | null, email: string): string {
@@ -12,7 +12,7 @@ export function customerKeyOf(customer_id: string | null, email: string): string
 }
 
 /**
- * Counts one use of every discount an order applied, atomically (decisions §11): the storage's
+ * Counts one use of every discount an order applied, atomically (docs/contract.md#discounts): the storage's
  * conditional update is the guard, so N concurrent checkouts never use a discount beyond its
  * `usage_limit` or a customer beyond `per_customer_limit`. A refusal throws 422
  * `discount_usage_limit_reached` (`data: { discount_id, code, reason }`) and the caller's

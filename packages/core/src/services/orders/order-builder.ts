@@ -36,7 +36,7 @@ export interface OrderDraft {
  * Builds a new order from a priced cart (or priced admin lines): every line snapshots the
  * product and variant names, SKU, image and the prices the one pricing function gave
  * (`unit_price`, `line_discount`, `line_total`, `tax_amount`), so later catalog changes never
- * change the order (decisions §12). Lines follow `items` order; items whose variant could not be
+ * change the order (docs/contract.md#checkout). Lines follow `items` order; items whose variant could not be
  * priced are left out (the caller has already refused them with `assertPurchasable`). Totals,
  * shipping and applied discounts come from the same pricing result. The order starts unpaid and
  * unfulfilled, with no payments, fulfillments or refunds; the caller adds a payment and settles

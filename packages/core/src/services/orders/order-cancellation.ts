@@ -3,13 +3,13 @@ import type { Work } from '../unit-of-work';
 import { releaseOrderReservations } from './order-inventory';
 
 /**
- * What cancelling an order does besides its status (decisions §10, §13): releases the
+ * What cancelling an order does besides its status (docs/contract.md#reservations, #order-status): releases the
  * reservations it still holds, cancels its pending (unshipped) fulfillments — their units no
  * longer count as fulfilled — and its pending payments. Shipped units stay shipped (a processing
  * order with shipped units cannot be cancelled at all); money already taken is returned with a
  * refund. Returns the order as it stands after, with `cancelled_at` and `cancel_reason` set; the
  * caller moves the status (`saveOrderProgress`, which emits `order.cancelled`). Used by the admin
- * `…/cancel` and when a pending order's only payment fails later (3-D Secure, issue 6).
+ * `…/cancel` and when a pending order's only payment fails later (3-D Secure).
  */
 export async function cancelOrderParts(
   work: Work,

@@ -14,7 +14,7 @@ import { saveOrderProgress } from './order-progress';
 /**
  * The units of a line that may still be fulfilled: ordered, minus fulfilled, minus refunded
  * units that had not been fulfilled (refunds take unfulfilled units first, as restocking does,
- * decisions §10), i.e. `max(0, quantity − fulfilled − refunded)`. Refunded units are never sent.
+ * docs/contract.md#restock), i.e. `max(0, quantity − fulfilled − refunded)`. Refunded units are never sent.
  *
  * @example unfulfilledUnits({ quantity: 3, fulfilled_quantity: 1, refunded_quantity: 1 }) // 1
  */
@@ -31,7 +31,7 @@ async function requireFulfillment(work: Work, scope: Scope, id: string): Promise
 }
 
 /**
- * Fulfillments (decisions §8, §10, §13): created `pending` (their units count as fulfilled from
+ * Fulfillments (docs/contract.md#fulfillments, #inventory): created `pending` (their units count as fulfilled from
  * then on), shipped (inventory leaves: `on_hand −= q`, `reserved −= q`), delivered. Moves follow
  * `fulfillmentMachine` (409 `invalid_state_transition` otherwise). Events `fulfillment.created`,
  * `fulfillment.shipped`, `fulfillment.delivered` carry the Fulfillment.
@@ -159,8 +159,8 @@ export function createOrderFulfillments(ctx: ServiceContext) {
      * variant's tracking is now; units it never reserved leave `on_hand` only of a tracked
      * variant: `shipMovements`) and count as shipped on their lines. `tracking_number`,
      * `tracking_url` and `carrier` given here are written with the move. When the order is paid
-     * and every unit not refunded has now shipped, it completes (`order.completed`, decisions
-     * §13). Event `fulfillment.shipped` (and inventory threshold events).
+     * and every unit not refunded has now shipped, it completes (`order.completed`,
+     * docs/contract.md#order-status). Event `fulfillment.shipped` (and inventory threshold events).
      */
     async ship(scope: Scope, id: string, tracking: FulfillmentShip = {}) {
       return write(ctx, async (work) => {
@@ -184,7 +184,7 @@ export function createOrderFulfillments(ctx: ServiceContext) {
         );
         const changes = movements.length > 0 ? await tx.inventory.ship(scope, movements, work.now) : [];
         work.emit(scope, 'fulfillment.shipped', fulfillmentToWire(shipped));
-        // Every unit not refunded shipped, and paid: the order completes (decisions §13).
+        // Every unit not refunded shipped, and paid: the order completes (docs/contract.md#order-status).
         await saveOrderProgress(work, scope, order, {
           ...order,
           lines,

@@ -23,7 +23,7 @@ export function movementsByVariant(
 }
 
 /**
- * Reserves an order's units atomically (decisions §10): one conditional update per variant whose
+ * Reserves an order's units atomically (docs/contract.md#reservations): one conditional update per variant whose
  * WHERE is the guard, so concurrent orders can never both take the last unit. On refusal throws
  * 422 `insufficient_inventory` with `data: { variant_id, requested, available }`; the caller's
  * transaction then rolls back the movements already applied. `paramOf` names the input field of
@@ -134,7 +134,7 @@ function heldByLine(
  * The units each line of an order still holds in `reserved`, per variant ({@link heldByLine}).
  * What the order reserved is what it gives back, whatever the variants' `track_inventory` is now:
  * a variant switched to untracked since still holds its units in `reserved`, and one switched to
- * tracked since holds none of the order's (issue 19).
+ * tracked since holds none of the order's.
  * Decision: units refunded without restock stay reserved until the order is cancelled — "no
  * restock" leaves inventory exactly as it was.
  */

@@ -72,7 +72,7 @@ function hasShippedUnits(order: OrderAggregate): boolean {
 }
 
 /**
- * The admin order life cycle (decisions §13): creation as `draft` or `pending`, PATCH (addresses,
+ * The admin order life cycle (docs/contract.md#order-status): creation as `draft` or `pending`, PATCH (addresses,
  * note, metadata, and `status: "pending"` to finalise a draft), and the moves `confirm`,
  * `process`, `complete`, `cancel`. Every use case locks the order row (`forUpdate`) and writes the
  * status with a compare-and-set, so concurrent admin actions on one order serialise; any move

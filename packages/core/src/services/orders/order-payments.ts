@@ -23,7 +23,7 @@ function assertAcceptsPayment(order: OrderAggregate): void {
 }
 
 /**
- * Payments the admin records or completes (decisions §8, §13). After each, the order's
+ * Payments the admin records or completes (docs/contract.md#payments). After each, the order's
  * `paid_total` and `payment_status` follow and payment in full moves it `pending → confirmed`
  * (and on, when it was fulfilled already), with `order.confirmed` / `order.completed`.
  */

@@ -21,7 +21,7 @@ export interface OrderProgressColumns {
 }
 
 /**
- * Derives the money and fulfillment columns of an order from its parts (decisions §13):
+ * Derives the money and fulfillment columns of an order from its parts (docs/contract.md#payment-status, #fulfillment-status):
  * - `paid_total`: payments that took money (`completed`, and `refunded` ones, which were
  *   completed before refunds covered them);
  * - `refunded_total`: `completed` refunds;
@@ -52,7 +52,7 @@ export function deriveProgress(
 
 /**
  * Whether every unit not refunded is in a fulfillment that has shipped or been delivered
- * (decisions §13): per line, `shipped_quantity ≥ quantity − refunded_quantity`. Units of a
+ * (docs/contract.md#order-status): per line, `shipped_quantity ≥ quantity − refunded_quantity`. Units of a
  * fulfillment that is only created (`pending`) are fulfilled, not shipped.
  *
  * @example allUnitsShipped([{ quantity: 3, shipped_quantity: 2, refunded_quantity: 1 }]) // true

@@ -27,7 +27,7 @@ function visibleToStorefront(order: OrderAggregate | null): order is OrderAggreg
 }
 
 /**
- * Order reads for the admin and the storefront (decisions §7, §8). One list query loads the page
+ * Order reads for the admin and the storefront (docs/contract.md#lists, #orders). One list query loads the page
  * with every order's lines, payments, fulfillments and refunds (no N+1).
  */
 export function createOrderQueries(ctx: ServiceContext) {
@@ -56,7 +56,7 @@ export function createOrderQueries(ctx: ServiceContext) {
 
     /**
      * `GET /v1/admin/orders/{id}/refunds`: the order's refunds in a list envelope, paged like every
-     * list (decisions §7): newest first by default (`order=asc` for oldest first), `limit`,
+     * list (docs/contract.md#lists): newest first by default (`order=asc` for oldest first), `limit`,
      * `starting_after` (a refund of this order, else 400). The order holds its refunds, so a page
      * is cut from them in memory.
      */

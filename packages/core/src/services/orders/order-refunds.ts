@@ -41,7 +41,7 @@ import {
 } from './refund-payments';
 
 /**
- * Refunds (decisions §10, §13). `POST /v1/admin/orders/{id}/refunds` computes the refund with
+ * Refunds (docs/contract.md#restock, #refunds). `POST /v1/admin/orders/{id}/refunds` computes the refund with
  * `computeRefund` — the amount defaults to what was paid for the given lines' units (discounted
  * line total, plus tax when prices exclude it), never more than paid minus refunded (422
  * `refund_exceeds_refundable`) nor more units than a line has left (422
@@ -248,7 +248,7 @@ function pendingUnitsByLine(
  * units go back to `on_hand`. Units refunded before took the unfulfilled units first. Empty
  * without `restock`. A line the order reserved nothing for (`reserved_quantity` 0: its variant
  * was untracked when the order reserved) releases nothing from `reserved` (`from_reserved` 0),
- * whatever its variant's tracking is now (issue 19); its units are still taken out of pending
+ * whatever its variant's tracking is now; its units are still taken out of pending
  * fulfillments.
  */
 export function restockMovements(
@@ -346,7 +346,7 @@ export async function markPaymentsRefunded(
  * compare-and-set on `pending`), inventory, payments covered in full (`refunded`), the order's
  * progress; events `payment.refunded` and inventory crossings.
  *
- * Decision: shrinking or cancelling a fulfillment this way emits no event — decisions §14 list no
+ * Decision: shrinking or cancelling a fulfillment this way emits no event — docs/contract.md#events list no
  * `fulfillment.updated` / `fulfillment.cancelled` type (the order's own cancellation emits none
  * for its fulfillments either); the Refund of `payment.refunded` and the order show it.
  */

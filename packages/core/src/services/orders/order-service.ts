@@ -6,7 +6,7 @@ import { createOrderRefunds } from './order-refunds';
 import { createPaymentService } from './payment-service';
 
 /**
- * Orders (decisions §8, §10–§13): reads for the admin and the storefront, the admin life cycle,
+ * Orders (docs/contract.md#orders, #inventory, #pricing, #checkout, #order-status): reads for the admin and the storefront, the admin life cycle,
  * payments, fulfillments and refunds. Each use case is one transaction; methods return wire
  * objects (spec "Order", "Payment", "Fulfillment", "Refund").
  *

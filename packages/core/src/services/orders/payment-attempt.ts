@@ -5,7 +5,7 @@ import type { Checkout } from '../../schemas/carts';
 import type { ServiceContext } from '../context';
 
 /**
- * Resolves checkout's `payment_provider` (decisions §12) to a registered provider: the one rule
+ * Resolves checkout's `payment_provider` (docs/contract.md#checkout) to a registered provider: the one rule
  * that decides which names checkout accepts, for the engine API and HTTP alike. A name the engine
  * has not registered (a provider of your own you did not pass to `createEngine`, or `stripe`
  * while it is not configured) → 400 `parameter_invalid` on the field that named it

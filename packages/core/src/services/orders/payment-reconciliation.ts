@@ -163,7 +163,7 @@ async function reconcileOne(ctx: ServiceContext, payment: PaymentRecord): Promis
 }
 
 /**
- * `engine.payments.reconcile({ olderThanMs })` — and the CLI's `cartwright reconcile` (issue 6):
+ * `engine.payments.reconcile({ olderThanMs })` — and the CLI's `cartwright reconcile`:
  * settles every payment left `pending` by a crash or a lost message, across all stores and modes,
  * oldest first, one at a time.
  *

@@ -2,7 +2,7 @@ import type { PaymentProvider } from '../../ports/payment-provider';
 import { MAX_PAYMENT_PROVIDER_NAME_LENGTH, PaymentProviderNameSchema } from '../../schemas/carts';
 
 /**
- * The engine's payment providers by name (decisions §12): `manual` first (always there unless a
+ * The engine's payment providers by name (docs/contract.md#checkout): `manual` first (always there unless a
  * provider of that name replaces it), then `providers` in order; a later provider of the same
  * name replaces an earlier one. Checkout accepts exactly these names (`resolveProvider`) and the
  * OpenAPI document lists them.

@@ -16,7 +16,7 @@ export type { ReconcilerOptions } from './reconcile-schedule';
 export type { RefundReconcileOutcome, RefundReconcileResult } from './refund-reconciliation';
 
 /**
- * Payments (decisions §8, §12, §13; issue 6): what the admin records or completes, the providers'
+ * Payments (docs/contract.md#payments, #checkout): what the admin records or completes, the providers'
  * webhooks, and reconciliation.
  *
  * - `create(scope, orderId, input)`, `complete(scope, paymentId)` — see `order-payments.ts`;

@@ -106,7 +106,7 @@ async function handleRefundEvent(
 }
 
 /**
- * `POST /v1/webhooks/{provider}` (issue 6): a provider tells us what became of a payment — the
+ * `POST /v1/webhooks/{provider}`: a provider tells us what became of a payment — the
  * way a 3-D Secure checkout completes. The provider verifies the delivery (`parseWebhook`:
  * signature over the exact raw body with its webhook secret; 400 when missing or wrong); a
  * provider that is not registered or takes no webhooks → 404 `not_found`.

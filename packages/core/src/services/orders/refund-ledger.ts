@@ -5,7 +5,7 @@ import type { RestockMovement } from '../../refunds';
  * Where a refund's restocked units went, kept on the refund record (in its internal `metadata`,
  * which the Refund resource does not show) because the order line columns cannot tell it:
  * `restocked_quantity` says how many units came back, not whether they had been fulfilled
- * (`returned`, decisions §13) nor whether they left `reserved` or went to `on_hand` (§10).
+ * (`returned`, docs/contract.md#fulfillment-status) nor whether they left `reserved` or went to `on_hand` (docs/contract.md#restock).
  *
  * Decision: this is the audit trail of the refund's inventory movements, written once when the
  * refund is recorded. A `returned_quantity` / `released_quantity` pair of order-line columns

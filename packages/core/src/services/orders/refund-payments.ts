@@ -86,7 +86,7 @@ export function needsProviderCall(
 }
 
 /**
- * Asks each payment's provider to refund its slice (decisions §13: "the provider refunds the
+ * Asks each payment's provider to refund its slice (docs/contract.md#refunds: "the provider refunds the
  * money (manual: recorded)"). Payments whose `provider` is not a registered provider — labels such
  * as `cash` on payments the admin recorded — are refunded outside the engine and recorded as is.
  * All succeeded → `completed`; any pending → `pending`; a provider that answers `failed` or

@@ -11,14 +11,14 @@ import {
 } from './token-buckets';
 
 /**
- * The rate limits (decisions §15), each `limit` requests per `window_seconds`:
+ * The rate limits (docs/contract.md#rate-limits), each `limit` requests per `window_seconds`:
  * - `secret_key`: per secret key;
  * - `publishable_key`: per publishable key AND client address — a publishable key is public and
  *   shared by every shopper, so a budget per key alone would let one client spend everybody's;
  * - `failed_auth`: failed authentications (401) per client address;
  * - `order_lookup`: guest order look-ups per client address;
  * - `sign_in`: customer sign-in attempts (register, sign in, password reset and its confirmation)
- *   per client address, and sign-ins and reset requests per e-mail address (decisions §16): the
+ *   per client address, and sign-ins and reset requests per e-mail address (docs/contract.md#sign-in): the
  *   same budget again, counted for the e-mail whatever the client address, so that a guesser who
  *   spreads attempts on one account over many addresses is held to it too.
  *
@@ -77,7 +77,7 @@ export type RateLimitOptions = z.infer<typeof rateLimitOptionsSchema>;
 
 /**
  * What a shared window is counted for besides a client address: an e-mail address (a customer
- * account's sign-in and reset requests, decisions §16), compared case-insensitively.
+ * account's sign-in and reset requests, docs/contract.md#sign-in), compared case-insensitively.
  */
 export interface RateLimitSubject {
   email: string;

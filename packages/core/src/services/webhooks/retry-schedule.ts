@@ -1,7 +1,7 @@
 import type { WebhookDeliveryStatus } from '../../ports/storage';
 
 /**
- * The retry policy of decisions §14 as pure functions. `delays` are the seconds before attempts
+ * The retry policy of docs/contract.md#webhook-delivery as pure functions. `delays` are the seconds before attempts
  * 1..n (default `0,300,1800,7200,86400`, `COMMERCE_WEBHOOK_RETRY_DELAYS`): attempt 1 goes out
  * `delays[0]` after the event, and each later attempt `delays[k]` after the attempt before it —
  * so by default at 0, +5 min, +30 min, +2 h, +24 h. A delivery makes at most `delays.length`
@@ -48,7 +48,7 @@ export function maxAttempts(delays: readonly number[]): number {
   return Math.max(1, delays.length);
 }
 
-/** Whether a response status counts as delivered (decisions §14: 2xx). */
+/** Whether a response status counts as delivered (docs/contract.md#webhook-delivery: 2xx). */
 export function isSuccessStatus(status: number | null): boolean {
   return status !== null && status >= 200 && status < 300;
 }

@@ -54,7 +54,7 @@ export function sampleEventData<K extends EventType>(type: K, context: SampleCon
 
 /** The sample's reset token: shaped like one (`prt_…`) but never issued, so it resets nothing. */
 export const SAMPLE_RESET_TOKEN = 'prt_sample_not_a_real_reset_token';
-/** A reset token is valid for 1 hour (decisions §16). */
+/** A reset token is valid for 1 hour (docs/contract.md#password-reset). */
 const RESET_SAMPLE_VALIDITY_MS = 60 * 60 * 1000;
 
 function buildSamples({ currency, now, ids }: SampleContext) {

@@ -6,7 +6,7 @@ export type WebhookSubscription = Pick<WebhookRecord, 'events' | 'events_since' 
 
 /**
  * Since when (epoch ms) a webhook receives events of `type`, or null when it does not
- * (decisions §15: a webhook receives only events created after it, or after the event type was
+ * (docs/contract.md#webhook-subscriptions: a webhook receives only events created after it, or after the event type was
  * added to it, as at Stripe). A listed type counts from `events_since[type]`, or from the
  * webhook's `created_at` when that holds no entry (every type it was created with, and webhooks
  * created before the map existed). With `['*']`, every type counts from `events_since['*']`
@@ -29,7 +29,7 @@ export function subscribedSince(webhook: WebhookSubscription, type: string): num
 
 const SECRET_EVENTS: ReadonlySet<string> = new Set(SECRET_EVENT_TYPES);
 
-/** Whether an event carries a secret and so reaches only webhooks that name it (decisions §16). */
+/** Whether an event carries a secret and so reaches only webhooks that name it (docs/contract.md#password-reset). */
 export function isSecretEvent(type: string): boolean {
   return SECRET_EVENTS.has(type);
 }

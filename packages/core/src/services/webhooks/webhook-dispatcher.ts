@@ -83,10 +83,10 @@ type AttemptOutcome = 'succeeded' | 'failed' | 'lost';
 const MAX_FANOUT_ROUNDS = 20;
 
 /**
- * The webhook sender (decisions §14), for cron jobs, serverless hosts and the worker loop:
+ * The webhook sender (docs/contract.md#webhook-delivery), for cron jobs, serverless hosts and the worker loop:
  * 1. fan-out: committed, undispatched outbox events become one pending delivery per subscribed
  *    active webhook of their store and mode — subscribed to the event's type no later than the
- *    event was created (`receivesEvent`, decisions §15) —, carrying the payload serialised once —
+ *    event was created (`receivesEvent`, docs/contract.md#webhook-subscriptions) —, carrying the payload serialised once —
  *    every attempt sends those exact bytes;
  * 2. claim due deliveries under a lease (no two workers hold the same delivery; Postgres
  *    `FOR UPDATE SKIP LOCKED`), send them — different webhooks in parallel; one webhook's first,
@@ -104,7 +104,7 @@ export function createWebhookDispatcher(ctx: ServiceContext) {
 
   /**
    * The delivery of `event` to `webhook`, or null when the webhook does not receive it: another
-   * type, or a type it subscribed to after the event was created (`receivesEvent`, decisions §15).
+   * type, or a type it subscribed to after the event was created (`receivesEvent`, docs/contract.md#webhook-subscriptions).
    */
   function makeDelivery(now: number, payloads: Map<string, string>) {
     return (event: EventRecord, webhook: WebhookRecord): WebhookDeliveryRecord | null => {
@@ -394,7 +394,7 @@ export function createWebhookDispatcher(ctx: ServiceContext) {
       };
       // Webhooks in parallel. Within one webhook: its first delivery, then — if the endpoint
       // answered — the rest in parallel; if it failed, the rest one at a time, so the failure that
-      // deactivates the webhook (decisions §14: at 5) is the last attempt sent to it.
+      // deactivates the webhook (docs/contract.md#webhook-delivery: at 5) is the last attempt sent to it.
       await Promise.all(
         [...byWebhook(claimed).values()].map(async ([first, ...rest]) => {
           if (first === undefined) return;

@@ -35,7 +35,7 @@ export interface SendOutcome {
 }
 
 /**
- * Signs and sends one delivery attempt (decisions §14, §15): `POST`, `Content-Type: application/json`,
+ * Signs and sends one delivery attempt (docs/contract.md#webhook-delivery, #limits): `POST`, `Content-Type: application/json`,
  * - `X-Webhook-Signature` = hex HMAC-SHA256 of the exact body keyed with the whole CURRENT secret
  *   (the spec's header; one value, also during a rotation overlap),
  * - `X-Webhook-Id` = the event id, `X-Webhook-Timestamp` = unix seconds,

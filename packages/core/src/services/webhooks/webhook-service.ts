@@ -14,7 +14,7 @@ import { secretFromToken, signingSecrets } from './webhook-signing';
 import { startWebhookWorker, type WebhookWorkerOptions } from './webhook-worker';
 
 /**
- * `whsec_` + standard base64 of 32 random bytes (decisions §15; what Standard Webhooks
+ * `whsec_` + standard base64 of 32 random bytes (docs/contract.md#standard-webhooks; what Standard Webhooks
  * verifiers decode). Webhooks created earlier keep their `whsec_` + 43 URL-safe characters until
  * rotated (see `standardWebhookKey`).
  */
@@ -22,11 +22,11 @@ function generateSecret(ctx: ServiceContext): string {
   return secretFromToken(ctx.crypto.randomToken(32));
 }
 
-/** How long the previous secret keeps signing after a rotation (decisions §15). */
+/** How long the previous secret keeps signing after a rotation (docs/contract.md#standard-webhooks). */
 export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Webhooks (spec "Events", decisions §14), per store and mode: CRUD with the secret shown once,
+ * Webhooks (docs/contract.md#webhooks), per store and mode: CRUD with the secret shown once,
  * delivery history, test deliveries, dashboard notifications, and the sender (`deliverDue` for
  * cron/serverless hosts, `startWorker` for a long-running process).
  *
@@ -63,7 +63,7 @@ export function createWebhookService(ctx: ServiceContext) {
           mode: scope.mode,
           url: input.url,
           events: [...input.events],
-          // Every type counts from `created_at` (decisions §15: only events created after it).
+          // Every type counts from `created_at` (docs/contract.md#webhook-subscriptions: only events created after it).
           events_since: {},
           secret,
           previous_secret: null,
@@ -92,8 +92,8 @@ export function createWebhookService(ctx: ServiceContext) {
 
     /**
      * Changes `url`, `events`, `is_active`, `metadata` (replaced whole). An event type added to
-     * `events` is received for events created from now on (`eventsSinceAfterChange`, decisions
-     * §15); types kept keep their time. Re-activating an inactive webhook resets
+     * `events` is received for events created from now on (`eventsSinceAfterChange`,
+     * docs/contract.md#webhook-subscriptions); types kept keep their time. Re-activating an inactive webhook resets
      * `consecutive_failures` to 0 and receives events created from then on; deactivating it
      * cancels its pending deliveries (events raised while it is inactive are not delivered to it
      * later).

@@ -1,12 +1,12 @@
 /**
- * Webhook secrets and the Standard Webhooks signature (decisions §15), with the web-standard
+ * Webhook secrets and the Standard Webhooks signature (docs/contract.md#standard-webhooks), with the web-standard
  * `crypto.subtle` only (core has no `node:*` imports).
  *
  * - Secrets are `whsec_` + standard base64 of 32 random bytes (`whsec_…=`, 50 characters).
  * - `webhook-signature` is `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`,
  *   keyed with the base64-DECODED part after `whsec_`; one `v1,` entry per signing secret,
  *   separated by spaces.
- * - Webhooks created before issue 20 have `whsec_` + 43 URL-safe characters, which are not valid
+ * - Webhooks created before Standard Webhooks signatures were added have `whsec_` + 43 URL-safe characters, which are not valid
  *   (padded, standard) base64: their key is the UTF-8 bytes of the part after `whsec_` instead.
  *   The `standardwebhooks` library verifies those with `new Webhook(rest, { format: 'raw' })`;
  *   rotating the secret gives such a webhook a standard one.

@@ -10,7 +10,7 @@ import { inventoryToWire } from './inventory';
 
 /**
  * Who looks at the catalog. The storefront never sees `cost_price` (null) nor inventory
- * `on_hand`/`reserved`/`safety_stock` (null), and inactive variants are left out (decisions §9).
+ * `on_hand`/`reserved`/`safety_stock` (null), and inactive variants are left out (docs/contract.md#storefront-visibility).
  * Product and variant `metadata` are shown on both (merchants put display data there); only the
  * inventory's metadata is admin-only (see `inventoryToWire`).
  */
@@ -139,7 +139,7 @@ export type VariantWire = ReturnType<typeof variantToWire>;
 
 /**
  * The Product resource, plus `price`: the representative (cheapest active) variant's price or
- * null (decisions §7), maintained by the storage. Variants are in position order; the storefront
+ * null (docs/contract.md#representative-price), maintained by the storage. Variants are in position order; the storefront
  * view leaves out inactive ones.
  */
 export function productToWire(product: ProductAggregate, view: CatalogView = 'admin') {

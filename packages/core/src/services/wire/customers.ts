@@ -35,7 +35,7 @@ export function customerAddressToWire(record: CustomerAddressRecord) {
 
 /**
  * The Customer resource (spec). `total_orders` / `total_spent` come from the storage's derived
- * totals (decisions §13) and are shown in the store `currency`; `addresses` are the customer's
+ * totals (docs/contract.md#customer-totals) and are shown in the store `currency`; `addresses` are the customer's
  * saved addresses in storage order (oldest first, like the address list).
  */
 export function customerToWire(

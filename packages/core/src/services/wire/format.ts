@@ -1,4 +1,4 @@
-/** Small formatters from records to the wire (decisions §6): ISO time, Money objects. */
+/** Small formatters from records to the wire (docs/contract.md#money): ISO time, Money objects. */
 export interface MoneyWire {
   amount: number;
   currency: string;

@@ -3,7 +3,7 @@ import type { InventoryRecord } from '../../ports/storage';
 export type InventoryView = 'admin' | 'storefront';
 
 /**
- * The Inventory resource. The storefront sees only `available` (decisions §9): `on_hand`,
+ * The Inventory resource. The storefront sees only `available` (docs/contract.md#storefront-visibility): `on_hand`,
  * `reserved` and `safety_stock` are null there.
  */
 export function inventoryToWire(record: InventoryRecord, view: InventoryView = 'admin') {

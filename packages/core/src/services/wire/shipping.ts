@@ -1,7 +1,7 @@
 import type { ShippingMethodRecord } from '../../ports/storage';
 import { iso, money, moneyOrNull } from './format';
 
-/** The ShippingMethod resource (decisions §8). */
+/** The ShippingMethod resource (docs/contract.md#shipping-methods). */
 export function shippingMethodToWire(record: ShippingMethodRecord) {
   return {
     id: record.id,

@@ -3,7 +3,7 @@ import { productToWire } from './catalog';
 
 /**
  * A product's storefront JSON rendered once, when the product is written, and served as text
- * (issue 9: re-parsing, rebuilding and re-serialising the same products on every catalog
+ * (re-parsing, rebuilding and re-serialising the same products on every catalog
  * request cost most of its CPU).
  *
  * The only part of a storefront product that changes without a catalog write is the stock of its

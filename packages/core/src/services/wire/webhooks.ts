@@ -14,7 +14,7 @@ import type {
 import { iso, isoOrNull } from './format';
 
 /**
- * A webhook on the wire (decisions §14). `secret` is given only by the create response; every
+ * A webhook on the wire (docs/contract.md#webhooks). `secret` is given only by the create response; every
  * other response shows `null`.
  */
 export function webhookToWire(record: WebhookRecord, secret: string | null = null): Webhook {

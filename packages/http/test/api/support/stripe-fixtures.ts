@@ -214,7 +214,7 @@ export async function allOrders(api: TestApi): Promise<Order[]> {
 }
 
 /**
- * The money invariant of issue 6: every successful charge at the fake belongs to exactly one
+ * The money invariant of provider checkouts (docs/contract.md#checkout): every successful charge at the fake belongs to exactly one
  * paid order (its completed Stripe payment has that PaymentIntent), or, with no order, was
  * refunded in full; and every completed Stripe payment of an order has its charge.
  */
