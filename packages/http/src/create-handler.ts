@@ -41,7 +41,7 @@ export interface CartwrightHandler {
  * const handler = createHandler(engine, { routes, prefix: '/api' });
  * Bun.serve({ fetch: handler });
  */
-export function createHandler(engine: Engine | RouteEngine, options: HandlerOptions): CartwrightHandler {
+export function createHandler(engine: Engine, options: HandlerOptions): CartwrightHandler {
   // The same object: `createEngine` returns the engine with its internals, typed as `Engine`.
   const pipeline = createPipeline(engine as RouteEngine, options);
   const fetchHandler = async (request: Request, context?: FetchContext): Promise<Response> => {

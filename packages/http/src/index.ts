@@ -13,8 +13,8 @@ export {
   type FetchContext,
   type HandlerOptions,
 } from './create-handler';
-// Who is calling, as a route sees it, and the engine a route receives.
-export type { AuthContext, CustomerContext, RouteEngine } from './engine-port';
+// Who is calling, as a route sees it.
+export type { AuthContext, CustomerContext } from './engine-port';
 // Errors in the API's format, for an app that answers beside the API (and the `onError` hook).
 export {
   type ErrorHookInfo,

@@ -1,6 +1,6 @@
-import type { ErrorCode } from '@cartwright/core';
+import type { Engine, ErrorCode } from '@cartwright/core';
 import type { ZodType, z } from 'zod';
-import type { AuthContext, CustomerContext, RouteEngine } from './engine-port';
+import type { AuthContext, CustomerContext } from './engine-port';
 import type { HeaderReader } from './raw-http';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -33,6 +33,7 @@ export interface RouteContext<
   P = RawParams,
   Q = RawQuery,
   B = NoBody,
+  E = Engine,
 > {
   params: P;
   query: Q;
@@ -50,7 +51,11 @@ export interface RouteContext<
    */
   rawBody: string | null;
   headers: HeaderReader;
-  engine: RouteEngine;
+  /**
+   * The engine `createEngine` returned (core's `Engine`): use its front door,
+   * `ctx.engine.forStore({ store_id: ctx.auth.store_id, mode: ctx.auth.mode })`, which validates.
+   */
+  engine: E;
   api: ApiInfo;
 }
 
@@ -62,6 +67,7 @@ export interface RouteDefinition<
   Q extends ZodType | undefined = ZodType | undefined,
   B extends ZodType | undefined = ZodType | undefined,
   R extends ZodType = ZodType,
+  E = Engine,
 > {
   method: HttpMethod;
   /** find-my-way pattern including `/v1`, e.g. `/v1/admin/products/:id`. */
@@ -113,7 +119,7 @@ export interface RouteDefinition<
    * text of another media type.
    */
   handler(
-    ctx: RouteContext<A, C, Parsed<P, RawParams>, Parsed<Q, RawQuery>, Parsed<B, NoBody>>,
+    ctx: RouteContext<A, C, Parsed<P, RawParams>, Parsed<Q, RawQuery>, Parsed<B, NoBody>, E>,
   ): Promise<unknown>;
 }
 

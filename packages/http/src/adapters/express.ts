@@ -2,7 +2,6 @@ import type { ServerResponse } from 'node:http';
 import type { Engine } from '@cartwright/core';
 import { type ApiHandlerOptions, createApiHandler } from '../api';
 import { type CartwrightHandler, createHandler, type HandlerOptions, isHandler } from '../create-handler';
-import type { RouteEngine } from '../engine-port';
 import { handleNodeRequest, type NodeRequest } from './node';
 
 /** The middleware signature; Express's `RequestHandler` accepts it (its `Request` extends `IncomingMessage`). */
@@ -42,21 +41,18 @@ export function createExpressMiddleware(handler: CartwrightHandler): CartwrightM
 export function cartwright(handler: CartwrightHandler): CartwrightMiddleware;
 /** @deprecated See {@link createExpressMiddleware}. */
 export function cartwright(
-  engine: Engine | RouteEngine,
+  engine: Engine,
   options?: HandlerOptions | ApiHandlerOptions,
 ): CartwrightMiddleware;
 export function cartwright(
-  target: CartwrightHandler | Engine | RouteEngine,
+  target: CartwrightHandler | Engine,
   options?: HandlerOptions | ApiHandlerOptions,
 ): CartwrightMiddleware {
   return createExpressMiddleware(isHandler(target) ? target : handlerFor(target, options));
 }
 
 /** Given routes, exactly those; otherwise the whole `/v1` API. */
-function handlerFor(
-  engine: Engine | RouteEngine,
-  options: HandlerOptions | ApiHandlerOptions = {},
-): CartwrightHandler {
+function handlerFor(engine: Engine, options: HandlerOptions | ApiHandlerOptions = {}): CartwrightHandler {
   return 'routes' in options && options.routes
     ? createHandler(engine, options)
     : createApiHandler(engine, options);

@@ -8,7 +8,6 @@ import {
   isHandler,
   splitUrl,
 } from '../create-handler';
-import type { RouteEngine } from '../engine-port';
 import type { RawRequest } from '../raw-http';
 import { readNodeRequestBody, readNodeStream } from './node';
 
@@ -18,9 +17,7 @@ import { readNodeRequestBody, readNodeStream } from './node';
  *
  * @deprecated Pass the handler to {@link createFastifyPlugin} instead; goes in the next major.
  */
-export type CartwrightFastifyOptions =
-  | { handler: CartwrightHandler }
-  | ({ engine: Engine | RouteEngine } & HandlerOptions);
+export type CartwrightFastifyOptions = { handler: CartwrightHandler } | ({ engine: Engine } & HandlerOptions);
 
 const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
 const PAYLOAD = Symbol('cartwright.payload');
@@ -113,7 +110,7 @@ function registerApi(fastify: FastifyInstance, handler: CartwrightHandler): void
  * by Fastify), so it is not also given to the handler.
  */
 function handlerFromEngine(options: CartwrightFastifyOptions): CartwrightHandler {
-  const { engine, prefix: _mount, ...rest } = options as { engine: Engine | RouteEngine } & HandlerOptions;
+  const { engine, prefix: _mount, ...rest } = options as { engine: Engine } & HandlerOptions;
   return createHandler(engine, rest);
 }
 

@@ -10,7 +10,8 @@ import {
 } from '@cartwright/core/schemas';
 import { z } from 'zod';
 import type { AuthContext, CustomerContext } from '../engine-port';
-import { type AnyRoute, defineRoute } from '../route';
+import type { AnyRoute } from '../route';
+import { defineApiRoute } from './define-api-route';
 import { scopeOf } from './scope';
 
 const SessionPathSchema = z.object({ session_id: z.string().min(1) });
@@ -30,7 +31,7 @@ const ACCESS =
 
 /** Storefront carts (docs/contract.md#cart-ownership, #carts): publishable or secret key, optional customer token. */
 export const cartsRoutes: AnyRoute[] = [
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/storefront/carts',
     auth: 'any',
@@ -45,7 +46,7 @@ export const cartsRoutes: AnyRoute[] = [
     errors: ['forbidden', 'not_found', 'insufficient_inventory', 'product_unavailable'],
     handler: (ctx) => ctx.engine.carts.create(scopeOf(ctx.auth), actorOf(ctx.auth, ctx.customer), ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/storefront/carts/by-session/:session_id',
     auth: 'any',
@@ -64,7 +65,7 @@ export const cartsRoutes: AnyRoute[] = [
         ctx.params.session_id,
       ),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/storefront/carts/:id',
     auth: 'any',
@@ -78,7 +79,7 @@ export const cartsRoutes: AnyRoute[] = [
     errors: ['not_found'],
     handler: (ctx) => ctx.engine.carts.get(scopeOf(ctx.auth), actorOf(ctx.auth, ctx.customer), ctx.params.id),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'PATCH',
     path: '/v1/storefront/carts/:id',
     auth: 'any',
@@ -94,7 +95,7 @@ export const cartsRoutes: AnyRoute[] = [
     handler: (ctx) =>
       ctx.engine.carts.update(scopeOf(ctx.auth), actorOf(ctx.auth, ctx.customer), ctx.params.id, ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/storefront/carts/:id/items',
     auth: 'any',
@@ -111,7 +112,7 @@ export const cartsRoutes: AnyRoute[] = [
     handler: (ctx) =>
       ctx.engine.carts.addItem(scopeOf(ctx.auth), actorOf(ctx.auth, ctx.customer), ctx.params.id, ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'PATCH',
     path: '/v1/storefront/carts/:id/items/:item_id',
     auth: 'any',
@@ -132,7 +133,7 @@ export const cartsRoutes: AnyRoute[] = [
         ctx.body,
       ),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'DELETE',
     path: '/v1/storefront/carts/:id/items/:item_id',
     auth: 'any',
@@ -152,7 +153,7 @@ export const cartsRoutes: AnyRoute[] = [
         ctx.params.item_id,
       ),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/storefront/carts/:id/discounts',
     auth: 'any',
@@ -179,7 +180,7 @@ export const cartsRoutes: AnyRoute[] = [
         ctx.body.code,
       ),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'DELETE',
     path: '/v1/storefront/carts/:id/discounts/:code',
     auth: 'any',
@@ -199,7 +200,7 @@ export const cartsRoutes: AnyRoute[] = [
         ctx.params.code,
       ),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/storefront/carts/:id/merge',
     auth: 'any',

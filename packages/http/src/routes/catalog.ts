@@ -25,7 +25,8 @@ import {
   VariantUpdateSchema,
 } from '@cartwright/core/schemas';
 import { z } from 'zod';
-import { type AnyRoute, defineRoute, jsonText } from '../route';
+import { type AnyRoute, jsonText } from '../route';
+import { defineApiRoute } from './define-api-route';
 import { pageOf, scopeOf } from './scope';
 
 /** `GET /v1/admin/products/{id}/variants`: newest first by default, or `sort=position`. */
@@ -58,7 +59,7 @@ const CREATE_DESCRIPTION = [
 
 /** Admin products, variants and images (docs/contract.md#catalog): secret key only. */
 const productRoutes: AnyRoute[] = [
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/admin/products',
     auth: 'secret',
@@ -72,7 +73,7 @@ const productRoutes: AnyRoute[] = [
     errors: ['duplicate_slug', 'duplicate_sku', 'currency_mismatch'],
     handler: async (ctx) => ctx.engine.products.create(scopeOf(ctx.auth), ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/admin/products',
     auth: 'secret',
@@ -86,7 +87,7 @@ const productRoutes: AnyRoute[] = [
     operationId: 'listProducts',
     handler: async (ctx) => ctx.engine.products.list(scopeOf(ctx.auth), ctx.query),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/admin/products/:id',
     auth: 'secret',
@@ -98,7 +99,7 @@ const productRoutes: AnyRoute[] = [
     operationId: 'getProduct',
     handler: async (ctx) => ctx.engine.products.get(scopeOf(ctx.auth), ctx.params.id),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'PATCH',
     path: '/v1/admin/products/:id',
     auth: 'secret',
@@ -114,7 +115,7 @@ const productRoutes: AnyRoute[] = [
     errors: ['duplicate_slug'],
     handler: async (ctx) => ctx.engine.products.update(scopeOf(ctx.auth), ctx.params.id, ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'DELETE',
     path: '/v1/admin/products/:id',
     auth: 'secret',
@@ -127,7 +128,7 @@ const productRoutes: AnyRoute[] = [
     operationId: 'deleteProduct',
     handler: async (ctx) => ctx.engine.products.delete(scopeOf(ctx.auth), ctx.params.id),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/admin/products/:id/variants',
     auth: 'secret',
@@ -142,7 +143,7 @@ const productRoutes: AnyRoute[] = [
     handler: async (ctx) =>
       ctx.engine.products.listVariants(scopeOf(ctx.auth), ctx.params.id, pageOf(ctx.query)),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/admin/products/:id/variants',
     auth: 'secret',
@@ -158,7 +159,7 @@ const productRoutes: AnyRoute[] = [
     errors: ['duplicate_sku', 'currency_mismatch'],
     handler: async (ctx) => ctx.engine.products.createVariant(scopeOf(ctx.auth), ctx.params.id, ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'PATCH',
     path: '/v1/admin/variants/:id',
     auth: 'secret',
@@ -174,7 +175,7 @@ const productRoutes: AnyRoute[] = [
     errors: ['duplicate_sku', 'currency_mismatch'],
     handler: async (ctx) => ctx.engine.products.updateVariant(scopeOf(ctx.auth), ctx.params.id, ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'DELETE',
     path: '/v1/admin/variants/:id',
     auth: 'secret',
@@ -187,7 +188,7 @@ const productRoutes: AnyRoute[] = [
     operationId: 'deleteVariant',
     handler: async (ctx) => ctx.engine.products.deleteVariant(scopeOf(ctx.auth), ctx.params.id),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/admin/products/:id/images',
     auth: 'secret',
@@ -202,7 +203,7 @@ const productRoutes: AnyRoute[] = [
     operationId: 'createProductImage',
     handler: async (ctx) => ctx.engine.products.addImage(scopeOf(ctx.auth), ctx.params.id, ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'DELETE',
     path: '/v1/admin/products/:id/images/:image_id',
     auth: 'secret',
@@ -220,7 +221,7 @@ const productRoutes: AnyRoute[] = [
 
 /** Admin shipping methods (docs/contract.md#shipping-methods): secret key only. */
 const shippingRoutes: AnyRoute[] = [
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/admin/shipping-methods',
     auth: 'secret',
@@ -235,7 +236,7 @@ const shippingRoutes: AnyRoute[] = [
     errors: ['currency_mismatch'],
     handler: async (ctx) => ctx.engine.shippingMethods.create(scopeOf(ctx.auth), ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/admin/shipping-methods',
     auth: 'secret',
@@ -248,7 +249,7 @@ const shippingRoutes: AnyRoute[] = [
     operationId: 'listShippingMethods',
     handler: async (ctx) => ctx.engine.shippingMethods.list(scopeOf(ctx.auth), ctx.query),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/admin/shipping-methods/:id',
     auth: 'secret',
@@ -260,7 +261,7 @@ const shippingRoutes: AnyRoute[] = [
     operationId: 'getShippingMethod',
     handler: async (ctx) => ctx.engine.shippingMethods.get(scopeOf(ctx.auth), ctx.params.id),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'PATCH',
     path: '/v1/admin/shipping-methods/:id',
     auth: 'secret',
@@ -275,7 +276,7 @@ const shippingRoutes: AnyRoute[] = [
     errors: ['currency_mismatch'],
     handler: async (ctx) => ctx.engine.shippingMethods.update(scopeOf(ctx.auth), ctx.params.id, ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'DELETE',
     path: '/v1/admin/shipping-methods/:id',
     auth: 'secret',
@@ -291,7 +292,7 @@ const shippingRoutes: AnyRoute[] = [
 
 /** Catalog browsing (docs/contract.md#catalog): publishable or secret key; active products only. */
 const storefrontRoutes: AnyRoute[] = [
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/storefront/products',
     auth: 'any',
@@ -307,7 +308,7 @@ const storefrontRoutes: AnyRoute[] = [
     handler: async (ctx) =>
       jsonText(await ctx.engine.products.listStorefrontJson(scopeOf(ctx.auth), ctx.query)),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/storefront/products/by-slug/:slug',
     auth: 'any',
@@ -321,7 +322,7 @@ const storefrontRoutes: AnyRoute[] = [
     handler: async (ctx) =>
       jsonText(await ctx.engine.products.getStorefrontJson(scopeOf(ctx.auth), 'slug', ctx.params.slug)),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/storefront/products/:id',
     auth: 'any',
@@ -335,7 +336,7 @@ const storefrontRoutes: AnyRoute[] = [
     handler: async (ctx) =>
       jsonText(await ctx.engine.products.getStorefrontJson(scopeOf(ctx.auth), 'id', ctx.params.id)),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/storefront/shipping-methods',
     aliases: ['/v1/storefront/shipping_methods'],

@@ -9,7 +9,8 @@ import {
   SuccessSchema,
 } from '@cartwright/core/schemas';
 import { limitBySubject } from '../pipeline';
-import { type AnyRoute, defineRoute } from '../route';
+import type { AnyRoute } from '../route';
+import { defineApiRoute } from './define-api-route';
 import { scopeOf } from './scope';
 
 const TAGS = ['Customer accounts'] as const;
@@ -24,7 +25,7 @@ const SIGN_IN_LIMIT =
  * the same budget, whatever the address they come from ({@link limitBySubject}), before any work.
  */
 export const customerAuthRoutes: AnyRoute[] = [
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/storefront/customer-auth/register',
     auth: 'any',
@@ -39,7 +40,7 @@ export const customerAuthRoutes: AnyRoute[] = [
     errors: ['duplicate_email'],
     handler: async (ctx) => ctx.engine.accounts.register(scopeOf(ctx.auth), ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/storefront/customer-auth/login',
     auth: 'any',
@@ -57,7 +58,7 @@ export const customerAuthRoutes: AnyRoute[] = [
       return ctx.engine.accounts.signIn(scopeOf(ctx.auth), ctx.body);
     },
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/storefront/customer-auth/logout',
     auth: 'any',
@@ -69,7 +70,7 @@ export const customerAuthRoutes: AnyRoute[] = [
     operationId: 'signOutCustomer',
     handler: async (ctx) => ctx.engine.accounts.signOut(scopeOf(ctx.auth), ctx.customer.token_id),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/storefront/customers/me/password',
     auth: 'any',
@@ -91,7 +92,7 @@ export const customerAuthRoutes: AnyRoute[] = [
         ctx.body,
       ),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/storefront/customers/password-reset',
     auth: 'any',
@@ -108,7 +109,7 @@ export const customerAuthRoutes: AnyRoute[] = [
       return ctx.engine.accounts.requestPasswordReset(scopeOf(ctx.auth), ctx.body);
     },
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/storefront/customers/password-reset/confirm',
     auth: 'any',

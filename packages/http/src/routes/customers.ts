@@ -16,7 +16,8 @@ import {
   StorefrontCustomerUpdateSchema,
 } from '@cartwright/core/schemas';
 import { z } from 'zod';
-import { type AnyRoute, defineRoute } from '../route';
+import type { AnyRoute } from '../route';
+import { defineApiRoute } from './define-api-route';
 import { pageOf, scopeOf } from './scope';
 
 const AddressPathSchema = z.object({ address_id: IdSchema });
@@ -26,7 +27,7 @@ const STOREFRONT_TAGS = ['Storefront customers'] as const;
 
 /** Admin customers (docs/contract.md#customers): secret key only. */
 const adminRoutes: AnyRoute[] = [
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/admin/customers',
     auth: 'secret',
@@ -41,7 +42,7 @@ const adminRoutes: AnyRoute[] = [
     errors: ['duplicate_email'],
     handler: async (ctx) => ctx.engine.customers.create(scopeOf(ctx.auth), ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/admin/customers',
     auth: 'secret',
@@ -57,7 +58,7 @@ const adminRoutes: AnyRoute[] = [
       return ctx.engine.customers.list(scopeOf(ctx.auth), { q, status, tag }, pageOf(ctx.query));
     },
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/admin/customers/:id',
     auth: 'secret',
@@ -69,7 +70,7 @@ const adminRoutes: AnyRoute[] = [
     operationId: 'getCustomer',
     handler: async (ctx) => ctx.engine.customers.get(scopeOf(ctx.auth), ctx.params.id),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'PATCH',
     path: '/v1/admin/customers/:id',
     auth: 'secret',
@@ -84,7 +85,7 @@ const adminRoutes: AnyRoute[] = [
     errors: ['duplicate_email'],
     handler: async (ctx) => ctx.engine.customers.update(scopeOf(ctx.auth), ctx.params.id, ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'DELETE',
     path: '/v1/admin/customers/:id',
     auth: 'secret',
@@ -97,7 +98,7 @@ const adminRoutes: AnyRoute[] = [
     operationId: 'deleteCustomer',
     handler: async (ctx) => ctx.engine.customers.delete(scopeOf(ctx.auth), ctx.params.id),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/admin/customers/:id/token',
     aliases: ['/admin/customers/:id/token'],
@@ -117,7 +118,7 @@ const adminRoutes: AnyRoute[] = [
 
 /** The signed-in customer (docs/contract.md#customer-tokens): any key plus `X-Customer-Token`. */
 const storefrontRoutes: AnyRoute[] = [
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/storefront/customers/me',
     auth: 'any',
@@ -128,7 +129,7 @@ const storefrontRoutes: AnyRoute[] = [
     operationId: 'getMyProfile',
     handler: async (ctx) => ctx.engine.customers.getProfile(scopeOf(ctx.auth), ctx.customer.customer_id),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'PATCH',
     path: '/v1/storefront/customers/me',
     auth: 'any',
@@ -142,7 +143,7 @@ const storefrontRoutes: AnyRoute[] = [
     handler: async (ctx) =>
       ctx.engine.customers.updateProfile(scopeOf(ctx.auth), ctx.customer.customer_id, ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/storefront/customers/me/addresses',
     auth: 'any',
@@ -153,7 +154,7 @@ const storefrontRoutes: AnyRoute[] = [
     operationId: 'listMyAddresses',
     handler: async (ctx) => ctx.engine.customers.listAddresses(scopeOf(ctx.auth), ctx.customer.customer_id),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/storefront/customers/me/addresses',
     auth: 'any',
@@ -167,7 +168,7 @@ const storefrontRoutes: AnyRoute[] = [
     handler: async (ctx) =>
       ctx.engine.customers.createAddress(scopeOf(ctx.auth), ctx.customer.customer_id, ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'PATCH',
     path: '/v1/storefront/customers/me/addresses/:address_id',
     auth: 'any',
@@ -187,7 +188,7 @@ const storefrontRoutes: AnyRoute[] = [
         ctx.body,
       ),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'DELETE',
     path: '/v1/storefront/customers/me/addresses/:address_id',
     auth: 'any',

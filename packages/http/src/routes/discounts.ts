@@ -8,14 +8,15 @@ import {
   DiscountUpdateSchema,
   IdPathSchema,
 } from '@cartwright/core/schemas';
-import { type AnyRoute, defineRoute } from '../route';
+import type { AnyRoute } from '../route';
+import { defineApiRoute } from './define-api-route';
 import { scopeOf } from './scope';
 
 const tags = ['Discounts'] as const;
 
 /** Admin discounts (docs/contract.md#discounts): secret key only. */
 export const discountsRoutes: AnyRoute[] = [
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/admin/discounts',
     auth: 'secret',
@@ -32,7 +33,7 @@ export const discountsRoutes: AnyRoute[] = [
     // The schema's `.overwrite` always sets value and target (see `DiscountCreate`).
     handler: (ctx) => ctx.engine.discounts.create(scopeOf(ctx.auth), ctx.body as DiscountCreate),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/admin/discounts',
     auth: 'secret',
@@ -45,7 +46,7 @@ export const discountsRoutes: AnyRoute[] = [
     operationId: 'listDiscounts',
     handler: (ctx) => ctx.engine.discounts.list(scopeOf(ctx.auth), ctx.query),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/admin/discounts/:id',
     auth: 'secret',
@@ -58,7 +59,7 @@ export const discountsRoutes: AnyRoute[] = [
     errors: ['not_found'],
     handler: (ctx) => ctx.engine.discounts.get(scopeOf(ctx.auth), ctx.params.id),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'PATCH',
     path: '/v1/admin/discounts/:id',
     auth: 'secret',
@@ -74,7 +75,7 @@ export const discountsRoutes: AnyRoute[] = [
     errors: ['not_found', 'duplicate_code', 'currency_mismatch'],
     handler: (ctx) => ctx.engine.discounts.update(scopeOf(ctx.auth), ctx.params.id, ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'DELETE',
     path: '/v1/admin/discounts/:id',
     auth: 'secret',

@@ -6,14 +6,15 @@ import {
   InventorySchema,
   InventoryUpdateSchema,
 } from '@cartwright/core/schemas';
-import { type AnyRoute, defineRoute } from '../route';
+import type { AnyRoute } from '../route';
+import { defineApiRoute } from './define-api-route';
 import { pageOf, scopeOf } from './scope';
 
 const TAGS = ['Inventory'] as const;
 
 /** Inventory administration (docs/contract.md#inventory): secret key only. */
 export const inventoryRoutes: AnyRoute[] = [
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/admin/inventory',
     auth: 'secret',
@@ -27,7 +28,7 @@ export const inventoryRoutes: AnyRoute[] = [
     handler: async (ctx) =>
       ctx.engine.inventory.list(scopeOf(ctx.auth), { low_stock: ctx.query.low_stock }, pageOf(ctx.query)),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/admin/inventory/:id',
     auth: 'secret',
@@ -39,7 +40,7 @@ export const inventoryRoutes: AnyRoute[] = [
     operationId: 'getInventoryItem',
     handler: async (ctx) => ctx.engine.inventory.get(scopeOf(ctx.auth), ctx.params.id),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'PATCH',
     path: '/v1/admin/inventory/:id',
     auth: 'secret',
@@ -54,7 +55,7 @@ export const inventoryRoutes: AnyRoute[] = [
     errors: ['insufficient_inventory'],
     handler: async (ctx) => ctx.engine.inventory.update(scopeOf(ctx.auth), ctx.params.id, ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/admin/inventory/:id/adjust',
     auth: 'secret',

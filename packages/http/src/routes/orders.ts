@@ -21,7 +21,8 @@ import {
   RefundSchema,
   StorefrontOrderListQuerySchema,
 } from '@cartwright/core/schemas';
-import { type AnyRoute, defineRoute } from '../route';
+import type { AnyRoute } from '../route';
+import { defineApiRoute } from './define-api-route';
 import { pageOf, scopeOf } from './scope';
 
 const checkoutTags = ['Checkout'] as const;
@@ -52,7 +53,7 @@ const moves = [
  */
 export const ordersRoutes: AnyRoute[] = [
   // ---------------------------------------------------------------- checkout
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/storefront/carts/:id/checkout',
     auth: 'any',
@@ -94,7 +95,7 @@ export const ordersRoutes: AnyRoute[] = [
   }),
 
   // ---------------------------------------------------------------- storefront orders
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/storefront/orders',
     auth: 'any',
@@ -109,7 +110,7 @@ export const ordersRoutes: AnyRoute[] = [
     handler: (ctx) =>
       ctx.engine.orders.listForCustomer(scopeOf(ctx.auth), ctx.customer.customer_id, ctx.query),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/storefront/orders/lookup',
     auth: 'any',
@@ -126,7 +127,7 @@ export const ordersRoutes: AnyRoute[] = [
     errors: ['not_found'],
     handler: (ctx) => ctx.engine.orders.lookup(scopeOf(ctx.auth), ctx.query.number, ctx.query.email),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/storefront/orders/:id',
     auth: 'any',
@@ -143,7 +144,7 @@ export const ordersRoutes: AnyRoute[] = [
   }),
 
   // ---------------------------------------------------------------- admin orders
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/admin/orders',
     auth: 'secret',
@@ -166,7 +167,7 @@ export const ordersRoutes: AnyRoute[] = [
     ],
     handler: (ctx) => ctx.engine.orders.create(scopeOf(ctx.auth), ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/admin/orders',
     auth: 'secret',
@@ -181,7 +182,7 @@ export const ordersRoutes: AnyRoute[] = [
     operationId: 'listOrders',
     handler: (ctx) => ctx.engine.orders.list(scopeOf(ctx.auth), ctx.query),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/admin/orders/:id',
     auth: 'secret',
@@ -194,7 +195,7 @@ export const ordersRoutes: AnyRoute[] = [
     errors: ['not_found'],
     handler: (ctx) => ctx.engine.orders.get(scopeOf(ctx.auth), ctx.params.id),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'PATCH',
     path: '/v1/admin/orders/:id',
     auth: 'secret',
@@ -218,7 +219,7 @@ export const ordersRoutes: AnyRoute[] = [
     handler: (ctx) => ctx.engine.orders.update(scopeOf(ctx.auth), ctx.params.id, ctx.body),
   }),
   ...moves.map(({ action, summary, description }) =>
-    defineRoute({
+    defineApiRoute({
       method: 'POST',
       path: `/v1/admin/orders/:id/${action}`,
       auth: 'secret',
@@ -234,7 +235,7 @@ export const ordersRoutes: AnyRoute[] = [
       handler: (ctx) => ctx.engine.orders[action](scopeOf(ctx.auth), ctx.params.id),
     }),
   ),
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/admin/orders/:id/cancel',
     auth: 'secret',
@@ -253,7 +254,7 @@ export const ordersRoutes: AnyRoute[] = [
   }),
 
   // ---------------------------------------------------------------- payments
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/admin/orders/:id/payments',
     auth: 'secret',
@@ -270,7 +271,7 @@ export const ordersRoutes: AnyRoute[] = [
     errors: ['not_found', 'invalid_state_transition', 'currency_mismatch'],
     handler: (ctx) => ctx.engine.orders.payments.create(scopeOf(ctx.auth), ctx.params.id, ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/admin/payments/:id/complete',
     auth: 'secret',
@@ -287,7 +288,7 @@ export const ordersRoutes: AnyRoute[] = [
   }),
 
   // ---------------------------------------------------------------- fulfillments
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/admin/orders/:id/fulfillments',
     auth: 'secret',
@@ -304,7 +305,7 @@ export const ordersRoutes: AnyRoute[] = [
     errors: ['not_found', 'invalid_state_transition', 'fulfillment_exceeds_unfulfilled'],
     handler: (ctx) => ctx.engine.orders.fulfillments.create(scopeOf(ctx.auth), ctx.params.id, ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'PATCH',
     path: '/v1/admin/fulfillments/:id',
     auth: 'secret',
@@ -319,7 +320,7 @@ export const ordersRoutes: AnyRoute[] = [
     errors: ['not_found'],
     handler: (ctx) => ctx.engine.orders.fulfillments.update(scopeOf(ctx.auth), ctx.params.id, ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/admin/fulfillments/:id/ship',
     auth: 'secret',
@@ -336,7 +337,7 @@ export const ordersRoutes: AnyRoute[] = [
     errors: ['not_found', 'invalid_state_transition'],
     handler: (ctx) => ctx.engine.orders.fulfillments.ship(scopeOf(ctx.auth), ctx.params.id, ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/admin/fulfillments/:id/deliver',
     auth: 'secret',
@@ -353,7 +354,7 @@ export const ordersRoutes: AnyRoute[] = [
   }),
 
   // ---------------------------------------------------------------- refunds
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/admin/orders/:id/refunds',
     auth: 'secret',
@@ -379,7 +380,7 @@ export const ordersRoutes: AnyRoute[] = [
     ],
     handler: (ctx) => ctx.engine.orders.refunds.create(scopeOf(ctx.auth), ctx.params.id, ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/admin/orders/:id/refunds',
     auth: 'secret',

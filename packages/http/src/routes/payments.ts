@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { type AnyRoute, defineRoute } from '../route';
+import type { AnyRoute } from '../route';
+import { defineApiRoute } from './define-api-route';
 
 const ProviderPathSchema = z
   .object({ provider: z.string().min(1).max(64) })
@@ -36,7 +37,7 @@ const PaymentWebhookAckSchema = z
  * `pending`; see `handleWebhook` in core.
  */
 export const paymentsRoutes: AnyRoute[] = [
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/webhooks/:provider',
     auth: 'none',

@@ -11,14 +11,15 @@ import {
   StoreSchema,
   StoreUpdateSchema,
 } from '@cartwright/core/schemas';
-import { type AnyRoute, defineRoute } from '../route';
+import type { AnyRoute } from '../route';
+import { defineApiRoute } from './define-api-route';
 import { pageOf, scopeOf } from './scope';
 
 const tags = ['Store'];
 
 /** Store settings, the organization and API keys (docs/contract.md#store-settings). Secret keys only. */
 export const storeRoutes: AnyRoute[] = [
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/admin/store',
     auth: 'secret',
@@ -28,7 +29,7 @@ export const storeRoutes: AnyRoute[] = [
     tags,
     handler: (ctx) => ctx.engine.store.get(scopeOf(ctx.auth)),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'PATCH',
     path: '/v1/admin/store',
     auth: 'secret',
@@ -42,7 +43,7 @@ export const storeRoutes: AnyRoute[] = [
     errors: ['currency_locked'],
     handler: (ctx) => ctx.engine.store.update(scopeOf(ctx.auth), ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/admin/organization',
     auth: 'secret',
@@ -52,7 +53,7 @@ export const storeRoutes: AnyRoute[] = [
     tags,
     handler: (ctx) => ctx.engine.store.getOrganization(scopeOf(ctx.auth)),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'PATCH',
     path: '/v1/admin/organization',
     auth: 'secret',
@@ -63,7 +64,7 @@ export const storeRoutes: AnyRoute[] = [
     tags,
     handler: (ctx) => ctx.engine.store.updateOrganization(scopeOf(ctx.auth), ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/admin/api-keys',
     auth: 'secret',
@@ -74,7 +75,7 @@ export const storeRoutes: AnyRoute[] = [
     tags,
     handler: (ctx) => ctx.engine.apiKeys.list(scopeOf(ctx.auth), pageOf(ctx.query)),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/admin/api-keys',
     auth: 'secret',
@@ -87,7 +88,7 @@ export const storeRoutes: AnyRoute[] = [
     errors: ['forbidden'],
     handler: (ctx) => ctx.engine.apiKeys.create(scopeOf(ctx.auth), ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'DELETE',
     path: '/v1/admin/api-keys/:id',
     auth: 'secret',
@@ -99,7 +100,7 @@ export const storeRoutes: AnyRoute[] = [
     errors: ['not_found'],
     handler: (ctx) => ctx.engine.apiKeys.delete(scopeOf(ctx.auth), ctx.params.id),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/admin/api-keys/:id/rotate',
     auth: 'secret',

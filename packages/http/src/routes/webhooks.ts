@@ -13,7 +13,8 @@ import {
   WebhookTestSchema,
   WebhookUpdateSchema,
 } from '@cartwright/core/schemas';
-import { type AnyRoute, defineRoute } from '../route';
+import type { AnyRoute } from '../route';
+import { defineApiRoute } from './define-api-route';
 import { pageOf, scopeOf } from './scope';
 
 const tags = ['Webhooks'];
@@ -23,7 +24,7 @@ const tags = ['Webhooks'];
  * notifications (docs/contract.md#webhook-delivery, #standard-webhooks).
  */
 export const webhooksRoutes: AnyRoute[] = [
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/admin/webhooks',
     auth: 'secret',
@@ -46,7 +47,7 @@ export const webhooksRoutes: AnyRoute[] = [
     errors: ['url_not_allowed'],
     handler: (ctx) => ctx.engine.webhooks.create(scopeOf(ctx.auth), ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/admin/webhooks',
     auth: 'secret',
@@ -57,7 +58,7 @@ export const webhooksRoutes: AnyRoute[] = [
     tags,
     handler: (ctx) => ctx.engine.webhooks.list(scopeOf(ctx.auth), pageOf(ctx.query)),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/admin/webhooks/:id',
     auth: 'secret',
@@ -69,7 +70,7 @@ export const webhooksRoutes: AnyRoute[] = [
     errors: ['not_found'],
     handler: (ctx) => ctx.engine.webhooks.get(scopeOf(ctx.auth), ctx.params.id),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'PATCH',
     path: '/v1/admin/webhooks/:id',
     auth: 'secret',
@@ -85,7 +86,7 @@ export const webhooksRoutes: AnyRoute[] = [
     errors: ['not_found', 'url_not_allowed'],
     handler: (ctx) => ctx.engine.webhooks.update(scopeOf(ctx.auth), ctx.params.id, ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'DELETE',
     path: '/v1/admin/webhooks/:id',
     auth: 'secret',
@@ -97,7 +98,7 @@ export const webhooksRoutes: AnyRoute[] = [
     errors: ['not_found'],
     handler: (ctx) => ctx.engine.webhooks.delete(scopeOf(ctx.auth), ctx.params.id),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/admin/webhooks/:id/deliveries',
     auth: 'secret',
@@ -113,7 +114,7 @@ export const webhooksRoutes: AnyRoute[] = [
     errors: ['not_found'],
     handler: (ctx) => ctx.engine.webhooks.listDeliveries(scopeOf(ctx.auth), ctx.params.id, pageOf(ctx.query)),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/admin/webhooks/:id/deliveries/:delivery_id/retry',
     auth: 'secret',
@@ -134,7 +135,7 @@ export const webhooksRoutes: AnyRoute[] = [
     handler: (ctx) =>
       ctx.engine.webhooks.retryDelivery(scopeOf(ctx.auth), ctx.params.id, ctx.params.delivery_id),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/admin/webhooks/:id/rotate-secret',
     auth: 'secret',
@@ -152,7 +153,7 @@ export const webhooksRoutes: AnyRoute[] = [
     errors: ['not_found'],
     handler: (ctx) => ctx.engine.webhooks.rotateSecret(scopeOf(ctx.auth), ctx.params.id),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'POST',
     path: '/v1/admin/webhooks/:id/test',
     auth: 'secret',
@@ -169,7 +170,7 @@ export const webhooksRoutes: AnyRoute[] = [
     errors: ['not_found'],
     handler: (ctx) => ctx.engine.webhooks.test(scopeOf(ctx.auth), ctx.params.id, ctx.body),
   }),
-  defineRoute({
+  defineApiRoute({
     method: 'GET',
     path: '/v1/admin/notifications',
     auth: 'secret',
