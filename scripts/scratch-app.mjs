@@ -11,8 +11,10 @@
 //      checks out with the fake card; the `cartwright` bin migrates a SQLite file.
 //   3. a custom route from outside the monorepo, in TypeScript: `defineRoute` whose handler calls
 //      the engine through `ctx.engine`, mounted with `createHandler` + `createNodeListener` and
-//      called over HTTP; type-checked strict without `skipLibCheck` (tsc's time, memory and
-//      type count printed, and the same with `skipLibCheck` for comparison).
+//      called over HTTP, and a payment provider of its own (typed from @cartwright/core/providers)
+//      that takes a checkout and appears in the served OpenAPI document; type-checked strict
+//      without `skipLibCheck` (tsc's time, memory and type count printed, and the same with
+//      `skipLibCheck` for comparison).
 //
 // better-sqlite3's native addon: npm would download a prebuilt one from GitHub, which this
 // machine cannot reach, or compile it (about a minute). So the app installs it with
@@ -265,6 +267,7 @@ writeFileSync(
   `import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEngine } from '@cartwright/core';
+import type { PaymentProvider } from '@cartwright/core/providers';
 import { apiRoutes, createHandler, defineRoute, type RouteContext } from '@cartwright/http';
 import { createNodeListener } from '@cartwright/http/node';
 import { sqliteStorage } from '@cartwright/storage-kysely/sqlite';
@@ -294,10 +297,31 @@ export function engineIsTyped(ctx: RouteContext): void {
   void ctx.engine.notAnEngineMethod;
 }
 
-const engine = await createEngine({ storage: sqliteStorage({ filename: ':memory:' }) });
+// A payment provider of our own, registered by name: checkout accepts it, OpenAPI lists it.
+const voucher: PaymentProvider = {
+  name: 'voucher',
+  requiresPaymentMethod: true,
+  async createPayment({ idempotency_key }) {
+    return { status: 'succeeded', provider_id: idempotency_key };
+  },
+  async refundPayment({ idempotency_key }) {
+    return { status: 'succeeded', provider_refund_id: idempotency_key };
+  },
+};
+
+const engine = await createEngine({ storage: sqliteStorage({ filename: ':memory:' }), payments: [voucher] });
 const scope = await engine.scopeFor('test');
 await engine.apiKeys.register(scope.store_id, SECRET);
-await engine.forStore(scope).products.create({ name: 'Tee', status: 'active', variants: [{ price: 2500 }] });
+const store = engine.forStore(scope);
+const tee = await store.products.create({ name: 'Tee', status: 'active', variants: [{ price: 2500 }] });
+const cart = await store.carts.create({ items: [{ variant_id: tee.variants[0]!.id, quantity: 1 }] });
+const order = await store.checkout(cart.id, {
+  email: 'a@b.co',
+  payment_provider: 'voucher',
+  payment_method_id: 'V-100',
+  shipping_address: { name: 'A B', line1: '1 Main St', city: 'Springfield', postal_code: '12345', country: 'US' },
+});
+console.log('custom-provider', order.payment_status, order.payments[0]?.provider);
 
 const handler = createHandler(engine, { routes: [...apiRoutes, catalogSummary] });
 const server = createServer(createNodeListener(handler));
@@ -310,6 +334,7 @@ const products = await fetch(\`\${base}/v1/admin/products\`, { headers });
 console.log('api-route', products.status);
 const document = (await (await fetch(\`\${base}/v1/openapi.json\`)).json()) as { paths: Record<string, unknown> };
 console.log('openapi-lists-custom-route', '/v1/admin/catalog-summary' in document.paths);
+console.log('openapi-lists-custom-provider', JSON.stringify(document).includes('"voucher"'));
 server.close();
 await engine.close();
 `,
@@ -372,6 +397,11 @@ check(
 );
 check(
   /api-route 200/.test(customOut) && /openapi-lists-custom-route true/.test(customOut),
+  'beside it the /v1 API still answers, and the served OpenAPI document lists the custom route',
+);
+check(
+  /custom-provider paid voucher/.test(customOut) && /openapi-lists-custom-provider true/.test(customOut),
+  `a payment provider of our own (typed from @cartwright/core/providers) takes a checkout, and the served OpenAPI document lists it: ${JSON.stringify(customOut.match(/custom-provider .*/)?.[0] ?? '')}`,
   'beside it the /v1 API still answers, and the served OpenAPI document lists the custom route',
 );
 
