@@ -1,13 +1,13 @@
+import type { CartActor } from './carts/cart-access';
 import type { EngineEvents } from './events/event-data';
+import type { ReconcileOptions, ReconcileReport } from './payments/payment-reconciliation';
+import type { ReconcilerOptions } from './payments/reconcile-schedule';
 import type { Mode, Scope, Storage } from './ports/storage';
-import type { ApiKeyPrincipal, CustomerPrincipal } from './services/auth-service';
-import type { CartActor } from './services/carts/cart-access';
-import type { ReconcileOptions, ReconcileReport } from './services/orders/payment-reconciliation';
-import type { ReconcilerOptions } from './services/orders/reconcile-schedule';
-import type { PollingLoop } from './services/scheduling/polling-loop';
-import type { DeliverDueOptions, DeliverDueResult } from './services/webhooks/webhook-dispatcher';
-import type { WebhookWorker, WebhookWorkerOptions } from './services/webhooks/webhook-worker';
+import type { PollingLoop } from './shared/scheduling/polling-loop';
+import type { ApiKeyPrincipal, CustomerPrincipal } from './store/auth-service';
 import type { StoreApi } from './store-api';
+import type { DeliverDueOptions, DeliverDueResult } from './webhooks/webhook-dispatcher';
+import type { WebhookWorker, WebhookWorkerOptions } from './webhooks/webhook-worker';
 
 /**
  * The engine, as `createEngine(options)` returns it: the whole commerce API of one database, in

@@ -1,16 +1,16 @@
+import { createPasswordHasher } from './customers/passwords';
 import type { Engine } from './engine-interface';
 import { DEFAULT_ENGINE_CONFIG, type EngineOptions, manualPaymentProvider } from './engine-options';
 import { createServices } from './engine-services';
+import { createEventBus } from './events/event-bus';
 import { type CartActor, createStoreFacade } from './facade/store-facade';
+import { createPaymentRegistry } from './payments/payment-registry';
 import { systemClock } from './ports/clock';
 import { webCrypto } from './ports/crypto';
 import { createRandomIdGenerator } from './ports/random-id-generator';
 import type { Mode, Scope } from './ports/storage';
-import type { ServiceContext } from './services/context';
-import { createPasswordHasher } from './services/customers/passwords';
-import { createEventBus } from './services/event-bus';
-import { createPaymentRegistry } from './services/orders/payment-registry';
-import { createRateLimiter } from './services/rate-limits/rate-limiter';
+import type { ServiceContext } from './shared/context';
+import { createRateLimiter } from './shared/rate-limits/rate-limiter';
 import type { StoreApi } from './store-api';
 
 /**

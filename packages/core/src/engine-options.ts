@@ -1,12 +1,12 @@
+import type { PasswordHashParams } from './customers/passwords';
 import type { Clock } from './ports/clock';
 import type { CryptoPort } from './ports/crypto';
 import type { IdGenerator } from './ports/id-generator';
 import type { PaymentProvider } from './ports/payment-provider';
 import type { Storage } from './ports/storage';
 import type { WebhookTransport } from './ports/webhook-transport';
-import type { EngineConfig } from './services/context';
-import type { PasswordHashParams } from './services/customers/passwords';
-import type { RateLimitOptions } from './services/rate-limits/rate-limiter';
+import type { EngineConfig } from './shared/context';
+import type { RateLimitOptions } from './shared/rate-limits/rate-limiter';
 
 export interface EngineOptions {
   storage: Storage;

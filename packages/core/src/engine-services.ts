@@ -1,19 +1,19 @@
-import { createApiKeyCache } from './services/api-key-cache';
-import { createApiKeyService } from './services/api-key-service';
-import { createAuthService } from './services/auth-service';
-import { createCartService } from './services/carts/cart-service';
-import { createDiscountService } from './services/carts/discount-service';
-import { createProductService } from './services/catalog/product-service';
-import { createShippingMethodService } from './services/catalog/shipping-method-service';
-import type { ServiceContext } from './services/context';
-import { createCustomerAccountService } from './services/customers/customer-accounts';
-import { createCustomerService } from './services/customers/customer-service';
-import { createInventoryService } from './services/customers/inventory-service';
-import { createIdempotencyService } from './services/idempotency-service';
-import { createCheckoutService } from './services/orders/checkout-service';
-import { createOrderService } from './services/orders/order-service';
-import { createStoreService } from './services/store-service';
-import { createWebhookService } from './services/webhooks/webhook-service';
+import { createCartService } from './carts/cart-service';
+import { createProductService } from './catalog/product-service';
+import { createShippingMethodService } from './catalog/shipping-method-service';
+import { createCheckoutService } from './checkout/checkout-service';
+import { createCustomerAccountService } from './customers/customer-accounts';
+import { createCustomerService } from './customers/customer-service';
+import { createDiscountService } from './discounts/discount-service';
+import { createInventoryService } from './inventory/inventory-service';
+import { createOrderService } from './orders/order-service';
+import type { ServiceContext } from './shared/context';
+import { createIdempotencyService } from './shared/idempotency-service';
+import { createApiKeyCache } from './store/api-key-cache';
+import { createApiKeyService } from './store/api-key-service';
+import { createAuthService } from './store/auth-service';
+import { createStoreService } from './store/store-service';
+import { createWebhookService } from './webhooks/webhook-service';
 
 /**
  * Every use case of the engine, built once per engine from the ports (scope-first methods that

@@ -11,6 +11,7 @@
  * - `@cartwright/core/internal`: what Cartwright's own packages build on (no compatibility promise).
  */
 
+export { DEFAULT_PASSWORD_HASH_PARAMS, type PasswordHashParams } from './customers/passwords';
 // ---------------------------------------------------------------------------------- the engine
 export { createEngine, DEFAULT_ENGINE_CONFIG, type EngineOptions } from './engine';
 export type {
@@ -20,9 +21,6 @@ export type {
   EnginePaymentJobs,
   EngineWebhookJobs,
 } from './engine-interface';
-// ------------------------------------------------------------------------------------- errors
-export { CommerceError, type ErrorDetail } from './errors/commerce-error';
-export { ERROR_CODES, type ErrorCode, type ErrorType } from './errors/error-codes';
 // ------------------------------------------------------------------------------------- events
 export type {
   EngineEvent,
@@ -30,8 +28,11 @@ export type {
   EngineEvents,
   EventDataMap,
 } from './events/event-data';
+export { EVENT_TYPES, type EventType } from './events/schemas';
+// --------------------------------------------------------------------------- background jobs
+export type { ReconcileOptions, ReconcileReport } from './payments/payment-reconciliation';
+export type { ReconcilerOptions } from './payments/reconcile-schedule';
 export type { Mode, Scope } from './ports/storage';
-
 // --------------------------------------------------------------------------------- the objects
 export type {
   Address,
@@ -79,28 +80,19 @@ export type {
   WebhookList,
   WebhookTestResult,
 } from './schemas';
-export { EVENT_TYPES, type EventType } from './schemas/events';
-export type { ApiKeyPrincipal, CustomerPrincipal } from './services/auth-service';
-export type { EngineConfig } from './services/context';
-export { DEFAULT_PASSWORD_HASH_PARAMS, type PasswordHashParams } from './services/customers/passwords';
-
-// --------------------------------------------------------------------------- background jobs
-export type { ReconcileOptions, ReconcileReport } from './services/orders/payment-reconciliation';
-export type { ReconcilerOptions } from './services/orders/reconcile-schedule';
+export type { EngineConfig } from './shared/context';
+// ------------------------------------------------------------------------------------- errors
+export { CommerceError, type ErrorDetail } from './shared/errors/commerce-error';
+export { ERROR_CODES, type ErrorCode, type ErrorType } from './shared/errors/error-codes';
 // ---------------------------------------------------------------------- limits and passwords
 export {
   DEFAULT_RATE_LIMITS,
   type RateLimitOptions,
   type RateLimitPolicy,
   type RateLimitRule,
-} from './services/rate-limits/rate-limiter';
-export type { PollingLoop } from './services/scheduling/polling-loop';
-export type {
-  DeliverDueOptions,
-  DeliverDueResult,
-  WebhookAttemptReport,
-} from './services/webhooks/webhook-dispatcher';
-export type { WebhookWorker, WebhookWorkerOptions } from './services/webhooks/webhook-worker';
+} from './shared/rate-limits/rate-limiter';
+export type { PollingLoop } from './shared/scheduling/polling-loop';
+export type { ApiKeyPrincipal, CustomerPrincipal } from './store/auth-service';
 // ---------------------------------------------------------------------- the API of one store
 export type {
   ApiKeysApi,
@@ -118,3 +110,9 @@ export type {
   StoreSettingsApi,
   WebhooksApi,
 } from './store-api';
+export type {
+  DeliverDueOptions,
+  DeliverDueResult,
+  WebhookAttemptReport,
+} from './webhooks/webhook-dispatcher';
+export type { WebhookWorker, WebhookWorkerOptions } from './webhooks/webhook-worker';

@@ -5,11 +5,33 @@
  * wire formats. Published so those packages can depend on it; NO compatibility promise: it changes
  * in any release. Applications use `@cartwright/core` and its documented subpaths.
  */
+
+export * from './carts/cart-transitions';
+export * from './carts/pricing';
+export {
+  fillSplitStorefrontTemplate,
+  fillStorefrontTemplate,
+  fillStorefrontTemplateBy,
+  type SplitStorefrontTemplate,
+  STOREFRONT_SLOT,
+  type StorefrontTemplate,
+  splitStorefrontTemplate,
+  storefrontProductJson,
+  storefrontStockFragment,
+  storefrontTemplate,
+} from './catalog/storefront-product-text';
+export type { CustomerSession, SignedInCustomer } from './customers/customer-accounts';
+export {
+  createPasswordHasher,
+  DEFAULT_PASSWORD_HASH_PARAMS,
+  type PasswordHasher,
+  type PasswordHashParams,
+} from './customers/passwords';
 export * from './engine';
 export * from './engine-interface';
 export { type EngineInternals, engineInternals } from './engine-internals';
 export { createServices, type EngineServices } from './engine-services';
-export * from './errors';
+export { type EventPayload, eventToPayload } from './events/event-bus';
 export {
   type CheckoutPaymentFailed,
   CheckoutPaymentFailedSchema,
@@ -24,36 +46,35 @@ export {
 } from './events/event-data';
 export { type CartActor, createStoreFacade, type In, SECRET_ACTOR, type StoreFacade } from './facade';
 export * from './inventory';
-export * from './money';
-export * from './ports';
-export * from './pricing';
-export * from './refunds';
-export * from './schemas';
-export type { ApiKeyPrincipal, CustomerPrincipal } from './services/auth-service';
-export type { EngineConfig, ServiceContext } from './services/context';
-export type { CustomerSession, SignedInCustomer } from './services/customers/customer-accounts';
-export {
-  createPasswordHasher,
-  DEFAULT_PASSWORD_HASH_PARAMS,
-  type PasswordHasher,
-  type PasswordHashParams,
-} from './services/customers/passwords';
-export { type EventPayload, eventToPayload } from './services/event-bus';
+export * from './orders/fulfillment-status';
+export * from './orders/fulfillment-transitions';
+export * from './orders/order-actions';
+export * from './orders/order-automation';
+export * from './orders/order-transitions';
 export type {
   ReconcileOptions,
   ReconcileOutcome,
   ReconcileReport,
   ReconcileResult,
-} from './services/orders/payment-reconciliation';
+} from './payments/payment-reconciliation';
+export * from './payments/payment-status';
+export * from './payments/payment-transitions';
 export {
   RECONCILE_DEFAULTS,
   type ReconcilerOptions,
-} from './services/orders/reconcile-schedule';
+} from './payments/reconcile-schedule';
+export * from './ports';
+export * from './refunds';
 export type {
   RefundReconcileOutcome,
   RefundReconcileResult,
-} from './services/orders/refund-reconciliation';
-export { addressKey } from './services/rate-limits/client-address';
+} from './refunds/refund-reconciliation';
+export * from './refunds/refund-transitions';
+export * from './schemas';
+export type { EngineConfig, ServiceContext } from './shared/context';
+export * from './shared/errors';
+export * from './shared/money';
+export { addressKey } from './shared/rate-limits/client-address';
 export {
   DEFAULT_RATE_LIMITS,
   type RateLimitCaller,
@@ -63,22 +84,10 @@ export {
   type RateLimitPolicy,
   type RateLimitRule,
   type SharedRateLimit,
-} from './services/rate-limits/rate-limiter';
-export type { PollingLoop } from './services/scheduling/polling-loop';
-export { INTERIM, read, type Work, type WriteOptions, write } from './services/unit-of-work';
-export {
-  eventsSinceAfterChange,
-  receivesEvent,
-  subscribedSince,
-  type WebhookSubscription,
-} from './services/webhooks/subscriptions';
-export type {
-  DeliverDueOptions,
-  DeliverDueResult,
-  WebhookAttemptReport,
-  WebhookWorker,
-  WebhookWorkerOptions,
-} from './services/webhooks/webhook-service';
+} from './shared/rate-limits/rate-limiter';
+export type { PollingLoop } from './shared/scheduling/polling-loop';
+export * from './shared/state-machine';
+export { INTERIM, read, type Work, type WriteOptions, write } from './shared/unit-of-work';
 export {
   iso,
   isoOrNull,
@@ -86,18 +95,19 @@ export {
   moneyOrNull,
   toMillis,
   toMillisOrNull,
-} from './services/wire/format';
-export {
-  fillSplitStorefrontTemplate,
-  fillStorefrontTemplate,
-  fillStorefrontTemplateBy,
-  type SplitStorefrontTemplate,
-  STOREFRONT_SLOT,
-  type StorefrontTemplate,
-  splitStorefrontTemplate,
-  storefrontProductJson,
-  storefrontStockFragment,
-  storefrontTemplate,
-} from './services/wire/storefront-product-text';
-export * from './state';
+} from './shared/wire-format';
+export type { ApiKeyPrincipal, CustomerPrincipal } from './store/auth-service';
 export * from './store-api';
+export {
+  eventsSinceAfterChange,
+  receivesEvent,
+  subscribedSince,
+  type WebhookSubscription,
+} from './webhooks/subscriptions';
+export type {
+  DeliverDueOptions,
+  DeliverDueResult,
+  WebhookAttemptReport,
+  WebhookWorker,
+  WebhookWorkerOptions,
+} from './webhooks/webhook-service';

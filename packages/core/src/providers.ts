@@ -4,10 +4,10 @@
  * clock, id generator and crypto — and the built-in implementations.
  */
 export { manualPaymentProvider } from './engine';
-export { CommerceError, type ErrorCode } from './errors';
 export { type Clock, systemClock } from './ports/clock';
 export { type CryptoPort, webCrypto } from './ports/crypto';
 export type { IdGenerator, IdPrefix } from './ports/id-generator';
 export type * from './ports/payment-provider';
 export { createRandomIdGenerator, createSequentialIdGenerator } from './ports/random-id-generator';
 export type * from './ports/webhook-transport';
+export { CommerceError, type ErrorCode } from './shared/errors';

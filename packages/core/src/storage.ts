@@ -5,5 +5,5 @@
  * `@cartwright/storage-conformance` is the test suite every adapter must pass.
  */
 
-export { CommerceError, type ErrorCode } from './errors';
 export type * from './ports/storage';
+export { CommerceError, type ErrorCode } from './shared/errors';

@@ -9,6 +9,7 @@
  * (`facade/*.ts`) is checked against them by the compiler.
  */
 import type { z } from 'zod';
+import type { CartActor } from './carts/cart-access';
 import type { Scope } from './ports/storage';
 import type {
   AdminCustomerListQuerySchema,
@@ -102,7 +103,6 @@ import type {
   WebhookTestSchema,
   WebhookUpdateSchema,
 } from './schemas';
-import type { CartActor } from './services/carts/cart-access';
 
 /** What a method accepts: the request body or query of the matching endpoint, as written on the wire. */
 export type In<S extends z.ZodType> = z.input<S>;

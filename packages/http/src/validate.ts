@@ -23,7 +23,7 @@ export type ParseInput = <S extends ZodType>(
 ) => z.output<S>;
 
 /**
- * Core's `parseInput` (packages/core/src/schemas/parse.ts): one validator for the engine and the
+ * Core's `parseInput` (packages/core/src/shared/schemas/parse.ts): one validator for the engine and the
  * HTTP API, so an input refused in process is refused over HTTP with the same code, param and
  * message. An unrecognised key → `parameter_unknown`; a required field left out →
  * `parameter_missing`; anything else → `parameter_invalid`; `details` lists every issue. Text no

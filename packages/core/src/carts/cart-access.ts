@@ -1,5 +1,5 @@
-import { CommerceError } from '../../errors';
-import type { CartRecord, LockedCart } from '../../ports/storage';
+import type { CartRecord, LockedCart } from '../ports/storage';
+import { CommerceError } from '../shared/errors';
 
 /**
  * Who acts on a cart: the kind of API key, and the customer of the `X-Customer-Token` header when

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CommerceError } from '../../errors';
-import type { CartItemRecord, PurchasableVariant } from '../../ports/storage';
+import type { CartItemRecord, PurchasableVariant } from '../ports/storage';
+import { CommerceError } from '../shared/errors';
 import { planMerge } from './cart-merge';
 import { assertPurchasable } from './cart-pricing';
 

@@ -1,5 +1,5 @@
-import { availableOf } from '../../inventory';
-import type { CartItemRecord, PurchasableVariant } from '../../ports/storage';
+import { availableOf } from '../inventory';
+import type { CartItemRecord, PurchasableVariant } from '../ports/storage';
 import { isBuyable } from './cart-pricing';
 
 /** What merging a guest cart's items into a customer's cart changes in the customer's cart. */

@@ -1,5 +1,4 @@
-import { CommerceError } from '../../errors';
-import { checkAvailability, insufficientInventoryError } from '../../inventory';
+import { checkAvailability, insufficientInventoryError } from '../inventory';
 import type {
   CartAggregate,
   DiscountRecord,
@@ -8,8 +7,9 @@ import type {
   Scope,
   ShippingMethodRecord,
   StoreRecord,
-} from '../../ports/storage';
-import { type PricingLineInput, type PricingResult, priceCart } from '../../pricing';
+} from '../ports/storage';
+import { CommerceError } from '../shared/errors';
+import { type PricingLineInput, type PricingResult, priceCart } from './pricing';
 
 /** One line to price: a cart item or an admin order line. `key` names it in the result. */
 export interface PriceableItem {

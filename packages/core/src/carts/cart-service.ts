@@ -1,4 +1,3 @@
-import { CommerceError } from '../../errors';
 import type {
   CartAggregate,
   CartItemRecord,
@@ -8,13 +7,11 @@ import type {
   Repositories,
   Scope,
   StoreRecord,
-} from '../../ports/storage';
-import type { DiscountRejectionCode } from '../../pricing';
-import type { CartCreate, CartItemAdd, CartItemUpdate, CartUpdate } from '../../schemas/carts';
-import { assertCartLimits } from '../../schemas/limits';
-import type { ServiceContext } from '../context';
-import { read, write } from '../unit-of-work';
-import { addressFromInput, cartToWire } from '../wire/carts';
+} from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { CommerceError } from '../shared/errors';
+import { assertCartLimits } from '../shared/schemas/limits';
+import { read, write } from '../shared/unit-of-work';
 import {
   assertCartWritable,
   assertMaySetCustomer,
@@ -30,6 +27,9 @@ import {
   priceStoredCart,
   requireShippingMethod,
 } from './cart-pricing';
+import type { DiscountRejectionCode } from './pricing';
+import type { CartCreate, CartItemAdd, CartItemUpdate, CartUpdate } from './schemas';
+import { addressFromInput, cartToWire } from './wire';
 
 export type { CartActor } from './cart-access';
 

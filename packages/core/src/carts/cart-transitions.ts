@@ -1,6 +1,6 @@
-import { CommerceError } from '../errors';
-import type { CartStatus } from '../ports/storage/records';
-import type { StateMachine } from './state-machine';
+import { CommerceError } from '../shared/errors';
+import type { StateMachine } from '../shared/state-machine';
+import type { CartStatus } from './vocabulary';
 
 /**
  * Cart status (docs/contract.md#carts): `active` → `completed` (checked out) or `abandoned` (merged away,

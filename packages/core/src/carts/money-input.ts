@@ -1,5 +1,5 @@
-import { CommerceError } from '../../errors';
-import type { MoneyInput } from '../../schemas/common';
+import { CommerceError } from '../shared/errors';
+import type { MoneyInput } from '../shared/schemas/common';
 
 /**
  * The amount of a money input in the store currency (docs/contract.md#money): a Money object whose currency

@@ -1,4 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import { parseInput } from '../shared/schemas/parse';
+import { expectRejected } from '../shared/schemas/test-helpers';
 import {
   CartCreateSchema,
   CartDiscountApplySchema,
@@ -6,9 +8,7 @@ import {
   CartItemUpdateSchema,
   CartUpdateSchema,
   CheckoutSchema,
-} from './carts';
-import { parseInput } from './parse';
-import { expectRejected } from './test-helpers';
+} from './schemas';
 
 const address = { name: 'Ada', line1: '1 Main', city: 'Austin', postal_code: '78701', country: 'US' };
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CartStatus } from '../ports';
+import { AppliedDiscountSchema } from '../discounts/schemas';
 import {
   AddressInputSchema,
   AddressSchema,
@@ -12,9 +12,9 @@ import {
   MoneySchema,
   OptionalLongTextSchema,
   QuantitySchema,
-} from './common';
-import { AppliedDiscountSchema } from './discounts';
-import { MAX_CART_LINES, MAX_QUANTITY } from './limits';
+} from '../shared/schemas/common';
+import { MAX_CART_LINES, MAX_QUANTITY } from '../shared/schemas/limits';
+import type { CartStatus } from './vocabulary';
 
 /** Re-exported from the storage records, so that both paths name the same type. */
 export type { CartStatus };

@@ -1,7 +1,8 @@
-import type { AddressValue, CartAggregate, DiscountValueType } from '../../ports/storage';
-import type { AppliedDiscountResult, PricingResult } from '../../pricing';
-import type { PricedCart } from '../carts/cart-pricing';
-import { iso, type MoneyWire, money } from './format';
+import type { DiscountValueType } from '../discounts/vocabulary';
+import type { AddressValue, CartAggregate } from '../ports/storage';
+import { iso, type MoneyWire, money } from '../shared/wire-format';
+import type { PricedCart } from './cart-pricing';
+import type { AppliedDiscountResult, PricingResult } from './pricing';
 
 /** An address as the wire shows it: required parts as strings, optional parts `null` when blank. */
 export function addressToWire(address: AddressValue | null) {

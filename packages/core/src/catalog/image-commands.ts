@@ -1,11 +1,11 @@
-import { CommerceError, errors } from '../../errors';
-import type { Scope } from '../../ports/storage';
-import type { ImageCreate } from '../../schemas/catalog';
-import type { ServiceContext } from '../context';
-import { write } from '../unit-of-work';
-import { type ImageWire, imageToWire } from '../wire/catalog';
+import type { Scope } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { CommerceError, errors } from '../shared/errors';
+import { write } from '../shared/unit-of-work';
 import { buildImage } from './product-records';
 import { productChanged, requireProduct } from './product-support';
+import type { ImageCreate } from './schemas';
+import { type ImageWire, imageToWire } from './wire';
 
 /** A product's images (docs/contract.md#catalog). Changes emit `product.updated`. */
 export function createImageCommands(ctx: ServiceContext) {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { CommerceError } from '../../errors';
+import { CommerceError } from '../shared/errors';
 import { storeAmount, storeAmountOrNull } from './money-input';
 
 describe('storeAmount', () => {

@@ -1,6 +1,6 @@
-import { CommerceError } from '../../errors';
-import { sameCurrency } from '../../money';
-import type { MoneyInput } from '../../schemas/common';
+import { CommerceError } from '../shared/errors';
+import { sameCurrency } from '../shared/money';
+import type { MoneyInput } from '../shared/schemas/common';
 
 /**
  * The amount of a money input in the store currency (docs/contract.md#money). The schemas normalise both

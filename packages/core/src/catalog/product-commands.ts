@@ -1,14 +1,14 @@
-import { CommerceError, errors } from '../../errors';
-import type { ProductAggregate, Repositories, Scope, VariantWithInventory } from '../../ports/storage';
-import type { ProductCreate, ProductUpdate, VariantCreate } from '../../schemas/catalog';
-import { formatParam } from '../../schemas/parse';
-import type { ServiceContext } from '../context';
-import { write } from '../unit-of-work';
-import { type ProductWire, productToWire } from '../wire/catalog';
+import type { ProductAggregate, Repositories, Scope, VariantWithInventory } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { CommerceError, errors } from '../shared/errors';
+import { formatParam } from '../shared/schemas/parse';
+import { write } from '../shared/unit-of-work';
 import { buildImage, buildOptions, buildVariant } from './product-records';
 import { requireProduct, storeCurrency } from './product-support';
+import type { ProductCreate, ProductUpdate, VariantCreate } from './schemas';
 import { slugForProduct } from './slug';
 import { assertUniqueCombination, resolveVariantOptions } from './variant-options';
+import { type ProductWire, productToWire } from './wire';
 
 /**
  * The representative price (docs/contract.md#representative-price): the cheapest active variant's, or null. The storage

@@ -1,11 +1,11 @@
-import { errors } from '../../errors';
-import type { Page, PageRequest, ProductAggregate, ProductListFilter, Scope } from '../../ports/storage';
-import type { AdminProductListQuery, PRODUCT_SORTS, StorefrontProductListQuery } from '../../schemas/catalog';
-import type { ServiceContext } from '../context';
-import { read } from '../unit-of-work';
-import { type ProductWire, productToWire } from '../wire/catalog';
-import { storefrontListText, storefrontProductJson } from '../wire/storefront-product-text';
+import type { Page, PageRequest, ProductAggregate, ProductListFilter, Scope } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { errors } from '../shared/errors';
+import { read } from '../shared/unit-of-work';
 import { productPageToWire } from './product-support';
+import type { AdminProductListQuery, PRODUCT_SORTS, StorefrontProductListQuery } from './schemas';
+import { storefrontListText, storefrontProductJson } from './storefront-product-text';
+import { type ProductWire, productToWire } from './wire';
 
 type ProductSort = (typeof PRODUCT_SORTS)[number];
 

@@ -1,4 +1,5 @@
-import type { IdGenerator } from '../../ports/id-generator';
+import type { InventoryInput } from '../inventory/schemas';
+import type { IdGenerator } from '../ports/id-generator';
 import type {
   ImageRecord,
   InventoryRecord,
@@ -6,11 +7,10 @@ import type {
   OptionRecord,
   Scope,
   VariantWithInventory,
-} from '../../ports/storage';
-import type { ImageInput, OptionInput, VariantCreate } from '../../schemas/catalog';
-import type { InventoryInput } from '../../schemas/inventory';
-import { formatParam } from '../../schemas/parse';
+} from '../ports/storage';
+import { formatParam } from '../shared/schemas/parse';
 import { storeAmount, storeAmountOrNull } from './money-input';
+import type { ImageInput, OptionInput, VariantCreate } from './schemas';
 
 /*
  * Builders of new catalog records from validated requests (docs/contract.md#catalog). Pure apart from the id

@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../shared/context';
 import { createImageCommands } from './image-commands';
 import { createProductCommands } from './product-commands';
 import { createProductQueries } from './product-queries';

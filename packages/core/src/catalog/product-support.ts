@@ -1,7 +1,7 @@
-import { CommerceError, errors } from '../../errors';
-import type { Page, ProductAggregate, Repositories, Scope } from '../../ports/storage';
-import type { Work } from '../unit-of-work';
-import { type ProductWire, productToWire } from '../wire/catalog';
+import type { Page, ProductAggregate, Repositories, Scope } from '../ports/storage';
+import { CommerceError, errors } from '../shared/errors';
+import type { Work } from '../shared/unit-of-work';
+import { type ProductWire, productToWire } from './wire';
 
 /** Shared steps of the catalog use cases. */
 

@@ -1,4 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import { parseInput } from '../shared/schemas/parse';
+import { expectRejected, inputErrorOf } from '../shared/schemas/test-helpers';
 import {
   AdminProductListQuerySchema,
   ImageCreateSchema,
@@ -7,9 +9,7 @@ import {
   StorefrontProductListQuerySchema,
   VariantCreateSchema,
   VariantUpdateSchema,
-} from './catalog';
-import { parseInput } from './parse';
-import { expectRejected, inputErrorOf } from './test-helpers';
+} from './schemas';
 
 const tee = {
   name: 'Tee',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ProductStatus, ProductType } from '../ports';
+import { InventoryInputSchema, InventorySchema } from '../inventory/schemas';
 import {
   DateTimeSchema,
   HttpUrlSchema,
@@ -19,15 +19,15 @@ import {
   QueryListSchema,
   queryInt,
   RequiredTextSchema,
-} from './common';
-import { InventoryInputSchema, InventorySchema } from './inventory';
+} from '../shared/schemas/common';
 import {
   MAX_IDENTIFIER_LENGTH,
   MAX_LIST_ITEMS,
   MAX_NAME_LENGTH,
   MAX_SEARCH_LENGTH,
   MAX_WEIGHT,
-} from './limits';
+} from '../shared/schemas/limits';
+import type { ProductStatus, ProductType } from './vocabulary';
 
 /** Re-exported from the storage records, so that both paths name the same type. */
 export type { ProductStatus, ProductType };

@@ -1,16 +1,16 @@
-import { errors } from '../../errors';
-import type { PageRequest, Scope } from '../../ports/storage';
+import type { PageRequest, Scope } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { errors } from '../shared/errors';
+import { read, write } from '../shared/unit-of-work';
+import { storeAmount, storeAmountOrNull } from './money-input';
+import { storeCurrency } from './product-support';
 import type {
   AdminShippingMethodListQuery,
   SHIPPING_METHOD_SORTS,
   ShippingMethodCreate,
   ShippingMethodUpdate,
-} from '../../schemas/shipping';
-import type { ServiceContext } from '../context';
-import { read, write } from '../unit-of-work';
-import { type ShippingMethodWire, shippingMethodToWire } from '../wire/shipping';
-import { storeAmount, storeAmountOrNull } from './money-input';
-import { storeCurrency } from './product-support';
+} from './shipping-schemas';
+import { type ShippingMethodWire, shippingMethodToWire } from './shipping-wire';
 
 export type ShippingMethodSort = (typeof SHIPPING_METHOD_SORTS)[number];
 

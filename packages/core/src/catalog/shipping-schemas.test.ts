@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { parseInput } from './parse';
+import { parseInput } from '../shared/schemas/parse';
+import { expectRejected } from '../shared/schemas/test-helpers';
 import {
   AdminShippingMethodListQuerySchema,
   ShippingMethodCreateSchema,
   ShippingMethodUpdateSchema,
-} from './shipping';
-import { expectRejected } from './test-helpers';
+} from './shipping-schemas';
 
 describe('shipping methods (decisions §8)', () => {
   test('create: name and price required; defaults active, position 0', () => {

@@ -11,7 +11,7 @@ import {
   OptionalLongTextSchema,
   QueryBooleanSchema,
   RequiredTextSchema,
-} from './common';
+} from '../shared/schemas/common';
 
 /** Sorts offered by shipping method lists. */
 export const SHIPPING_METHOD_SORTS = ['created_at', 'position'] as const;

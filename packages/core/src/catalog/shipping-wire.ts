@@ -1,5 +1,5 @@
-import type { ShippingMethodRecord } from '../../ports/storage';
-import { iso, money, moneyOrNull } from './format';
+import type { ShippingMethodRecord } from '../ports/storage';
+import { iso, money, moneyOrNull } from '../shared/wire-format';
 
 /** The ShippingMethod resource (docs/contract.md#shipping-methods). */
 export function shippingMethodToWire(record: ShippingMethodRecord) {

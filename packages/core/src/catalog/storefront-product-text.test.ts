@@ -7,8 +7,7 @@ import type {
   OptionRecord,
   ProductAggregate,
   VariantWithInventory,
-} from '../../ports/storage';
-import { productToWire } from './catalog';
+} from '../ports/storage';
 import {
   fillSplitStorefrontTemplate,
   fillStorefrontTemplate,
@@ -21,6 +20,7 @@ import {
   storefrontStockOf,
   storefrontTemplate,
 } from './storefront-product-text';
+import { productToWire } from './wire';
 
 const scope = { store_id: 'store_1', mode: 'test' as const };
 

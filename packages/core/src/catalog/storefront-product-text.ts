@@ -1,5 +1,5 @@
-import type { InventoryRecord, Page, ProductAggregate } from '../../ports/storage';
-import { productToWire } from './catalog';
+import type { InventoryRecord, Page, ProductAggregate } from '../ports/storage';
+import { productToWire } from './wire';
 
 /**
  * A product's storefront JSON rendered once, when the product is written, and served as text

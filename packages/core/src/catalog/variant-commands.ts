@@ -1,14 +1,14 @@
-import { errors } from '../../errors';
-import type { PageRequest, ProductAggregate, Scope } from '../../ports/storage';
-import type { VariantCreate, VariantUpdate } from '../../schemas/catalog';
-import type { ServiceContext } from '../context';
-import { read, write } from '../unit-of-work';
-import { type VariantWire, variantContextOf, variantToWire } from '../wire/catalog';
+import type { PageRequest, ProductAggregate, Scope } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { errors } from '../shared/errors';
+import { read, write } from '../shared/unit-of-work';
 import { storeAmount, storeAmountOrNull } from './money-input';
 import { buildVariant } from './product-records';
 import { productChanged, requireProduct, storeCurrency } from './product-support';
+import type { VariantCreate, VariantUpdate } from './schemas';
 import { assertUniqueCombination, resolveVariantOptions } from './variant-options';
 import { pageOfVariants, type VariantSort } from './variant-page';
+import { type VariantWire, variantContextOf, variantToWire } from './wire';
 
 /** The variant `id` of a reloaded product in its admin wire form. */
 function variantWireOf(product: ProductAggregate, id: string): VariantWire {

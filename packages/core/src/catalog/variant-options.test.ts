@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { CommerceError } from '../../errors';
-import type { OptionRecord } from '../../ports/storage';
+import type { OptionRecord } from '../ports/storage';
+import { CommerceError } from '../shared/errors';
 import { assertUniqueCombination, resolveVariantOptions } from './variant-options';
 
 const size: OptionRecord = {

@@ -1,6 +1,6 @@
-import { CommerceError } from '../../errors';
-import type { OptionRecord } from '../../ports/storage';
-import { formatParam } from '../../schemas/parse';
+import type { OptionRecord } from '../ports/storage';
+import { CommerceError } from '../shared/errors';
+import { formatParam } from '../shared/schemas/parse';
 
 /** How a variant names its option values in a request (docs/contract.md#catalog): by name, or by value id. */
 export interface VariantOptionReference {

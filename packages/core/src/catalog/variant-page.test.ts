@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { CommerceError } from '../../errors';
+import { CommerceError } from '../shared/errors';
 import { pageOfVariants } from './variant-page';
 
 // Three variants created together (same created_at) and one later.

@@ -1,5 +1,5 @@
-import type { Page, PageRequest } from '../../ports/storage';
-import { pageOfSorted } from '../loaded-page';
+import type { Page, PageRequest } from '../ports/storage';
+import { pageOfSorted } from '../shared/loaded-page';
 
 /** Sorts of a product's variant list. */
 export type VariantSort = 'created_at' | 'position';

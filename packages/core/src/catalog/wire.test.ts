@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import type { ProductAggregate, VariantWithInventory } from '../../ports/storage';
-import { productToWire } from './catalog';
+import type { ProductAggregate, VariantWithInventory } from '../ports/storage';
+import { productToWire } from './wire';
 
 const scope = { store_id: 'store_1', mode: 'test' as const };
 

@@ -1,12 +1,12 @@
+import { inventoryToWire } from '../inventory/wire';
 import type {
   ImageRecord,
   OptionRecord,
   OptionValueRecord,
   ProductAggregate,
   VariantWithInventory,
-} from '../../ports/storage';
-import { iso, money, moneyOrNull } from './format';
-import { inventoryToWire } from './inventory';
+} from '../ports/storage';
+import { iso, money, moneyOrNull } from '../shared/wire-format';
 
 /**
  * Who looks at the catalog. The storefront never sees `cost_price` (null) nor inventory

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { CommerceError } from '../../errors';
-import type { PaymentRecord } from '../../ports/storage';
-import { paymentToWire } from '../wire/orders';
+import { paymentToWire } from '../orders/wire';
+import { isRefusal, paymentStatusOf } from '../payments/payment-attempt';
+import type { PaymentRecord } from '../ports/storage';
+import { CommerceError } from '../shared/errors';
 import {
   type CheckoutSnapshot,
   checkoutAttemptKey,
@@ -11,7 +12,6 @@ import {
   readSnapshot,
   snapshotMetadata,
 } from './checkout-attempts';
-import { isRefusal, paymentStatusOf } from './payment-attempt';
 
 function attempt(overrides: Partial<PaymentRecord> = {}): PaymentRecord {
   return {

@@ -1,5 +1,6 @@
-import { CommerceError } from '../../errors';
-import type { CreatePaymentInput } from '../../ports/payment-provider';
+import type { Payment } from '../orders/schemas';
+import { CHECKOUT_SNAPSHOT_KEY, paymentToWire } from '../orders/wire';
+import type { CreatePaymentInput } from '../ports/payment-provider';
 import type {
   InventoryMovement,
   Json,
@@ -8,9 +9,8 @@ import type {
   PaymentRecord,
   Repositories,
   Scope,
-} from '../../ports/storage';
-import type { Payment } from '../../schemas/orders';
-import { CHECKOUT_SNAPSHOT_KEY, paymentToWire } from '../wire/orders';
+} from '../ports/storage';
+import { CommerceError } from '../shared/errors';
 
 /**
  * A checkout attempt is a `PaymentRecord` written and committed BEFORE the provider

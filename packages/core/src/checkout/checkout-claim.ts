@@ -1,5 +1,13 @@
-import { CommerceError } from '../../errors';
-import type { CreatePaymentInput, PaymentProvider } from '../../ports/payment-provider';
+import { assertCartActive, type CartActor, canActOnCart, cartNotFound } from '../carts/cart-access';
+import { assertPurchasable, cartPriceableItems, loadAndPrice } from '../carts/cart-pricing';
+import type { Checkout } from '../carts/schemas';
+import { addressFromInput } from '../carts/wire';
+import { customerKeyOf } from '../discounts/discount-usage';
+import { emitInventoryCrossings } from '../inventory/inventory-events';
+import { reserveLines } from '../inventory/order-inventory';
+import { buildOrder } from '../orders/order-builder';
+import { requireStoreIn } from '../orders/order-loading';
+import type { CreatePaymentInput, PaymentProvider } from '../ports/payment-provider';
 import type {
   CartAggregate,
   InventoryChange,
@@ -7,14 +15,10 @@ import type {
   PaymentRecord,
   Repositories,
   Scope,
-} from '../../ports/storage';
-import type { Checkout } from '../../schemas/carts';
-import { assertCartActive, type CartActor, canActOnCart, cartNotFound } from '../carts/cart-access';
-import { assertPurchasable, cartPriceableItems, loadAndPrice } from '../carts/cart-pricing';
-import type { ServiceContext } from '../context';
-import { emitInventoryCrossings } from '../inventory-events';
-import type { Work } from '../unit-of-work';
-import { addressFromInput } from '../wire/carts';
+} from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { CommerceError } from '../shared/errors';
+import type { Work } from '../shared/unit-of-work';
 import {
   type CheckoutSnapshot,
   checkoutAttemptKey,
@@ -24,10 +28,6 @@ import {
 } from './checkout-attempts';
 import { type InProcessSettlement, settleInProcess } from './checkout-in-process';
 import { writeCheckoutOrder } from './checkout-order';
-import { customerKeyOf } from './discount-usage';
-import { buildOrder } from './order-builder';
-import { reserveLines } from './order-inventory';
-import { requireStoreIn } from './order-loading';
 
 /** Who is checking out: the key kind and the signed-in customer, if any (docs/contract.md#cart-ownership). */
 export type CheckoutCaller = CartActor;

@@ -1,19 +1,13 @@
-import type { CreatePaymentInput, PaymentProvider, PaymentResult } from '../../ports/payment-provider';
-import type {
-  CartRecord,
-  InventoryMovement,
-  OrderAggregate,
-  PaymentRecord,
-  PaymentRecordStatus,
-  Scope,
-} from '../../ports/storage';
-import type { ServiceContext } from '../context';
-import { emitInventoryCrossings } from '../inventory-events';
-import type { Work } from '../unit-of-work';
+import { emitInventoryCrossings } from '../inventory/inventory-events';
+import { declineMessage, isDeclined, isRefusal, paymentStatusOf } from '../payments/payment-attempt';
+import type { PaymentRecordStatus } from '../payments/vocabulary';
+import type { CreatePaymentInput, PaymentProvider, PaymentResult } from '../ports/payment-provider';
+import type { CartRecord, InventoryMovement, OrderAggregate, PaymentRecord, Scope } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import type { Work } from '../shared/unit-of-work';
 import { attemptToWire } from './checkout-attempts';
 import { writeCheckoutOrder } from './checkout-order';
 import type { AttemptSettlement } from './checkout-settlement';
-import { declineMessage, isDeclined, isRefusal, paymentStatusOf } from './payment-attempt';
 
 /** What the single-transaction checkout needs from the claim. */
 export interface InProcessCheckout {

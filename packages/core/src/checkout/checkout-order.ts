@@ -1,10 +1,10 @@
-import { CommerceError } from '../../errors';
-import type { CartRecord, OrderAggregate, PaymentRecord, Scope } from '../../ports/storage';
-import type { ServiceContext } from '../context';
-import type { Work } from '../unit-of-work';
-import { orderToWire, paymentToWire } from '../wire/orders';
-import { recordDiscountUsage } from './discount-usage';
-import { settleOrder, statusEvent } from './order-progress';
+import { recordDiscountUsage } from '../discounts/discount-usage';
+import { settleOrder, statusEvent } from '../orders/order-progress';
+import { orderToWire, paymentToWire } from '../orders/wire';
+import type { CartRecord, OrderAggregate, PaymentRecord, Scope } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { CommerceError } from '../shared/errors';
+import type { Work } from '../shared/unit-of-work';
 
 /** What the order transaction of a checkout writes. */
 export interface CheckoutOrderInput {

@@ -1,13 +1,13 @@
-import { CommerceError } from '../../errors';
-import type { PaymentResult } from '../../ports/payment-provider';
-import type { Scope } from '../../ports/storage';
-import type { Checkout } from '../../schemas/carts';
-import type { ServiceContext } from '../context';
-import { INTERIM, write } from '../unit-of-work';
-import { orderToStorefrontWire } from '../wire/orders';
+import type { Checkout } from '../carts/schemas';
+import { orderToStorefrontWire } from '../orders/wire';
+import { isRefusal, resolveProvider } from '../payments/payment-attempt';
+import type { PaymentResult } from '../ports/payment-provider';
+import type { Scope } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { CommerceError } from '../shared/errors';
+import { INTERIM, write } from '../shared/unit-of-work';
 import { type CheckoutCaller, claimCheckout } from './checkout-claim';
 import { type AttemptSettlement, closeAttempt, settleAttempt } from './checkout-settlement';
-import { isRefusal, resolveProvider } from './payment-attempt';
 
 export type { CheckoutCaller } from './checkout-claim';
 

@@ -1,18 +1,13 @@
-import { CommerceError } from '../../errors';
-import type { PaymentProvider, PaymentResult } from '../../ports/payment-provider';
-import type {
-  CartRecord,
-  OrderAggregate,
-  PaymentRecord,
-  PaymentRecordStatus,
-  Scope,
-} from '../../ports/storage';
-import type { ServiceContext } from '../context';
-import { emitInventoryCrossings } from '../inventory-events';
-import { type Work, type WriteOptions, write } from '../unit-of-work';
+import { emitInventoryCrossings } from '../inventory/inventory-events';
+import { isDeclined, isRefusal, paymentStatusOf } from '../payments/payment-attempt';
+import type { PaymentRecordStatus } from '../payments/vocabulary';
+import type { PaymentProvider, PaymentResult } from '../ports/payment-provider';
+import type { CartRecord, OrderAggregate, PaymentRecord, Scope } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { CommerceError } from '../shared/errors';
+import { type Work, type WriteOptions, write } from '../shared/unit-of-work';
 import { attemptToWire, isOpenAttempt, readSnapshot } from './checkout-attempts';
 import { writeCheckoutOrder } from './checkout-order';
-import { isDeclined, isRefusal, paymentStatusOf } from './payment-attempt';
 
 /** How a checkout attempt ended. */
 export type AttemptSettlement =

@@ -1,18 +1,18 @@
-import { CommerceError, errors } from '../../errors';
-import type { CustomerRecord, PasswordResetRecord, Repositories, Scope } from '../../ports/storage';
+import type { CustomerRecord, PasswordResetRecord, Repositories, Scope } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { CommerceError, errors } from '../shared/errors';
+import { read, type Work, write } from '../shared/unit-of-work';
+import { iso } from '../shared/wire-format';
+import { newCustomerToken, storeCustomerToken } from './customer-tokens';
+import { customerView, requireCustomer } from './customer-views';
 import type {
   CustomerPasswordChange,
   CustomerRegister,
   CustomerSignIn,
   PasswordResetConfirm,
   PasswordResetRequest,
-} from '../../schemas/customers';
-import type { ServiceContext } from '../context';
-import { read, type Work, write } from '../unit-of-work';
-import type { CustomerWire } from '../wire/customers';
-import { iso } from '../wire/format';
-import { newCustomerToken, storeCustomerToken } from './customer-tokens';
-import { customerView, requireCustomer } from './customer-views';
+} from './schemas';
+import type { CustomerWire } from './wire';
 
 /** A signed-in customer: what register, sign-in and a reset confirmation answer (docs/contract.md#customer-accounts). */
 export interface CustomerSession {

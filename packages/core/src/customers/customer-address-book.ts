@@ -1,10 +1,10 @@
-import { CommerceError } from '../../errors';
-import type { CustomerAddressRecord, Scope } from '../../ports/storage';
-import type { CustomerAddressCreate, CustomerAddressUpdate } from '../../schemas/customers';
-import type { ServiceContext } from '../context';
-import { read, type Work, write } from '../unit-of-work';
-import { customerAddressToWire } from '../wire/customers';
+import type { CustomerAddressRecord, Scope } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { CommerceError } from '../shared/errors';
+import { read, type Work, write } from '../shared/unit-of-work';
 import { customerView, requireCustomer } from './customer-views';
+import type { CustomerAddressCreate, CustomerAddressUpdate } from './schemas';
+import { customerAddressToWire } from './wire';
 
 /** The address fields of a create or (whole-replacement) update body, as record columns. */
 function addressColumns(input: CustomerAddressCreate | CustomerAddressUpdate) {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { CustomerRecord } from '../../ports/storage';
+import type { CustomerRecord } from '../ports/storage';
 import { diffCustomer, sameJson } from './customer-changes';
 
 const record: CustomerRecord = {

@@ -1,4 +1,4 @@
-import type { CustomerRecord, JsonObject } from '../../ports/storage';
+import type { CustomerRecord, JsonObject } from '../ports/storage';
 
 /** The customer fields a PATCH can change (admin: all of them; storefront: the profile ones). */
 export type CustomerChangeableField =

@@ -1,19 +1,19 @@
-import { CommerceError, errors } from '../../errors';
-import type { CustomerRecord, PageRequest, Scope } from '../../ports/storage';
+import type { CustomerRecord, PageRequest, Scope } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { CommerceError, errors } from '../shared/errors';
+import { read, type Work, write } from '../shared/unit-of-work';
+import { createCustomerAddressBook } from './customer-address-book';
+import { type CustomerChangeRequest, diffCustomer } from './customer-changes';
+import { issueCustomerToken } from './customer-tokens';
+import { customerView, customerViews, requireCustomer, storeCurrency } from './customer-views';
 import type {
   CustomerCreate,
   CustomerStatus,
   CustomerTokenCreate,
   CustomerUpdate,
   StorefrontCustomerUpdate,
-} from '../../schemas/customers';
-import type { ServiceContext } from '../context';
-import { read, type Work, write } from '../unit-of-work';
-import { type CustomerWire, customerToWire } from '../wire/customers';
-import { createCustomerAddressBook } from './customer-address-book';
-import { type CustomerChangeRequest, diffCustomer } from './customer-changes';
-import { issueCustomerToken } from './customer-tokens';
-import { customerView, customerViews, requireCustomer, storeCurrency } from './customer-views';
+} from './schemas';
+import { type CustomerWire, customerToWire } from './wire';
 
 /** Filters of `GET /v1/admin/customers` (docs/contract.md#list-filters). */
 export interface CustomerListFilter {

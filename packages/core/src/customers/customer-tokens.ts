@@ -1,9 +1,9 @@
-import type { CustomerTokenRecord, Scope } from '../../ports/storage';
-import { CUSTOMER_TOKEN_DEFAULT_EXPIRES_IN } from '../../schemas/customers';
-import type { ServiceContext } from '../context';
-import { type Work, write } from '../unit-of-work';
-import { iso } from '../wire/format';
+import type { CustomerTokenRecord, Scope } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { type Work, write } from '../shared/unit-of-work';
+import { iso } from '../shared/wire-format';
 import { requireCustomer } from './customer-views';
+import { CUSTOMER_TOKEN_DEFAULT_EXPIRES_IN } from './schemas';
 
 /** Random bytes per token: 256 bits, well over the ≥ 128 bits of docs/contract.md#customer-tokens. */
 const TOKEN_BYTES = 32;

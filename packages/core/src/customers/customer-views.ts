@@ -1,6 +1,6 @@
-import { CommerceError } from '../../errors';
-import type { CustomerAddressRecord, CustomerRecord, Repositories, Scope } from '../../ports/storage';
-import { type CustomerWire, customerToWire } from '../wire/customers';
+import type { CustomerAddressRecord, CustomerRecord, Repositories, Scope } from '../ports/storage';
+import { CommerceError } from '../shared/errors';
+import { type CustomerWire, customerToWire } from './wire';
 
 /** The store's currency, in which `total_spent` is shown. */
 export async function storeCurrency(tx: Repositories, scope: Scope): Promise<string> {

@@ -1,4 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import { parseInput } from '../shared/schemas/parse';
+import { expectRejected } from '../shared/schemas/test-helpers';
 import {
   AdminCustomerListQuerySchema,
   CustomerAddressCreateSchema,
@@ -7,9 +9,7 @@ import {
   CustomerTokenCreateSchema,
   CustomerUpdateSchema,
   StorefrontCustomerUpdateSchema,
-} from './customers';
-import { parseInput } from './parse';
-import { expectRejected } from './test-helpers';
+} from './schemas';
 
 describe('CustomerCreate / CustomerUpdate (admin)', () => {
   test('e-mail required; defaults status active, tags [], metadata {}', () => {

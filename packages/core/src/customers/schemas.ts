@@ -12,8 +12,8 @@ import {
   MetadataSchema,
   MoneySchema,
   OptionalTextSchema,
-} from './common';
-import { MAX_IDENTIFIER_LENGTH, MAX_LIST_ITEMS, MAX_SEARCH_LENGTH } from './limits';
+} from '../shared/schemas/common';
+import { MAX_IDENTIFIER_LENGTH, MAX_LIST_ITEMS, MAX_SEARCH_LENGTH } from '../shared/schemas/limits';
 
 export const CUSTOMER_STATUSES = ['active', 'disabled'] as const;
 export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];

@@ -1,5 +1,5 @@
-import type { CustomerAddressRecord, CustomerRecord, CustomerTotals } from '../../ports/storage';
-import { iso, money } from './format';
+import type { CustomerAddressRecord, CustomerRecord, CustomerTotals } from '../ports/storage';
+import { iso, money } from '../shared/wire-format';
 
 /** Totals of a customer without orders. */
 const NO_TOTALS: CustomerTotals = { total_orders: 0, total_spent: 0 };

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CommerceError } from '../../errors';
-import { makeCondition as cond, makeDiscount, makeLine } from '../pricing-fixtures';
+import { makeCondition as cond, makeDiscount, makeLine } from '../carts/pricing/pricing-fixtures';
+import { CommerceError } from '../shared/errors';
 import { computeItemDiscount, computeShippingDiscount, type DiscountableLine } from './discount-amounts';
 import type { DiscountDefinition } from './discount-definition';
 

@@ -1,7 +1,7 @@
-import { CommerceError } from '../../errors';
-import { allocate } from '../../money/allocate';
-import { parseDecimal } from '../../money/decimal';
-import { applyPercentage } from '../../money/percentage';
+import { CommerceError } from '../shared/errors';
+import { allocate } from '../shared/money/allocate';
+import { parseDecimal } from '../shared/money/decimal';
+import { applyPercentage } from '../shared/money/percentage';
 import { eligibleLines } from './discount-conditions';
 import { type DiscountDefinition, type DiscountLine, isShippingDiscount } from './discount-definition';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeCondition as cond, makeLine } from '../pricing-fixtures';
+import { makeCondition as cond, makeLine } from '../carts/pricing/pricing-fixtures';
 import {
   customerMatchesConditions,
   eligibleLines,

@@ -2,7 +2,7 @@
 export type DiscountType = 'code' | 'automatic';
 
 /** `fixed` = minor units off; `percentage` = 0 < value ≤ 100; `free_shipping` = the whole shipping price. */
-import type { DiscountConditionType, DiscountTarget, DiscountValueType } from '../../ports/storage';
+import type { DiscountConditionType, DiscountTarget, DiscountValueType } from './vocabulary';
 
 export type { DiscountConditionType, DiscountTarget, DiscountValueType };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeCondition as cond, makeDiscount, makeLine } from '../pricing-fixtures';
+import { makeCondition as cond, makeDiscount, makeLine } from '../carts/pricing/pricing-fixtures';
 import { checkDiscount, type DiscountContext } from './discount-eligibility';
 
 const NOW = 1_700_000_000_000;

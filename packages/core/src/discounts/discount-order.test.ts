@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeCode, makeDiscount } from '../pricing-fixtures';
+import { makeCode, makeDiscount } from '../carts/pricing/pricing-fixtures';
 import { orderDiscounts } from './discount-order';
 
 describe('orderDiscounts', () => {

@@ -1,19 +1,13 @@
-import { CommerceError } from '../../errors';
-import type {
-  DiscountConditionRecord,
-  DiscountRecord,
-  DiscountTarget,
-  DiscountValueType,
-  PageRequest,
-  Scope,
-} from '../../ports/storage';
-import type { MoneyInput } from '../../schemas/common';
-import type { AdminDiscountListQuery, DiscountConditionInput, DiscountUpdate } from '../../schemas/discounts';
-import { discountValueProblem } from '../../schemas/discounts';
-import type { ServiceContext } from '../context';
-import { read, write } from '../unit-of-work';
-import { discountPageToWire, discountToWire } from '../wire/discounts';
-import { amountInStoreCurrency } from './money-input';
+import { amountInStoreCurrency } from '../carts/money-input';
+import type { DiscountConditionRecord, DiscountRecord, PageRequest, Scope } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { CommerceError } from '../shared/errors';
+import type { MoneyInput } from '../shared/schemas/common';
+import { read, write } from '../shared/unit-of-work';
+import type { AdminDiscountListQuery, DiscountConditionInput, DiscountUpdate } from './schemas';
+import { discountValueProblem } from './schemas';
+import type { DiscountTarget, DiscountValueType } from './vocabulary';
+import { discountPageToWire, discountToWire } from './wire';
 
 /**
  * The parsed body of `POST /v1/admin/discounts` (the output of `DiscountCreateSchema`, written out

@@ -1,7 +1,7 @@
-import { CommerceError } from '../../errors';
-import type { AppliedDiscountValue, Scope } from '../../ports/storage';
-import type { ServiceContext } from '../context';
-import type { Work } from '../unit-of-work';
+import type { AppliedDiscountValue, Scope } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { CommerceError } from '../shared/errors';
+import type { Work } from '../shared/unit-of-work';
 
 /**
  * The key per-customer limits count by (docs/contract.md#discounts): the customer id, else the lower-cased

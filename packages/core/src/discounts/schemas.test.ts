@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'vitest';
+import { parseInput } from '../shared/schemas/parse';
+import { expectRejected } from '../shared/schemas/test-helpers';
 import {
   AdminDiscountListQuerySchema,
   DiscountCreateSchema,
   DiscountUpdateSchema,
   discountValueProblem,
-} from './discounts';
-import { parseInput } from './parse';
-import { expectRejected } from './test-helpers';
+} from './schemas';
 
 describe('discountValueProblem (decisions §11)', () => {
   test('percentage: 0 < v ≤ 100 (0.5, 12.5, 100 fine; 0, -5, 100.01 not)', () => {

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { MAX_DECIMAL_PLACES } from '../money';
-import type { DiscountConditionType, DiscountTarget, DiscountValueType } from '../ports';
+import { MAX_DECIMAL_PLACES } from '../shared/money';
 import {
   DateTimeSchema,
   fitsDecimalPlaces,
@@ -16,10 +15,11 @@ import {
   QueryBooleanSchema,
   RequiredTextSchema,
   TimestampInputSchema,
-} from './common';
-import { MAX_AMOUNT, MAX_LIST_ITEMS } from './limits';
+} from '../shared/schemas/common';
+import { MAX_AMOUNT, MAX_LIST_ITEMS } from '../shared/schemas/limits';
+import type { DiscountConditionType, DiscountTarget, DiscountValueType } from './vocabulary';
 
-export type { DiscountConditionOperator, DiscountType } from '../pricing';
+export type { DiscountConditionOperator, DiscountType } from '../carts/pricing';
 /** Re-exported from the storage records, so that both paths name the same type. */
 export type { DiscountConditionType, DiscountTarget, DiscountValueType };
 

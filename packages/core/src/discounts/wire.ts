@@ -1,5 +1,5 @@
-import type { DiscountRecord, Page } from '../../ports/storage';
-import { iso, isoOrNull, moneyOrNull } from './format';
+import type { DiscountRecord, Page } from '../ports/storage';
+import { iso, isoOrNull, moneyOrNull } from '../shared/wire-format';
 
 /**
  * The Discount resource (spec "Discount"): money bounds as Money objects in the discount's

@@ -1,7 +1,7 @@
-import type { EngineEvent, EngineEventListener, EngineEvents } from '../events/event-data';
 import type { EventSink } from '../ports/event-sink';
 import type { EventRecord } from '../ports/storage';
-import { iso } from './wire/format';
+import { iso } from '../shared/wire-format';
+import type { EngineEvent, EngineEventListener, EngineEvents } from './event-data';
 
 /**
  * The spec's event payload (docs/contract.md#events) as read back from the outbox, where `type` and `data`

@@ -1,13 +1,12 @@
 import { describe, expect, expectTypeOf, test } from 'vitest';
+import type { Product } from '../catalog/schemas';
+import type { Customer } from '../customers/schemas';
 import type { Engine } from '../engine';
+import type { Inventory } from '../inventory/schemas';
+import type { Order, Payment, Refund } from '../orders/schemas';
 import type { EventRecord, Scope } from '../ports/storage';
-import type { Product } from '../schemas/catalog';
-import type { Customer } from '../schemas/customers';
-import { EVENT_TYPES } from '../schemas/events';
-import type { Inventory } from '../schemas/inventory';
-import type { Order, Payment, Refund } from '../schemas/orders';
-import { createEventBus } from '../services/event-bus';
-import type { Work } from '../services/unit-of-work';
+import type { Work } from '../shared/unit-of-work';
+import { createEventBus } from './event-bus';
 import {
   type CheckoutPaymentFailed,
   type EngineEvent,
@@ -16,6 +15,7 @@ import {
   type EventDataMap,
   type PasswordResetRequested,
 } from './event-data';
+import { EVENT_TYPES } from './schemas';
 
 // The type-level checks below are compiled by `tsc -p packages/core` (`pnpm typecheck`): an
 // `expectTypeOf` that does not hold, or a `@ts-expect-error` line that compiles, fails it.

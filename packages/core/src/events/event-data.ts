@@ -1,10 +1,7 @@
 import { z } from 'zod';
-import type { Mode } from '../ports/storage';
-import { type Product, ProductSchema } from '../schemas/catalog';
-import { DateTimeSchema } from '../schemas/common';
-import { type Customer, CustomerSchema } from '../schemas/customers';
-import type { EventType } from '../schemas/events';
-import { type Inventory, InventorySchema } from '../schemas/inventory';
+import { type Product, ProductSchema } from '../catalog/schemas';
+import { type Customer, CustomerSchema } from '../customers/schemas';
+import { type Inventory, InventorySchema } from '../inventory/schemas';
 import {
   type Fulfillment,
   FulfillmentSchema,
@@ -14,7 +11,10 @@ import {
   PaymentSchema,
   type Refund,
   RefundSchema,
-} from '../schemas/orders';
+} from '../orders/schemas';
+import type { Mode } from '../ports/storage';
+import { DateTimeSchema } from '../shared/schemas/common';
+import type { EventType } from './schemas';
 
 /**
  * `payment.failed` for a checkout whose payment was declined: no order came of it, so the

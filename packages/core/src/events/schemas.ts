@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTimeSchema, MetadataSchema } from './common';
+import { DateTimeSchema, MetadataSchema } from '../shared/schemas/common';
 
 /** The 16 event types of the spec ("Events / Event types"). */
 export const SPEC_EVENT_TYPES = [

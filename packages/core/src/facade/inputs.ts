@@ -5,7 +5,7 @@ import { listQuery, parseInput } from '../schemas';
 /** What a facade method accepts: the request body or query of the matching HTTP endpoint, as written. */
 export type In<S extends z.ZodType> = z.input<S>;
 
-export type { CartActor } from '../services/carts/cart-access';
+export type { CartActor } from '../carts/cart-access';
 
 /**
  * Validates a body exactly as the HTTP pipeline does (same defaults, same `parameter_*` errors

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CommerceError } from '../errors';
+import { CommerceError } from '../shared/errors';
 import { checkAvailability, insufficientInventoryError } from './availability';
 import { availableOf, type InventoryLevels } from './inventory-levels';
 

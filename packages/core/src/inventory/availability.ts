@@ -1,4 +1,4 @@
-import { CommerceError } from '../errors';
+import { CommerceError } from '../shared/errors';
 import { availableOf, type InventoryLevels } from './inventory-levels';
 
 /** The outcome of an availability check: enough, or short with what is available. */

@@ -1,7 +1,7 @@
-import { detectThresholdCrossings } from '../inventory/thresholds';
 import type { InventoryChange, Scope } from '../ports/storage';
-import type { Work } from './unit-of-work';
-import { inventoryToWire } from './wire/inventory';
+import type { Work } from '../shared/unit-of-work';
+import { detectThresholdCrossings } from './thresholds';
+import { inventoryToWire } from './wire';
 
 /**
  * Emits `inventory.low` / `inventory.out_of_stock` for every change that crosses a threshold

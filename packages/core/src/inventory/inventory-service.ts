@@ -1,10 +1,10 @@
-import { CommerceError, errors } from '../../errors';
-import type { InventoryChange, PageRequest, Scope } from '../../ports/storage';
-import type { InventoryAdjust, InventoryUpdate } from '../../schemas/inventory';
-import type { ServiceContext } from '../context';
-import { emitInventoryCrossings } from '../inventory-events';
-import { read, write } from '../unit-of-work';
-import { inventoryToWire } from '../wire/inventory';
+import type { InventoryChange, PageRequest, Scope } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { CommerceError, errors } from '../shared/errors';
+import { read, write } from '../shared/unit-of-work';
+import { emitInventoryCrossings } from './inventory-events';
+import type { InventoryAdjust, InventoryUpdate } from './schemas';
+import { inventoryToWire } from './wire';
 
 /** Filters of `GET /v1/admin/inventory` (docs/contract.md#list-filters). */
 export interface InventoryListFilter {

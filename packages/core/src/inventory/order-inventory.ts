@@ -1,4 +1,3 @@
-import { CommerceError } from '../../errors';
 import type {
   InventoryChange,
   InventoryMovement,
@@ -6,10 +5,11 @@ import type {
   OrderAggregate,
   OrderLineRecord,
   Scope,
-} from '../../ports/storage';
-import { emitInventoryCrossings } from '../inventory-events';
-import type { Work } from '../unit-of-work';
-import { restockTotalsByLine } from './refund-ledger';
+} from '../ports/storage';
+import { restockTotalsByLine } from '../refunds/refund-ledger';
+import { CommerceError } from '../shared/errors';
+import type { Work } from '../shared/unit-of-work';
+import { emitInventoryCrossings } from './inventory-events';
 
 /** Sums quantities per variant, in first-seen order, dropping zero movements. */
 export function movementsByVariant(

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { InventoryAdjustSchema, InventoryListQuerySchema, InventoryUpdateSchema } from './inventory';
-import { parseInput } from './parse';
-import { expectRejected } from './test-helpers';
+import { parseInput } from '../shared/schemas/parse';
+import { expectRejected } from '../shared/schemas/test-helpers';
+import { InventoryAdjustSchema, InventoryListQuerySchema, InventoryUpdateSchema } from './schemas';
 
 describe('InventoryUpdate', () => {
   test('settings and an absolute on_hand', () => {

@@ -7,8 +7,8 @@ import {
   MetadataSchema,
   NonNegativeIntegerSchema,
   QueryBooleanSchema,
-} from './common';
-import { INT4_MAX, INT4_MIN, MAX_TEXT_LENGTH } from './limits';
+} from '../shared/schemas/common';
+import { INT4_MAX, INT4_MIN, MAX_TEXT_LENGTH } from '../shared/schemas/limits';
 
 // ---------------------------------------------------------------- response
 

@@ -1,4 +1,4 @@
-import type { InventoryRecord } from '../../ports/storage';
+import type { InventoryRecord } from '../ports/storage';
 
 export type InventoryView = 'admin' | 'storefront';
 

@@ -1,4 +1,4 @@
-import type { FulfillmentStatus } from '../ports/storage/records';
+import type { FulfillmentStatus } from './vocabulary';
 
 /** What an order line contributes to the order's `fulfillment_status`. */
 export interface FulfillmentStatusLine {

@@ -1,5 +1,5 @@
-import type { FulfillmentRecordStatus } from '../ports/storage/records';
-import type { StateMachine } from './state-machine';
+import type { StateMachine } from '../shared/state-machine';
+import type { FulfillmentRecordStatus } from './vocabulary';
 
 /**
  * Fulfillment record status (docs/contract.md#fulfillments): `pending → shipped → delivered`, and

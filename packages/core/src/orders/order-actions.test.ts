@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CommerceError } from '../errors';
-import type { OrderStatus } from '../ports/storage/records';
+import { CommerceError } from '../shared/errors';
 import {
   assertOrderAction,
   assertOrderFulfillable,
@@ -10,6 +9,7 @@ import {
   orderAdminAction,
 } from './order-actions';
 import { orderMachine } from './order-transitions';
+import type { OrderStatus } from './vocabulary';
 
 describe('ORDER_ADMIN_ACTIONS (decisions §13)', () => {
   it('lists the five actions with the states each is allowed from', () => {

@@ -1,7 +1,12 @@
-import { CommerceError } from '../errors';
-import type { OrderStatus } from '../ports/storage/records';
+import { CommerceError } from '../shared/errors';
+import {
+  assertTransition,
+  checkTransition,
+  statesLeadingTo,
+  type TransitionCheck,
+} from '../shared/state-machine';
 import { type OrderTransitionContext, orderMachine } from './order-transitions';
-import { assertTransition, checkTransition, statesLeadingTo, type TransitionCheck } from './state-machine';
+import type { OrderStatus } from './vocabulary';
 
 /** The admin actions that move an order (docs/contract.md#order-status). */
 export type OrderAdminAction = 'finalize' | 'confirm' | 'process' | 'complete' | 'cancel';

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { FulfillmentStatus, OrderStatus, PaymentStatus } from '../ports/storage/records';
+import { ORDER_PAYMENT_STATUSES } from '../payments/payment-status';
+import type { PaymentStatus } from '../payments/vocabulary';
+import { canTransition } from '../shared/state-machine';
 import { ORDER_FULFILLMENT_STATUSES } from './fulfillment-status';
 import {
   automaticOrderPath,
@@ -9,8 +11,7 @@ import {
   settleOrderStatus,
 } from './order-automation';
 import { orderMachine } from './order-transitions';
-import { ORDER_PAYMENT_STATUSES } from './payment-status';
-import { canTransition } from './state-machine';
+import type { FulfillmentStatus, OrderStatus } from './vocabulary';
 
 describe('orderStatusAfterPayment (decisions §13: payment in full moves pending → confirmed)', () => {
   it('pending + paid → confirmed', () => {

@@ -1,4 +1,5 @@
-import type { FulfillmentStatus, OrderStatus, PaymentStatus } from '../ports/storage/records';
+import type { PaymentStatus } from '../payments/vocabulary';
+import type { FulfillmentStatus, OrderStatus } from './vocabulary';
 
 /** The derived statuses that drive the automatic order moves. */
 export interface OrderProgress {

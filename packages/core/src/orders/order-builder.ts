@@ -1,14 +1,14 @@
+import type { PriceableItem, PricedCart } from '../carts/cart-pricing';
 import type {
   AddressValue,
   JsonObject,
   OrderAggregate,
   OrderLineRecord,
-  OrderStatus,
   Scope,
   StoreRecord,
-} from '../../ports/storage';
-import type { PriceableItem, PricedCart } from '../carts/cart-pricing';
-import type { ServiceContext } from '../context';
+} from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import type { OrderStatus } from './vocabulary';
 
 /** What {@link buildOrder} needs besides the priced lines. */
 export interface OrderDraft {

@@ -1,6 +1,6 @@
-import type { OrderAggregate, Scope } from '../../ports/storage';
-import type { Work } from '../unit-of-work';
-import { releaseOrderReservations } from './order-inventory';
+import { releaseOrderReservations } from '../inventory/order-inventory';
+import type { OrderAggregate, Scope } from '../ports/storage';
+import type { Work } from '../shared/unit-of-work';
 
 /**
  * What cancelling an order does besides its status (docs/contract.md#reservations, #order-status): releases the

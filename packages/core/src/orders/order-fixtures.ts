@@ -1,4 +1,4 @@
-import type { OrderLineRecord } from '../../ports/storage';
+import type { OrderLineRecord } from '../ports/storage';
 
 /**
  * An order line for unit tests: 3 units of a 10.00 mug (`line_1`, `var_1`), all reserved, nothing

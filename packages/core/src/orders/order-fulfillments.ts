@@ -1,15 +1,18 @@
-import { CommerceError } from '../../errors';
-import { orderLinePicker } from '../../orders/order-line-refs';
-import type { FulfillmentRecord, FulfillmentRecordStatus, OrderLineRecord, Scope } from '../../ports/storage';
-import type { FulfillmentCreate, FulfillmentShip, FulfillmentUpdate } from '../../schemas/orders';
-import { assertOrderFulfillable, assertTransition, fulfillmentMachine } from '../../state';
-import type { ServiceContext } from '../context';
-import { emitInventoryCrossings } from '../inventory-events';
-import { type Work, write } from '../unit-of-work';
-import { fulfillmentToWire } from '../wire/orders';
-import { shipMovements } from './order-inventory';
+import { emitInventoryCrossings } from '../inventory/inventory-events';
+import { shipMovements } from '../inventory/order-inventory';
+import type { FulfillmentRecord, OrderLineRecord, Scope } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { CommerceError } from '../shared/errors';
+import { assertTransition } from '../shared/state-machine';
+import { type Work, write } from '../shared/unit-of-work';
+import { fulfillmentMachine } from './fulfillment-transitions';
+import { assertOrderFulfillable } from './order-actions';
+import { orderLinePicker } from './order-line-refs';
 import { requireOrder } from './order-loading';
 import { saveOrderProgress } from './order-progress';
+import type { FulfillmentCreate, FulfillmentShip, FulfillmentUpdate } from './schemas';
+import type { FulfillmentRecordStatus } from './vocabulary';
+import { fulfillmentToWire } from './wire';
 
 /**
  * The units of a line that may still be fulfilled: ordered, minus fulfilled, minus refunded

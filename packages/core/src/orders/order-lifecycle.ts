@@ -1,13 +1,3 @@
-import { CommerceError } from '../../errors';
-import type {
-  CustomerRecord,
-  InventoryChange,
-  OrderAggregate,
-  PaymentRecord,
-  Scope,
-} from '../../ports/storage';
-import type { AdminOrderCreate, AdminOrderUpdate, OrderCancel } from '../../schemas/orders';
-import { assertOrderAction, type OrderAdminAction } from '../../state';
 import {
   assertPurchasable,
   loadAndPrice,
@@ -15,17 +5,21 @@ import {
   type PricedCart,
   requireShippingMethod,
 } from '../carts/cart-pricing';
-import type { ServiceContext } from '../context';
-import { emitInventoryCrossings } from '../inventory-events';
-import { write } from '../unit-of-work';
-import { addressFromInput } from '../wire/carts';
-import { orderToWire } from '../wire/orders';
-import { customerKeyOf, recordDiscountUsage } from './discount-usage';
+import { addressFromInput } from '../carts/wire';
+import { customerKeyOf, recordDiscountUsage } from '../discounts/discount-usage';
+import { emitInventoryCrossings } from '../inventory/inventory-events';
+import { reserveLines, withReservedQuantities } from '../inventory/order-inventory';
+import type { CustomerRecord, InventoryChange, OrderAggregate, PaymentRecord, Scope } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { CommerceError } from '../shared/errors';
+import { write } from '../shared/unit-of-work';
+import { assertOrderAction, type OrderAdminAction } from './order-actions';
 import { buildOrder } from './order-builder';
 import { cancelOrderParts } from './order-cancellation';
-import { reserveLines, withReservedQuantities } from './order-inventory';
 import { requireOrder, requireStoreIn } from './order-loading';
 import { saveOrderProgress, settleOrder, statusEvent } from './order-progress';
+import type { AdminOrderCreate, AdminOrderUpdate, OrderCancel } from './schemas';
+import { orderToWire } from './wire';
 
 const lineParam = (index: number, field: 'variant_id' | 'quantity') => `lines[${index}][${field}]`;
 

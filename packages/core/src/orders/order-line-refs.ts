@@ -1,4 +1,4 @@
-import { CommerceError } from '../errors';
+import { CommerceError } from '../shared/errors';
 
 /**
  * Resolves the `lines[i][order_line_id]` of a fulfillment or refund request against an order's

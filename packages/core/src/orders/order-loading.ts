@@ -1,5 +1,5 @@
-import { CommerceError } from '../../errors';
-import type { OrderAggregate, Repositories, Scope, StoreRecord } from '../../ports/storage';
+import type { OrderAggregate, Repositories, Scope, StoreRecord } from '../ports/storage';
+import { CommerceError } from '../shared/errors';
 
 /**
  * Loads an order of the scope, or throws 404 `not_found` (an id of another store, mode or

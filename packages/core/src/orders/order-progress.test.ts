@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import type { OrderAggregate, OrderLineRecord, PaymentRecord, RefundRecord } from '../../ports/storage';
+import { heldReservations } from '../inventory/order-inventory';
+import type { OrderAggregate, OrderLineRecord, PaymentRecord, RefundRecord } from '../ports/storage';
+import { restockMetadata } from '../refunds/refund-ledger';
 import { orderLine } from './order-fixtures';
-import { heldReservations } from './order-inventory';
 import { deriveProgress, settleOrder } from './order-progress';
-import { restockMetadata } from './refund-ledger';
 
 function line(id: string, overrides: Partial<OrderLineRecord> = {}): OrderLineRecord {
   return orderLine({ id, variant_id: `var_${id}`, ...overrides });

@@ -1,16 +1,13 @@
-import { CommerceError } from '../../errors';
-import type {
-  FulfillmentStatus,
-  OrderAggregate,
-  OrderLineRecord,
-  OrderStatus,
-  PaymentStatus,
-  Scope,
-} from '../../ports/storage';
-import { automaticOrderPath, deriveFulfillmentStatus, derivePaymentStatus } from '../../state';
-import type { Work } from '../unit-of-work';
-import { orderToWire } from '../wire/orders';
-import { completedRefundTotal, restockTotalsByLine } from './refund-ledger';
+import { derivePaymentStatus } from '../payments/payment-status';
+import type { PaymentStatus } from '../payments/vocabulary';
+import type { OrderAggregate, OrderLineRecord, Scope } from '../ports/storage';
+import { completedRefundTotal, restockTotalsByLine } from '../refunds/refund-ledger';
+import { CommerceError } from '../shared/errors';
+import type { Work } from '../shared/unit-of-work';
+import { deriveFulfillmentStatus } from './fulfillment-status';
+import { automaticOrderPath } from './order-automation';
+import type { FulfillmentStatus, OrderStatus } from './vocabulary';
+import { orderToWire } from './wire';
 
 /** The order columns that follow its payments, refunds and fulfillments. */
 export interface OrderProgressColumns {

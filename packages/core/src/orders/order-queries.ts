@@ -1,10 +1,10 @@
-import { CommerceError } from '../../errors';
-import type { OrderAggregate, OrderListFilter, Page, PageRequest, Scope } from '../../ports/storage';
-import type { AdminOrderListQuery, Order, StorefrontOrderListQuery } from '../../schemas/orders';
-import type { ServiceContext } from '../context';
-import { byCreatedAt, pageOfSorted } from '../loaded-page';
-import { read } from '../unit-of-work';
-import { orderToStorefrontWire, orderToWire, refundToWire } from '../wire/orders';
+import type { OrderAggregate, OrderListFilter, Page, PageRequest, Scope } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { CommerceError } from '../shared/errors';
+import { byCreatedAt, pageOfSorted } from '../shared/loaded-page';
+import { read } from '../shared/unit-of-work';
+import type { AdminOrderListQuery, Order, StorefrontOrderListQuery } from './schemas';
+import { orderToStorefrontWire, orderToWire, refundToWire } from './wire';
 
 type OrderSort = 'created_at' | 'number' | 'total';
 

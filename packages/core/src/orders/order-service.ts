@@ -1,9 +1,9 @@
-import type { ServiceContext } from '../context';
+import { createPaymentService } from '../payments/payment-service';
+import { createOrderRefunds } from '../refunds/order-refunds';
+import type { ServiceContext } from '../shared/context';
 import { createOrderFulfillments } from './order-fulfillments';
 import { createOrderLifecycle } from './order-lifecycle';
 import { createOrderQueries } from './order-queries';
-import { createOrderRefunds } from './order-refunds';
-import { createPaymentService } from './payment-service';
 
 /**
  * Orders (docs/contract.md#orders, #inventory, #pricing, #checkout, #order-status): reads for the admin and the storefront, the admin life cycle,

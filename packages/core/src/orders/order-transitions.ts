@@ -1,5 +1,5 @@
-import type { OrderStatus } from '../ports/storage/records';
-import type { StateMachine } from './state-machine';
+import type { StateMachine } from '../shared/state-machine';
+import type { OrderStatus } from './vocabulary';
 
 /** What the order guard needs to know about the order beyond its status. */
 export interface OrderTransitionContext {

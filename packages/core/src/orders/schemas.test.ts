@@ -1,4 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import { parseInput } from '../shared/schemas/parse';
+import { expectRejected } from '../shared/schemas/test-helpers';
 import {
   AdminOrderCreateSchema,
   AdminOrderListQuerySchema,
@@ -10,9 +12,7 @@ import {
   OrderLookupQuerySchema,
   RefundCreateSchema,
   StorefrontOrderListQuerySchema,
-} from './orders';
-import { parseInput } from './parse';
-import { expectRejected } from './test-helpers';
+} from './schemas';
 
 describe('AdminOrderCreate (decisions §13)', () => {
   test('lines and email; status defaults to draft', () => {

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import type { FulfillmentRecordStatus, OrderStatus, PaymentRecordStatus, RefundRecordStatus } from '../ports';
-import { ORDER_FULFILLMENT_STATUSES, ORDER_PAYMENT_STATUSES } from '../state';
+import { AppliedDiscountSchema } from '../discounts/schemas';
+import { ORDER_PAYMENT_STATUSES } from '../payments/payment-status';
+import type { PaymentRecordStatus } from '../payments/vocabulary';
+import type { RefundRecordStatus } from '../refunds/vocabulary';
 import {
   AddressInputSchema,
   AddressSchema,
@@ -21,9 +23,10 @@ import {
   QuantitySchema,
   QueryTimestampSchema,
   queryInt,
-} from './common';
-import { AppliedDiscountSchema } from './discounts';
-import { MAX_CART_LINES, MAX_IDENTIFIER_LENGTH, MAX_SEARCH_LENGTH } from './limits';
+} from '../shared/schemas/common';
+import { MAX_CART_LINES, MAX_IDENTIFIER_LENGTH, MAX_SEARCH_LENGTH } from '../shared/schemas/limits';
+import { ORDER_FULFILLMENT_STATUSES } from './fulfillment-status';
+import type { FulfillmentRecordStatus, OrderStatus } from './vocabulary';
 
 /** Order `status` (spec); moves are decided by the state machine (docs/contract.md#order-status). */
 export const ORDER_STATUSES = [

@@ -1,3 +1,5 @@
+import { addressToWire } from '../carts/wire';
+import type { DiscountValueType } from '../discounts/schemas';
 import type {
   AppliedDiscountValue,
   FulfillmentRecord,
@@ -5,11 +7,9 @@ import type {
   OrderLineRecord,
   PaymentRecord,
   RefundRecord,
-} from '../../ports/storage';
-import type { DiscountValueType } from '../../schemas/discounts';
-import type { Fulfillment, Order, OrderLine, Payment, Refund } from '../../schemas/orders';
-import { addressToWire } from './carts';
-import { iso, isoOrNull, money } from './format';
+} from '../ports/storage';
+import { iso, isoOrNull, money } from '../shared/wire-format';
+import type { Fulfillment, Order, OrderLine, Payment, Refund } from './schemas';
 
 /**
  * Serializers of the order area (spec "Order", "OrderLine", "Payment", "Fulfillment", "Refund").

@@ -1,13 +1,14 @@
-import { CommerceError } from '../../errors';
-import type { OrderAggregate, PaymentRecord, Scope } from '../../ports/storage';
-import type { AdminPaymentCreate } from '../../schemas/orders';
-import { assertTransition, paymentMachine } from '../../state';
 import { amountInStoreCurrency } from '../carts/money-input';
-import type { ServiceContext } from '../context';
-import { write } from '../unit-of-work';
-import { paymentToWire } from '../wire/orders';
-import { requireOrder } from './order-loading';
-import { saveOrderProgress } from './order-progress';
+import { requireOrder } from '../orders/order-loading';
+import { saveOrderProgress } from '../orders/order-progress';
+import type { AdminPaymentCreate } from '../orders/schemas';
+import { paymentToWire } from '../orders/wire';
+import type { OrderAggregate, PaymentRecord, Scope } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { CommerceError } from '../shared/errors';
+import { assertTransition } from '../shared/state-machine';
+import { write } from '../shared/unit-of-work';
+import { paymentMachine } from './payment-transitions';
 
 /** Drafts are not finalised and cancelled orders are closed: neither takes money. */
 function assertAcceptsPayment(order: OrderAggregate): void {

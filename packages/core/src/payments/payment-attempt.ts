@@ -1,8 +1,8 @@
-import { CommerceError } from '../../errors';
-import type { PaymentProvider, PaymentResult } from '../../ports/payment-provider';
-import type { PaymentRecordStatus } from '../../ports/storage';
-import type { Checkout } from '../../schemas/carts';
-import type { ServiceContext } from '../context';
+import type { Checkout } from '../carts/schemas';
+import type { PaymentProvider, PaymentResult } from '../ports/payment-provider';
+import type { ServiceContext } from '../shared/context';
+import { CommerceError } from '../shared/errors';
+import type { PaymentRecordStatus } from './vocabulary';
 
 /**
  * Resolves checkout's `payment_provider` (docs/contract.md#checkout) to a registered provider: the one rule

@@ -1,13 +1,13 @@
-import type { PaymentProvider, PaymentResult } from '../../ports/payment-provider';
-import type { PaymentRecord, Scope } from '../../ports/storage';
-import type { ServiceContext } from '../context';
-import { read } from '../unit-of-work';
-import { isOpenAttempt, readSnapshot } from './checkout-attempts';
-import { closeAttempt, settleAttempt } from './checkout-settlement';
+import { isOpenAttempt, readSnapshot } from '../checkout/checkout-attempts';
+import { closeAttempt, settleAttempt } from '../checkout/checkout-settlement';
+import type { PaymentProvider, PaymentResult } from '../ports/payment-provider';
+import type { PaymentRecord, Scope } from '../ports/storage';
+import { MIN_PAGE, type RefundReconcileResult, reconcileRefunds } from '../refunds/refund-reconciliation';
+import type { ServiceContext } from '../shared/context';
+import { walkOldestFirst } from '../shared/scheduling/pending-scan';
+import { read } from '../shared/unit-of-work';
 import { isRefusal } from './payment-attempt';
 import { syncOrderPayment } from './payment-sync';
-import { walkOldestFirst } from './pending-scan';
-import { MIN_PAGE, type RefundReconcileResult, reconcileRefunds } from './refund-reconciliation';
 
 /** Options of `reconcile`. */
 export interface ReconcileOptions {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { CommerceError } from '../../errors';
-import type { PaymentProvider } from '../../ports/payment-provider';
+import type { PaymentProvider } from '../ports/payment-provider';
+import { CommerceError } from '../shared/errors';
 import { resolveProvider } from './payment-attempt';
 import { createPaymentRegistry } from './payment-registry';
 

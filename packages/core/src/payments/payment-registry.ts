@@ -1,5 +1,5 @@
-import type { PaymentProvider } from '../../ports/payment-provider';
-import { MAX_PAYMENT_PROVIDER_NAME_LENGTH, PaymentProviderNameSchema } from '../../schemas/carts';
+import { MAX_PAYMENT_PROVIDER_NAME_LENGTH, PaymentProviderNameSchema } from '../carts/schemas';
+import type { PaymentProvider } from '../ports/payment-provider';
 
 /**
  * The engine's payment providers by name (docs/contract.md#checkout): `manual` first (always there unless a

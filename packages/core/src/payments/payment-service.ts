@@ -1,10 +1,11 @@
-import type { PaymentWebhookInput } from '../../ports/payment-provider';
-import type { ServiceContext } from '../context';
+import type { PaymentWebhookInput } from '../ports/payment-provider';
+import type { ServiceContext } from '../shared/context';
 import { createOrderPayments } from './order-payments';
 import { type ReconcileOptions, reconcilePayments } from './payment-reconciliation';
 import { handlePaymentWebhook } from './payment-webhooks';
 import { type ReconcilerOptions, startReconcileSchedule } from './reconcile-schedule';
 
+export type { RefundReconcileOutcome, RefundReconcileResult } from '../refunds/refund-reconciliation';
 export type {
   ReconcileOptions,
   ReconcileOutcome,
@@ -13,7 +14,6 @@ export type {
 } from './payment-reconciliation';
 export type { PaymentWebhookAck } from './payment-webhooks';
 export type { ReconcilerOptions } from './reconcile-schedule';
-export type { RefundReconcileOutcome, RefundReconcileResult } from './refund-reconciliation';
 
 /**
  * Payments (docs/contract.md#payments, #checkout): what the admin records or completes, the providers'

@@ -1,4 +1,4 @@
-import type { PaymentStatus } from '../ports/storage/records';
+import type { PaymentStatus } from './vocabulary';
 
 /** The money an order's `payment_status` follows, all in minor units. */
 export interface PaymentAmounts {

@@ -1,10 +1,10 @@
-import type { PaymentProvider, PaymentResult } from '../../ports/payment-provider';
-import type { OrderAggregate, PaymentRecord, Scope } from '../../ports/storage';
-import type { ServiceContext } from '../context';
-import { write } from '../unit-of-work';
-import { paymentToWire } from '../wire/orders';
-import { cancelOrderParts } from './order-cancellation';
-import { saveOrderProgress } from './order-progress';
+import { cancelOrderParts } from '../orders/order-cancellation';
+import { saveOrderProgress } from '../orders/order-progress';
+import { paymentToWire } from '../orders/wire';
+import type { PaymentProvider, PaymentResult } from '../ports/payment-provider';
+import type { OrderAggregate, PaymentRecord, Scope } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { write } from '../shared/unit-of-work';
 
 /** What {@link syncOrderPayment} did. */
 export type PaymentSyncOutcome =

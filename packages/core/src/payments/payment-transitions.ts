@@ -1,5 +1,5 @@
-import type { PaymentRecordStatus } from '../ports/storage/records';
-import type { StateMachine } from './state-machine';
+import type { StateMachine } from '../shared/state-machine';
+import type { PaymentRecordStatus } from './vocabulary';
 
 /**
  * Payment record status (docs/contract.md#payments): `pending` → `completed` | `failed` | `cancelled`;

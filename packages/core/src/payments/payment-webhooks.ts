@@ -1,10 +1,13 @@
-import { CommerceError } from '../../errors';
-import type { PaymentResult, PaymentWebhookEvent, PaymentWebhookInput } from '../../ports/payment-provider';
-import type { Repositories, Scope } from '../../ports/storage';
-import type { ServiceContext } from '../context';
-import { read } from '../unit-of-work';
+import type { PaymentResult, PaymentWebhookEvent, PaymentWebhookInput } from '../ports/payment-provider';
+import type { Repositories, Scope } from '../ports/storage';
+import {
+  type ProviderRefundSettlementOutcome,
+  settleProviderRefund,
+} from '../refunds/provider-refund-settlement';
+import type { ServiceContext } from '../shared/context';
+import { CommerceError } from '../shared/errors';
+import { read } from '../shared/unit-of-work';
 import { type PaymentSyncOutcome, syncOrderPayment } from './payment-sync';
-import { type ProviderRefundSettlementOutcome, settleProviderRefund } from './provider-refund-settlement';
 
 /** The answer to a provider webhook: 200 `{ received: true }` whenever it was verified. */
 export interface PaymentWebhookAck {

@@ -1,4 +1,4 @@
-import { type PollingLoop, startPollingLoop } from '../scheduling/polling-loop';
+import { type PollingLoop, startPollingLoop } from '../shared/scheduling/polling-loop';
 import type { ReconcileOptions, ReconcileReport } from './payment-reconciliation';
 
 /** Options of `engine.payments.startReconciler`. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CommerceError } from '../errors';
+import { CommerceError } from '../shared/errors';
 import {
   type ComputeRefundInput,
   computeRefund,

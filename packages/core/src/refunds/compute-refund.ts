@@ -1,5 +1,5 @@
-import { CommerceError } from '../errors';
 import { orderLinePicker } from '../orders/order-line-refs';
+import { CommerceError } from '../shared/errors';
 import { linePaidAmount, lineRefundAmount } from './line-refund-amount';
 import { type RestockLineInput, type RestockMovement, splitRestock } from './restock-split';
 

@@ -1,4 +1,4 @@
-import { roundHalfAwayFromZero } from '../money/rounding';
+import { roundHalfAwayFromZero } from '../shared/money/rounding';
 
 /** What a line cost, as the order recorded it (minor units). */
 export interface LinePaidInput {

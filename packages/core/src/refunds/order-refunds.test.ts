@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { FulfillmentRecord, OrderAggregate, OrderLineRecord, RefundRecord } from '../../ports/storage';
-import { orderLine } from './order-fixtures';
-import { unfulfilledUnits } from './order-fulfillments';
-import { heldReservations } from './order-inventory';
-import { deriveProgress } from './order-progress';
+import { heldReservations } from '../inventory/order-inventory';
+import { orderLine } from '../orders/order-fixtures';
+import { unfulfilledUnits } from '../orders/order-fulfillments';
+import { deriveProgress } from '../orders/order-progress';
+import type { FulfillmentRecord, OrderAggregate, OrderLineRecord, RefundRecord } from '../ports/storage';
 import { refundedParts, restockMovements } from './order-refunds';
 import { restockMetadata } from './refund-ledger';
 

@@ -1,4 +1,9 @@
-import { CommerceError } from '../../errors';
+import { amountInStoreCurrency } from '../carts/money-input';
+import { emitInventoryCrossings } from '../inventory/inventory-events';
+import { requireOrder } from '../orders/order-loading';
+import { deriveProgress, saveOrderProgress } from '../orders/order-progress';
+import type { RefundCreate } from '../orders/schemas';
+import { refundToWire } from '../orders/wire';
 import type {
   FulfillmentRecord,
   OrderAggregate,
@@ -6,7 +11,10 @@ import type {
   PaymentRecord,
   RefundRecord,
   Scope,
-} from '../../ports/storage';
+} from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { CommerceError } from '../shared/errors';
+import { INTERIM, type Work, type WriteOptions, write } from '../shared/unit-of-work';
 import {
   computeRefund,
   type FulfillmentReduction,
@@ -15,15 +23,7 @@ import {
   reduceFulfillments,
   splitRestock,
   unitsTakenByLine,
-} from '../../refunds';
-import type { RefundCreate } from '../../schemas/orders';
-import { amountInStoreCurrency } from '../carts/money-input';
-import type { ServiceContext } from '../context';
-import { emitInventoryCrossings } from '../inventory-events';
-import { INTERIM, type Work, type WriteOptions, write } from '../unit-of-work';
-import { refundToWire } from '../wire/orders';
-import { requireOrder } from './order-loading';
-import { deriveProgress, saveOrderProgress } from './order-progress';
+} from '.';
 import {
   completedRefundTotal,
   inFlightMetadata,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { PaymentRecord, RefundRecord } from '../../ports/storage';
-import { orderLine } from './order-fixtures';
-import { heldReservations } from './order-inventory';
-import { deriveProgress } from './order-progress';
+import { heldReservations } from '../inventory/order-inventory';
+import { orderLine } from '../orders/order-fixtures';
+import { deriveProgress } from '../orders/order-progress';
+import type { PaymentRecord, RefundRecord } from '../ports/storage';
 import {
   failedRefundMetadata,
   providerRefundDecision,

@@ -1,10 +1,10 @@
-import type { RefundResult } from '../../ports/payment-provider';
-import type { JsonObject, OrderAggregate, PaymentRecord, RefundRecord, Scope } from '../../ports/storage';
-import type { ServiceContext } from '../context';
-import { write } from '../unit-of-work';
-import { refundToWire } from '../wire/orders';
-import { requireOrder } from './order-loading';
-import { saveOrderProgress } from './order-progress';
+import { requireOrder } from '../orders/order-loading';
+import { saveOrderProgress } from '../orders/order-progress';
+import { refundToWire } from '../orders/wire';
+import type { RefundResult } from '../ports/payment-provider';
+import type { JsonObject, OrderAggregate, PaymentRecord, RefundRecord, Scope } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { write } from '../shared/unit-of-work';
 import { markPaymentsRefunded } from './order-refunds';
 import { completedRefundTotal, providerCallsInFlight } from './refund-ledger';
 import { paymentsToMarkRefunded } from './refund-payments';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RefundRecord } from '../../ports/storage';
-import type { RestockMovement } from '../../refunds';
+import type { RefundRecord } from '../ports/storage';
+import type { RestockMovement } from '.';
 import { restockMetadata, restockMovementsOf, restockTotalsByLine } from './refund-ledger';
 
 const taking: RestockMovement = {

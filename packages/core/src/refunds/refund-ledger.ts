@@ -1,5 +1,5 @@
-import type { Json, JsonObject, OrderAggregate, RefundRecord } from '../../ports/storage';
-import type { RestockMovement } from '../../refunds';
+import type { Json, JsonObject, OrderAggregate, RefundRecord } from '../ports/storage';
+import type { RestockMovement } from '.';
 
 /**
  * Where a refund's restocked units went, kept on the refund record (in its internal `metadata`,

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { CommerceError } from '../../errors';
-import type { RefundPaymentInput } from '../../ports/payment-provider';
-import type { PaymentRecord, Scope } from '../../ports/storage';
+import type { RefundPaymentInput } from '../ports/payment-provider';
+import type { PaymentRecord, Scope } from '../ports/storage';
+import { CommerceError } from '../shared/errors';
 import {
   paymentsToMarkRefunded,
   refundedPerPayment,

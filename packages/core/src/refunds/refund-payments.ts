@@ -1,8 +1,8 @@
-import type { RefundResult } from '../../ports/payment-provider';
-import type { PaymentRecord, RefundRecord } from '../../ports/storage';
-import { paymentStatusAfterRefunds } from '../../state';
-import type { ServiceContext } from '../context';
-import { isRefusal } from './payment-attempt';
+import { isRefusal } from '../payments/payment-attempt';
+import { paymentStatusAfterRefunds } from '../payments/payment-transitions';
+import type { RefundResult } from '../ports/payment-provider';
+import type { PaymentRecord, RefundRecord } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
 
 /** A part of a refund taken from one payment. */
 export interface RefundSlice {

@@ -1,9 +1,9 @@
-import type { PaymentProvider, RefundResult } from '../../ports/payment-provider';
-import type { OrderAggregate, RefundRecord, Scope } from '../../ports/storage';
-import type { ServiceContext } from '../context';
-import { read } from '../unit-of-work';
+import type { PaymentProvider, RefundResult } from '../ports/payment-provider';
+import type { OrderAggregate, RefundRecord, Scope } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { walkOldestFirst } from '../shared/scheduling/pending-scan';
+import { read } from '../shared/unit-of-work';
 import { inFlightSlices, settleRefund } from './order-refunds';
-import { walkOldestFirst } from './pending-scan';
 import { providerRefundDecision, settleProviderRefund } from './provider-refund-settlement';
 import { providerCallsInFlight } from './refund-ledger';
 import { refundablePayments, refundWithProviders } from './refund-payments';

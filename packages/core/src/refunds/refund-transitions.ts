@@ -1,5 +1,5 @@
-import type { RefundRecordStatus } from '../ports/storage/records';
-import type { StateMachine } from './state-machine';
+import type { StateMachine } from '../shared/state-machine';
+import type { RefundRecordStatus } from './vocabulary';
 
 /**
  * Refund record status (docs/contract.md#refunds): `pending` → `completed` | `failed`; both are terminal.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CommerceError } from '../errors';
+import { CommerceError } from '../shared/errors';
 import { reduceFulfillments, unitsTakenByLine } from './restock-fulfillments';
 import type { FulfillmentTake, RestockMovement } from './restock-split';
 

@@ -1,4 +1,4 @@
-import { CommerceError } from '../errors';
+import { CommerceError } from '../shared/errors';
 import type { RestockMovement } from './restock-split';
 
 /** Units of one order line in a fulfillment (the fulfillment's `lines`). */

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
+import { inputErrorOf } from '../shared/schemas/test-helpers';
 import * as schemas from './index';
-import { inputErrorOf } from './test-helpers';
 
 const at = '2024-05-01T10:00:00.000Z';
 const usd = (amount: number) => ({ amount, currency: 'USD' });

@@ -1,3 +1,4 @@
+import type { PasswordHasher } from '../customers/passwords';
 import type { Clock } from '../ports/clock';
 import type { CryptoPort } from '../ports/crypto';
 import type { EventSink } from '../ports/event-sink';
@@ -5,7 +6,6 @@ import type { IdGenerator } from '../ports/id-generator';
 import type { PaymentProvider } from '../ports/payment-provider';
 import type { Storage } from '../ports/storage';
 import type { WebhookTransport } from '../ports/webhook-transport';
-import type { PasswordHasher } from './customers/passwords';
 
 /** Settings of the engine that services read; defaults are filled in by `createEngine`. */
 export interface EngineConfig {

@@ -1,6 +1,6 @@
-import { CommerceError } from '../errors';
 import type { IdempotencyClaimRef, Scope } from '../ports/storage';
 import type { ServiceContext } from './context';
+import { CommerceError } from './errors';
 import { type RequestClaim, type RequestOutcome, runUnderClaim, type StoredResponse } from './unit-of-work';
 
 export type { RequestOutcome, StoredResponse } from './unit-of-work';

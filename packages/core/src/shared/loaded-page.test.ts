@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { CommerceError } from '../errors';
+import { CommerceError } from './errors';
 import { byCreatedAt, pageOfSorted } from './loaded-page';
 
 const rows = [

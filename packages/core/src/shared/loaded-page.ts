@@ -1,5 +1,5 @@
-import { CommerceError } from '../errors';
 import type { Page } from '../ports/storage';
+import { CommerceError } from './errors';
 
 /**
  * One page of rows an aggregate already holds (a product's variants, an order's refunds: one

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CommerceError } from '../errors';
-import { cartMachine } from './cart-transitions';
-import { fulfillmentMachine } from './fulfillment-transitions';
-import { orderMachine } from './order-transitions';
-import { paymentMachine } from './payment-transitions';
-import { refundMachine } from './refund-transitions';
+import { cartMachine } from '../carts/cart-transitions';
+import { fulfillmentMachine } from '../orders/fulfillment-transitions';
+import { orderMachine } from '../orders/order-transitions';
+import { paymentMachine } from '../payments/payment-transitions';
+import { refundMachine } from '../refunds/refund-transitions';
+import { CommerceError } from './errors';
 import {
   assertTransition,
   canTransition,

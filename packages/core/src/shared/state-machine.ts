@@ -1,4 +1,4 @@
-import { errors } from '../errors';
+import { errors } from './errors';
 
 /**
  * A transition table as data (Vendure style): for every state, the states it may move to.

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { CommerceError } from '../errors';
-import { assertCartActive, cartMachine } from './cart-transitions';
-import { fulfillmentMachine } from './fulfillment-transitions';
-import { orderMachine } from './order-transitions';
-import { paymentMachine, paymentStatusAfterRefunds } from './payment-transitions';
-import { refundMachine } from './refund-transitions';
+import { assertCartActive, cartMachine } from '../carts/cart-transitions';
+import { fulfillmentMachine } from '../orders/fulfillment-transitions';
+import { orderMachine } from '../orders/order-transitions';
+import { paymentMachine, paymentStatusAfterRefunds } from '../payments/payment-transitions';
+import { refundMachine } from '../refunds/refund-transitions';
+import { CommerceError } from './errors';
 import {
   assertTransition,
   canTransition,

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { CommerceError } from '../errors';
 import type { EventDataMap } from '../events/event-data';
+import type { EventType } from '../events/schemas';
 import type {
   EventRecord,
   IdempotencyClaimRef,
@@ -9,8 +9,8 @@ import type {
   Repositories,
   Scope,
 } from '../ports/storage';
-import type { EventType } from '../schemas/events';
 import type { ServiceContext } from './context';
+import { CommerceError } from './errors';
 
 /** A finished response as the idempotency store keeps it: status and the exact body text. */
 export interface StoredResponse {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { iso } from './format';
+import { iso } from './wire-format';
 
 describe('iso', () => {
   test('worked examples: epoch, leap day 2024-02-29, last ms of 9999, year 10000 and before 1970', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { ApiKeyCreateSchema } from './api-keys';
-import { parseInput } from './parse';
-import { expectRejected } from './test-helpers';
+import { parseInput } from '../shared/schemas/parse';
+import { expectRejected } from '../shared/schemas/test-helpers';
+import { ApiKeyCreateSchema } from './api-key-schemas';
 
 describe('ApiKeyCreate (decisions §8)', () => {
   test('name, key_type, mode; expires_at optional → epoch ms', () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { KeyType, Mode } from '../ports';
-import { DateTimeSchema, listOf, RequiredTextSchema, TimestampInputSchema } from './common';
+import type { Mode } from '../ports';
+import { DateTimeSchema, listOf, RequiredTextSchema, TimestampInputSchema } from '../shared/schemas/common';
+import type { KeyType } from './vocabulary';
 
 /** Key kinds (docs/contract.md#keys-and-modes): secret keys call everything, publishable keys only the storefront. */
 export const API_KEY_TYPES = ['secret', 'publishable'] as const satisfies readonly KeyType[];

@@ -1,10 +1,11 @@
-import { CommerceError } from '../errors';
-import type { ApiKeyRecord, KeyType, Mode, PageRequest, Scope } from '../ports/storage';
+import type { ApiKeyRecord, Mode, PageRequest, Scope } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { CommerceError } from '../shared/errors';
+import { read, write } from '../shared/unit-of-work';
+import { iso, isoOrNull } from '../shared/wire-format';
 import type { ApiKeyCache } from './api-key-cache';
 import { isWellFormedKey, keyPrefixOf, keyTypeOf, modeOf } from './auth-service';
-import type { ServiceContext } from './context';
-import { read, write } from './unit-of-work';
-import { iso, isoOrNull } from './wire/format';
+import type { KeyType } from './vocabulary';
 
 export interface ApiKeyCreateInput {
   name?: string | null | undefined;

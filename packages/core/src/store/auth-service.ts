@@ -1,7 +1,8 @@
-import { CommerceError } from '../errors';
-import type { ApiKeyRecord, KeyType, Mode, Scope } from '../ports/storage';
+import type { ApiKeyRecord, Mode, Scope } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { CommerceError } from '../shared/errors';
 import type { ApiKeyCache } from './api-key-cache';
-import type { ServiceContext } from './context';
+import type { KeyType } from './vocabulary';
 
 /** Who is calling: resolved from the API key (docs/contract.md#keys-and-modes). */
 export interface ApiKeyPrincipal {

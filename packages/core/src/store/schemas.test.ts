@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { parseInput } from './parse';
-import { isTimeZone, OrganizationUpdateSchema, StoreUpdateSchema } from './store';
-import { expectRejected } from './test-helpers';
+import { parseInput } from '../shared/schemas/parse';
+import { expectRejected } from '../shared/schemas/test-helpers';
+import { isTimeZone, OrganizationUpdateSchema, StoreUpdateSchema } from './schemas';
 
 describe('StoreUpdate (decisions §8)', () => {
   test('all fields; currency upper-cased; tax_rate 8.875 allowed', () => {

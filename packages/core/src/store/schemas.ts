@@ -7,8 +7,8 @@ import {
   MetadataSchema,
   RateSchema,
   RequiredTextSchema,
-} from './common';
-import { MAX_NAME_LENGTH, MAX_TAX_RATE } from './limits';
+} from '../shared/schemas/common';
+import { MAX_NAME_LENGTH, MAX_TAX_RATE } from '../shared/schemas/limits';
 
 // ---------------------------------------------------------------- responses
 

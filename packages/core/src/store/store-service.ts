@@ -1,8 +1,8 @@
-import { CommerceError } from '../errors';
 import type { JsonObject, OrganizationRecord, Scope, StoreRecord } from '../ports/storage';
-import type { ServiceContext } from './context';
-import { read, write } from './unit-of-work';
-import { organizationToWire, storeToWire } from './wire/store';
+import type { ServiceContext } from '../shared/context';
+import { CommerceError } from '../shared/errors';
+import { read, write } from '../shared/unit-of-work';
+import { organizationToWire, storeToWire } from './wire';
 
 export interface StoreUpdateInput {
   name?: string | undefined;

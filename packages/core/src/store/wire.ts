@@ -1,5 +1,5 @@
-import type { OrganizationRecord, StoreRecord } from '../../ports/storage';
-import { iso } from './format';
+import type { OrganizationRecord, StoreRecord } from '../ports/storage';
+import { iso } from '../shared/wire-format';
 
 export function storeToWire(store: StoreRecord) {
   return {

@@ -1,4 +1,4 @@
-import type { WebhookDeliveryStatus } from '../../ports/storage';
+import type { WebhookDeliveryStatus } from './vocabulary';
 
 /**
  * The retry policy of docs/contract.md#webhook-delivery as pure functions. `delays` are the seconds before attempts

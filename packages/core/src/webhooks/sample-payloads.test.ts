@@ -1,8 +1,8 @@
 import { describe, expect, expectTypeOf, test } from 'vitest';
-import { EVENT_DATA_SCHEMAS, type PasswordResetRequested } from '../../events/event-data';
-import { createSequentialIdGenerator } from '../../ports/random-id-generator';
-import { EVENT_TYPES } from '../../schemas/events';
-import type { Order } from '../../schemas/orders';
+import { EVENT_DATA_SCHEMAS, type PasswordResetRequested } from '../events/event-data';
+import { EVENT_TYPES } from '../events/schemas';
+import type { Order } from '../orders/schemas';
+import { createSequentialIdGenerator } from '../ports/random-id-generator';
 import { SAMPLE_RESET_TOKEN, sampleEventData } from './sample-payloads';
 
 const context = () => ({

@@ -1,11 +1,11 @@
-import type { EventDataMap, PasswordResetRequested } from '../../events/event-data';
-import type { IdGenerator } from '../../ports/id-generator';
-import type { Product } from '../../schemas/catalog';
-import type { Customer } from '../../schemas/customers';
-import type { EventType } from '../../schemas/events';
-import type { Inventory } from '../../schemas/inventory';
-import type { Fulfillment, Order, Payment, Refund } from '../../schemas/orders';
-import { iso, money } from '../wire/format';
+import type { Product } from '../catalog/schemas';
+import type { Customer } from '../customers/schemas';
+import type { EventDataMap, PasswordResetRequested } from '../events/event-data';
+import type { EventType } from '../events/schemas';
+import type { Inventory } from '../inventory/schemas';
+import type { Fulfillment, Order, Payment, Refund } from '../orders/schemas';
+import type { IdGenerator } from '../ports/id-generator';
+import { iso, money } from '../shared/wire-format';
 
 interface SampleContext {
   currency: string;

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { EVENT_TYPES, SECRET_EVENT_TYPES, SPEC_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from './events';
-import { parseInput } from './parse';
-import { expectRejected } from './test-helpers';
-import { WebhookCreateSchema, WebhookTestSchema, WebhookUpdateSchema } from './webhooks';
+import { EVENT_TYPES, SECRET_EVENT_TYPES, SPEC_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '../events/schemas';
+import { parseInput } from '../shared/schemas/parse';
+import { expectRejected } from '../shared/schemas/test-helpers';
+import { WebhookCreateSchema, WebhookTestSchema, WebhookUpdateSchema } from './schemas';
 
 describe('event types (spec "Events", decisions §14)', () => {
   test('16 spec types plus payment.created, customer.updated and the secret customer.password_reset_requested', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { WebhookDeliveryStatus } from '../ports';
+import { EVENT_TYPES, WEBHOOK_EVENT_TYPES, WILDCARD_EVENT } from '../events/schemas';
 import {
   DateTimeSchema,
   HttpUrlSchema,
@@ -7,12 +7,12 @@ import {
   MetadataInputSchema,
   MetadataSchema,
   PathIdSchema,
-} from './common';
-import { EVENT_TYPES, WEBHOOK_EVENT_TYPES, WILDCARD_EVENT } from './events';
-import { MAX_LIST_ITEMS } from './limits';
+} from '../shared/schemas/common';
+import { MAX_LIST_ITEMS } from '../shared/schemas/limits';
+import type { WebhookDeliveryStatus } from './vocabulary';
 
 /** Re-exported for convenience: what a webhook's `events` may contain. */
-export type { WebhookEventType } from './events';
+export type { WebhookEventType } from '../events/schemas';
 
 /** Delivery statuses: `cancelled` when the webhook was deactivated or deleted before delivery. */
 export const WEBHOOK_DELIVERY_STATUSES = [

@@ -1,5 +1,5 @@
-import type { EventRecord, WebhookRecord } from '../../ports/storage';
-import { SECRET_EVENT_TYPES } from '../../schemas/events';
+import { SECRET_EVENT_TYPES } from '../events/schemas';
+import type { EventRecord, WebhookRecord } from '../ports/storage';
 
 /** What deciding a webhook's subscriptions needs of it. */
 export type WebhookSubscription = Pick<WebhookRecord, 'events' | 'events_since' | 'created_at'>;

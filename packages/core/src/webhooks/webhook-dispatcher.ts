@@ -1,4 +1,4 @@
-import { CommerceError, errors as commerceErrors } from '../../errors';
+import { eventToPayload } from '../events/event-bus';
 import type {
   ClaimedDelivery,
   EventRecord,
@@ -6,15 +6,15 @@ import type {
   Scope,
   WebhookDeliveryRecord,
   WebhookRecord,
-} from '../../ports/storage';
-import type { ServiceContext } from '../context';
-import { eventToPayload } from '../event-bus';
-import { write } from '../unit-of-work';
-import { type WebhookDeliveryWire, webhookDeliveryToWire } from '../wire/webhooks';
+} from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { CommerceError, errors as commerceErrors } from '../shared/errors';
+import { write } from '../shared/unit-of-work';
 import { afterAttempt, DEACTIVATION_THRESHOLD, firstAttemptAt } from './retry-schedule';
 import { receivesEvent } from './subscriptions';
 import { requireTransport, sendSigned } from './webhook-sender';
 import { signingSecrets } from './webhook-signing';
+import { type WebhookDeliveryWire, webhookDeliveryToWire } from './wire';
 
 export interface DeliverDueOptions {
   /** The time to act at (epoch ms); default the engine clock. */

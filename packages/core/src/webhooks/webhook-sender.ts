@@ -1,5 +1,5 @@
-import type { WebhookTransport } from '../../ports/webhook-transport';
-import type { ServiceContext } from '../context';
+import type { WebhookTransport } from '../ports/webhook-transport';
+import type { ServiceContext } from '../shared/context';
 import { attemptError, isSuccessStatus } from './retry-schedule';
 import { standardSignature } from './webhook-signing';
 

@@ -1,17 +1,17 @@
-import { CommerceError, errors } from '../../errors';
-import type { PageRequest, Patch, Scope, WebhookRecord } from '../../ports/storage';
-import type { EventPayloadWire } from '../../schemas/events';
-import type { WebhookCreate, WebhookTest, WebhookTestResult, WebhookUpdate } from '../../schemas/webhooks';
-import type { ServiceContext } from '../context';
-import { read, write } from '../unit-of-work';
-import { iso } from '../wire/format';
-import { notificationToWire, webhookDeliveryToWire, webhookToWire } from '../wire/webhooks';
+import type { EventPayloadWire } from '../events/schemas';
+import type { PageRequest, Patch, Scope, WebhookRecord } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { CommerceError, errors } from '../shared/errors';
+import { read, write } from '../shared/unit-of-work';
+import { iso } from '../shared/wire-format';
 import { sampleEventData } from './sample-payloads';
+import type { WebhookCreate, WebhookTest, WebhookTestResult, WebhookUpdate } from './schemas';
 import { eventsSinceAfterChange } from './subscriptions';
 import { createWebhookDispatcher, type DeliverDueOptions } from './webhook-dispatcher';
 import { requireTransport, sendSigned } from './webhook-sender';
 import { secretFromToken, signingSecrets } from './webhook-signing';
 import { startWebhookWorker, type WebhookWorkerOptions } from './webhook-worker';
+import { notificationToWire, webhookDeliveryToWire, webhookToWire } from './wire';
 
 /**
  * `whsec_` + standard base64 of 32 random bytes (docs/contract.md#standard-webhooks; what Standard Webhooks

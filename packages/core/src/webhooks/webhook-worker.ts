@@ -1,4 +1,4 @@
-import { startPollingLoop } from '../scheduling/polling-loop';
+import { startPollingLoop } from '../shared/scheduling/polling-loop';
 import type { DeliverDueOptions, DeliverDueResult, WebhookAttemptReport } from './webhook-dispatcher';
 
 export interface WebhookWorkerOptions {

@@ -3,15 +3,9 @@ import type {
   WebhookAttemptRecord,
   WebhookDeliveryRecord,
   WebhookRecord,
-} from '../../ports/storage';
-import type {
-  Notification,
-  Webhook,
-  WebhookAttempt,
-  WebhookDelivery,
-  WebhookEventType,
-} from '../../schemas/webhooks';
-import { iso, isoOrNull } from './format';
+} from '../ports/storage';
+import { iso, isoOrNull } from '../shared/wire-format';
+import type { Notification, Webhook, WebhookAttempt, WebhookDelivery, WebhookEventType } from './schemas';
 
 /**
  * A webhook on the wire (docs/contract.md#webhooks). `secret` is given only by the create response; every

@@ -14,7 +14,7 @@ import { columnDataType, type SchemaDialect } from './column-types';
 
 /**
  * Storefront documents: `product_documents.storefront` holds each product's storefront
- * JSON template (core services/wire/storefront-product-text.ts: the storefront wire text with
+ * JSON template (core catalog/storefront-product-text.ts: the storefront wire text with
  * each shown variant's stock left out as a slot), so that the storefront catalog serves pages by
  * filling stored text with the live stock instead of rebuilding and re-serialising every
  * product. The product repository renders it in the transaction of every write that changes a

@@ -119,7 +119,7 @@ export interface ProductDocumentsTable extends ScopedColumns {
   children: JsonColumn;
   variant_ids: JsonColumn;
   /**
-   * The product's storefront JSON template (services/wire/storefront-product-text.ts in core):
+   * The product's storefront JSON template (catalog/storefront-product-text.ts in core):
    * its storefront wire text with each shown variant's stock left out as a U+0001 slot; null
    * until rendered (0003_storefront_documents).
    */

@@ -1,4 +1,4 @@
-import type { DiscountDefinition, DiscountRejectionCode } from './discounts/discount-definition';
+import type { DiscountDefinition, DiscountRejectionCode } from '../../discounts/discount-definition';
 
 /** One cart (or order) line to price. `key` identifies it in the result (a cart item or order line id). */
 export interface PricingLineInput {

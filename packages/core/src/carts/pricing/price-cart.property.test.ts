@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { eligibleLines } from './discounts/discount-conditions';
-import type { DiscountCondition, DiscountDefinition } from './discounts/discount-definition';
+import { eligibleLines } from '../../discounts/discount-conditions';
+import type { DiscountCondition, DiscountDefinition } from '../../discounts/discount-definition';
 import { priceCart } from './price-cart';
 import type { PricingInput, PricingResult } from './price-cart-types';
 import { makeInput } from './pricing-fixtures';

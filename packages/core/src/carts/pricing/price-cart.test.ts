@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CommerceError } from '../errors';
+import { CommerceError } from '../../shared/errors';
 import { priceCart } from './price-cart';
 import type { PricingInput } from './price-cart-types';
 import { makeCondition as cond, makeCode, makeDiscount, makeInput, makeLine } from './pricing-fixtures';

@@ -1,12 +1,12 @@
-import { CommerceError } from '../errors';
 import {
   computeItemDiscount,
   computeShippingDiscount,
   type DiscountableLine,
-} from './discounts/discount-amounts';
-import type { DiscountDefinition } from './discounts/discount-definition';
-import { checkDiscount } from './discounts/discount-eligibility';
-import { type OrderedDiscount, orderDiscounts } from './discounts/discount-order';
+} from '../../discounts/discount-amounts';
+import type { DiscountDefinition } from '../../discounts/discount-definition';
+import { checkDiscount } from '../../discounts/discount-eligibility';
+import { type OrderedDiscount, orderDiscounts } from '../../discounts/discount-order';
+import { CommerceError } from '../../shared/errors';
 import type { AppliedDiscountResult, PricingInput, PricingResult, RejectedCode } from './price-cart-types';
 import { computeTax, parseTaxRate } from './tax';
 

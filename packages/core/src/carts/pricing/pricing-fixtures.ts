@@ -2,7 +2,7 @@
  * Builders for tests of the pricing module (not exported from the package): a discount and a
  * pricing input with neutral defaults, so each test states only what it is about.
  */
-import type { DiscountCondition, DiscountDefinition } from './discounts/discount-definition';
+import type { DiscountCondition, DiscountDefinition } from '../../discounts/discount-definition';
 import type { PricingInput, PricingLineInput } from './price-cart-types';
 
 export function makeDiscount(overrides: Partial<DiscountDefinition> = {}): DiscountDefinition {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CommerceError } from '../errors';
+import { CommerceError } from '../../shared/errors';
 import { computeTax, exclusiveTax, inclusiveTax, parseTaxRate } from './tax';
 
 describe('exclusive tax: round(amount × rate / 100)', () => {

@@ -1,6 +1,6 @@
-import { CommerceError } from '../errors';
-import { parseDecimal } from '../money/decimal';
-import { type Rational, roundScaled } from '../money/rounding';
+import { CommerceError } from '../../shared/errors';
+import { parseDecimal } from '../../shared/money/decimal';
+import { type Rational, roundScaled } from '../../shared/money/rounding';
 
 /** The store's tax settings (docs/contract.md#tax): `rate` is a percentage, `20` = 20 %, `8.875` allowed. */
 export interface TaxSettings {

@@ -1,4 +1,27 @@
+import type { CartStatus } from '../../carts/vocabulary';
+import type { ProductStatus, ProductType } from '../../catalog/vocabulary';
+import type { CustomerStatus } from '../../customers/vocabulary';
+import type { DiscountConditionType, DiscountTarget, DiscountValueType } from '../../discounts/vocabulary';
+import type { FulfillmentRecordStatus, FulfillmentStatus, OrderStatus } from '../../orders/vocabulary';
+import type { PaymentRecordStatus, PaymentStatus } from '../../payments/vocabulary';
+import type { RefundRecordStatus } from '../../refunds/vocabulary';
+import type { KeyType } from '../../store/vocabulary';
+import type { WebhookDeliveryStatus } from '../../webhooks/vocabulary';
 import type { JsonObject, Millis, Mode } from './scope';
+
+export type { CartStatus } from '../../carts/vocabulary';
+export type { ProductStatus, ProductType } from '../../catalog/vocabulary';
+export type {
+  DiscountConditionType,
+  DiscountTarget,
+  DiscountUsageRefusal,
+  DiscountValueType,
+} from '../../discounts/vocabulary';
+export type { FulfillmentRecordStatus, FulfillmentStatus, OrderStatus } from '../../orders/vocabulary';
+export type { PaymentRecordStatus, PaymentStatus } from '../../payments/vocabulary';
+export type { RefundRecordStatus } from '../../refunds/vocabulary';
+export type { KeyType } from '../../store/vocabulary';
+export type { WebhookDeliveryStatus } from '../../webhooks/vocabulary';
 
 /**
  * Storage records: snake_case, close to the wire, money as integer minor units in the row's
@@ -37,8 +60,6 @@ export interface StoreRecord {
   updated_at: Millis;
 }
 
-export type KeyType = 'secret' | 'publishable';
-
 export interface ApiKeyRecord extends Scoped {
   id: string;
   name: string | null;
@@ -73,9 +94,6 @@ export interface PasswordResetRecord extends Scoped {
 }
 
 // ---------------------------------------------------------------- catalog
-
-export type ProductType = 'physical' | 'digital' | 'service' | 'bundle';
-export type ProductStatus = 'draft' | 'active' | 'archived';
 
 export interface ProductRecord extends Scoped {
   id: string;
@@ -198,10 +216,6 @@ export interface ShippingMethodRecord extends Scoped {
 
 // ---------------------------------------------------------------- discounts
 
-export type DiscountValueType = 'fixed' | 'percentage' | 'free_shipping';
-export type DiscountTarget = 'order' | 'line_item' | 'shipping';
-export type DiscountConditionType = 'product' | 'variant' | 'product_tag' | 'customer' | 'customer_tag';
-
 export interface DiscountConditionRecord {
   id: string;
   type: DiscountConditionType;
@@ -235,9 +249,6 @@ export interface DiscountRecord extends Scoped {
   updated_at: Millis;
 }
 
-/** Why an atomic usage count was refused. */
-export type DiscountUsageRefusal = 'usage_limit_reached' | 'per_customer_limit_reached';
-
 // ---------------------------------------------------------------- customers
 
 export interface AddressValue {
@@ -260,12 +271,12 @@ export interface CustomerRecord extends Scoped {
   last_name: string | null;
   phone: string | null;
   external_id: string | null;
-  status: 'active' | 'disabled';
+  status: CustomerStatus;
   tags: string[];
   metadata: JsonObject;
   /**
    * The encoded password hash (`scrypt$…`, parameters and salt included; see core's
-   * `services/customers/passwords.ts`), or null for a customer without a password. Never sent out.
+   * `customers/passwords.ts`), or null for a customer without a password. Never sent out.
    */
   password_hash: string | null;
   created_at: Millis;
@@ -299,8 +310,6 @@ export interface CustomerAddressRecord extends Scoped {
 }
 
 // ---------------------------------------------------------------- carts
-
-export type CartStatus = 'active' | 'completed' | 'abandoned';
 
 export interface CartItemRecord {
   id: string;
@@ -346,10 +355,6 @@ export interface LockedCart extends CartAggregate {
 }
 
 // ---------------------------------------------------------------- orders
-
-export type OrderStatus = 'draft' | 'pending' | 'confirmed' | 'processing' | 'completed' | 'cancelled';
-export type PaymentStatus = 'unpaid' | 'partially_paid' | 'paid' | 'partially_refunded' | 'refunded';
-export type FulfillmentStatus = 'unfulfilled' | 'partially_fulfilled' | 'fulfilled' | 'returned';
 
 export interface AppliedDiscountValue {
   discount_id: string;
@@ -432,8 +437,6 @@ export interface OrderLineRecord {
   position: number;
 }
 
-export type PaymentRecordStatus = 'pending' | 'completed' | 'failed' | 'cancelled' | 'refunded';
-
 export interface PaymentRecord extends Scoped {
   id: string;
   order_id: string | null;
@@ -458,8 +461,6 @@ export interface FulfillmentLineValue {
   quantity: number;
 }
 
-export type FulfillmentRecordStatus = 'pending' | 'shipped' | 'delivered' | 'cancelled';
-
 export interface FulfillmentRecord extends Scoped {
   id: string;
   order_id: string;
@@ -474,8 +475,6 @@ export interface FulfillmentRecord extends Scoped {
   shipped_at: Millis | null;
   delivered_at: Millis | null;
 }
-
-export type RefundRecordStatus = 'pending' | 'completed' | 'failed';
 
 export interface RefundRecord extends Scoped {
   id: string;
@@ -558,8 +557,6 @@ export interface WebhookRecord extends Scoped {
   created_at: Millis;
   updated_at: Millis;
 }
-
-export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
 
 export interface WebhookDeliveryRecord extends Scoped {
   id: string;

@@ -180,7 +180,7 @@ export interface ProductRepository {
    * Optional fast path of the storefront catalog: the page `list` returns for the same
    * arguments, each product as its storefront JSON text, exactly
    * `JSON.stringify(productToWire(product, 'storefront'))` of the aggregate `list` would return
-   * (e.g. from a template rendered at write time, services/wire/storefront-product-text.ts).
+   * (e.g. from a template rendered at write time, catalog/storefront-product-text.ts).
    * Storages without it are served through `list`. A storage may return the same page object
    * again for the same request while nothing it shows has changed (frozen: callers must not
    * change it; the service keeps the envelope text of such a page with it).

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import type { Json } from '../../ports';
 import { ERROR_CODES, ERROR_TYPES, type ErrorCode } from '../errors';
 import { MAX_DECIMAL_PLACES, parseDecimal } from '../money';
-import type { Json } from '../ports';
 import { isCountryCode } from './country-codes';
 import {
   INT4_MAX,

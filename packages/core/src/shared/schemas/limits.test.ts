@@ -1,13 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { priceCart } from '../pricing';
-import { CartCreateSchema, CartItemAddSchema, CheckoutSchema } from './carts';
-import { ProductCreateSchema, VariantCreateSchema } from './catalog';
+import { priceCart } from '../../carts/pricing';
+import { CartCreateSchema, CartItemAddSchema, CheckoutSchema } from '../../carts/schemas';
+import { ProductCreateSchema, VariantCreateSchema } from '../../catalog/schemas';
+import { ShippingMethodCreateSchema } from '../../catalog/shipping-schemas';
+import { CustomerCreateSchema } from '../../customers/schemas';
+import { DiscountCreateSchema } from '../../discounts/schemas';
+import { InventoryAdjustSchema, InventoryUpdateSchema } from '../../inventory/schemas';
+import { AdminOrderCreateSchema, RefundCreateSchema } from '../../orders/schemas';
+import { StoreUpdateSchema } from '../../store/schemas';
 import { IdPathSchema, MetadataInputSchema } from './common';
-import { CustomerCreateSchema } from './customers';
-import { DiscountCreateSchema } from './discounts';
-import { InventoryAdjustSchema, InventoryUpdateSchema } from './inventory';
 import {
   assertCartLimits,
   findUnstorableText,
@@ -27,10 +30,7 @@ import {
   unstorableReason,
   WORST_CASE_TOTAL,
 } from './limits';
-import { AdminOrderCreateSchema, RefundCreateSchema } from './orders';
 import { parseInput } from './parse';
-import { ShippingMethodCreateSchema } from './shipping';
-import { StoreUpdateSchema } from './store';
 import { expectRejected } from './test-helpers';
 
 describe('unstorable text (decisions §15)', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
+import { CartItemAddSchema, CheckoutSchema } from '../../carts/schemas';
+import { AdminOrderCreateSchema } from '../../orders/schemas';
 import { CommerceError } from '../errors';
-import { CartItemAddSchema, CheckoutSchema } from './carts';
 import { AddressInputSchema, ListQuerySchema, moneyInput } from './common';
-import { AdminOrderCreateSchema } from './orders';
 import { formatParam, parseInput } from './parse';
 import { expectRejected, inputErrorOf } from './test-helpers';
 

@@ -1,0 +1,8 @@
+/**
+ * The words of payments: the values core's rules decide on. The storage records use them
+ * (ports/storage/records.ts imports them from here), not the reverse.
+ */
+
+export type PaymentStatus = 'unpaid' | 'partially_paid' | 'paid' | 'partially_refunded' | 'refunded';
+
+export type PaymentRecordStatus = 'pending' | 'completed' | 'failed' | 'cancelled' | 'refunded';
