@@ -16,7 +16,7 @@ import {
 import { MAX_CART_LINES, MAX_QUANTITY } from '../shared/schemas/limits';
 import type { CartStatus } from './vocabulary';
 
-/** Re-exported from the storage records, so that both paths name the same type. */
+/** The vocabulary of this context (./vocabulary.ts, which the storage records use too), re-exported here. */
 export type { CartStatus };
 
 export const CART_STATUSES = ['active', 'completed', 'abandoned'] as const satisfies readonly CartStatus[];

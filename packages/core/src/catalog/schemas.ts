@@ -29,7 +29,7 @@ import {
 } from '../shared/schemas/limits';
 import type { ProductStatus, ProductType } from './vocabulary';
 
-/** Re-exported from the storage records, so that both paths name the same type. */
+/** The vocabulary of this context (./vocabulary.ts, which the storage records use too), re-exported here. */
 export type { ProductStatus, ProductType };
 
 export const PRODUCT_TYPES = [

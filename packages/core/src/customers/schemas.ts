@@ -14,9 +14,11 @@ import {
   OptionalTextSchema,
 } from '../shared/schemas/common';
 import { MAX_IDENTIFIER_LENGTH, MAX_LIST_ITEMS, MAX_SEARCH_LENGTH } from '../shared/schemas/limits';
+import type { CustomerStatus } from './vocabulary';
 
-export const CUSTOMER_STATUSES = ['active', 'disabled'] as const;
-export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
+/** The vocabulary of this context (./vocabulary.ts, which the storage records use too), re-exported here. */
+export type { CustomerStatus };
+export const CUSTOMER_STATUSES = ['active', 'disabled'] as const satisfies readonly CustomerStatus[];
 export const CustomerStatusSchema = z.enum(CUSTOMER_STATUSES);
 
 export const ADDRESS_TYPES = ['shipping', 'billing', 'both'] as const;

@@ -20,7 +20,7 @@ import { MAX_AMOUNT, MAX_LIST_ITEMS } from '../shared/schemas/limits';
 import type { DiscountConditionType, DiscountTarget, DiscountValueType } from './vocabulary';
 
 export type { DiscountConditionOperator, DiscountType } from '../carts/pricing';
-/** Re-exported from the storage records, so that both paths name the same type. */
+/** The vocabulary of this context (./vocabulary.ts, which the storage records use too), re-exported here. */
 export type { DiscountConditionType, DiscountTarget, DiscountValueType };
 
 export const DISCOUNT_TYPES = ['code', 'automatic'] as const;
