@@ -313,7 +313,11 @@ const engine = await createEngine({ storage: sqliteStorage({ filename: ':memory:
 const scope = await engine.scopeFor('test');
 await engine.apiKeys.register(scope.store_id, SECRET);
 const store = engine.forStore(scope);
-const tee = await store.products.create({ name: 'Tee', status: 'active', variants: [{ price: 2500 }] });
+const tee = await store.products.create({
+  name: 'Tee',
+  status: 'active',
+  variants: [{ price: 2500, inventory: { on_hand: 10 } }],
+});
 const cart = await store.carts.create({ items: [{ variant_id: tee.variants[0]!.id, quantity: 1 }] });
 const order = await store.checkout(cart.id, {
   email: 'a@b.co',
