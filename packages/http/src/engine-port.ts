@@ -123,7 +123,10 @@ export interface HttpRateLimiter {
     address: string | undefined,
   ): Promise<RateLimitDecision | null>;
   /** One request in a window shared by every process for an e-mail address (docs/contract.md#sign-in); null when off. */
-  countSubject(limit: 'sign_in', subject: { email: string }): Promise<RateLimitDecision | null>;
+  countSubject(
+    limit: 'order_lookup' | 'sign_in',
+    subject: { email: string },
+  ): Promise<RateLimitDecision | null>;
 }
 
 /**

@@ -65,29 +65,6 @@ export interface Pipeline {
   maxBodyBytes: number;
 }
 
-/** A request's own counting for {@link limitBySubject}, registered under its route context. */
-type SubjectLimit = (limit: 'sign_in', subject: { email: string }) => Promise<void>;
-const subjectLimits = new WeakMap<object, SubjectLimit>();
-
-/**
- * Counts a request in the shared window of `limit` for a subject its body names — the e-mail of
- * a sign-in or a password reset request (docs/contract.md#rate-limits, #sign-in) — besides the per-address window the
- * route declares with `rateLimit`, and refuses it exactly as the pipeline refuses its own limits:
- * 429 `rate_limited` with `Retry-After`, and the `RateLimit-*` headers of the tightest budget
- * consulted (on success too). Call it first in the handler, before any work. A refusal is never
- * stored under an `Idempotency-Key`: the same key may be retried once the window has passed.
- * Nothing is counted when the engine has no rate limits or the limit is off.
- */
-export async function limitBySubject(
-  ctx: RouteContext<AuthRequirement, CustomerTokenRequirement, unknown, unknown, unknown>,
-  limit: 'sign_in',
-  subject: { email: string },
-): Promise<void> {
-  const count = subjectLimits.get(ctx);
-  if (count === undefined) throw new Error('limitBySubject: not a route context of this pipeline');
-  await count(limit, subject);
-}
-
 /** Failures of authentication that count against the client address (docs/contract.md#rate-limits). */
 const AUTH_FAILURES = new Set(['unauthenticated', 'invalid_api_key', 'invalid_customer_token']);
 
@@ -199,9 +176,9 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
         engine,
         api,
       };
-      subjectLimits.set(ctx, async (name, subject) => {
-        if (limiter !== undefined) consult(await limiter.countSubject(name, subject));
-      });
+      if (route.rateLimitSubject !== undefined && route.rateLimit !== undefined && limiter !== undefined) {
+        consult(await limiter.countSubject(route.rateLimit, route.rateLimitSubject(ctx.body)));
+      }
 
       // The response for an outcome of the route: the route's status and serialisation, or the
       // error body of a domain error; null for anything else (a 5xx, never stored).
@@ -209,8 +186,7 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
       const render = (outcome: RequestOutcome, final = false): RenderedResponse | null => {
         if ('error' in outcome) {
           const error = outcome.error;
-          // A refusal by a rate limit (limitBySubject) is not the request's outcome: never stored.
-          if (!CommerceError.is(error) || error.code === 'rate_limited') return null;
+          if (!CommerceError.is(error)) return null;
           const status = statusForCode(error.code, error.param);
           if (status >= 500) return null;
           const text = JSON.stringify(errorBody(error.code, error.message, requestId, error));

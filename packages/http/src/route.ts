@@ -111,6 +111,12 @@ export interface RouteDefinition<
    * caller's own budget: `order_lookup` for the guest order look-up, `sign_in` for customer sign-in.
    */
   rateLimit?: 'order_lookup' | 'sign_in';
+  /**
+   * With `rateLimit`: the same limit counted once more for the e-mail the validated body names
+   * (docs/contract.md#sign-in), whatever address the requests come from — sign-in and password
+   * reset requests. Counted before the handler runs and before an `Idempotency-Key` is claimed.
+   */
+  rateLimitSubject?(body: Parsed<B, NoBody>): { email: string };
   /** Domain error codes the route can return beyond the pipeline's own, for the OpenAPI document. */
   errors?: readonly ErrorCode[];
   /**

@@ -43,7 +43,11 @@ const resetTokenInvalid = () =>
   });
 const disabled = () => new CommerceError('customer_disabled', 'This customer account is disabled');
 
-/** A password may not be the account's e-mail (docs/contract.md#passwords), compared case-insensitively. */
+/**
+ * A new password may not be the account's e-mail (docs/contract.md#passwords), compared
+ * case-insensitively: for the requests whose body does not carry the e-mail (password change, reset
+ * confirmation); the register and create schemas check it themselves.
+ */
 function refuseEmailAsPassword(email: string, password: string, param: string) {
   if (password.toLowerCase() === email.toLowerCase()) {
     throw new CommerceError('parameter_invalid', 'The password may not be the e-mail address', { param });
@@ -111,7 +115,7 @@ export function createCustomerAccountService(ctx: ServiceContext) {
      * (one account per e-mail also under concurrent sign-ups: the storage's unique e-mail decides).
      */
     async register(scope: Scope, input: CustomerRegister): Promise<CustomerSession> {
-      refuseEmailAsPassword(input.email, input.password, 'password');
+      // CustomerRegisterSchema already refused the e-mail as password.
       const password_hash = await passwords.hash(input.password);
       return write(ctx, async (work) => {
         const { now } = work;

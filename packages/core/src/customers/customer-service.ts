@@ -1,6 +1,6 @@
 import type { CustomerRecord, PageRequest, Scope } from '../ports/storage';
 import type { ServiceContext } from '../shared/context';
-import { CommerceError, errors } from '../shared/errors';
+import { errors } from '../shared/errors';
 import { read, type Work, write } from '../shared/unit-of-work';
 import { createCustomerAddressBook } from './customer-address-book';
 import { type CustomerChangeRequest, diffCustomer } from './customer-changes';
@@ -53,12 +53,8 @@ export function createCustomerService(ctx: ServiceContext) {
   return {
     /** `POST /v1/admin/customers`. E-mail unique per store and mode, case-insensitive (409 `duplicate_email`). */
     async create(scope: Scope, input: CustomerCreate): Promise<CustomerWire> {
-      // Optional password (docs/contract.md#passwords), hashed before the transaction.
-      if (input.password !== undefined && input.password.toLowerCase() === input.email.toLowerCase()) {
-        throw new CommerceError('parameter_invalid', 'The password may not be the e-mail address', {
-          param: 'password',
-        });
-      }
+      // Optional password (docs/contract.md#passwords; CustomerCreateSchema refuses the e-mail as
+      // password), hashed before the transaction.
       const password_hash = input.password === undefined ? null : await ctx.passwords.hash(input.password);
       return write(ctx, async ({ tx, now, emit }) => {
         const record: CustomerRecord = {

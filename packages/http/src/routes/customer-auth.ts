@@ -8,7 +8,6 @@ import {
   PasswordResetRequestSchema,
   SuccessSchema,
 } from '@cartwright/core/schemas';
-import { limitBySubject } from '../pipeline';
 import type { AnyRoute } from '../route';
 import { defineApiRoute } from './define-api-route';
 import { scopeOf } from './scope';
@@ -22,7 +21,7 @@ const SIGN_IN_LIMIT =
  * Customer accounts (docs/contract.md#customer-accounts): a storefront signs shoppers up and in with any key, no back end
  * of its own. Register, sign-in and the two password-reset routes count against the strict
  * per-address `sign_in` limit (docs/contract.md#rate-limits); sign-in and reset requests also count per e-mail address, with
- * the same budget, whatever the address they come from ({@link limitBySubject}), before any work.
+ * the same budget, whatever the address they come from (the route's `rateLimitSubject`), before any work.
  */
 export const customerAuthRoutes: AnyRoute[] = [
   defineApiRoute({
@@ -53,10 +52,8 @@ export const customerAuthRoutes: AnyRoute[] = [
     tags: TAGS,
     operationId: 'signInCustomer',
     errors: ['invalid_credentials', 'customer_disabled'],
-    handler: async (ctx) => {
-      await limitBySubject(ctx, 'sign_in', { email: ctx.body.email });
-      return ctx.engine.accounts.signIn(scopeOf(ctx.auth), ctx.body);
-    },
+    rateLimitSubject: (body) => ({ email: body.email }),
+    handler: async (ctx) => ctx.engine.accounts.signIn(scopeOf(ctx.auth), ctx.body),
   }),
   defineApiRoute({
     method: 'POST',
@@ -104,10 +101,8 @@ export const customerAuthRoutes: AnyRoute[] = [
     description: `Always 200 \`{ "success": true }\`, whether the e-mail belongs to a customer or not. For an active customer it creates a single-use reset token (\`prt_…\`, valid one hour; a newer request voids older ones) and emits \`customer.password_reset_requested\` with \`data: { customer_id, email, token, expires_at }\`, for the host application to send the e-mail: that event is delivered only to webhooks that name it (never through \`["*"]\`) and to in-process listeners. ${SIGN_IN_LIMIT}, and per e-mail address with the same budget.`,
     tags: TAGS,
     operationId: 'requestPasswordReset',
-    handler: async (ctx) => {
-      await limitBySubject(ctx, 'sign_in', { email: ctx.body.email });
-      return ctx.engine.accounts.requestPasswordReset(scopeOf(ctx.auth), ctx.body);
-    },
+    rateLimitSubject: (body) => ({ email: body.email }),
+    handler: async (ctx) => ctx.engine.accounts.requestPasswordReset(scopeOf(ctx.auth), ctx.body),
   }),
   defineApiRoute({
     method: 'POST',
