@@ -159,9 +159,7 @@ export async function runMariadbStatements(url: string, statements: readonly str
  */
 export async function createMariadbTestDatabase(url: string): Promise<string> {
   const name = `cartwright_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  await runMariadbStatements(url, [
-    `create database \`${name}\` character set utf8mb4 collate utf8mb4_bin`,
-  ]);
+  await runMariadbStatements(url, [`create database \`${name}\` character set utf8mb4 collate utf8mb4_bin`]);
   const target = new URL(url);
   target.pathname = `/${name}`;
   return target.toString();

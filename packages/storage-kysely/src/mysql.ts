@@ -1,0 +1,5 @@
+export {
+  MysqlStorage,
+  type MysqlStorageOptions,
+  mysqlStorage,
+} from './dialects/mysql/mysql-storage';
