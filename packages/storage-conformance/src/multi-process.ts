@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { reserveInventory } from '@cartwright/core/internal';
 import type { Storage } from '@cartwright/core/storage';
 import type { MultiProcessSupport, TaskReport, WorkerTask } from './options';
 
@@ -101,7 +102,8 @@ export async function runTask(storage: Storage, task: WorkerTask): Promise<TaskR
     Array.from({ length: task.attempts }, () =>
       storage
         .transaction(async (tx) => {
-          const result = await tx.inventory.reserve(
+          const result = await reserveInventory(
+            tx,
             task.scope,
             [{ variant_id: task.variant_id, quantity: 1 }],
             Date.now(),

@@ -1,4 +1,5 @@
 import { emitInventoryCrossings } from '../inventory/inventory-events';
+import { releaseInventory } from '../inventory/inventory-writes';
 import { declineMessage, isDeclined, isRefusal, paymentStatusOf } from '../payments/payment-attempt';
 import type { PaymentRecordStatus } from '../payments/vocabulary';
 import type { CreatePaymentInput, PaymentProvider, PaymentResult } from '../ports/payment-provider';
@@ -131,7 +132,7 @@ async function recordClosedAttempt(
   },
 ): Promise<PaymentRecord> {
   if (input.reserved.length > 0) {
-    emitInventoryCrossings(work, scope, await work.tx.inventory.release(scope, input.reserved, work.now));
+    emitInventoryCrossings(work, scope, await releaseInventory(work.tx, scope, input.reserved, work.now));
   }
   const attempt = paymentRecord(work, scope, input, {
     order_id: null,

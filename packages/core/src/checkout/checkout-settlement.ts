@@ -1,4 +1,5 @@
 import { emitInventoryCrossings } from '../inventory/inventory-events';
+import { releaseInventory } from '../inventory/inventory-writes';
 import { isDeclined, isRefusal, paymentStatusOf } from '../payments/payment-attempt';
 import type { PaymentRecordStatus } from '../payments/vocabulary';
 import type { PaymentProvider, PaymentResult } from '../ports/payment-provider';
@@ -74,7 +75,7 @@ export async function closeAttempt(
       if (!isOpenAttempt(attempt)) return attempt;
       const snapshot = readSnapshot(attempt);
       if (snapshot.reserved.length > 0) {
-        emitInventoryCrossings(work, scope, await tx.inventory.release(scope, snapshot.reserved, now));
+        emitInventoryCrossings(work, scope, await releaseInventory(tx, scope, snapshot.reserved, now));
       }
       const closed = await tx.orders.updatePayment(
         scope,

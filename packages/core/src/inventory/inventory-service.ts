@@ -3,6 +3,7 @@ import type { ServiceContext } from '../shared/context';
 import { CommerceError, errors } from '../shared/errors';
 import { read, write } from '../shared/unit-of-work';
 import { emitInventoryCrossings } from './inventory-events';
+import { adjustInventory, updateInventory } from './inventory-writes';
 import type { InventoryAdjust, InventoryUpdate } from './schemas';
 import { inventoryToWire } from './wire';
 
@@ -28,8 +29,8 @@ function changeOrThrow(
 
 /**
  * Inventory administration (docs/contract.md#inventory): the admin view of every variant's stock record.
- * Stock movements are guarded in storage (the WHERE clause is the guard), so `on_hand` never
- * goes below `reserved` even under concurrent checkouts (422 `insufficient_inventory`). Every
+ * Stock levels move through core's rules written by the storage's compare-and-set
+ * (inventory-writes.ts), so `on_hand` never goes below `reserved` even under concurrent checkouts (422 `insufficient_inventory`). Every
  * change emits `inventory.low` / `inventory.out_of_stock` when it crosses a threshold, in its
  * own transaction.
  */
@@ -54,7 +55,7 @@ export function createInventoryService(ctx: ServiceContext) {
      */
     async update(scope: Scope, id: string, input: InventoryUpdate) {
       return write(ctx, async (work) => {
-        const result = await work.tx.inventory.update(scope, id, {
+        const result = await updateInventory(work.tx, scope, id, {
           updated_at: work.now,
           ...(input.track_inventory !== undefined && { track_inventory: input.track_inventory }),
           ...(input.allow_backorder !== undefined && { allow_backorder: input.allow_backorder }),
@@ -69,8 +70,8 @@ export function createInventoryService(ctx: ServiceContext) {
     },
 
     /**
-     * `POST /v1/admin/inventory/{id}/adjust`: `on_hand += quantity` (a signed delta) in one
-     * guarded update, so concurrent adjustments never lose one another. Going below `reserved`
+     * `POST /v1/admin/inventory/{id}/adjust`: `on_hand += quantity` (a signed delta) on the
+     * locked row, written by compare-and-set, so concurrent adjustments never lose one another. Going below `reserved`
      * → 422 `insufficient_inventory` (param `quantity`), nothing changed.
      *
      * Decision: `reason` is accepted and validated but not stored — the storage port keeps no
@@ -78,7 +79,7 @@ export function createInventoryService(ctx: ServiceContext) {
      */
     async adjust(scope: Scope, id: string, input: InventoryAdjust) {
       return write(ctx, async (work) => {
-        const result = await work.tx.inventory.adjust(scope, id, input.quantity, work.now);
+        const result = await adjustInventory(work.tx, scope, id, input.quantity, work.now);
         const change = changeOrThrow(result, id, 'quantity');
         emitInventoryCrossings(work, scope, [change]);
         return inventoryToWire(change.after, 'admin');

@@ -10,6 +10,7 @@ import { restockTotalsByLine } from '../refunds/refund-ledger';
 import { CommerceError } from '../shared/errors';
 import type { Work } from '../shared/unit-of-work';
 import { emitInventoryCrossings } from './inventory-events';
+import { releaseInventory, reserveInventory } from './inventory-writes';
 
 /** Sums quantities per variant, in first-seen order, dropping zero movements. */
 export function movementsByVariant(
@@ -23,14 +24,15 @@ export function movementsByVariant(
 }
 
 /**
- * Reserves an order's units atomically (docs/contract.md#reservations): one conditional update per variant whose
- * WHERE is the guard, so concurrent orders can never both take the last unit. On refusal throws
+ * Reserves an order's units atomically (docs/contract.md#reservations): core's rule planned on the
+ * rows and written by the storage's compare-and-set (`reserveInventory`), so concurrent orders can
+ * never both take the last unit. On refusal throws
  * 422 `insufficient_inventory` with `data: { variant_id, requested, available }`; the caller's
  * transaction then rolls back the movements already applied. `paramOf` names the input field of
  * the first line of the refused variant (`lines[2][quantity]` for admin orders); checkout has no
  * such field and passes nothing. `current`: the lines' inventory rows as read earlier in this same
- * transaction and not moved since (the `getPurchasable` rows pricing loaded), which a storage may
- * use instead of reading them again (see `InventoryRepository.reserve`). Returns the changes; the
+ * transaction (the `getPurchasable` rows pricing loaded), planned on first instead of reading
+ * them again (see `reserveInventory`). Returns the changes; the
  * caller emits the threshold events (`emitInventoryCrossings`) once the order's own events are
  * queued.
  *
@@ -50,15 +52,9 @@ export async function reserveLines(
 ): Promise<InventoryChange[]> {
   const movements = movementsByVariant(lines);
   if (movements.length === 0) return [];
-  const result = await work.tx.inventory.reserve(
-    scope,
-    movements,
-    work.now,
-    current === undefined ? undefined : { current },
-  );
+  const result = await reserveInventory(work.tx, scope, movements, work.now, current);
   if (!result.ok) {
-    const { variant_id, available } = result.refused;
-    const requested = movements.find((m) => m.variant_id === variant_id)?.quantity ?? 0;
+    const { variant_id, requested, available } = result.refused;
     const index = lines.findIndex((line) => line.variant_id === variant_id);
     const left = Math.max(0, available);
     throw new CommerceError(
@@ -155,7 +151,7 @@ export function heldReservations(
  * The inventory movements of shipping `units` (per order line) of an order: per variant, the
  * units that leave the order's reservation (`from_reserved`, at most what each line still holds)
  * and the rest, which the order never reserved (its variant was untracked when it reserved) and
- * which leave `on_hand` only if the variant is tracked now (`InventoryRepository.ship`).
+ * which leave `on_hand` only if the variant is tracked now (`planShip`).
  */
 export function shipMovements(
   order: Pick<OrderAggregate, 'lines' | 'refunds' | 'inventory_reserved'>,
@@ -188,6 +184,6 @@ export async function releaseOrderReservations(
   if (!order.inventory_reserved) return;
   const movements = heldReservations(order);
   if (movements.length === 0) return;
-  const changes = await work.tx.inventory.release(scope, movements, work.now);
+  const changes = await releaseInventory(work.tx, scope, movements, work.now);
   emitInventoryCrossings(work, scope, changes);
 }

@@ -1,4 +1,5 @@
 import { emitInventoryCrossings } from '../inventory/inventory-events';
+import { shipInventory } from '../inventory/inventory-writes';
 import { shipMovements } from '../inventory/order-inventory';
 import type { FulfillmentRecord, OrderLineRecord, Scope } from '../ports/storage';
 import type { ServiceContext } from '../shared/context';
@@ -185,7 +186,7 @@ export function createOrderFulfillments(ctx: ServiceContext) {
             .filter((line) => units.has(line.id))
             .map((line) => ({ id: line.id, shipped_quantity: line.shipped_quantity })),
         );
-        const changes = movements.length > 0 ? await tx.inventory.ship(scope, movements, work.now) : [];
+        const changes = movements.length > 0 ? await shipInventory(tx, scope, movements, work.now) : [];
         work.emit(scope, 'fulfillment.shipped', fulfillmentToWire(shipped));
         // Every unit not refunded shipped, and paid: the order completes (docs/contract.md#order-status).
         await saveOrderProgress(work, scope, order, {

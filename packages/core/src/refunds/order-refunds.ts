@@ -1,5 +1,6 @@
 import { amountInStoreCurrency } from '../carts/money-input';
 import { emitInventoryCrossings } from '../inventory/inventory-events';
+import { restockInventory } from '../inventory/inventory-writes';
 import { requireOrder } from '../orders/order-loading';
 import { deriveProgress, saveOrderProgress } from '../orders/order-progress';
 import type { RefundCreate } from '../orders/schemas';
@@ -400,7 +401,7 @@ async function applyRefund(
     entry.to_on_hand += m.to_on_hand;
     restock.set(variant_id, entry);
   }
-  const changes = restock.size > 0 ? await tx.inventory.restock(scope, [...restock.values()], now) : [];
+  const changes = restock.size > 0 ? await restockInventory(tx, scope, [...restock.values()], now) : [];
 
   const refunds = [...order.refunds.filter((r) => r.id !== refund.id), refund];
   const payments = await markPaymentsRefunded(

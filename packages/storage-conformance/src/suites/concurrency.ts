@@ -1,3 +1,4 @@
+import { reserveInventory } from '@cartwright/core/internal';
 import type { Storage } from '@cartwright/core/storage';
 import { describe, expect, it } from 'vitest';
 import {
@@ -46,7 +47,7 @@ export function concurrencySuite(ctx: SuiteContext): void {
       try {
         const results = await inParallel(pool.storages, 50, (storage) =>
           storage.transaction(async (tx) => {
-            const result = await tx.inventory.reserve(scope, [{ variant_id, quantity: 1 }], 1);
+            const result = await reserveInventory(tx, scope, [{ variant_id, quantity: 1 }], 1);
             if (!result.ok) throw new Error('refused');
             return result;
           }),
@@ -73,13 +74,50 @@ export function concurrencySuite(ctx: SuiteContext): void {
         const results = await inParallel(pool.storages, 40, (storage, i) =>
           storage.transaction(async (tx) => {
             const pair = i % 2 === 0 ? [a!, b!] : [b!, a!];
-            const result = await tx.inventory.reserve(
+            const result = await reserveInventory(
+              tx,
               scope,
               pair.map((variant_id) => ({ variant_id, quantity: 1 })),
               1,
             );
             if (!result.ok) throw new Error('refused');
             expect(result.changes.map((change) => change.after.variant_id)).toEqual(pair);
+            return result;
+          }),
+        );
+        const unexpected = results.filter((r) => r instanceof Error && r.message !== 'refused');
+        expect(unexpected).toEqual([]);
+        expect(results.filter((r) => !(r instanceof Error))).toHaveLength(10);
+      } finally {
+        await pool.close();
+      }
+      for (const variant of product.variants) {
+        expect(await ctx.read((r) => r.inventory.get(scope, variant.inventory.id))).toMatchObject({
+          on_hand: 10,
+          reserved: 10,
+        });
+      }
+    });
+
+    it('30 parallel reservations planned on rows read without a lock (checkout) → exactly 10, the compare-and-set refusing stale plans', async () => {
+      const scope = newScope();
+      const product = makeProduct(scope, { prices: [100, 200], on_hand: 10 });
+      await ctx.tx((tx) => tx.products.insert(product));
+      const [a, b] = product.variants.map((v) => v.id);
+      const pool = await storages();
+      try {
+        const results = await inParallel(pool.storages, 30, (storage, i) =>
+          storage.transaction(async (tx) => {
+            const pair = i % 2 === 0 ? [a!, b!] : [b!, a!];
+            const current = await tx.inventory.getByVariantIds(scope, pair);
+            const result = await reserveInventory(
+              tx,
+              scope,
+              pair.map((variant_id) => ({ variant_id, quantity: 1 })),
+              1,
+              current,
+            );
+            if (!result.ok) throw new Error('refused');
             return result;
           }),
         );

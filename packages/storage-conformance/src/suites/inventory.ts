@@ -1,10 +1,22 @@
 import type { Scope } from '@cartwright/core';
+import {
+  adjustInventory,
+  releaseInventory,
+  reserveInventory,
+  restockInventory,
+  shipInventory,
+  updateInventory,
+} from '@cartwright/core/internal';
 import type { ProductAggregate } from '@cartwright/core/storage';
 import { describe, expect, it } from 'vitest';
 import { makeProduct, newScope, otherMode } from '../fixtures';
 import type { SuiteContext } from '../suite-context';
 
-/** Inventory rows and their atomic movements (docs/contract.md#inventory). */
+/**
+ * Inventory rows and their movements (docs/contract.md#inventory): the port's reads, its
+ * compare-and-set (`apply`) and settings update, and core's movements (`reserveInventory` …)
+ * written through them.
+ */
 export function inventorySuite(ctx: SuiteContext): void {
   const setup = async (
     scope: Scope,
@@ -21,9 +33,9 @@ export function inventorySuite(ctx: SuiteContext): void {
       const product = await setup(scope, { prices: [1, 2, 3] });
       const [a, b, c] = product.variants.map((v) => v.inventory);
       await ctx.tx(async (tx) => {
-        await tx.inventory.update(scope, a!.id, { safety_stock: 10, updated_at: 2 }); // 10 available ≤ 10 → low
-        await tx.inventory.update(scope, b!.id, { safety_stock: 5, updated_at: 2 }); // 10 > 5
-        await tx.inventory.update(scope, c!.id, { on_hand: 3, updated_at: 2 }); // 3 > 0
+        await updateInventory(tx, scope, a!.id, { safety_stock: 10, updated_at: 2 }); // 10 available ≤ 10 → low
+        await updateInventory(tx, scope, b!.id, { safety_stock: 5, updated_at: 2 }); // 10 > 5
+        await updateInventory(tx, scope, c!.id, { on_hand: 3, updated_at: 2 }); // 3 > 0
       });
       expect(await ctx.read((r) => r.inventory.get(scope, b!.id))).toMatchObject({
         id: b!.id,
@@ -78,14 +90,15 @@ export function inventorySuite(ctx: SuiteContext): void {
       const ordered = (...items: { id: string }[]) => items.map((i) => i.id).sort();
       expect(await lowIds()).toEqual([]);
       await ctx.tx(async (tx) => {
-        await tx.inventory.update(scope, a.id, { safety_stock: 4, updated_at: 2 });
-        await tx.inventory.update(scope, b.id, { safety_stock: 4, updated_at: 2 });
-        await tx.inventory.update(scope, c.id, { safety_stock: 10, updated_at: 2 }); // 10 ≤ 10: low
+        await updateInventory(tx, scope, a.id, { safety_stock: 4, updated_at: 2 });
+        await updateInventory(tx, scope, b.id, { safety_stock: 4, updated_at: 2 });
+        await updateInventory(tx, scope, c.id, { safety_stock: 10, updated_at: 2 }); // 10 ≤ 10: low
       });
       expect(await lowIds()).toEqual(ordered(c));
       // Reserving 6 of a leaves 4 available: at the bound, low. 5 of b leaves 5: not low.
       await ctx.tx((tx) =>
-        tx.inventory.reserve(
+        reserveInventory(
+          tx,
           scope,
           [
             { variant_id: a.variant_id, quantity: 6 },
@@ -96,19 +109,19 @@ export function inventorySuite(ctx: SuiteContext): void {
       );
       expect(await lowIds()).toEqual(ordered(a, c));
       expect(await lowIds('desc')).toEqual(ordered(a, c).reverse());
-      await ctx.tx((tx) => tx.inventory.reserve(scope, [{ variant_id: b.variant_id, quantity: 1 }], 4));
+      await ctx.tx((tx) => reserveInventory(tx, scope, [{ variant_id: b.variant_id, quantity: 1 }], 4));
       expect(await lowIds()).toEqual(ordered(a, b, c));
       // Back above: a released, c restocked by an adjustment; d's safety stock raised over it.
       await ctx.tx(async (tx) => {
-        await tx.inventory.release(scope, [{ variant_id: a.variant_id, quantity: 1 }], 5);
-        await tx.inventory.adjust(scope, c.id, 1, 5);
-        await tx.inventory.update(scope, d.id, { safety_stock: 11, updated_at: 5 });
+        await releaseInventory(tx, scope, [{ variant_id: a.variant_id, quantity: 1 }], 5);
+        await adjustInventory(tx, scope, c.id, 1, 5);
+        await updateInventory(tx, scope, d.id, { safety_stock: 11, updated_at: 5 });
       });
       expect(await lowIds()).toEqual(ordered(b, d));
       // A rolled-back movement leaves the list as it was.
       await expect(
         ctx.tx(async (tx) => {
-          await tx.inventory.reserve(scope, [{ variant_id: a.variant_id, quantity: 5 }], 6);
+          await reserveInventory(tx, scope, [{ variant_id: a.variant_id, quantity: 5 }], 6);
           throw new Error('rolled back');
         }),
       ).rejects.toThrow('rolled back');
@@ -130,9 +143,9 @@ export function inventorySuite(ctx: SuiteContext): void {
       const scope = newScope();
       const product = await setup(scope);
       const inv = product.variants[0]!.inventory;
-      await ctx.tx((tx) => tx.inventory.reserve(scope, [{ variant_id: inv.variant_id, quantity: 4 }], 2));
+      await ctx.tx((tx) => reserveInventory(tx, scope, [{ variant_id: inv.variant_id, quantity: 4 }], 2));
       const change = await ctx.tx((tx) =>
-        tx.inventory.update(scope, inv.id, {
+        updateInventory(tx, scope, inv.id, {
           on_hand: 4,
           allow_backorder: true,
           track_inventory: true,
@@ -153,7 +166,7 @@ export function inventorySuite(ctx: SuiteContext): void {
           updated_at: 3,
         },
       });
-      expect(await ctx.tx((tx) => tx.inventory.update(scope, inv.id, { on_hand: 3, updated_at: 4 }))).toEqual(
+      expect(await ctx.tx((tx) => updateInventory(tx, scope, inv.id, { on_hand: 3, updated_at: 4 }))).toEqual(
         {
           refused: 'below_reserved',
         },
@@ -163,33 +176,33 @@ export function inventorySuite(ctx: SuiteContext): void {
         updated_at: 3,
       });
       expect(
-        await ctx.tx((tx) => tx.inventory.update(scope, 'inv_missing', { on_hand: 1, updated_at: 4 })),
+        await ctx.tx((tx) => updateInventory(tx, scope, 'inv_missing', { on_hand: 1, updated_at: 4 })),
       ).toBeNull();
       expect(
-        await ctx.tx((tx) => tx.inventory.update(otherMode(scope), inv.id, { on_hand: 9, updated_at: 4 })),
+        await ctx.tx((tx) => updateInventory(tx, otherMode(scope), inv.id, { on_hand: 9, updated_at: 4 })),
       ).toBeNull();
     });
 
     it('adjust adds a signed delta atomically, guarded by on_hand + delta ≥ reserved', async () => {
       const scope = newScope();
       const inv = (await setup(scope)).variants[0]!.inventory;
-      await ctx.tx((tx) => tx.inventory.reserve(scope, [{ variant_id: inv.variant_id, quantity: 6 }], 2));
-      const plus = await ctx.tx((tx) => tx.inventory.adjust(scope, inv.id, 5, 3));
+      await ctx.tx((tx) => reserveInventory(tx, scope, [{ variant_id: inv.variant_id, quantity: 6 }], 2));
+      const plus = await ctx.tx((tx) => adjustInventory(tx, scope, inv.id, 5, 3));
       expect(plus).toMatchObject({
         before: { on_hand: 10, reserved: 6 },
         after: { on_hand: 15, reserved: 6, updated_at: 3 },
       });
-      expect(await ctx.tx((tx) => tx.inventory.adjust(scope, inv.id, -9, 4))).toMatchObject({
+      expect(await ctx.tx((tx) => adjustInventory(tx, scope, inv.id, -9, 4))).toMatchObject({
         after: { on_hand: 6 },
       });
-      expect(await ctx.tx((tx) => tx.inventory.adjust(scope, inv.id, -1, 5))).toEqual({
+      expect(await ctx.tx((tx) => adjustInventory(tx, scope, inv.id, -1, 5))).toEqual({
         refused: 'below_reserved',
       });
       expect(await ctx.read((r) => r.inventory.get(scope, inv.id))).toMatchObject({
         on_hand: 6,
         reserved: 6,
       });
-      expect(await ctx.tx((tx) => tx.inventory.adjust(scope, 'inv_missing', 1, 5))).toBeNull();
+      expect(await ctx.tx((tx) => adjustInventory(tx, scope, 'inv_missing', 1, 5))).toBeNull();
     });
 
     it('reserve: tracked rows move (before/after), untracked are reported unchanged, backorder may oversell', async () => {
@@ -197,11 +210,12 @@ export function inventorySuite(ctx: SuiteContext): void {
       const product = await setup(scope, { prices: [1, 2, 3], on_hand: 2 });
       const [tracked, untracked, backorder] = product.variants.map((v) => v.inventory);
       await ctx.tx(async (tx) => {
-        await tx.inventory.update(scope, untracked!.id, { track_inventory: false, updated_at: 1 });
-        await tx.inventory.update(scope, backorder!.id, { allow_backorder: true, updated_at: 1 });
+        await updateInventory(tx, scope, untracked!.id, { track_inventory: false, updated_at: 1 });
+        await updateInventory(tx, scope, backorder!.id, { allow_backorder: true, updated_at: 1 });
       });
       const result = await ctx.tx((tx) =>
-        tx.inventory.reserve(
+        reserveInventory(
+          tx,
           scope,
           [
             { variant_id: tracked!.variant_id, quantity: 1 },
@@ -228,7 +242,8 @@ export function inventorySuite(ctx: SuiteContext): void {
       const [a, b] = product.variants.map((v) => v.inventory);
       const refused = await ctx
         .tx(async (tx) => {
-          const result = await tx.inventory.reserve(
+          const result = await reserveInventory(
+            tx,
             scope,
             [
               { variant_id: a!.variant_id, quantity: 2 },
@@ -240,14 +255,17 @@ export function inventorySuite(ctx: SuiteContext): void {
           return result;
         })
         .catch((error: { refused: unknown }) => error.refused);
-      expect(refused).toEqual({ variant_id: b!.variant_id, available: 3 });
+      expect(refused).toEqual({ variant_id: b!.variant_id, requested: 4, available: 3 });
       expect(await ctx.read((r) => r.inventory.get(scope, a!.id))).toMatchObject({ reserved: 0 });
       const missing = await ctx.tx((tx) =>
-        tx.inventory.reserve(scope, [{ variant_id: 'var_missing', quantity: 1 }], 5),
+        reserveInventory(tx, scope, [{ variant_id: 'var_missing', quantity: 1 }], 5),
       );
-      expect(missing).toEqual({ ok: false, refused: { variant_id: 'var_missing', available: 0 } });
+      expect(missing).toEqual({
+        ok: false,
+        refused: { variant_id: 'var_missing', requested: 1, available: 0 },
+      });
       const foreign = await ctx.tx((tx) =>
-        tx.inventory.reserve(otherMode(scope), [{ variant_id: a!.variant_id, quantity: 1 }], 5),
+        reserveInventory(tx, otherMode(scope), [{ variant_id: a!.variant_id, quantity: 1 }], 5),
       );
       expect(foreign.ok).toBe(false);
     });
@@ -257,7 +275,7 @@ export function inventorySuite(ctx: SuiteContext): void {
       const product = await setup(scope, { prices: [1, 2, 3], on_hand: 5 });
       const [tracked, untracked, other] = product.variants.map((v) => v.inventory);
       await ctx.tx((tx) =>
-        tx.inventory.update(scope, untracked!.id, { track_inventory: false, updated_at: 1 }),
+        updateInventory(tx, scope, untracked!.id, { track_inventory: false, updated_at: 1 }),
       );
       const movements = [
         { variant_id: tracked!.variant_id, quantity: 2 },
@@ -271,7 +289,7 @@ export function inventorySuite(ctx: SuiteContext): void {
           untracked!.variant_id,
           other!.variant_id,
         ]);
-        return { read, result: await tx.inventory.reserve(scope, movements, 8, { current: read }) };
+        return { read, result: await reserveInventory(tx, scope, movements, 8, read) };
       });
       if (!result.ok) throw new Error('expected ok');
       const byVariant = new Map(read.map((row) => [row.variant_id, row]));
@@ -300,26 +318,27 @@ export function inventorySuite(ctx: SuiteContext): void {
       const refused = await ctx
         .tx(async (tx) => {
           const read = await tx.inventory.getByVariantIds(scope, [a!.variant_id, b!.variant_id]);
-          await tx.inventory.update(scope, a!.id, { on_hand: 1, updated_at: 2 });
-          const result = await tx.inventory.reserve(
+          await updateInventory(tx, scope, a!.id, { on_hand: 1, updated_at: 2 });
+          const result = await reserveInventory(
+            tx,
             scope,
             [
               { variant_id: b!.variant_id, quantity: 1 },
               { variant_id: a!.variant_id, quantity: 3 },
             ],
             3,
-            { current: read },
+            read,
           );
           if (!result.ok) throw Object.assign(new Error('refused'), { refused: result.refused });
           return result;
         })
         .catch((error: { refused: unknown }) => error.refused);
-      expect(refused).toEqual({ variant_id: a!.variant_id, available: 1 });
+      expect(refused).toEqual({ variant_id: a!.variant_id, requested: 3, available: 1 });
       expect(await ctx.read((r) => r.inventory.get(scope, b!.id))).toMatchObject({ reserved: 0, on_hand: 4 });
       // `current` says 0 available, the row holds 4: reserved all the same.
       const short = { ...a!, on_hand: 0 };
       const ok = await ctx.tx((tx) =>
-        tx.inventory.reserve(scope, [{ variant_id: a!.variant_id, quantity: 4 }], 4, { current: [short] }),
+        reserveInventory(tx, scope, [{ variant_id: a!.variant_id, quantity: 4 }], 4, [short]),
       );
       expect(ok).toMatchObject({
         ok: true,
@@ -327,9 +346,9 @@ export function inventorySuite(ctx: SuiteContext): void {
       });
       // `current` has an old `reserved` (the row moved since): before and after are what the row held.
       const old = await ctx.read((r) => r.inventory.get(scope, b!.id));
-      await ctx.tx((tx) => tx.inventory.reserve(scope, [{ variant_id: b!.variant_id, quantity: 1 }], 5));
+      await ctx.tx((tx) => reserveInventory(tx, scope, [{ variant_id: b!.variant_id, quantity: 1 }], 5));
       const moved = await ctx.tx((tx) =>
-        tx.inventory.reserve(scope, [{ variant_id: b!.variant_id, quantity: 2 }], 6, { current: [old!] }),
+        reserveInventory(tx, scope, [{ variant_id: b!.variant_id, quantity: 2 }], 6, [old!]),
       );
       expect(moved).toMatchObject({
         ok: true,
@@ -337,11 +356,11 @@ export function inventorySuite(ctx: SuiteContext): void {
       });
       // More than is there, with `current` claiming enough: refused, nothing moved.
       const over = await ctx.tx((tx) =>
-        tx.inventory.reserve(scope, [{ variant_id: b!.variant_id, quantity: 2 }], 7, {
-          current: [{ ...old!, on_hand: 100 }],
-        }),
+        reserveInventory(tx, scope, [{ variant_id: b!.variant_id, quantity: 2 }], 7, [
+          { ...old!, on_hand: 100 },
+        ]),
       );
-      expect(over).toEqual({ ok: false, refused: { variant_id: b!.variant_id, available: 1 } });
+      expect(over).toEqual({ ok: false, refused: { variant_id: b!.variant_id, requested: 2, available: 1 } });
     });
 
     it('release (never below 0), ship (on_hand and reserved), restock; untracked rows move only the units reserved', async () => {
@@ -349,12 +368,13 @@ export function inventorySuite(ctx: SuiteContext): void {
       const product = await setup(scope, { prices: [1, 2] });
       const [inv, untracked] = product.variants.map((v) => v.inventory);
       await ctx.tx(async (tx) => {
-        await tx.inventory.update(scope, untracked!.id, { track_inventory: false, updated_at: 1 });
-        await tx.inventory.reserve(scope, [{ variant_id: inv!.variant_id, quantity: 6 }], 2);
+        await updateInventory(tx, scope, untracked!.id, { track_inventory: false, updated_at: 1 });
+        await reserveInventory(tx, scope, [{ variant_id: inv!.variant_id, quantity: 6 }], 2);
       });
       const v = inv!.variant_id;
       const shipped = await ctx.tx((tx) =>
-        tx.inventory.ship(
+        shipInventory(
+          tx,
           scope,
           [
             { variant_id: v, quantity: 2, from_reserved: 2 },
@@ -370,20 +390,20 @@ export function inventorySuite(ctx: SuiteContext): void {
           after: expect.objectContaining({ on_hand: 8, reserved: 4, updated_at: 3 }),
         },
       ]);
-      const released = await ctx.tx((tx) => tx.inventory.release(scope, [{ variant_id: v, quantity: 1 }], 4));
+      const released = await ctx.tx((tx) => releaseInventory(tx, scope, [{ variant_id: v, quantity: 1 }], 4));
       expect(released[0]?.after).toMatchObject({ reserved: 3, on_hand: 8 });
       const restocked = await ctx.tx((tx) =>
-        tx.inventory.restock(scope, [{ variant_id: v, from_reserved: 1, to_on_hand: 2 }], 5),
+        restockInventory(tx, scope, [{ variant_id: v, from_reserved: 1, to_on_hand: 2 }], 5),
       );
       expect(restocked[0]).toMatchObject({
         before: { reserved: 3, on_hand: 8 },
         after: { reserved: 2, on_hand: 10 },
       });
-      const clamped = await ctx.tx((tx) => tx.inventory.release(scope, [{ variant_id: v, quantity: 99 }], 6));
+      const clamped = await ctx.tx((tx) => releaseInventory(tx, scope, [{ variant_id: v, quantity: 99 }], 6));
       expect(clamped[0]?.after).toMatchObject({ reserved: 0, on_hand: 10 });
       expect(
         await ctx.tx((tx) =>
-          tx.inventory.release(scope, [{ variant_id: untracked!.variant_id, quantity: 1 }], 7),
+          releaseInventory(tx, scope, [{ variant_id: untracked!.variant_id, quantity: 1 }], 7),
         ),
       ).toEqual([]);
     });
@@ -393,9 +413,9 @@ export function inventorySuite(ctx: SuiteContext): void {
       const product = await setup(scope, { prices: [1] });
       const inv = product.variants[0]!.inventory;
       const v = inv.variant_id;
-      await ctx.tx((tx) => tx.inventory.reserve(scope, [{ variant_id: v, quantity: 6 }], 2));
-      await ctx.tx((tx) => tx.inventory.update(scope, inv.id, { track_inventory: false, updated_at: 3 }));
-      const released = await ctx.tx((tx) => tx.inventory.release(scope, [{ variant_id: v, quantity: 2 }], 4));
+      await ctx.tx((tx) => reserveInventory(tx, scope, [{ variant_id: v, quantity: 6 }], 2));
+      await ctx.tx((tx) => updateInventory(tx, scope, inv.id, { track_inventory: false, updated_at: 3 }));
+      const released = await ctx.tx((tx) => releaseInventory(tx, scope, [{ variant_id: v, quantity: 2 }], 4));
       expect(released).toEqual([
         {
           before: expect.objectContaining({ reserved: 6, on_hand: 10, track_inventory: false }),
@@ -404,24 +424,171 @@ export function inventorySuite(ctx: SuiteContext): void {
       ]);
       // 3 shipped, 2 of them reserved: those leave on_hand and reserved; the third is not counted.
       const shipped = await ctx.tx((tx) =>
-        tx.inventory.ship(scope, [{ variant_id: v, quantity: 3, from_reserved: 2 }], 5),
+        shipInventory(tx, scope, [{ variant_id: v, quantity: 3, from_reserved: 2 }], 5),
       );
       expect(shipped[0]?.after).toMatchObject({ reserved: 2, on_hand: 8 });
       // Restock: reserved units leave reserved; units back to on_hand only while tracked.
       const restocked = await ctx.tx((tx) =>
-        tx.inventory.restock(scope, [{ variant_id: v, from_reserved: 1, to_on_hand: 5 }], 6),
+        restockInventory(tx, scope, [{ variant_id: v, from_reserved: 1, to_on_hand: 5 }], 6),
       );
       expect(restocked[0]?.after).toMatchObject({ reserved: 1, on_hand: 8 });
-      await ctx.tx((tx) => tx.inventory.update(scope, inv.id, { track_inventory: true, updated_at: 7 }));
+      await ctx.tx((tx) => updateInventory(tx, scope, inv.id, { track_inventory: true, updated_at: 7 }));
       // Tracked again: units never reserved leave on_hand only; other orders' reservations stay.
       const again = await ctx.tx((tx) =>
-        tx.inventory.ship(scope, [{ variant_id: v, quantity: 2, from_reserved: 0 }], 8),
+        shipInventory(tx, scope, [{ variant_id: v, quantity: 2, from_reserved: 0 }], 8),
       );
       expect(again[0]?.after).toMatchObject({ reserved: 1, on_hand: 6 });
       expect(await ctx.read((r) => r.inventory.get(scope, inv.id))).toMatchObject({
         reserved: 1,
         on_hand: 6,
       });
+    });
+
+    it('apply: a compare-and-set per row — every row as expected → all written; one stale expectation → none written, the stale one named', async () => {
+      const scope = newScope();
+      const product = await setup(scope, { prices: [1, 2], on_hand: 5 });
+      const [a, b] = product.variants.map((v) => v.inventory);
+      const levels = { on_hand: 5, reserved: 0, track_inventory: true, allow_backorder: false };
+      expect(
+        await ctx.tx((tx) =>
+          tx.inventory.apply(
+            scope,
+            [
+              { variant_id: a!.variant_id, expect: levels, set: { on_hand: 5, reserved: 2 } },
+              { variant_id: b!.variant_id, expect: levels, set: { on_hand: 4, reserved: 0 } },
+            ],
+            9,
+          ),
+        ),
+      ).toEqual([]);
+      expect(await ctx.read((r) => r.inventory.get(scope, a!.id))).toMatchObject({
+        on_hand: 5,
+        reserved: 2,
+        updated_at: 9,
+      });
+      expect(await ctx.read((r) => r.inventory.get(scope, b!.id))).toMatchObject({
+        on_hand: 4,
+        reserved: 0,
+        updated_at: 9,
+      });
+      // a as expected, b stale (it holds on_hand 4 now): nothing is written, b is named.
+      const missed = await ctx.tx((tx) =>
+        tx.inventory.apply(
+          scope,
+          [
+            {
+              variant_id: a!.variant_id,
+              expect: { ...levels, reserved: 2 },
+              set: { on_hand: 5, reserved: 5 },
+            },
+            { variant_id: b!.variant_id, expect: levels, set: { on_hand: 5, reserved: 5 } },
+          ],
+          10,
+        ),
+      );
+      expect(missed).toEqual([b!.variant_id]);
+      expect(await ctx.read((r) => r.inventory.get(scope, a!.id))).toMatchObject({
+        reserved: 2,
+        updated_at: 9,
+      });
+      expect(await ctx.read((r) => r.inventory.get(scope, b!.id))).toMatchObject({ reserved: 0, on_hand: 4 });
+      // Every field of `expect` is compared: the flags too.
+      for (const stale of [
+        { ...levels, reserved: 2, track_inventory: false },
+        { ...levels, reserved: 2, allow_backorder: true },
+        { ...levels, reserved: 3 },
+        { ...levels, reserved: 2, on_hand: 6 },
+      ]) {
+        expect(
+          await ctx.tx((tx) =>
+            tx.inventory.apply(
+              scope,
+              [{ variant_id: a!.variant_id, expect: stale, set: { on_hand: 1, reserved: 1 } }],
+              11,
+            ),
+          ),
+        ).toEqual([a!.variant_id]);
+      }
+      // Unknown variants and other scopes miss too.
+      expect(
+        await ctx.tx((tx) =>
+          tx.inventory.apply(scope, [{ variant_id: 'var_missing', expect: levels, set: levels }], 11),
+        ),
+      ).toEqual(['var_missing']);
+      expect(
+        await ctx.tx((tx) =>
+          tx.inventory.apply(
+            otherMode(scope),
+            [{ variant_id: a!.variant_id, expect: { ...levels, reserved: 2 }, set: levels }],
+            11,
+          ),
+        ),
+      ).toEqual([a!.variant_id]);
+      expect(await ctx.read((r) => r.inventory.get(scope, a!.id))).toMatchObject({
+        on_hand: 5,
+        reserved: 2,
+        updated_at: 9,
+      });
+      expect(await ctx.tx((tx) => tx.inventory.apply(scope, [], 12))).toEqual([]);
+    });
+
+    it('apply over more rows than one statement carries: all or nothing', async () => {
+      const scope = newScope();
+      const product = await setup(scope, { prices: Array.from({ length: 60 }, (_, i) => i + 1), on_hand: 3 });
+      const levels = { on_hand: 3, reserved: 0, track_inventory: true, allow_backorder: false };
+      const writes = product.variants.map((v) => ({
+        variant_id: v.id,
+        expect: levels,
+        set: { on_hand: 3, reserved: 1 },
+      }));
+      const last = writes[59]!;
+      const stale = [...writes.slice(0, 59), { ...last, expect: { ...levels, reserved: 1 } }];
+      expect(await ctx.tx((tx) => tx.inventory.apply(scope, stale, 2))).toEqual([last.variant_id]);
+      const ids = product.variants.map((v) => v.id);
+      const untouched = await ctx.read((r) => r.inventory.getByVariantIds(scope, ids));
+      expect(untouched.every((row) => row.reserved === 0)).toBe(true);
+      expect(await ctx.tx((tx) => tx.inventory.apply(scope, writes, 3))).toEqual([]);
+      const written = await ctx.read((r) => r.inventory.getByVariantIds(scope, ids));
+      expect(written.every((row) => row.reserved === 1 && row.updated_at === 3)).toBe(true);
+    });
+
+    it('get and getByVariantIds with `lock` read the same rows; updateSettings changes settings only', async () => {
+      const scope = newScope();
+      const product = await setup(scope, { prices: [1, 2] });
+      const [a, b] = product.variants.map((v) => v.inventory);
+      const locked = await ctx.tx(async (tx) => ({
+        one: await tx.inventory.get(scope, a!.id, { lock: true }),
+        many: await tx.inventory.getByVariantIds(scope, [b!.variant_id, a!.variant_id, 'var_missing'], {
+          lock: true,
+        }),
+      }));
+      expect(locked.one).toEqual(a);
+      expect(locked.many.sort((x, y) => x.id.localeCompare(y.id))).toEqual(
+        [a, b].sort((x, y) => x!.id.localeCompare(y!.id)),
+      );
+      const after = await ctx.tx((tx) =>
+        tx.inventory.updateSettings(scope, a!.id, {
+          track_inventory: false,
+          allow_backorder: true,
+          safety_stock: 3,
+          metadata: { bin: 'B' },
+          updated_at: 4,
+        }),
+      );
+      expect(after).toEqual({
+        ...a,
+        track_inventory: false,
+        allow_backorder: true,
+        safety_stock: 3,
+        metadata: { bin: 'B' },
+        updated_at: 4,
+      });
+      expect(
+        await ctx.tx((tx) => tx.inventory.updateSettings(scope, 'inv_missing', { updated_at: 5 })),
+      ).toBeNull();
+      expect(
+        await ctx.tx((tx) => tx.inventory.updateSettings(otherMode(scope), a!.id, { updated_at: 5 })),
+      ).toBeNull();
     });
   });
 }

@@ -1,14 +1,15 @@
+import { reserveInventory, updateInventory } from '@cartwright/core/internal';
 import { makeProduct, newScope } from '@cartwright/storage-conformance';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SqliteStorage, sqliteStorage } from '../dialects/sqlite/sqlite-storage';
 
 /**
- * SQLite's reservation on rows read earlier in the transaction (`reserve` with `current`): a
- * compare-and-set UPDATE inside a savepoint, nothing read back. The conformance suite checks the
- * outcomes on every engine; these tests check what only this path can get wrong.
+ * SQLite's `apply` (a compare-and-set UPDATE per 50 rows inside a savepoint, no RETURNING) and
+ * core's reservation on rows read earlier in the transaction, which is what checkout runs. The
+ * conformance suite checks the outcomes on every engine; these tests check the statements.
  */
-describe('inventory reserve with `current` on SQLite', () => {
+describe('inventory apply on SQLite', () => {
   let storage: SqliteStorage;
   beforeAll(async () => {
     storage = sqliteStorage({ filename: ':memory:' });
@@ -16,7 +17,7 @@ describe('inventory reserve with `current` on SQLite', () => {
   });
   afterAll(() => storage.close());
 
-  it('every row as read: one UPDATE without RETURNING between savepoint and release, no read', async () => {
+  it('a reservation planned on rows as read: one UPDATE without RETURNING between savepoint and release, no read', async () => {
     const scope = newScope();
     const product = makeProduct(scope, { prices: [1, 2], on_hand: 5 });
     await storage.transaction((tx) => tx.products.insert(product));
@@ -26,7 +27,8 @@ describe('inventory reserve with `current` on SQLite', () => {
     const result = await storage.transaction(async (tx) => {
       const read = await tx.inventory.getByVariantIds(scope, [a!.variant_id, b!.variant_id]);
       seen.length = 0;
-      const reserved = await tx.inventory.reserve(
+      const reserved = await reserveInventory(
+        tx,
         scope,
         [
           { variant_id: a!.variant_id, quantity: 2 },
@@ -34,7 +36,7 @@ describe('inventory reserve with `current` on SQLite', () => {
           { variant_id: a!.variant_id, quantity: 3 },
         ],
         7,
-        { current: read },
+        read,
       );
       statements = seen.splice(0);
       return reserved;
@@ -59,25 +61,55 @@ describe('inventory reserve with `current` on SQLite', () => {
     );
   });
 
-  it('one row moved since it was read (2 of 2 → 1 of 2 updated): the savepoint undoes the other, so nothing is reserved twice; before/after are the rows as they are', async () => {
+  it('one row moved since it was read (1 of 2 rows matches): the savepoint undoes the other, the miss is named after one read; the locked re-plan writes what the rows hold', async () => {
     const scope = newScope();
     const product = makeProduct(scope, { prices: [1, 2], on_hand: 10 });
     await storage.transaction((tx) => tx.products.insert(product));
     const [a, b] = product.variants.map((v) => v.inventory);
+    const seen = recordStatements();
+    let statements: string[] = [];
+    let missed: string[] = [];
     const result = await storage.transaction(async (tx) => {
       const read = await tx.inventory.getByVariantIds(scope, [a!.variant_id, b!.variant_id]);
-      // b moves after the read: `current` is stale for b only.
-      await tx.inventory.update(scope, b!.id, { on_hand: 20, updated_at: 2 });
-      return tx.inventory.reserve(
+      // b moves after the read: `read` is stale for b only.
+      await updateInventory(tx, scope, b!.id, { on_hand: 20, updated_at: 2 });
+      const levels = (row: (typeof read)[number]) => ({
+        on_hand: row.on_hand,
+        reserved: row.reserved,
+        track_inventory: row.track_inventory,
+        allow_backorder: row.allow_backorder,
+      });
+      seen.length = 0;
+      missed = await tx.inventory.apply(
+        scope,
+        read.map((row) => ({
+          variant_id: row.variant_id,
+          expect: levels(row),
+          set: { on_hand: 1, reserved: 1 },
+        })),
+        3,
+      );
+      statements = seen.splice(0);
+      return reserveInventory(
+        tx,
         scope,
         [
           { variant_id: a!.variant_id, quantity: 1 },
           { variant_id: b!.variant_id, quantity: 2 },
         ],
         3,
-        { current: read },
+        read,
       );
     });
+    restoreStatements();
+    expect(missed).toEqual([b!.variant_id]);
+    expect(statements.map((sql) => sql.split(' ')[0])).toEqual([
+      'savepoint',
+      'update',
+      'rollback',
+      'release',
+      'select',
+    ]);
     if (!result.ok) throw new Error('expected ok');
     expect(result.changes.map((c) => [c.before.on_hand, c.before.reserved, c.after.reserved])).toEqual([
       [10, 0, 1],

@@ -255,88 +255,69 @@ export interface InventoryChange {
   after: InventoryRecord;
 }
 
+/**
+ * A compare-and-set of one inventory row (`InventoryRepository.apply`): the row of `variant_id`
+ * must still hold every field of `expect` (the fields the inventory rules read), and then takes
+ * the levels of `set`.
+ */
+export interface InventoryWrite {
+  variant_id: string;
+  expect: Pick<InventoryRecord, 'on_hand' | 'reserved' | 'track_inventory' | 'allow_backorder'>;
+  set: Pick<InventoryRecord, 'on_hand' | 'reserved'>;
+}
+
+/**
+ * Inventory rows: reads, one atomic compare-and-set of stock levels, and the settings. The
+ * inventory RULES (availability, backorder, `on_hand` never below `reserved`, the arithmetic of
+ * every movement) are core's (`inventory/inventory-plan.ts`, driven by
+ * `inventory/inventory-writes.ts`): core reads rows, plans, and writes the plan with `apply`,
+ * whose per-row precondition is the last judge — no oversell under any concurrency, across
+ * processes, whatever core read.
+ */
 export interface InventoryRepository {
-  get(scope: Scope, id: string): Promise<InventoryRecord | null>;
-  getByVariantIds(scope: Scope, variant_ids: string[]): Promise<InventoryRecord[]>;
-  /** `low_stock`: only rows with available (on_hand − reserved) ≤ safety_stock. */
+  /**
+   * One row by id, or null (also when its variant is soft-deleted). `lock`: the row is locked
+   * until the transaction ends (Postgres `FOR UPDATE`; SQLite's transaction already holds the
+   * writer lock), so an `apply` expecting what it returned cannot miss. One statement.
+   */
+  get(scope: Scope, id: string, options?: { lock?: boolean }): Promise<InventoryRecord | null>;
+  /**
+   * The rows of these variants (unknown ones absent), deleted variants included. `lock`: as in
+   * `get`, taken in variant-id order (Postgres), so concurrent movements of several variants
+   * cannot deadlock. One statement whatever the number of variants.
+   */
+  getByVariantIds(
+    scope: Scope,
+    variant_ids: string[],
+    options?: { lock?: boolean },
+  ): Promise<InventoryRecord[]>;
+  /** `low_stock`: only rows with available (on_hand − reserved) ≤ safety_stock. One statement. */
   list(
     scope: Scope,
     filter: { low_stock?: boolean | undefined },
     page: PageRequest<'created_at'>,
   ): Promise<Page<InventoryRecord>>;
   /**
-   * Settings and an absolute `on_hand`. Guard: the new on_hand may not go below `reserved`;
-   * returns `{ refused: 'below_reserved' }` then, and changes nothing.
+   * Atomically writes every row or none: each write is a compare-and-set — the row of
+   * `variant_id` must still hold `expect` (on_hand, reserved, track_inventory, allow_backorder)
+   * and then takes `set` and `updated_at = at`. Returns the variant ids whose row did not hold
+   * its expectation (or does not exist); when that list is non-empty NOTHING was written. At most
+   * one write per variant. Locking: every row named is locked until the transaction ends, in
+   * variant-id order (Postgres), matched or not, so re-reading them with `lock` and applying
+   * again cannot miss and cannot deadlock. Cost: no write → nothing; else one statement
+   * (Postgres), or one UPDATE per 50 rows inside a savepoint (SQLite; a miss adds its rollback
+   * and one read).
    */
-  update(
+  apply(scope: Scope, writes: readonly InventoryWrite[], at: Millis): Promise<string[]>;
+  /**
+   * The settings of one row (and `updated_at`), returning the row as stored, or null when it does
+   * not exist. The levels move only through `apply`. One statement.
+   */
+  updateSettings(
     scope: Scope,
     id: string,
-    patch: Patch<
-      InventoryRecord,
-      'track_inventory' | 'allow_backorder' | 'safety_stock' | 'on_hand' | 'metadata'
-    >,
-  ): Promise<InventoryChange | { refused: 'below_reserved' } | null>;
-  /** Atomic `on_hand += delta` guarded by `on_hand + delta >= reserved`. */
-  adjust(
-    scope: Scope,
-    id: string,
-    delta: number,
-    at: Millis,
-  ): Promise<InventoryChange | { refused: 'below_reserved' } | null>;
-  /**
-   * Atomically reserves every movement or none: for each variant one conditional update
-   * `reserved += q WHERE NOT track_inventory OR allow_backorder OR on_hand - reserved >= q`.
-   * The WHERE clause is both the selector and the guard, so two concurrent reservations of the
-   * last unit can never both succeed, on any engine, across processes. On the first refusal it
-   * returns `{ refused }` (the caller's transaction must then roll back: earlier movements of the
-   * same call were applied inside it). Untracked variants are left untouched and reported with
-   * before === after.
-   *
-   * `options.current`: inventory rows of these variants that the caller read EARLIER IN THIS
-   * SAME TRANSACTION and has not moved since (checkout passes the rows `getPurchasable` returned).
-   * A storage whose transactions hold the write lock from their first statement (SQLite) may take
-   * each `before` from them instead of reading the rows again; the guarded update stays the only
-   * judge (no oversell whatever is passed), and a refusal is always reported from rows read
-   * afresh. Other storages ignore it.
-   */
-  reserve(
-    scope: Scope,
-    movements: InventoryMovement[],
-    at: Millis,
-    options?: { current?: readonly InventoryRecord[] },
-  ): Promise<
-    | { ok: true; changes: InventoryChange[] }
-    | { ok: false; refused: { variant_id: string; available: number } }
-  >;
-  /**
-   * The movements below settle reservations the caller recorded (`OrderLineRecord.reserved_quantity`),
-   * so their reservation part applies WHATEVER the variant's `track_inventory` is now: a variant
-   * whose tracking was switched off (or on) since the reservation gives back exactly what was
-   * reserved. Their other `on_hand` part is a stock count, applied to tracked variants
-   * only. Unknown variants and rows left unchanged are skipped; `reserved` never goes below 0.
-   *
-   * Release: `reserved -= q`.
-   */
-  release(scope: Scope, movements: InventoryMovement[], at: Millis): Promise<InventoryChange[]>;
-  /**
-   * Shipping `quantity` units, `from_reserved` of them reserved: those leave `reserved` and
-   * `on_hand` together (`available` unchanged), whatever the flag; the other
-   * `quantity − from_reserved` leave `on_hand` only while the variant is tracked.
-   */
-  ship(
-    scope: Scope,
-    movements: Array<{ variant_id: string; quantity: number; from_reserved: number }>,
-    at: Millis,
-  ): Promise<InventoryChange[]>;
-  /**
-   * Restock for a refund: `reserved -= from_reserved` (whatever the flag), `on_hand += to_on_hand`
-   * (tracked variants only).
-   */
-  restock(
-    scope: Scope,
-    movements: Array<{ variant_id: string; from_reserved: number; to_on_hand: number }>,
-    at: Millis,
-  ): Promise<InventoryChange[]>;
+    patch: Patch<InventoryRecord, 'track_inventory' | 'allow_backorder' | 'safety_stock' | 'metadata'>,
+  ): Promise<InventoryRecord | null>;
 }
 
 export interface ShippingMethodRepository {
