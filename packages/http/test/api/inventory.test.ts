@@ -1,5 +1,5 @@
 import type { Scope } from '@cartwright/core';
-import type { EventPayload } from '@cartwright/core/internal';
+import { type EventPayload, reserveInventory } from '@cartwright/core/internal';
 import type { InventoryRecord, ProductAggregate } from '@cartwright/core/storage';
 import { expect, test } from 'vitest';
 import { describeApi, type TestApi } from './support/harness';
@@ -91,7 +91,8 @@ async function stockItem(api: TestApi, levels: Levels, scope: Scope = api.scope)
   await api.engine.storage.transaction(async (tx) => {
     await tx.products.insert(product);
     if (levels.reserved) {
-      const result = await tx.inventory.reserve(
+      const result = await reserveInventory(
+        tx,
         scope,
         [{ variant_id: variantId, quantity: levels.reserved }],
         now,

@@ -1,3 +1,4 @@
+import { reserveInventory } from '@cartwright/core/internal';
 import type { ProductAggregate, Storage, VariantWithInventory } from '@cartwright/core/storage';
 import { describe, expect, it } from 'vitest';
 import { writeConcurrently } from '../concurrent-writes';
@@ -68,7 +69,7 @@ export function catalogDocumentsSuite(ctx: SuiteContext): void {
 
       // Inventory is read live: a reservation shows at once.
       const reserved = await ctx.tx((tx) =>
-        tx.inventory.reserve(scope, [{ variant_id: third.id, quantity: 3 }], 6),
+        reserveInventory(tx, scope, [{ variant_id: third.id, quantity: 3 }], 6),
       );
       expect(reserved.ok).toBe(true);
       const stocked = { ...third, inventory: { ...third.inventory, reserved: 3, updated_at: 6 } };

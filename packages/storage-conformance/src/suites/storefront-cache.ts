@@ -1,5 +1,5 @@
 import type { Scope } from '@cartwright/core';
-import { storefrontProductJson } from '@cartwright/core/internal';
+import { adjustInventory, storefrontProductJson } from '@cartwright/core/internal';
 import type {
   PageRequest,
   ProductAggregate,
@@ -91,7 +91,7 @@ export function storefrontCacheSuite(ctx: SuiteContext): void {
           ],
           ['variant deleted', (tx) => tx.products.deleteVariant(scope, second.id, 5), null],
           ['image', (tx) => tx.products.insertImage(scope, makeImage(product, 3, [first.id])), '/3.png'],
-          ['stock', (tx) => tx.inventory.adjust(scope, first.inventory.id, 7, 6), '"available":17'],
+          ['stock', (tx) => adjustInventory(tx, scope, first.inventory.id, 7, 6), '"available":17'],
         ];
         for (const [what, write, expected] of writes) {
           await a.transaction(write);

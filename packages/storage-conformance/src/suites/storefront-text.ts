@@ -1,5 +1,11 @@
 import type { Scope } from '@cartwright/core';
-import { storefrontProductJson } from '@cartwright/core/internal';
+import {
+  adjustInventory,
+  releaseInventory,
+  reserveInventory,
+  storefrontProductJson,
+  updateInventory,
+} from '@cartwright/core/internal';
 import type {
   ImageRecord,
   PageRequest,
@@ -174,7 +180,8 @@ export function storefrontTextSuite(ctx: SuiteContext): void {
 
       // Stock: reservations, releases, inventory edits and adjustments show at once.
       const reserved = await ctx.tx((tx) =>
-        tx.inventory.reserve(
+        reserveInventory(
+          tx,
           scope,
           [
             { variant_id: first.id, quantity: 3 },
@@ -187,11 +194,11 @@ export function storefrontTextSuite(ctx: SuiteContext): void {
       [text] = await check();
       expect(text).toContain('"reserved":null,"available":7,');
       expect(text).toContain('"reserved":null,"available":0,');
-      await ctx.tx((tx) => tx.inventory.release(scope, [{ variant_id: first.id, quantity: 1 }], 13));
+      await ctx.tx((tx) => releaseInventory(tx, scope, [{ variant_id: first.id, quantity: 1 }], 13));
       [text] = await check();
       expect(text).toContain('"available":8,');
       await ctx.tx((tx) =>
-        tx.inventory.update(scope, fourth.inventory.id, {
+        updateInventory(tx, scope, fourth.inventory.id, {
           track_inventory: false,
           allow_backorder: true,
           on_hand: 9,
@@ -202,7 +209,7 @@ export function storefrontTextSuite(ctx: SuiteContext): void {
       expect(text).toContain(
         '"track_inventory":false,"allow_backorder":true,"safety_stock":null,"on_hand":null',
       );
-      await ctx.tx((tx) => tx.inventory.adjust(scope, first.inventory.id, -4, 15));
+      await ctx.tx((tx) => adjustInventory(tx, scope, first.inventory.id, -4, 15));
       await check();
 
       // Delete: gone from both.
@@ -319,7 +326,7 @@ export function storefrontTextSuite(ctx: SuiteContext): void {
             s.transaction((tx) => tx.products.update(scope, product.id, { name, updated_at: 20 + i })),
         ),
         (s: Storage) =>
-          s.transaction((tx) => tx.inventory.reserve(scope, [{ variant_id: original.id, quantity: 2 }], 30)),
+          s.transaction((tx) => reserveInventory(tx, scope, [{ variant_id: original.id, quantity: 2 }], 30)),
         ...[4000, 2500, 4500].map(
           (price, i) => (s: Storage) =>
             s.transaction((tx) =>
