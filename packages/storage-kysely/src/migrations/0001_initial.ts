@@ -1,5 +1,4 @@
 import { type CreateTableBuilder, type Kysely, type Migration, sql } from 'kysely';
-import { PRICE_ASC_KEY, PRICE_DESC_KEY } from '../schema/sort-keys';
 import { type ColumnSpec, columnDataType, parseColumnSpec, type SchemaDialect } from './column-types';
 
 /**
@@ -12,6 +11,14 @@ import { type ColumnSpec, columnDataType, parseColumnSpec, type SchemaDialect } 
  * Foreign keys link each aggregate's children to their parent within the scope (composite keys,
  * so they stay valid on a distributed Postgres where co-located tables join on store_id).
  */
+
+/**
+ * The price sort keys of the expression indexes below, as released (schema/sort-keys.ts holds the
+ * live copy the product repository's ORDER BY uses: the two must be written identically for the
+ * engines to use the index, and changing them means a new migration). Frozen here.
+ */
+const PRICE_ASC_KEY = 'coalesce(price, 9007199254740991)';
+const PRICE_DESC_KEY = 'coalesce(price, -1)';
 
 type Columns = Record<string, ColumnSpec>;
 

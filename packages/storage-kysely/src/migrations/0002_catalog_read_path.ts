@@ -1,5 +1,4 @@
 import { type CreateTableBuilder, type Kysely, type Migration, sql } from 'kysely';
-import { documentUpsertSql } from '../repositories/catalog-documents';
 import { type ColumnKind, columnDataType, type SchemaDialect } from './column-types';
 
 /**
@@ -16,10 +15,15 @@ import { type ColumnKind, columnDataType, type SchemaDialect } from './column-ty
  *
  * And the catalog documents: `product_documents (store_id, mode, product_id, children,
  * variant_ids)` holds each product's options, values, live variants and images as ready JSON
- * (repositories/catalog-documents.ts), rewritten by the repository with every write to them;
- * this migration builds them for the existing products. (A later change of the document format
- * needs a migration that rebuilds them.) SQLite keeps it a rowid table so that its ~2 KB rows
- * stay on their b-tree pages; Postgres stores `json` (returned as written, no jsonb rendering).
+ * (repositories/catalog-documents.ts), rewritten by the repository with every write to them.
+ * This migration only creates the table: documents are derived data, which the application
+ * renders for every product whose document is missing or of an older format when
+ * `storage.migrate()` has run the migrations (as released, this migration also rendered them;
+ * it no longer does, so that its effect never depends on today's document format). SQLite keeps
+ * it a rowid table so that its ~2 KB rows stay on their b-tree pages; Postgres stores `json`
+ * (returned as written, no jsonb rendering).
+ *
+ * Frozen once released: never import live code into a migration.
  */
 
 /** A column kind, or `json_text`: JSON kept as written (TEXT on SQLite, json on Postgres). */
@@ -96,7 +100,6 @@ export function catalogReadPathMigration(dialect: SchemaDialect): Migration {
       await sql`insert into product_tag_counts (store_id, mode, tag, status, n)
         select store_id, mode, tag, status, count(distinct id) from (${liveProductTags(dialect)}) as live
         group by store_id, mode, tag, status`.execute(db);
-      await sql.raw(documentUpsertSql(dialect, 'true')).execute(db);
     },
     async down(db) {
       await db.schema.dropTable('product_documents').ifExists().execute();

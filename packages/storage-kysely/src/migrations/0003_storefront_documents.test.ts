@@ -1,17 +1,14 @@
-import { storefrontProductJson } from '@cartwright/core/internal';
-import type { Repositories } from '@cartwright/core/storage';
 import { type Kysely, Migrator, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { KyselyStorage } from '../kysely-storage';
 import type { Database } from '../schema/database';
 import { createMigrationProvider } from './migration-provider';
-import { onEveryEngine } from './migration-test-engines';
+import { indexNames, onEveryEngine } from './migration-test-engines';
 
 const scope = { store_id: 'store_m3', mode: 'test' as const };
-/** More than one backfill chunk (200). */
-const PRODUCTS = 205;
+const PRODUCTS = 5;
 
-/** Products written before 0003 (raw rows and the 0002 documents), as an upgraded database holds them. */
+/** Products written before 0003 (raw rows, and a document row of 0002 for each), as an upgraded database holds them. */
 async function seedBefore0003(storage: KyselyStorage): Promise<void> {
   const db = storage.db as Kysely<Database>;
   const migrator = new Migrator({ db, provider: createMigrationProvider(storage.dialect) });
@@ -55,99 +52,84 @@ async function seedBefore0003(storage: KyselyStorage): Promise<void> {
       values (${scope.store_id}, 'test', ${`img_${product}`}, ${product}, 'https://x/1.png', null, 0, 10, 20,
       ${json([`var_${product}_1`])})`.execute(db);
   }
+  // A second image of prod_000, attached to its second variant only.
+  await sql`insert into product_images (store_id, mode, id, product_id, url, alt_text, position, width, height, variant_ids)
+    values (${scope.store_id}, 'test', 'img_prod_000_b', 'prod_000', 'https://x/2.png', null, 1, 10, 20,
+    ${json(['var_prod_000_2'])})`.execute(db);
   const to2 = await migrator.migrateTo('0002_catalog_read_path');
   if (to2.error) throw to2.error;
+  const text = pg ? sql`'[]'::json` : sql`'[]'`;
+  for (let i = 0; i < PRODUCTS; i++) {
+    await sql`insert into product_documents (store_id, mode, product_id, children, variant_ids)
+      values (${scope.store_id}, ${scope.mode}, ${`prod_${String(i).padStart(3, '0')}`}, ${text}, ${text})`.execute(
+      db,
+    );
+  }
 }
 
-/** The repository's `listStorefrontJson` (the Kysely storage always has it). */
-function listText(r: Repositories) {
-  const method = r.products.listStorefrontJson;
-  if (!method) throw new Error('listStorefrontJson missing');
-  return method.bind(r.products);
-}
-
-async function storefrontColumn(storage: KyselyStorage, productId: string): Promise<string | null> {
-  const row = await (storage.db as Kysely<Database>)
+/** The storefront column of every document row of the scope, by product id. */
+async function storefrontColumns(storage: KyselyStorage): Promise<Record<string, string | null>> {
+  const rows = await (storage.db as Kysely<Database>)
     .selectFrom('product_documents')
-    .select('storefront')
+    .select(['product_id', 'storefront'])
     .where('store_id', '=', scope.store_id)
-    .where('product_id', '=', productId)
-    .executeTakeFirst();
-  return row?.storefront ?? null;
+    .execute();
+  return Object.fromEntries(rows.map((row) => [row.product_id, row.storefront]));
 }
 
-/** Every product of the scope through listStorefrontJson, checked against its aggregate. */
-async function expectTextsCurrent(storage: KyselyStorage): Promise<number> {
-  let seen = 0;
-  let cursor: string | undefined;
-  do {
-    const request = {
-      limit: 100,
-      sort: 'created_at' as const,
-      order: 'asc' as const,
-      starting_after: cursor,
-    };
-    const [texts, objects] = await storage.read(async (r) => [
-      await listText(r)(scope, {}, request),
-      await r.products.list(scope, {}, request),
-    ]);
-    expect(texts).toEqual({ ...objects, data: objects.data.map(storefrontProductJson) });
-    seen += objects.data.length;
-    cursor = objects.next_cursor ?? undefined;
-  } while (cursor !== undefined);
-  return seen;
+/** The variants' kept option value names (parsed) and image urls, by variant id. */
+async function purchaseColumns(storage: KyselyStorage): Promise<Record<string, [unknown, string | null]>> {
+  const rows = await (storage.db as Kysely<Database>)
+    .selectFrom('product_variants')
+    .select(['id', 'option_value_names', 'image_url'])
+    .where('store_id', '=', scope.store_id)
+    .orderBy('id')
+    .execute();
+  return Object.fromEntries(
+    rows.map((row) => [
+      row.id,
+      [
+        typeof row.option_value_names === 'string'
+          ? JSON.parse(row.option_value_names)
+          : row.option_value_names,
+        row.image_url,
+      ],
+    ]),
+  );
 }
 
 function describeBackfill(name: string, open: () => Promise<KyselyStorage>): void {
   describe(`0003_storefront_documents on ${name}`, () => {
-    it("renders the templates of the live products already there (several chunks) and keeps their variants' names and image urls; lists serve them; missing or stale templates fall back", async () => {
+    it("adds the storefront column (left null: templates are rendered by the application, not the migration), the product stock index and the variants' kept names and image urls (computed); down drops them", async () => {
       const storage = await open();
       try {
         await seedBefore0003(storage);
-        await storage.migrate();
-        const template = await storefrontColumn(storage, 'prod_000');
-        // One slot (the inactive variant has none), the inventory's hidden fields left out.
-        expect(template?.split('\u0001')).toHaveLength(2);
-        expect(template).toContain(
-          '"inventory":{"id":"inv_var_prod_000_1","variant_id":"var_prod_000_1",\u0001,',
+        const migrator = new Migrator({ db: storage.db, provider: createMigrationProvider(storage.dialect) });
+        const to3 = await migrator.migrateTo('0003_storefront_documents');
+        expect(to3.error).toBeUndefined();
+        expect(await storefrontColumns(storage)).toEqual(
+          Object.fromEntries(
+            Array.from({ length: PRODUCTS }, (_, i) => [`prod_${String(i).padStart(3, '0')}`, null]),
+          ),
         );
-        expect(template).not.toContain('var_prod_000_2');
-        expect(await storefrontColumn(storage, `prod_${PRODUCTS - 1}`)).toContain(
-          `"id":"prod_${PRODUCTS - 1}"`,
-        );
-        expect(await storefrontColumn(storage, 'prod_004')).toBeNull(); // deleted before: not rendered
-        expect(await expectTextsCurrent(storage)).toBe(PRODUCTS - 1);
-        const text = await storage.read((r) =>
-          listText(r)(scope, { status: 'active' }, { limit: 1, sort: 'created_at', order: 'asc' }),
-        );
-        expect(text?.data[0]).toContain(
-          '"track_inventory":true,"allow_backorder":false,"safety_stock":null,"on_hand":null,"reserved":null,"available":7,"metadata":{}',
-        );
+        expect((await indexNames(storage)).has('inventory_items_product_idx')).toBe(true);
+        // Names in option_value_ids order; the attached image, else the product's first.
+        expect(await purchaseColumns(storage)).toEqual({
+          var_prod_000_1: [['M'], 'https://x/1.png'],
+          var_prod_000_2: [['M'], 'https://x/2.png'],
+          var_prod_001_1: [['M'], 'https://x/1.png'],
+          var_prod_001_2: [['M'], 'https://x/1.png'],
+        });
 
-        // The variants' kept option value names and image urls were computed too.
-        const bought = await storage.read((r) =>
-          r.products.getPurchasable(scope, ['var_prod_000_1', 'var_prod_001_2']),
+        const down = await migrator.migrateTo('0002_catalog_read_path');
+        expect(down.error).toBeUndefined();
+        expect((await indexNames(storage)).has('inventory_items_product_idx')).toBe(false);
+        await expect(sql`select storefront from product_documents`.execute(storage.db)).rejects.toThrow(
+          /storefront/,
         );
-        expect(bought.map((p) => [p.variant.id, p.variant_name, p.image_url]).sort()).toEqual([
-          ['var_prod_000_1', 'M', 'https://x/1.png'],
-          ['var_prod_001_2', 'M', 'https://x/1.png'],
-        ]);
-
-        // A product without a template, or whose slot lost its inventory row, is rendered from its aggregate.
-        const db = storage.db as Kysely<Database>;
-        await db
-          .updateTable('product_documents')
-          .set({ storefront: null })
-          .where('product_id', '=', 'prod_003')
-          .execute();
-        await db.deleteFrom('inventory_items').where('variant_id', '=', 'var_prod_001_1').execute();
-        expect(await expectTextsCurrent(storage)).toBe(PRODUCTS - 1);
-
-        // Writes through the repository render again.
-        await storage.transaction((tx) =>
-          tx.products.update(scope, 'prod_003', { name: 'Back', updated_at: 5 }),
+        await expect(sql`select image_url from product_variants`.execute(storage.db)).rejects.toThrow(
+          /image_url/,
         );
-        expect(await storefrontColumn(storage, 'prod_003')).toContain('"name":"Back"');
       } finally {
         await storage.close();
       }

@@ -1,15 +1,4 @@
-import type { Scope } from '@cartwright/core';
-import { storefrontTemplate } from '@cartwright/core/internal';
-import { type Kysely, type Migration, sql } from 'kysely';
-import type { DialectCapabilities } from '../dialects/dialect-capabilities';
-import { postgresCapabilities } from '../dialects/postgres/postgres-capabilities';
-import { sqliteCapabilities } from '../dialects/sqlite/sqlite-capabilities';
-import {
-  decodeProductDocument,
-  parseDocument,
-  productDocumentSql,
-  variantPurchaseUpdateSql,
-} from '../repositories/catalog-documents';
+import { type Migration, sql } from 'kysely';
 import { columnDataType, type SchemaDialect } from './column-types';
 
 /**
@@ -27,46 +16,50 @@ import { columnDataType, type SchemaDialect } from './column-types';
  * catalog write to its product, so that `getPurchasable` (every cart change and checkout) reads
  * them with the variant row instead of looking them up in the option values and images.
  *
- * This migration adds the (nullable) columns and the index, computes the variants' names and
- * image urls in SQL, and renders the templates of the existing live products from their
- * aggregates, in key order, in chunks. (A later change of the storefront wire shape needs a
- * migration that renders them again; a product without a template is still served correctly,
- * from its aggregate.)
+ * This migration adds the (nullable) columns and the index and computes the variants' names and
+ * image urls in SQL (the statement below, frozen as released). It does not render templates:
+ * they are derived data, which the application renders for every product whose document is
+ * missing or of an older format when `storage.migrate()` has run the migrations (as released,
+ * this migration rendered them with live core code; it no longer does, so that its effect never
+ * depends on today's wire format).
+ *
+ * Frozen once released: never import live code into a migration.
  */
 
-/** Products rendered per chunk of the backfill. */
-const CHUNK = 200;
-
-interface DocumentRow {
-  store_id: string;
-  mode: string;
-  id: string;
-  doc: unknown;
-}
-
-/** Renders the storefront template of every live product that has a catalog document. */
-async function backfill(db: Kysely<unknown>, dialect: SchemaDialect): Promise<void> {
-  const caps: DialectCapabilities = dialect === 'postgres' ? postgresCapabilities : sqliteCapabilities;
-  const doc = sql.raw(productDocumentSql(dialect, 'p'));
-  let after: { store_id: string; mode: string; id: string } | undefined;
-  for (;;) {
-    const cursor = after
-      ? sql`and (p.store_id, p.mode, p.id) > (${after.store_id}, ${after.mode}, ${after.id})`
-      : sql``;
-    const { rows } = await sql<DocumentRow>`select p.store_id, p.mode, p.id, ${doc} as doc from products p
-      where p.deleted_at is null ${cursor} order by p.store_id, p.mode, p.id limit ${CHUNK}`.execute(db);
-    for (const row of rows) {
-      if (row.doc === null || row.doc === undefined) continue;
-      const scope = { store_id: row.store_id, mode: row.mode } as Scope;
-      const { template } = storefrontTemplate(
-        decodeProductDocument(scope, row.id, parseDocument(row.doc), caps),
-      );
-      await sql`update product_documents set storefront = ${template}
-        where store_id = ${row.store_id} and mode = ${row.mode} and product_id = ${row.id}`.execute(db);
-    }
-    if (rows.length < CHUNK) return;
-    after = rows[rows.length - 1];
-  }
+/**
+ * The variants' kept option value names and image urls, as released (the product repository's
+ * `variantPurchaseUpdateSql` rewrites them with every catalog write): the names of each live
+ * variant's option values in `option_value_ids` order (unknown ids skipped) and its image url
+ * (the first image attached to the variant, else the product's first image, by position, id).
+ */
+function variantPurchaseUpdate(dialect: SchemaDialect) {
+  return dialect === 'sqlite'
+    ? sql`update product_variants as v set
+        option_value_names = (select json_group_array(ov.value order by e.key) from json_each(v.option_value_ids) e
+          cross join product_option_values ov where ov.store_id = v.store_id and ov.mode = v.mode and ov.id = e.value),
+        image_url = coalesce(
+          (select im.url from product_images im
+            where im.store_id = v.store_id and im.mode = v.mode and im.product_id = v.product_id
+              and instr(im.variant_ids, '"' || v.id || '"') > 0
+              and exists (select 1 from json_each(im.variant_ids) e where e.value = v.id)
+            order by im.position, im.id limit 1),
+          (select im.url from product_images im
+            where im.store_id = v.store_id and im.mode = v.mode and im.product_id = v.product_id
+            order by im.position, im.id limit 1))
+      where v.deleted_at is null`
+    : sql`update product_variants as v set
+        option_value_names = (select jsonb_agg(ov.value order by e.ord)
+          from jsonb_array_elements_text(v.option_value_ids) with ordinality as e(id, ord)
+          inner join product_option_values ov on ov.store_id = v.store_id and ov.mode = v.mode and ov.id = e.id),
+        image_url = coalesce(
+          (select im.url from product_images im
+            where im.store_id = v.store_id and im.mode = v.mode and im.product_id = v.product_id
+              and im.variant_ids @> jsonb_build_array(v.id)
+            order by im.position, im.id limit 1),
+          (select im.url from product_images im
+            where im.store_id = v.store_id and im.mode = v.mode and im.product_id = v.product_id
+            order by im.position, im.id limit 1))
+      where v.deleted_at is null`;
 }
 
 export function storefrontDocumentsMigration(dialect: SchemaDialect): Migration {
@@ -86,8 +79,7 @@ export function storefrontDocumentsMigration(dialect: SchemaDialect): Migration 
         .alterTable('product_variants')
         .addColumn('image_url', columnDataType(dialect, 'text'))
         .execute();
-      await sql.raw(variantPurchaseUpdateSql(dialect, 'true')).execute(db);
-      await backfill(db, dialect);
+      await variantPurchaseUpdate(dialect).execute(db);
     },
     async down(db) {
       await db.schema.alterTable('product_variants').dropColumn('image_url').execute();

@@ -1,4 +1,4 @@
-import { createTestDatabase, dropTestDatabase } from '@cartwright/storage-conformance';
+import { createTestDatabase, dropTestDatabase } from '@cartwright/storage-conformance/postgres-server';
 import { sql } from 'kysely';
 import { afterAll, inject } from 'vitest';
 import type { KyselyStorage } from '../kysely-storage';

@@ -1,7 +1,8 @@
 /**
  * Sort expressions backed by expression indexes (0001_initial). The index expression and the
- * query's ORDER BY must be written identically for the engines to use the index, so both import
- * these constants; changing one means a new migration.
+ * query's ORDER BY must be written identically for the engines to use the index: the migration
+ * keeps a frozen copy (migrations import no live code) and the schema snapshot test checks that
+ * the migrated index is written with these constants; changing one means a new migration.
  *
  * A product without a representative price sorts last in both orders (docs/contract.md#representative-price): ascending
  * sorts on `coalesce(price, 2^53 − 1)`, descending on `coalesce(price, −1)`.
