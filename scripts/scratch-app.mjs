@@ -15,6 +15,11 @@
 //      that takes a checkout and appears in the served OpenAPI document; type-checked strict
 //      without `skipLibCheck` (tsc's time, memory and type count printed, and the same with
 //      `skipLibCheck` for comparison).
+//   4. a third party's adapter tests: the test files of packages/storage-conformance/README.md,
+//      verbatim (every ts/js block whose first line is `// <file name>`), run with vitest from the
+//      registry against storage-kysely's SQLite adapter from its tarball — the whole conformance
+//      suite in memory, and on a shared file with several storages and several OS processes (the
+//      package's built worker, no TypeScript loader installed). Its time is printed.
 //
 // better-sqlite3's native addon: npm would download a prebuilt one from GitHub, which this
 // machine cannot reach, or compile it (about a minute). So the app installs it with
@@ -152,7 +157,16 @@ const repoDriver = realpathSync(join(root, 'packages', 'storage-kysely', 'node_m
 const repoVersion = JSON.parse(readFileSync(join(repoDriver, 'package.json'), 'utf8')).version;
 const wanted = process.env.BETTER_SQLITE3 || repoVersion;
 const app = newApp('app');
-const names = ['core', 'storage-kysely', 'http', 'testing', 'webhooks', 'payments-stripe', 'cli'];
+const names = [
+  'core',
+  'storage-kysely',
+  'http',
+  'testing',
+  'webhooks',
+  'payments-stripe',
+  'cli',
+  'storage-conformance',
+];
 const postgres = args.includes('--postgres');
 const pgSpec = postgres
   ? [
@@ -170,6 +184,8 @@ sh(
     // For the TypeScript stage: the app's own zod (the one @cartwright/http depends on) and Node's types.
     `zod@${repoVersionOf('packages/http/node_modules/zod')}`,
     `@types/node@${repoVersionOf('node_modules/@types/node')}`,
+    // For the conformance stage: the test runner the suite is written for.
+    `vitest@${repoVersionOf('node_modules/vitest')}`,
     ...pgSpec,
   ],
   app,
@@ -407,6 +423,70 @@ check(
   /custom-provider paid voucher/.test(customOut) && /openapi-lists-custom-provider true/.test(customOut),
   `a payment provider of our own (typed from @cartwright/core/providers) takes a checkout, and the served OpenAPI document lists it: ${JSON.stringify(customOut.match(/custom-provider .*/)?.[0] ?? '')}`,
   'beside it the /v1 API still answers, and the served OpenAPI document lists the custom route',
+);
+
+// --- 4. a third party runs the storage conformance suite --------------------------------------
+// The README's test files, verbatim, in a folder of the app: what an adapter's author writes.
+const conformanceReadme = readFileSync(join(root, 'packages', 'storage-conformance', 'README.md'), 'utf8');
+const conformance = join(app, 'conformance');
+mkdirSync(conformance);
+const conformanceFiles = [];
+for (const [, code] of conformanceReadme.matchAll(/```(?:ts|js)\n([\s\S]*?)```/g)) {
+  const file = /^\/\/ ([\w.-]+\.(?:ts|js|mjs))\b/.exec(code)?.[1];
+  if (!file) continue;
+  writeFileSync(join(conformance, file), code);
+  conformanceFiles.push(file);
+}
+const testFiles = conformanceFiles.filter((file) => /\.test\.ts$/.test(file));
+check(
+  testFiles.length >= 2 && conformanceFiles.length > testFiles.length,
+  `packages/storage-conformance/README.md has test files and a worker module: ${conformanceFiles.join(', ')}`,
+);
+check(
+  !existsSync(join(app, 'node_modules', 'tsx')),
+  'no TypeScript loader (tsx) in the app: the multi-process worker runs as built JavaScript',
+);
+const vitestStarted = performance.now();
+const vitest = sh(
+  join(app, 'node_modules', '.bin', 'vitest'),
+  ['run', '--reporter=json', '--outputFile=report.json'],
+  conformance,
+  { allowFailure: true },
+);
+const vitestSeconds = ((performance.now() - vitestStarted) / 1000).toFixed(1);
+let report;
+try {
+  report = JSON.parse(readFileSync(join(conformance, 'report.json'), 'utf8'));
+} catch {
+  report = undefined;
+}
+const results = (report?.testResults ?? []).flatMap((file) => file.assertionResults ?? []);
+const failed = results.filter((test) => test.status !== 'passed');
+const multiProcess = results.filter((test) => /OS processes/.test(test.title));
+step(
+  `conformance: ${results.length} tests in ${testFiles.length} files ran in ${vitestSeconds}s (vitest ${repoVersionOf('node_modules/vitest')}, storage-kysely's SQLite from its tarball)`,
+);
+for (const file of report?.testResults ?? []) {
+  const tests = file.assertionResults ?? [];
+  const ms = tests.reduce((sum, test) => sum + (test.duration ?? 0), 0);
+  console.log(
+    `       ${file.name.replace(`${conformance}/`, '')}: ${tests.length} tests, ${(ms / 1000).toFixed(1)}s of test time`,
+  );
+}
+check(
+  vitest.status === 0 && report?.success === true && results.length > 100 && failed.length === 0,
+  `the README's conformance test files pass with vitest: ${results.length} tests, ${failed.length} not passed${
+    failed.length > 0
+      ? ` (${failed
+          .slice(0, 3)
+          .map((test) => test.fullName)
+          .join(' | ')})`
+      : ''
+  }${report ? '' : ` — ${JSON.stringify((vitest.stdout + vitest.stderr).trim().slice(-600))}`}`,
+);
+check(
+  multiProcess.length === 2 && multiProcess.every((test) => test.status === 'passed'),
+  `the multi-process cases ran from the built package and passed: ${multiProcess.map((test) => `${test.title} (${test.status})`).join(' | ') || 'none'}`,
 );
 
 if (postgres) {

@@ -4,7 +4,13 @@
  */
 export * from './expect-error';
 export * from './fixtures';
-export { nodeWorkerProcesses, runTask, serveWorkerTask } from './multi-process';
+export {
+  conformanceWorkerPath,
+  type NodeWorkerOptions,
+  nodeWorkerProcesses,
+  runTask,
+  serveWorkerTask,
+} from './multi-process';
 export type { MultiProcessSupport, StorageConformanceOptions, TaskReport, WorkerTask } from './options';
 export { createTestDatabase, dropTestDatabase, type PostgresServer, startPostgres } from './postgres-server';
 export { runStorageConformance } from './run-storage-conformance';

@@ -1,28 +1,98 @@
 import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { reserveInventory } from '@cartwright/core/internal';
 import type { Storage } from '@cartwright/core/storage';
 import type { MultiProcessSupport, TaskReport, WorkerTask } from './options';
 
-/**
- * Several OS processes against one database. The parent spawns each worker as
- * `node --conditions=@cartwright/source --import tsx <script>` with the task in
- * `CARTWRIGHT_WORKER_TASK`; a worker opens its storage, prints `ready`, waits for `go` on stdin
- * (so that all processes start together), migrates, runs the task and prints its report as JSON.
- */
-export function nodeWorkerProcesses(options: {
-  /** Absolute path of the worker script (it calls `serveWorkerTask`). */
-  script: string;
-  /** Environment telling the worker where the database is: the suite's, or a fresh empty one. */
-  env: (freshDatabase: boolean) => Promise<Record<string, string>>;
+/** How the multi-process cases reach an adapter's database from a fresh Node process. */
+export type NodeWorkerOptions = (
+  | {
+      /**
+       * Absolute path or `file:` URL of an ES module (or anything `import()` loads) whose default
+       * export — or named export `openStorage` — opens a storage on the database `target`
+       * describes: `(target) => Storage | Promise<Storage>`. It must not migrate. This package's
+       * own worker (`dist/worker.js`, plain JavaScript) imports it in every process.
+       */
+      module: string | URL;
+      /**
+       * Where the database is, as a JSON value handed to the module's function in every process:
+       * the suite's database (`freshDatabase` false) or a brand-new empty one (true).
+       */
+      target: (freshDatabase: boolean) => unknown;
+      script?: never;
+      env?: never;
+    }
+  | {
+      /** Absolute path of a worker script of your own that calls `serveWorkerTask`. */
+      script: string;
+      /** Environment telling that script where the database is: the suite's, or a fresh empty one. */
+      env: (freshDatabase: boolean) => Promise<Record<string, string>>;
+      module?: never;
+      target?: never;
+    }
+) & {
+  /**
+   * Node options of the worker processes. Default: none for JavaScript; for a TypeScript worker
+   * or module (`.ts`, `.mts`, `.cts`), `--conditions=@cartwright/source --import tsx` (tsx must
+   * then be installed where the tests run).
+   */
+  execArgv?: readonly string[];
   /** Milliseconds before a silent worker is killed. Default 60 s. */
   timeoutMs?: number;
-}): MultiProcessSupport {
+};
+
+const TYPESCRIPT = /\.[cm]?ts$/;
+const TSX_ARGV = ['--conditions=@cartwright/source', '--import', 'tsx'];
+
+/**
+ * The worker this package ships, next to this module: `dist/worker.js` in the built package,
+ * `src/worker.ts` when the sources run (inside the repository, through tsx).
+ */
+export function conformanceWorkerPath(): string {
+  const here = import.meta.url;
+  return fileURLToPath(
+    new URL(TYPESCRIPT.test(new URL(here).pathname) ? './worker.ts' : './worker.js', here),
+  );
+}
+
+/**
+ * Several OS processes against one database. The parent spawns each worker with the task in
+ * `CARTWRIGHT_WORKER_TASK`; a worker opens its storage, prints `ready`, waits for `go` on stdin
+ * (so that all processes start together), migrates, runs the task and prints its report as JSON.
+ *
+ * With `module`, the worker is this package's own (`conformanceWorkerPath()`): it imports the
+ * module named in `CARTWRIGHT_CONFORMANCE_MODULE` and opens the storage with the JSON target in
+ * `CARTWRIGHT_CONFORMANCE_TARGET`. With `script`, the worker is your script (it calls
+ * `serveWorkerTask`).
+ */
+export function nodeWorkerProcesses(options: NodeWorkerOptions): MultiProcessSupport {
+  const moduleUrl =
+    options.module === undefined
+      ? undefined
+      : options.module instanceof URL
+        ? options.module.href
+        : options.module.startsWith('file:')
+          ? options.module
+          : pathToFileURL(resolve(options.module)).href;
+  const script = moduleUrl === undefined ? (options.script as string) : conformanceWorkerPath();
+  const typescript =
+    TYPESCRIPT.test(script) || (moduleUrl !== undefined && TYPESCRIPT.test(new URL(moduleUrl).pathname));
+  const execArgv = options.execArgv ?? (typescript ? TSX_ARGV : []);
+  const environment = async (freshDatabase: boolean): Promise<Record<string, string>> => {
+    if (moduleUrl === undefined) return (options.env as NonNullable<NodeWorkerOptions['env']>)(freshDatabase);
+    const target = await (options.target as (fresh: boolean) => unknown)(freshDatabase);
+    return {
+      CARTWRIGHT_CONFORMANCE_MODULE: moduleUrl,
+      CARTWRIGHT_CONFORMANCE_TARGET: JSON.stringify(target ?? null),
+    };
+  };
   return {
     async run(task, processes, runOptions = {}): Promise<TaskReport[]> {
-      const env = await options.env(runOptions.freshDatabase === true);
+      const env = await environment(runOptions.freshDatabase === true);
       const children = Array.from({ length: processes }, () =>
-        spawn(process.execPath, ['--conditions=@cartwright/source', '--import', 'tsx', options.script], {
+        spawn(process.execPath, [...execArgv, script], {
           env: { ...process.env, ...env, CARTWRIGHT_WORKER_TASK: JSON.stringify(task) },
           stdio: ['pipe', 'pipe', 'pipe'],
         }),

@@ -23,20 +23,39 @@ export interface MultiProcessSupport {
   run(task: WorkerTask, processes: number, options?: { freshDatabase?: boolean }): Promise<TaskReport[]>;
 }
 
+/**
+ * What `runStorageConformance` needs to know about a storage target. Nothing here names a
+ * dialect: the suite speaks only to the `Storage` port, so an adapter for any database fits.
+ */
 export interface StorageConformanceOptions {
   /** Shown in the describe block, e.g. `sqlite (file)`. */
   name: string;
   /**
-   * A storage on the suite's database. The suite migrates it. When `sharedDatabase` is true,
-   * every call returns another instance (connection or pool) on the same database.
+   * A storage on the suite's database, not migrated (the suite migrates it). Called once for the
+   * storage every test shares; when `sharedDatabase` is true, also for the extra storages of the
+   * concurrency tests — every call then returns another instance (connection or pool) on the
+   * same database. The suite closes what it opens.
    */
   createStorage: () => Promise<Storage>;
   /** A storage on a brand-new empty database (migration tests). Default: `createStorage`. */
   createEmptyStorage?: () => Promise<Storage>;
-  /** Instances from `createStorage` share one database, so concurrency tests use several. */
+  /**
+   * Instances from `createStorage` share one database, so the concurrency tests open several
+   * and race them (two connections, two pools). False (default): the concurrency tests race
+   * parallel transactions on the one storage (e.g. SQLite in memory, a private database each).
+   */
   sharedDatabase?: boolean;
   /** How many storages the shared-database concurrency tests open. Default 4. */
   concurrentStorages?: number;
-  /** Enables the test that reserves from several OS processes at once. */
+  /**
+   * Enables the tests that run several OS processes on one database (reservations from three
+   * processes; three processes migrating one empty database at once). Usually
+   * `nodeWorkerProcesses({ module, target })`. Without it those two tests are not defined.
+   */
   supportsMultiProcess?: MultiProcessSupport | undefined;
+  /**
+   * Milliseconds a test (and opening the shared storage) may take. Default 30 000, whatever the
+   * vitest config says; the multi-process tests allow 120 000.
+   */
+  timeoutMs?: number;
 }

@@ -22,11 +22,12 @@ import { transactionsSuite } from './suites/transactions';
 
 /**
  * Defines the whole conformance suite (vitest describe/it blocks) for one storage target.
- * Call it at the top level of a test file: `runStorageConformance({ name, createStorage })`.
- * Every test works in its own fresh scope (store id), so the tests share one database.
+ * Call it at the top level of a vitest test file: `runStorageConformance({ name, createStorage })`.
+ * Every test works in its own fresh scope (store id), so the tests share one database — and may
+ * share it with other data: the suite never truncates or drops anything.
  */
 export function runStorageConformance(options: StorageConformanceOptions): void {
-  describe(`storage conformance: ${options.name}`, () => {
+  describe(`storage conformance: ${options.name}`, { timeout: options.timeoutMs ?? 30_000 }, () => {
     const ctx = createSuiteContext(options);
     transactionsSuite(ctx);
     accountsSuite(ctx);

@@ -20,10 +20,10 @@ export function createSuiteContext(options: StorageConformanceOptions): SuiteCon
   beforeAll(async () => {
     shared = await options.createStorage();
     await shared.migrate();
-  });
+  }, options.timeoutMs ?? 30_000);
   afterAll(async () => {
     await shared?.close();
-  });
+  }, options.timeoutMs ?? 30_000);
   const storage = (): Storage => {
     if (!shared) throw new Error('storage not opened yet');
     return shared;
