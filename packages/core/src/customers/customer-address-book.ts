@@ -52,7 +52,7 @@ export function createCustomerAddressBook(ctx: ServiceContext) {
     async listAddresses(scope: Scope, customer_id: string) {
       return read(ctx, async (tx) => {
         await requireCustomer(tx, scope, customer_id);
-        const records = await tx.customers.listAddresses(scope, customer_id);
+        const records = await tx.customers.listAddresses(scope, [customer_id]);
         return { data: records.map(customerAddressToWire) };
       });
     },

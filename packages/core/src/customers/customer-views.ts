@@ -22,7 +22,7 @@ export async function customerViews(
   const ids = records.map((record) => record.id);
   const currency = await storeCurrency(tx, scope);
   const totals = await tx.customers.totals(scope, ids);
-  const addresses = await tx.customers.listAddressesForCustomers(scope, ids);
+  const addresses = await tx.customers.listAddresses(scope, ids);
   const byCustomer = new Map<string, CustomerAddressRecord[]>();
   for (const address of addresses) {
     const list = byCustomer.get(address.customer_id);

@@ -105,7 +105,6 @@ function watchStorage(api: TestApi, fault?: (tx: Repositories) => Partial<Reposi
       },
     });
   ctx.storage = {
-    dialect: original.dialect,
     migrate: () => original.migrate(),
     read: (fn) => original.read(fn),
     close: () => original.close(),

@@ -2,6 +2,7 @@ import type { EventType } from '@cartwright/core';
 import type { EventPayload } from '@cartwright/core/internal';
 import { expect, test } from 'vitest';
 import { describeApi, type TestApi } from './support/harness';
+import { outboxEvent } from './support/outbox';
 
 /**
  * Customers over real HTTP: the admin API (docs/contract.md#customers), the signed-in customer's profile and
@@ -36,7 +37,7 @@ async function eventsDuring(
     off();
   }
   for (const event of seen) {
-    const stored = await api.engine.storage.read((tx) => tx.events.get(api.scope, event.id));
+    const stored = await outboxEvent(api, event.id);
     expect(stored, `event ${event.id} is in the outbox`).not.toBeNull();
     expect(stored?.type).toBe(type);
     expect(stored?.data).toEqual(event.data);

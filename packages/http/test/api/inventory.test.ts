@@ -3,6 +3,7 @@ import { type EventPayload, reserveInventory } from '@cartwright/core/internal';
 import type { InventoryRecord, ProductAggregate } from '@cartwright/core/storage';
 import { expect, test } from 'vitest';
 import { describeApi, type TestApi } from './support/harness';
+import { outboxEvent } from './support/outbox';
 
 /**
  * Inventory administration over real HTTP (docs/contract.md#list-filters, #inventory): list with `low_stock`, get,
@@ -117,7 +118,7 @@ async function inventoryEventsDuring(api: TestApi, act: () => Promise<unknown>):
     for (const off of offs) off();
   }
   for (const event of seen) {
-    const stored = await api.engine.storage.read((tx) => tx.events.get(api.scope, event.id));
+    const stored = await outboxEvent(api, event.id);
     expect(stored?.type).toBe(event.type);
     expect(stored?.data).toEqual(event.data);
   }

@@ -6,7 +6,7 @@ import type { SuiteContext } from '../suite-context';
 /** Customers (case-insensitive unique e-mail, totals derived from orders) and their addresses. */
 export function customersSuite(ctx: SuiteContext): void {
   describe('customers', () => {
-    it('round-trips a customer; finds by e-mail case-insensitively; getMany keeps order; scope isolation', async () => {
+    it('round-trips a customer; finds by e-mail case-insensitively; lists the customers of the scope; scope isolation', async () => {
       const scope = newScope();
       const customer = makeCustomer(scope, {
         email: 'Ada.L@Example.COM',
@@ -22,9 +22,18 @@ export function customersSuite(ctx: SuiteContext): void {
       expect(await ctx.read((r) => r.customers.getByEmail(scope, 'ada.l@example.com'))).toEqual(customer);
       expect(await ctx.read((r) => r.customers.getByEmail(otherMode(scope), 'ada.l@example.com'))).toBeNull();
       expect(await ctx.read((r) => r.customers.get(otherMode(scope), customer.id))).toBeNull();
-      const many = await ctx.read((r) => r.customers.getMany(scope, [other.id, 'cus_missing', customer.id]));
-      expect(many.map((c) => c.id)).toEqual([other.id, customer.id]);
-      expect(await ctx.read((r) => r.customers.getMany(scope, []))).toEqual([]);
+      const listed = await ctx.read((r) =>
+        r.customers.list(scope, {}, { limit: 10, sort: 'created_at', order: 'asc' }),
+      );
+      expect(listed.data.map((c) => c.id).sort()).toEqual([customer.id, other.id].sort());
+      expect(listed.data.find((c) => c.id === customer.id)).toEqual(customer);
+      expect(
+        (
+          await ctx.read((r) =>
+            r.customers.list(otherMode(scope), {}, { limit: 10, sort: 'created_at', order: 'asc' }),
+          )
+        ).data,
+      ).toEqual([]);
     });
 
     it('e-mail is unique per scope case-insensitively → duplicate_email (param email), also on update', async () => {
@@ -180,11 +189,11 @@ export function customersSuite(ctx: SuiteContext): void {
       expect(
         await ctx.read((r) => r.customers.getAddress(otherMode(scope), customer.id, first.id)),
       ).toBeNull();
-      expect(await ctx.read((r) => r.customers.listAddresses(scope, customer.id))).toEqual([first, second]);
-      const both = await ctx.read((r) =>
-        r.customers.listAddressesForCustomers(scope, [customer.id, other.id]),
-      );
+      expect(await ctx.read((r) => r.customers.listAddresses(scope, [customer.id]))).toEqual([first, second]);
+      const both = await ctx.read((r) => r.customers.listAddresses(scope, [customer.id, other.id]));
       expect(both.map((a) => a.id).sort()).toEqual([first.id, second.id, foreign.id].sort());
+      expect(await ctx.read((r) => r.customers.listAddresses(scope, []))).toEqual([]);
+      expect(await ctx.read((r) => r.customers.listAddresses(otherMode(scope), [customer.id]))).toEqual([]);
       const updated = await ctx.tx((tx) =>
         tx.customers.updateAddress(scope, customer.id, second.id, {
           is_default: true,
@@ -200,14 +209,14 @@ export function customersSuite(ctx: SuiteContext): void {
         ),
       ).toBeNull();
       await ctx.tx((tx) => tx.customers.clearDefaultAddress(scope, customer.id, second.id));
-      const list = await ctx.read((r) => r.customers.listAddresses(scope, customer.id));
+      const list = await ctx.read((r) => r.customers.listAddresses(scope, [customer.id]));
       expect(list.map((a) => [a.id, a.is_default])).toEqual([
         [first.id, false],
         [second.id, true],
       ]);
       expect(await ctx.tx((tx) => tx.customers.deleteAddress(scope, other.id, first.id))).toBe(false);
       expect(await ctx.tx((tx) => tx.customers.deleteAddress(scope, customer.id, first.id))).toBe(true);
-      expect(await ctx.read((r) => r.customers.listAddresses(scope, customer.id))).toHaveLength(1);
+      expect(await ctx.read((r) => r.customers.listAddresses(scope, [customer.id]))).toHaveLength(1);
     });
   });
 }

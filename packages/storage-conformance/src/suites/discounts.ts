@@ -1,3 +1,4 @@
+import type { Scope } from '@cartwright/core';
 import { describe, expect, it } from 'vitest';
 import { expectCommerceError } from '../expect-error';
 import { makeDiscount, newId, newScope, otherMode } from '../fixtures';
@@ -5,6 +6,13 @@ import type { SuiteContext } from '../suite-context';
 
 /** Discounts: case-insensitive codes, automatic order, atomic usage counting. */
 export function discountsSuite(ctx: SuiteContext): void {
+  /** The discounts of these codes, as pricing reads them (`listForPricing`'s `by_code`). */
+  const byCodes = async (scope: Scope, codes: string[]) =>
+    (await ctx.read((r) => r.discounts.listForPricing(scope, codes))).by_code;
+  /** The active automatic discounts in application order (`listForPricing` without codes). */
+  const automatic = async (scope: Scope) =>
+    (await ctx.read((r) => r.discounts.listForPricing(scope, []))).automatic;
+
   describe('discounts', () => {
     it('round-trips a discount (conditions, 12.5 %), finds codes case-insensitively, only in its scope', async () => {
       const scope = newScope();
@@ -20,17 +28,15 @@ export function discountsSuite(ctx: SuiteContext): void {
       });
       await ctx.tx((tx) => tx.discounts.insert(discount));
       expect(await ctx.read((r) => r.discounts.get(scope, discount.id))).toEqual(discount);
-      expect(await ctx.read((r) => r.discounts.getByCode(scope, 'SUMMER-sale'))).toEqual(discount);
-      expect(await ctx.read((r) => r.discounts.getByCode(scope, 'nope'))).toBeNull();
-      expect(await ctx.read((r) => r.discounts.getByCode(otherMode(scope), 'summer-sale'))).toBeNull();
+      expect(await byCodes(scope, ['SUMMER-sale'])).toEqual([discount]);
+      expect(await byCodes(scope, ['nope'])).toEqual([]);
+      expect(await byCodes(otherMode(scope), ['summer-sale'])).toEqual([]);
       expect(await ctx.read((r) => r.discounts.get(otherMode(scope), discount.id))).toBeNull();
       const other = makeDiscount(scope, { code: 'WINTER' });
       await ctx.tx((tx) => tx.discounts.insert(other));
-      const found = await ctx.read((r) =>
-        r.discounts.getByCodes(scope, ['winter', 'summer-SALE', 'missing']),
-      );
+      const found = await byCodes(scope, ['winter', 'summer-SALE', 'missing', 'Winter']);
       expect(found.map((d) => d.id).sort()).toEqual([discount.id, other.id].sort());
-      expect(await ctx.read((r) => r.discounts.getByCodes(scope, []))).toEqual([]);
+      expect(await byCodes(scope, [])).toEqual([]);
     });
 
     it('codes are unique per scope case-insensitively → duplicate_code (param code); free again after delete', async () => {
@@ -58,11 +64,11 @@ export function discountsSuite(ctx: SuiteContext): void {
       expect(await ctx.tx((tx) => tx.discounts.delete(scope, first.id, 3))).toBe(true);
       expect(await ctx.tx((tx) => tx.discounts.delete(scope, first.id, 3))).toBe(false);
       expect(await ctx.read((r) => r.discounts.get(scope, first.id))).toBeNull();
-      expect(await ctx.read((r) => r.discounts.getByCode(scope, 'save10'))).toBeNull();
+      expect(await byCodes(scope, ['save10'])).toEqual([]);
       await ctx.tx((tx) => tx.discounts.insert(makeDiscount(scope, { code: 'SAVE10' })));
     });
 
-    it('listForPricing returns exactly what listAutomatic and getByCodes return, in one call', async () => {
+    it('listForPricing: active automatic discounts oldest first, and the live discounts of the codes (active or not)', async () => {
       const scope = newScope();
       const late = makeDiscount(scope, { code: null, type: 'automatic', created_at: 30 });
       const early = makeDiscount(scope, { code: null, type: 'automatic', created_at: 10 });
@@ -84,13 +90,10 @@ export function discountsSuite(ctx: SuiteContext): void {
       });
       const codes = ['summer', 'paused', 'gone', 'missing', 'SUMMER'];
       const both = await ctx.read((r) => r.discounts.listForPricing(scope, codes));
-      expect(both.automatic).toEqual(await ctx.read((r) => r.discounts.listAutomatic(scope)));
-      expect(both.automatic.map((d) => d.id)).toEqual([early.id, late.id]);
-      const byCode = await ctx.read((r) => r.discounts.getByCodes(scope, codes));
+      expect(both.automatic).toEqual([early, late]);
       expect([...both.by_code].sort((a, b) => a.id.localeCompare(b.id))).toEqual(
-        [...byCode].sort((a, b) => a.id.localeCompare(b.id)),
+        [summer, paused].sort((a, b) => a.id.localeCompare(b.id)),
       );
-      expect(both.by_code.map((d) => d.id).sort()).toEqual([summer.id, paused.id].sort());
       expect(await ctx.read((r) => r.discounts.listForPricing(scope, []))).toEqual({
         automatic: both.automatic,
         by_code: [],
@@ -113,11 +116,11 @@ export function discountsSuite(ctx: SuiteContext): void {
       });
       const found = await ctx.read((r) => r.discounts.listForPricing(scope, ['twice', 'once']));
       expect(found.automatic.map((d) => d.id)).toEqual([tieA.id, tieB.id, both.id]);
-      expect(found.automatic).toEqual(await ctx.read((r) => r.discounts.listAutomatic(scope)));
+      expect(found.automatic).toEqual(await automatic(scope));
       expect(found.by_code.map((d) => d.id)).toEqual([coded.id, both.id]);
     });
 
-    it('listAutomatic returns active automatic discounts oldest first; list filters by type and is_active', async () => {
+    it('listForPricing without codes returns active automatic discounts oldest first; list filters by type and is_active', async () => {
       const scope = newScope();
       const late = makeDiscount(scope, { code: null, type: 'automatic', created_at: 30 });
       const early = makeDiscount(scope, { code: null, type: 'automatic', created_at: 10 });
@@ -131,11 +134,8 @@ export function discountsSuite(ctx: SuiteContext): void {
       await ctx.tx(async (tx) => {
         for (const d of [late, early, inactive, code]) await tx.discounts.insert(d);
       });
-      expect((await ctx.read((r) => r.discounts.listAutomatic(scope))).map((d) => d.id)).toEqual([
-        early.id,
-        late.id,
-      ]);
-      expect(await ctx.read((r) => r.discounts.listAutomatic(otherMode(scope)))).toEqual([]);
+      expect((await automatic(scope)).map((d) => d.id)).toEqual([early.id, late.id]);
+      expect(await automatic(otherMode(scope))).toEqual([]);
       const ids = async (filter: { type?: 'code' | 'automatic'; is_active?: boolean }) =>
         (
           await ctx.read((r) =>
@@ -181,8 +181,8 @@ export function discountsSuite(ctx: SuiteContext): void {
         metadata: {},
         updated_at: 8,
       });
-      expect(await ctx.read((r) => r.discounts.getByCode(scope, 'old'))).toBeNull();
-      expect((await ctx.read((r) => r.discounts.getByCode(scope, 'NEW')))?.id).toBe(discount.id);
+      expect(await byCodes(scope, ['old'])).toEqual([]);
+      expect((await byCodes(scope, ['NEW'])).map((d) => d.id)).toEqual([discount.id]);
       expect(
         await ctx.tx((tx) =>
           tx.discounts.update(otherMode(scope), discount.id, { name: 'x', updated_at: 9 }),

@@ -39,15 +39,29 @@ export function eventsWebhooksSuite(ctx: SuiteContext): void {
   };
 
   describe('events (outbox)', () => {
-    it('appends and reads events in their scope; round-trips the data', async () => {
+    it('appends events that dispatch hands back whole (the data round-trips), to webhooks of their scope only', async () => {
       const scope = newScope();
+      const now = timeWindow();
       const event = makeEvent(scope, {
         data: { id: 'ord_1', total: { amount: 1, currency: 'EUR' }, list: ['é'] },
+        created_at: now,
       });
-      await ctx.tx((tx) => tx.events.append([event]));
-      expect(await ctx.read((r) => r.events.get(scope, event.id))).toEqual(event);
-      expect(await ctx.read((r) => r.events.get(otherMode(scope), event.id))).toBeNull();
-      await ctx.tx((tx) => tx.events.append([]));
+      const mine = makeWebhook(scope);
+      const foreign = makeWebhook(otherMode(scope));
+      const seen: Array<[EventRecord, string]> = [];
+      await ctx.tx(async (tx) => {
+        await tx.webhooks.insert(mine);
+        await tx.webhooks.insert(foreign);
+        await tx.events.append([event]);
+        await tx.events.append([]);
+      });
+      await ctx.tx((tx) =>
+        tx.events.dispatch(1, now, (e, webhook) => {
+          seen.push([e, webhook.id]);
+          return deliveryFor(now)(e, webhook);
+        }),
+      );
+      expect(seen).toEqual([[event, mine.id]]);
     });
 
     it('dispatch fans out oldest first to active subscribed webhooks of the same store and mode, once', async () => {

@@ -39,8 +39,6 @@ export function idempotencySuite(ctx: SuiteContext): void {
     caller,
     claim_token,
   });
-  const get = (scope: Scope, key: string, caller = CALLER) =>
-    ctx.read((r) => r.idempotency.get(scope, caller, key));
 
   describe('idempotency', () => {
     it('started → in_progress → complete → replay; a different body or operation → mismatch; per scope', async () => {
@@ -50,21 +48,8 @@ export function idempotencySuite(ctx: SuiteContext): void {
         outcome: 'started',
       });
       expect(await begin(scope, key, 1001)).toEqual({ outcome: 'in_progress' });
-      expect(await get(scope, key)).toEqual({
-        store_id: scope.store_id,
-        mode: scope.mode,
-        key,
-        caller: CALLER,
-        claim_token: 'tok_1',
-        operation: 'POST /v1/x',
-        request_hash: 'h1',
-        state: 'in_progress',
-        response_status: null,
-        response_body: null,
-        locked_until: 1000 + LOCK,
-        created_at: 1000,
-        expires_at: 1000 + TTL,
-      });
+      // Locked until 1000 + LOCK: still in progress just before (an in-progress answer changes nothing).
+      expect(await begin(scope, key, 1000 + LOCK - 1)).toEqual({ outcome: 'in_progress' });
       expect(
         await ctx.tx((tx) =>
           tx.idempotency.complete(scope, ref(key, 'tok_1'), { status: 201, body: '{"id":"ord_1","é":"✓"}' }),
@@ -78,7 +63,7 @@ export function idempotencySuite(ctx: SuiteContext): void {
       expect(await begin(scope, key, 2000, 'h2')).toEqual({ outcome: 'mismatch' });
       expect(await begin(scope, key, 2000, 'h1', 'POST /v1/y')).toEqual({ outcome: 'mismatch' });
       expect(await begin(otherMode(scope), key, 2000)).toEqual({ outcome: 'started' });
-      expect(await ctx.read((r) => r.idempotency.get(newScope(), CALLER, key))).toBeNull();
+      expect(await begin(newScope(), key, 2000)).toEqual({ outcome: 'started' });
     });
 
     it('a key is scoped to its caller: another caller with the same key and body starts its own request', async () => {
@@ -101,7 +86,9 @@ export function idempotencySuite(ctx: SuiteContext): void {
         status: 200,
         body: '{}',
       });
-      expect(await get(scope, key, 'key_b')).toMatchObject({ state: 'in_progress', caller: 'key_b' });
+      expect(await begin(scope, key, 1002, 'h1', 'POST /v1/x', { caller: 'key_b' })).toEqual({
+        outcome: 'in_progress',
+      });
     });
 
     it('release forgets an in-progress key of its own claim; a stale lock or an expired record is taken over', async () => {
@@ -111,9 +98,9 @@ export function idempotencySuite(ctx: SuiteContext): void {
         outcome: 'started',
       });
       await ctx.tx((tx) => tx.idempotency.release(scope, ref(key, 'someone-else')));
-      expect(await get(scope, key)).not.toBeNull();
+      expect(await begin(scope, key, 1001)).toEqual({ outcome: 'in_progress' });
       await ctx.tx((tx) => tx.idempotency.release(scope, ref(key, 't1')));
-      expect(await get(scope, key)).toBeNull();
+      // Forgotten: within what was t1's lock, a new request starts.
       expect(await begin(scope, key, 1000, 'h1', 'POST /v1/x', { token: 't2' })).toEqual({
         outcome: 'started',
       });
@@ -122,18 +109,22 @@ export function idempotencySuite(ctx: SuiteContext): void {
       expect(await begin(scope, key, 1000 + LOCK, 'h1', 'POST /v1/x', { token: 't3' })).toEqual({
         outcome: 'started',
       });
-      expect(await get(scope, key)).toMatchObject({ locked_until: 1000 + 2 * LOCK, claim_token: 't3' });
+      // t3 holds it, locked until 1000 + 2 * LOCK.
+      expect(await begin(scope, key, 1000 + 2 * LOCK - 1)).toEqual({ outcome: 'in_progress' });
+      expect(
+        await ctx.tx((tx) => tx.idempotency.complete(scope, ref(key, 't2'), { status: 200, body: '{}' })),
+      ).toBe(false);
       // A completed record is forgotten after expires_at, whatever the new body.
-      await ctx.tx((tx) => tx.idempotency.complete(scope, ref(key, 't3'), { status: 200, body: '{}' }));
+      expect(
+        await ctx.tx((tx) => tx.idempotency.complete(scope, ref(key, 't3'), { status: 200, body: '{}' })),
+      ).toBe(true);
       await ctx.tx((tx) => tx.idempotency.release(scope, ref(key, 't3'))); // completed keys are not released
       const expiry = 1000 + LOCK + TTL;
       expect(await begin(scope, key, expiry - 1, 'other')).toEqual({ outcome: 'mismatch' });
       expect(await begin(scope, key, expiry, 'other')).toEqual({ outcome: 'started' });
-      expect(await get(scope, key)).toMatchObject({
-        request_hash: 'other',
-        state: 'in_progress',
-        response_body: null,
-      });
+      // The new claim replaced the record: its body, in progress, no stored response.
+      expect(await begin(scope, key, expiry + 1, 'other')).toEqual({ outcome: 'in_progress' });
+      expect(await begin(scope, key, expiry + 1, 'h1')).toEqual({ outcome: 'mismatch' });
     });
 
     it('compare-and-set: a claim whose lock expired and was taken over cannot complete, renew or release, and its effect rolls back', async () => {
@@ -145,7 +136,7 @@ export function idempotencySuite(ctx: SuiteContext): void {
       expect(await ctx.tx((tx) => tx.idempotency.renew(scope, ref(key, 'stale'), 1000 + 2 * LOCK))).toBe(
         true,
       );
-      expect(await get(scope, key)).toMatchObject({ locked_until: 1000 + 2 * LOCK });
+      expect(await begin(scope, key, 1000 + 2 * LOCK - 1)).toEqual({ outcome: 'in_progress' });
       // The lock expires; a retry takes the key over with its own token.
       expect(await begin(scope, key, 1000 + 2 * LOCK, 'h1', 'POST /v1/x', { token: 'fresh' })).toEqual({
         outcome: 'started',
@@ -172,10 +163,12 @@ export function idempotencySuite(ctx: SuiteContext): void {
           if (!stored) throw new Error('claim lost');
         }),
       ).rejects.toThrow('claim lost');
-      expect(await get(scope, marker)).toBeNull();
+      // The effect rolled back: the marker key is unknown (a kept row would be in progress now).
+      expect(await begin(scope, marker, 1001, 'h', 'POST /v1/effect')).toEqual({ outcome: 'started' });
       expect(await ctx.tx((tx) => tx.idempotency.renew(scope, ref(key, 'stale'), 10 ** 9))).toBe(false);
       await ctx.tx((tx) => tx.idempotency.release(scope, ref(key, 'stale')));
-      expect(await get(scope, key)).toMatchObject({ state: 'in_progress', claim_token: 'fresh' });
+      // Still fresh's claim, in progress (the stale release removed nothing).
+      expect(await begin(scope, key, 1000 + 2 * LOCK + 1)).toEqual({ outcome: 'in_progress' });
       // The new holder completes; completing again under the same claim overwrites (a later
       // transaction of the same request), and nothing else can.
       expect(
@@ -208,8 +201,9 @@ export function idempotencySuite(ctx: SuiteContext): void {
       await begin(scope, fresh, 10_000);
       const purged = await ctx.tx((tx) => tx.idempotency.purgeExpired(-TTL * 9 + 1));
       expect(purged).toBeGreaterThanOrEqual(1);
-      expect(await get(scope, old)).toBeNull();
-      expect(await get(scope, fresh)).not.toBeNull();
+      // The old record is gone (purging again finds nothing that old); the fresh one stays.
+      expect(await ctx.tx((tx) => tx.idempotency.purgeExpired(-TTL * 9 + 1))).toBe(0);
+      expect(await begin(scope, fresh, 10_001)).toEqual({ outcome: 'in_progress' });
     });
   });
 }

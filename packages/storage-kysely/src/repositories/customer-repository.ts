@@ -42,15 +42,6 @@ const byEmail = template(({ db }, p: Slots<ScopeSlots | 'email'>) =>
     .where('email_lower', '=', p.email)
     .where('deleted_at', 'is', null),
 );
-const byIds = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =>
-  db
-    .selectFrom('customers')
-    .selectAll()
-    .where('store_id', '=', p.store_id)
-    .where('mode', '=', p.mode)
-    .where(caps.inList(sql.ref('id'), p.ids))
-    .where('deleted_at', 'is', null),
-);
 const update = updateTemplate('customers', { where: 'deleted_at is null' });
 const softDelete = template(({ db }, p: Slots<ScopeSlots | 'id' | 'at'>) =>
   db
@@ -222,13 +213,6 @@ export class KyselyCustomerRepository implements CustomerRepository {
     return row ? decode(row, this.q.caps) : null;
   }
 
-  async getMany(scope: Scope, ids: string[]): Promise<CustomerRecord[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.q.rows(byIds, { ...scope, ids: this.q.caps.list(ids) });
-    const byId = new Map(rows.map((row) => [row.id, decode(row, this.q.caps)]));
-    return ids.flatMap((id) => byId.get(id) ?? []);
-  }
-
   list(
     scope: Scope,
     filter: { q?: string | undefined; status?: 'active' | 'disabled' | undefined; tag?: string | undefined },
@@ -322,11 +306,7 @@ export class KyselyCustomerRepository implements CustomerRepository {
     return row ? decodeAddress(row, this.q.caps) : null;
   }
 
-  listAddresses(scope: Scope, customer_id: string): Promise<CustomerAddressRecord[]> {
-    return this.listAddressesForCustomers(scope, [customer_id]);
-  }
-
-  async listAddressesForCustomers(scope: Scope, customer_ids: string[]): Promise<CustomerAddressRecord[]> {
+  async listAddresses(scope: Scope, customer_ids: string[]): Promise<CustomerAddressRecord[]> {
     if (customer_ids.length === 0) return [];
     const rows = await this.q.rows(addressesOf, { ...scope, ids: this.q.caps.list(customer_ids) });
     return rows.map((row) => decodeAddress(row, this.q.caps));

@@ -64,18 +64,7 @@ const get = template(({ db, caps }, p: Slots<ScopeSlots | 'id'>) =>
     caps,
   ),
 );
-const byCodes = template(({ db, caps }, p: Slots<ScopeSlots | 'codes'>) =>
-  selectDiscount(
-    db
-      .selectFrom('discounts')
-      .where('store_id', '=', p.store_id)
-      .where('mode', '=', p.mode)
-      .where(caps.inList(sql.ref('code_lower'), p.codes))
-      .where('deleted_at', 'is', null),
-    caps,
-  ),
-);
-const automatic = template(({ db }, p: Slots<ScopeSlots>) =>
+const automaticOnly = template(({ db }, p: Slots<ScopeSlots>) =>
   db
     .selectFrom('discounts')
     .selectAll()
@@ -245,31 +234,19 @@ export class KyselyDiscountRepository implements DiscountRepository {
     return row ? decode(discountRow(row), this.q.caps) : null;
   }
 
-  async getByCode(scope: Scope, code: string): Promise<DiscountRecord | null> {
-    return (await this.getByCodes(scope, [code]))[0] ?? null;
-  }
-
-  async getByCodes(scope: Scope, codes: string[]): Promise<DiscountRecord[]> {
-    if (codes.length === 0) return [];
-    const lower = [...new Set(codes.map((code) => code.toLowerCase()))];
-    const rows = await this.q.rows(byCodes, scoped(scope, { codes: this.q.caps.list(lower) }));
-    return rows.map((row) => decode(discountRow(row), this.q.caps));
-  }
-
-  async listAutomatic(scope: Scope): Promise<DiscountRecord[]> {
-    const rows = await this.q.rows(automatic, scope);
-    return rows.map((row) => decode(row, this.q.caps));
-  }
-
   /**
    * One query for both sets pricing needs (the cart's codes and the automatic discounts), split
-   * here: rows come oldest first, so `automatic` keeps `listAutomatic`'s order.
+   * here: rows come oldest first, so `automatic` keeps the application order. Without codes, the
+   * automatic discounts alone (their own ordered query).
    */
   async listForPricing(
     scope: Scope,
     codes: string[],
   ): Promise<{ automatic: DiscountRecord[]; by_code: DiscountRecord[] }> {
-    if (codes.length === 0) return { automatic: await this.listAutomatic(scope), by_code: [] };
+    if (codes.length === 0) {
+      const rows = await this.q.rows(automaticOnly, scope);
+      return { automatic: rows.map((row) => decode(row, this.q.caps)), by_code: [] };
+    }
     const c = this.q.caps;
     const lower = new Set(codes.map((code) => code.toLowerCase()));
     const rows = (await this.q.rows(forPricing, scoped(scope, { codes: c.list([...lower]) }))).map(

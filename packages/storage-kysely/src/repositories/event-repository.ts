@@ -1,4 +1,3 @@
-import type { Scope } from '@cartwright/core';
 import type {
   EventRecord,
   EventRepository,
@@ -9,20 +8,11 @@ import { type SqlBool, sql } from 'kysely';
 import { insertRows, insertTemplate } from '../query/insert-template';
 import type { QueryRunner } from '../query/query-runner';
 import { type Slots, template } from '../query/template';
-import { scoped } from './scoped-args';
 import { decodeEvent, decodeWebhook, encodeEvent } from './webhook-codecs';
 
 const insertEvent = insertTemplate('events');
 const insertDelivery = insertTemplate('webhook_deliveries');
 
-const get = template(({ db }, p: Slots<'store_id' | 'mode' | 'id'>) =>
-  db
-    .selectFrom('events')
-    .selectAll()
-    .where('store_id', '=', p.store_id)
-    .where('mode', '=', p.mode)
-    .where('id', '=', p.id),
-);
 /** The oldest undispatched events; on Postgres rows another dispatcher holds are skipped. */
 const claimUndispatched = template(({ db, caps }, p: Slots<'limit'>) => {
   const query = db
@@ -67,11 +57,6 @@ export class KyselyEventRepository implements EventRepository {
       'events',
       events.map((event) => encodeEvent(event, c)),
     );
-  }
-
-  async get(scope: Scope, id: string): Promise<EventRecord | null> {
-    const row = await this.q.first(get, scoped(scope, { id }));
-    return row ? decodeEvent(row, this.q.caps) : null;
   }
 
   async dispatch(

@@ -1,14 +1,7 @@
-import type { Mode, Scope } from '@cartwright/core';
-import type {
-  IdempotencyBegin,
-  IdempotencyClaimRef,
-  IdempotencyRecord,
-  IdempotencyRepository,
-} from '@cartwright/core/storage';
-import type { Selectable } from 'kysely';
+import type { Scope } from '@cartwright/core';
+import type { IdempotencyBegin, IdempotencyClaimRef, IdempotencyRepository } from '@cartwright/core/storage';
 import type { QueryRunner } from '../query/query-runner';
 import { type Slots, template } from '../query/template';
-import type { IdempotencyKeysTable } from '../schema/database';
 import { scoped } from './scoped-args';
 
 type ScopeSlots = 'store_id' | 'mode';
@@ -117,24 +110,6 @@ const purge = template(({ db }, p: Slots<'now'>) =>
   db.deleteFrom('idempotency_keys').where('expires_at', '<=', p.now),
 );
 
-function decode(row: Selectable<IdempotencyKeysTable>): IdempotencyRecord {
-  return {
-    store_id: row.store_id,
-    mode: row.mode as Mode,
-    key: row.key,
-    caller: row.caller,
-    claim_token: row.claim_token,
-    operation: row.operation,
-    request_hash: row.request_hash,
-    state: row.state as IdempotencyRecord['state'],
-    response_status: row.response_status,
-    response_body: row.response_body,
-    locked_until: row.locked_until,
-    created_at: row.created_at,
-    expires_at: row.expires_at,
-  };
-}
-
 /** Attempts before a caller that keeps losing takeover races reports `in_progress`. */
 const MAX_ROUNDS = 5;
 
@@ -217,11 +192,6 @@ export class KyselyIdempotencyRepository implements IdempotencyRepository {
   async release(scope: Scope, claim: IdempotencyClaimRef): Promise<void> {
     const args = scoped(scope, { caller: claim.caller, key: claim.key, claim_token: claim.claim_token });
     await this.q.affected(release, args);
-  }
-
-  async get(scope: Scope, caller: string, key: string): Promise<IdempotencyRecord | null> {
-    const row = await this.q.first(get, scoped(scope, { caller, key }));
-    return row ? decode(row) : null;
   }
 
   async purgeExpired(now: number): Promise<number> {

@@ -498,30 +498,6 @@ export interface OrderAggregate extends OrderRecord {
   refunds: RefundRecord[];
 }
 
-// ---------------------------------------------------------------- idempotency
-
-export interface IdempotencyRecord extends Scoped {
-  key: string;
-  /**
-   * Who used the key: the API key's id, and `/<customer id>` when a customer token came with it
-   * (docs/contract.md#idempotency: another caller's identical request is a new request).
-   */
-  caller: string;
-  /** The claim of the request that holds (or completed) the key: its compare-and-set token. */
-  claim_token: string;
-  /** `POST /v1/...` — a key is bound to one operation. */
-  operation: string;
-  /** Hash of the canonical request body. */
-  request_hash: string;
-  state: 'in_progress' | 'completed';
-  response_status: number | null;
-  response_body: string | null;
-  /** An in-progress claim older than this may be taken over (the first holder died). */
-  locked_until: Millis;
-  created_at: Millis;
-  expires_at: Millis;
-}
-
 // ---------------------------------------------------------------- events, webhooks, notifications
 
 export interface EventRecord extends Scoped {

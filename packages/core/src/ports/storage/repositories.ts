@@ -13,7 +13,6 @@ import type {
   DiscountUsageRefusal,
   EventRecord,
   FulfillmentRecord,
-  IdempotencyRecord,
   ImageRecord,
   InventoryRecord,
   LockedCart,
@@ -346,15 +345,11 @@ export interface DiscountRepository {
   /** Code uniqueness per scope, case-insensitive → duplicate_code (param `code`). */
   insert(record: DiscountRecord): Promise<void>;
   get(scope: Scope, id: string): Promise<DiscountRecord | null>;
-  /** Case-insensitive. */
-  getByCode(scope: Scope, code: string): Promise<DiscountRecord | null>;
-  /** Several codes at once, case-insensitive; absent codes are absent from the result. */
-  getByCodes(scope: Scope, codes: string[]): Promise<DiscountRecord[]>;
-  /** Active automatic discounts, oldest first (the application order of docs/contract.md#discounts). */
-  listAutomatic(scope: Scope): Promise<DiscountRecord[]>;
   /**
-   * What pricing reads, in one query: `automatic` as `listAutomatic` returns it, and `by_code` as
-   * `getByCodes(scope, codes)` returns it (same records, any order).
+   * What pricing reads, in one query: `automatic`, the active automatic discounts oldest first
+   * (the application order of docs/contract.md#discounts), and `by_code`, the live discounts whose
+   * code is one of `codes`, matched case-insensitively, active or not (absent codes are absent;
+   * any order).
    */
   listForPricing(
     scope: Scope,
@@ -412,8 +407,8 @@ export interface CustomerRepository {
   /** duplicate_email (param `email`) when the e-mail exists in the scope (case-insensitive). */
   insert(record: CustomerRecord): Promise<void>;
   get(scope: Scope, id: string): Promise<CustomerRecord | null>;
+  /** Case-insensitive. */
   getByEmail(scope: Scope, email: string): Promise<CustomerRecord | null>;
-  getMany(scope: Scope, ids: string[]): Promise<CustomerRecord[]>;
   list(
     scope: Scope,
     filter: { q?: string | undefined; status?: 'active' | 'disabled' | undefined; tag?: string | undefined },
@@ -441,9 +436,8 @@ export interface CustomerRepository {
 
   insertAddress(record: CustomerAddressRecord): Promise<void>;
   getAddress(scope: Scope, customer_id: string, id: string): Promise<CustomerAddressRecord | null>;
-  /** Oldest first. */
-  listAddresses(scope: Scope, customer_id: string): Promise<CustomerAddressRecord[]>;
-  listAddressesForCustomers(scope: Scope, customer_ids: string[]): Promise<CustomerAddressRecord[]>;
+  /** The addresses of these customers (one or a page of them), oldest first, in one query. */
+  listAddresses(scope: Scope, customer_ids: string[]): Promise<CustomerAddressRecord[]>;
   updateAddress(
     scope: Scope,
     customer_id: string,
@@ -727,7 +721,6 @@ export interface IdempotencyRepository {
   renew(scope: Scope, claim: IdempotencyClaimRef, locked_until: Millis): Promise<boolean>;
   /** Forget an in-progress key held by this claim (the request failed in a way that should not be replayed). */
   release(scope: Scope, claim: IdempotencyClaimRef): Promise<void>;
-  get(scope: Scope, caller: string, key: string): Promise<IdempotencyRecord | null>;
   /** Housekeeping: delete records past `expires_at`. */
   purgeExpired(now: Millis): Promise<number>;
 }
@@ -744,7 +737,6 @@ export interface IdempotencyClaimRef {
 export interface EventRepository {
   /** Appends to the outbox inside the caller's transaction. */
   append(events: EventRecord[]): Promise<void>;
-  get(scope: Scope, id: string): Promise<EventRecord | null>;
   /**
    * Fan-out: claims up to `limit` events not yet dispatched (oldest first; Postgres
    * `FOR UPDATE SKIP LOCKED`), asks `makeDelivery` for each active webhook of the event's scope

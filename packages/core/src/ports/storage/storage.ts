@@ -40,9 +40,14 @@ export interface Repositories {
 }
 
 /**
- * The storage port. One use case = one `transaction` call: the callback receives repositories
- * bound to a single database transaction, which commits when the callback resolves and rolls back
- * when it throws. Never a loose begin/commit pair.
+ * The storage port (its contract, operation by operation: README.md in this folder). One use
+ * case = one `transaction` call: the callback receives repositories bound to a single database
+ * transaction, which commits when the callback resolves and rolls back when it throws. Never a
+ * loose begin/commit pair.
+ *
+ * Core never asks which database it runs on: a storage says nothing about its engine here (an
+ * adapter may describe itself on its own class), and a difference core must know of is an
+ * explicit, optional member (as `storefront`).
  *
  * Concurrency contract (proven by the conformance suite on every adapter):
  * - SQLite: WAL, `busy_timeout`, and `BEGIN IMMEDIATE` for every transaction, so writers are
@@ -54,7 +59,6 @@ export interface Repositories {
  *   `FOR UPDATE SKIP LOCKED` for work queues (events, webhook deliveries).
  */
 export interface Storage {
-  readonly dialect: 'sqlite' | 'postgres';
   /** Brings the schema up to date (Kysely migrator). Safe to call from several processes. */
   migrate(): Promise<void>;
   /** A read-write transaction. */

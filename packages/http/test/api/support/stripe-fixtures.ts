@@ -116,7 +116,6 @@ export function crashBeforeOrderCommit(engine: Engine): () => void {
   const original: Storage = ctx.storage;
   let armed = true;
   const wrapped: Storage = {
-    dialect: original.dialect,
     migrate: () => original.migrate(),
     read: (fn) => original.read(fn),
     close: () => original.close(),
