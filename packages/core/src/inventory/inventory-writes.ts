@@ -41,7 +41,10 @@ import {
 
 type InventoryTx = Pick<Repositories, 'inventory'>;
 
-/** Writes per movement: the first on rows at hand, the second on rows read with the lock. */
+/**
+ * Writes per movement at most: the first on rows at hand, the next on rows read with the lock
+ * (which cannot miss), and one spare before calling the storage broken.
+ */
 const MAX_APPLIES = 3;
 
 async function lockedRows(
