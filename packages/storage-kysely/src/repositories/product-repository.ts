@@ -1,12 +1,5 @@
 import type { Scope } from '@cartwright/core';
 import { CommerceError } from '@cartwright/core';
-import {
-  fillSplitStorefrontTemplate,
-  type SplitStorefrontTemplate,
-  splitStorefrontTemplate,
-  storefrontProductJson,
-  storefrontTemplate,
-} from '@cartwright/core/internal';
 import type {
   ImageRecord,
   InventoryRecord,
@@ -18,7 +11,6 @@ import type {
   ProductListFilter,
   ProductRecord,
   ProductRepository,
-  ProductStatus,
   PurchasableVariant,
   VariantRecord,
   VariantWithInventory,
@@ -32,6 +24,19 @@ import { updateArgs, updateTemplate } from '../query/update-template';
 import type { Database, ProductVariantsTable } from '../schema/database';
 import { PRICE_ASC_KEY, PRICE_DESC_KEY } from '../schema/sort-keys';
 import {
+  CATALOG_DOCUMENT_VERSION,
+  decodeProductDocument,
+  decodeVariantElement,
+  documentUpsertSql,
+  PURCHASABLE,
+  PURCHASABLE_JOINS,
+  parseDocument,
+  productDocumentSql,
+  purchasableDocumentSql,
+  variantPurchaseUpdateSql,
+} from '../storefront-read-model/catalog-documents';
+import { type CountChange, countDeltas, tagPrefilterNeedles } from '../storefront-read-model/product-counts';
+import {
   containsPattern,
   decodeAliasedInventory,
   decodeProduct,
@@ -44,23 +49,7 @@ import {
   type InventoryAliasColumns,
   representativePrice,
 } from './catalog-codecs';
-import {
-  decodeProductDocument,
-  decodeVariantElement,
-  documentUpsertSql,
-  PURCHASABLE,
-  PURCHASABLE_JOINS,
-  parseDocument,
-  productDocumentSql,
-  purchasableDocumentSql,
-  splitStorefrontStockText,
-  storefrontStockFragmentOf,
-  storefrontStockSql,
-  variantPurchaseUpdateSql,
-} from './catalog-documents';
-import { type CountChange, countDeltas, tagPrefilterNeedles } from './product-counts';
 import { scoped } from './scoped-args';
-import { type StorefrontPageCache, storefrontPageKey, storefrontProductKey } from './storefront-page-cache';
 
 type ScopeSlots = 'store_id' | 'mode';
 
@@ -92,45 +81,6 @@ const productDocuments = shapedTemplate(
           : sql<SqlBool>`${sql.ref(by === 'id' ? 'id' : 'slug')} = ${p.key}`,
       )
       .where('deleted_at', 'is', null),
-);
-
-/** A live product of a status found by id or slug, with its storefront revision and stock (catalog-documents.ts). */
-const storefrontByKey = shapedTemplate(
-  (by: 'id' | 'slug') => by,
-  ({ db, caps }, p: Slots<ScopeSlots | 'key' | 'status'>, by: 'id' | 'slug') =>
-    db
-      .selectFrom('products')
-      .select([
-        'products.id',
-        sql<string | null>`${sql.raw(storefrontStockSql(caps.dialect, 'products'))}`.as('stock'),
-      ])
-      .where('store_id', '=', p.store_id)
-      .where('mode', '=', p.mode)
-      .where(sql<SqlBool>`${sql.ref(by)} = ${p.key}`)
-      .where('status', '=', p.status)
-      .where('deleted_at', 'is', null),
-);
-
-/** The store's catalog version (0008_catalog_versions; no row yet: 0). */
-const catalogVersion = template(({ db }, p: Slots<ScopeSlots>) =>
-  db
-    .selectFrom('catalog_versions')
-    .select('version')
-    .where('store_id', '=', p.store_id)
-    .where('mode', '=', p.mode),
-);
-
-/**
- * Storefront templates of products by id, each with the revision written with it (the cache
- * keeps a template under this revision, never under the page statement's).
- */
-const storefrontTemplatesById = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =>
-  db
-    .selectFrom('product_documents')
-    .select(['product_id', 'storefront', 'storefront_rev'])
-    .where('store_id', '=', p.store_id)
-    .where('mode', '=', p.mode)
-    .where(caps.inList(sql.ref('product_id'), p.ids)),
 );
 
 /** A variant (not deleted) with its inventory. */
@@ -222,7 +172,9 @@ const lockProductOfVariant = template(({ db }, p: Slots<ScopeSlots | 'id'>) =>
 
 /** Rewrites a product's catalog document from its child tables (catalog-documents.ts). */
 const refreshDocument = template(({ db, caps }, p: Slots<ScopeSlots | 'id'>) => {
-  const [head, tail] = documentUpsertSql(caps.dialect, '\u0000').split('\u0000') as [string, string];
+  const [head, tail] = documentUpsertSql(caps.dialect, '\u0000', CATALOG_DOCUMENT_VERSION).split(
+    '\u0000',
+  ) as [string, string];
   const statement = sql`${sql.raw(head)}p.store_id = ${p.store_id} and p.mode = ${p.mode} and p.id = ${p.id}${sql.raw(tail)}`;
   return { compile: () => statement.compile(db) };
 });
@@ -233,19 +185,6 @@ const refreshVariantPurchase = template(({ db, caps }, p: Slots<ScopeSlots | 'id
   const statement = sql`${sql.raw(head)}v.store_id = ${p.store_id} and v.mode = ${p.mode} and v.product_id = ${p.id}${sql.raw(tail)}`;
   return { compile: () => statement.compile(db) };
 });
-
-/**
- * Stores a product's storefront template and increments its revision in the same statement
- * (0005_storefront_revisions: in-process caches compare revisions).
- */
-const setStorefront = template(({ db }, p: Slots<ScopeSlots | 'id' | 'storefront'>) =>
-  db
-    .updateTable('product_documents')
-    .set({ storefront: p.storefront, storefront_rev: sql<number>`storefront_rev + 1` })
-    .where('store_id', '=', p.store_id)
-    .where('mode', '=', p.mode)
-    .where('product_id', '=', p.id),
-);
 
 /** Rows per counter upsert statement. */
 const COUNT_CHUNK = 50;
@@ -451,14 +390,6 @@ const list = productList(({ caps }, query) =>
   ]),
 );
 
-/** Product pages for storefront texts: each product's template revision and stock (catalog-documents.ts). */
-const storefrontList = productList(({ caps }, query) =>
-  query.select([
-    'products.id',
-    sql<string | null>`${sql.raw(storefrontStockSql(caps.dialect, 'products'))}`.as('stock'),
-  ]),
-);
-
 type VariantJoinRow = Selectable<ProductVariantsTable> & InventoryAliasColumns;
 
 /**
@@ -467,13 +398,6 @@ type VariantJoinRow = Selectable<ProductVariantsTable> & InventoryAliasColumns;
  *   (its columns, its `product_documents` children, its variants' live inventory; see
  *   catalog-documents.ts). Every write to options, values, variants or images rewrites the
  *   product's document (and price) in the same transaction (`#childrenChanged`).
- * - Storefront texts (`listStorefrontJson`, `getStorefrontJson`): each product's storefront JSON
- *   template (core storefront-product-text.ts) is rendered from its aggregate and stored with its
- *   document on every write that changes its storefront view (insert, update, every child write;
- *   `#renderStorefront`, which also increments `storefront_rev`); reads fill it with the live
- *   stock of its variants: one statement per page (revisions and stock) with the templates kept
- *   in process by revision (storefront-template-cache.ts), plus one for the templates not kept.
- *   Inventory writes never touch it.
  * - Purchases (`getPurchasable`): each live variant keeps its option value names and image url
  *   (`option_value_names`, `image_url`), rewritten with the document. Since that rewrites every
  *   variant row of the product under the product's lock, writers of one variant row take the
@@ -526,7 +450,6 @@ export class KyselyProductRepository implements ProductRepository {
     await this.q.affected(refreshDocument, scoped(scope, { id: product.id }));
     if (product.variants.length > 0)
       await this.q.affected(refreshVariantPurchase, scoped(scope, { id: product.id }));
-    await this.#renderStorefront(scope, product.id);
     await this.#changeCounts(scope, { before: null, after: product });
   }
 
@@ -568,160 +491,6 @@ export class KyselyProductRepository implements ProductRepository {
       (rows) => rows.map((row) => decodeProductDocument(scope, row.id, parseDocument(row.doc), c)),
       { count },
     );
-  }
-
-  /**
-   * The page `list` returns, each product as its storefront JSON: its stored template filled with
-   * its variants' live stock (one statement per page, as `list`, when the templates are cached at
-   * their current revisions; see `#storefrontTexts`). A product without a current template (none
-   * rendered, or a slot's inventory row missing) is rendered from its aggregate. Outside a
-   * transaction, a page read again at the same catalog version comes from the storage's page
-   * cache after one statement (storefront-page-cache.ts); callers must not change it.
-   */
-  async listStorefrontJson(
-    scope: Scope,
-    filter: ProductListFilter,
-    page: PageRequest<'created_at' | 'name' | 'price'>,
-  ): Promise<Page<string>> {
-    const pages = this.#pageCache();
-    if (!pages) return this.#storefrontPage(scope, filter, page);
-    const version = await this.#catalogVersion(scope);
-    const key = storefrontPageKey(scope, filter, page);
-    return (
-      pages.get(key, version) ?? pages.put(key, version, await this.#storefrontPage(scope, filter, page))
-    );
-  }
-
-  #storefrontPage(
-    scope: Scope,
-    filter: ProductListFilter,
-    page: PageRequest<'created_at' | 'name' | 'price'>,
-  ): Promise<Page<string>> {
-    const { shape, args, count } = this.#listArgs(scope, filter);
-    return runKeysetList(
-      this.q,
-      storefrontList,
-      scope,
-      shape,
-      args,
-      page,
-      (rows) => this.#storefrontTexts(scope, rows, 'throw') as Promise<string[]>,
-      { count },
-    );
-  }
-
-  /**
-   * A live product of `status` by id or slug as its storefront JSON (see `listStorefrontJson`),
-   * or null. Outside a transaction, kept like list pages by catalog version (found products only).
-   */
-  async getStorefrontJson(
-    scope: Scope,
-    by: 'id' | 'slug',
-    key: string,
-    status: ProductStatus,
-  ): Promise<string | null> {
-    const pages = this.#pageCache();
-    if (!pages) return this.#storefrontProduct(scope, by, key, status);
-    const version = await this.#catalogVersion(scope);
-    const cacheKey = storefrontProductKey(scope, by, key, status);
-    const kept = pages.getText(cacheKey, version);
-    if (kept !== undefined) return kept;
-    const text = await this.#storefrontProduct(scope, by, key, status);
-    if (text !== null) pages.putText(cacheKey, version, text);
-    return text;
-  }
-
-  /** The storage's page cache when this repository reads outside a transaction and it is on. */
-  #pageCache(): StorefrontPageCache | undefined {
-    const access = this.q.storefront;
-    return access?.fill && access.pages?.enabled ? access.pages : undefined;
-  }
-
-  /** The store's catalog version, read BEFORE what is kept under it (storefront-page-cache.ts). */
-  async #catalogVersion(scope: Scope): Promise<number> {
-    const row = await this.q.first(catalogVersion, scope);
-    return row ? Number(row.version) : 0;
-  }
-
-  async #storefrontProduct(
-    scope: Scope,
-    by: 'id' | 'slug',
-    key: string,
-    status: ProductStatus,
-  ): Promise<string | null> {
-    const row = await this.q.first(storefrontByKey, scoped(scope, { key, status }), by);
-    if (!row) return null;
-    const [text] = await this.#storefrontTexts(scope, [row], 'null');
-    return text ?? null;
-  }
-
-  /**
-   * The storefront texts of products read with their template revision and stock
-   * (`storefrontStockSql`): each template comes from the storage's in-process cache when it
-   * holds the product at that revision, else from ONE statement for all the others
-   * (`storefrontTemplatesById`), which the cache keeps under the revision read with it (reads
-   * outside a transaction only; see storefront-template-cache.ts). The stock is the page
-   * statement's.
-   *
-   * A template read after the page statement may be newer than its stock (a write committed in
-   * between). A slot whose variant has no stock in the page's text (a variant added in
-   * between), a product without a template or document row, or a template that cannot be split,
-   * is rendered from its aggregate as read now; otherwise the newer template filled with the
-   * page's stock of the variants it shows is a correct product.
-   *
-   * `vanished`: what a product gone between the statements gives — null (a single product) or
-   * an error (a page row must be served, as before).
-   */
-  async #storefrontTexts(
-    scope: Scope,
-    rows: readonly { id: string; stock: string | null }[],
-    vanished: 'null' | 'throw',
-  ): Promise<(string | null)[]> {
-    const access = this.q.storefront;
-    const stocks = rows.map((row) => splitStorefrontStockText(row.stock));
-    const splits = rows.map((row, i): SplitStorefrontTemplate | null | undefined => {
-      const stock = stocks[i];
-      return stock ? access?.cache.get(scope, row.id, stock.rev) : null;
-    });
-    const missing = rows.filter((_, i) => splits[i] === undefined).map((row) => row.id);
-    if (missing.length > 0) {
-      const fetched = await this.q.rows(storefrontTemplatesById, {
-        ...scope,
-        ids: this.q.caps.list(missing),
-      });
-      const byId = new Map<string, SplitStorefrontTemplate | null>();
-      for (const t of fetched) {
-        const split = access
-          ? access.cache.put(scope, t.product_id, Number(t.storefront_rev), t.storefront, access.fill)
-          : t.storefront === null
-            ? null
-            : (splitStorefrontTemplate(t.storefront) ?? null);
-        byId.set(t.product_id, split);
-      }
-      for (const [i, row] of rows.entries()) {
-        if (splits[i] === undefined) splits[i] = byId.get(row.id) ?? null;
-      }
-    }
-    const texts: (string | null)[] = [];
-    for (const [i, row] of rows.entries()) {
-      const split = splits[i];
-      const stock = stocks[i];
-      const text =
-        split && stock
-          ? fillSplitStorefrontTemplate(split, (variantId) =>
-              storefrontStockFragmentOf(stock.stock, variantId),
-            )
-          : undefined;
-      if (text !== undefined) {
-        texts.push(text);
-        continue;
-      }
-      const product = await this.get(scope, row.id);
-      if (product) texts.push(storefrontProductJson(product));
-      else if (vanished === 'null') texts.push(null);
-      else throw new Error(`Product ${row.id} vanished while its page was read`);
-    }
-    return texts;
   }
 
   /** The filter shape, filter arguments and (when counters answer it) the count of a product list. */
@@ -788,8 +557,6 @@ export class KyselyProductRepository implements ProductRepository {
     const row = await this.q.first(updateProduct, args, shape);
     if (!row) return null;
     const product = decodeProduct(row, c);
-    // Every product column shows on the storefront; the UPDATE holds the row lock (Postgres).
-    await this.#renderStorefront(scope, id);
     if (before) {
       await this.#changeCounts(scope, {
         before: { status: before.status, tags: c.parseJson<string[]>(before.tags) },
@@ -985,8 +752,8 @@ export class KyselyProductRepository implements ProductRepository {
 
   /**
    * After a write to a product's children: its price (when variants changed), its catalog
-   * document, its variants' kept option value names and image urls and its storefront template
-   * are recomputed, on Postgres under the product's row lock (see `lockProduct`).
+   * document and its variants' kept option value names and image urls are recomputed, on
+   * Postgres under the product's row lock (see `lockProduct`).
    */
   async #childrenChanged(scope: Scope, productId: string, options: { price: boolean }): Promise<void> {
     const key = scoped(scope, { id: productId });
@@ -994,22 +761,6 @@ export class KyselyProductRepository implements ProductRepository {
     if (options.price) await this.q.affected(recomputePrice, key);
     await this.q.affected(refreshDocument, key);
     await this.q.affected(refreshVariantPurchase, key);
-    await this.#renderStorefront(scope, productId);
-  }
-
-  /**
-   * Renders a live product's storefront template from its aggregate as this transaction sees it
-   * (after its document was rewritten; on Postgres under the product's row lock, taken by the
-   * caller's UPDATE or `lockProduct`) and stores it with its document. Stock is not part of it.
-   */
-  async #renderStorefront(scope: Scope, productId: string): Promise<void> {
-    const [product] = await this.#documents(scope, 'id', productId);
-    if (!product) return;
-    await this.q.affected(setStorefront, {
-      ...scope,
-      id: productId,
-      storefront: storefrontTemplate(product).template,
-    });
   }
 
   /** Live products found by id, slug or a list of ids, as aggregates. */

@@ -119,16 +119,11 @@ export interface ProductDocumentsTable extends ScopedColumns {
   children: JsonColumn;
   variant_ids: JsonColumn;
   /**
-   * The product's storefront JSON template (catalog/storefront-product-text.ts in core):
-   * its storefront wire text with each shown variant's stock left out as a U+0001 slot; null
-   * until rendered (0003_storefront_documents).
+   * The format of `children` / `variant_ids` as written (storefront-read-model/catalog-documents.ts
+   * `CATALOG_DOCUMENT_VERSION`); `storage.migrate()` rebuilds rows of another format
+   * (0017_storefront_read_model).
    */
-  storefront: string | null;
-  /**
-   * Incremented with every write of `storefront` (0005_storefront_revisions), so that in-process
-   * template caches know when theirs is stale.
-   */
-  storefront_rev: number;
+  format_version: number;
 }
 
 export interface ProductOptionsTable extends ScopedColumns {
@@ -424,8 +419,9 @@ export interface OrderCountersTable extends ScopedColumns {
 }
 
 /**
- * One row per scope, bumped by triggers on every change a storefront product page shows
- * (0008_catalog_versions); `bumped_xid`: the Postgres transaction that last bumped it (0 on SQLite).
+ * One row per scope (table: 0008_catalog_versions), bumped by the storefront read model's
+ * triggers on every change a storefront response shows (storefront-read-model/catalog-versions.ts);
+ * `bumped_xid`: the Postgres transaction that last bumped it (0 on SQLite).
  */
 export interface CatalogVersionsTable extends ScopedColumns {
   version: number;

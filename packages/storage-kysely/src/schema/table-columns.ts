@@ -57,15 +57,7 @@ export const TABLE_COLUMNS = {
   ],
   product_counts: ['store_id', 'mode', 'status', 'n'],
   product_tag_counts: ['store_id', 'mode', 'tag', 'status', 'n'],
-  product_documents: [
-    'store_id',
-    'mode',
-    'product_id',
-    'children',
-    'variant_ids',
-    'storefront',
-    'storefront_rev',
-  ],
+  product_documents: ['store_id', 'mode', 'product_id', 'children', 'variant_ids', 'format_version'],
   product_options: ['store_id', 'mode', 'id', 'product_id', 'name', 'position'],
   product_option_values: ['store_id', 'mode', 'id', 'option_id', 'product_id', 'value', 'position'],
   product_variants: [

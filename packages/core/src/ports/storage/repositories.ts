@@ -26,7 +26,6 @@ import type {
   PaymentRecord,
   ProductAggregate,
   ProductRecord,
-  ProductStatus,
   PurchasableVariant,
   RefundRecord,
   ShippingMethodRecord,
@@ -175,31 +174,6 @@ export interface ProductRepository {
     filter: ProductListFilter,
     page: PageRequest<'created_at' | 'name' | 'price'>,
   ): Promise<Page<ProductAggregate>>;
-  /**
-   * Optional fast path of the storefront catalog: the page `list` returns for the same
-   * arguments, each product as its storefront JSON text, exactly
-   * `JSON.stringify(productToWire(product, 'storefront'))` of the aggregate `list` would return
-   * (e.g. from a template rendered at write time, catalog/storefront-product-text.ts).
-   * Storages without it are served through `list`. A storage may return the same page object
-   * again for the same request while nothing it shows has changed (frozen: callers must not
-   * change it; the service keeps the envelope text of such a page with it).
-   */
-  listStorefrontJson?(
-    scope: Scope,
-    filter: ProductListFilter,
-    page: PageRequest<'created_at' | 'name' | 'price'>,
-  ): Promise<Page<string>>;
-  /**
-   * Optional fast path of the storefront product page: the storefront JSON text (as in
-   * `listStorefrontJson`) of the live product with this id or slug when its status is `status`,
-   * else null.
-   */
-  getStorefrontJson?(
-    scope: Scope,
-    by: 'id' | 'slug',
-    key: string,
-    status: ProductStatus,
-  ): Promise<string | null>;
   update(
     scope: Scope,
     id: string,
