@@ -35,7 +35,7 @@ const frames = new AsyncLocalStorage<TransactionFrame>();
  * for the first forever. Nested calls made concurrently are queued.
  */
 export abstract class KyselyStorage implements Storage {
-  abstract readonly dialect: 'sqlite' | 'postgres';
+  abstract readonly dialect: 'sqlite' | 'postgres' | 'mysql';
   readonly templates: TemplateCache;
   /**
    * Storefront templates kept in process for this storage's catalog reads (bounded; see

@@ -9,9 +9,11 @@ import {
   startMariadb,
 } from '../../storage-conformance/src/mariadb-server';
 import { createSuiteContext } from '../../storage-conformance/src/suite-context';
+import { cartLocksSuite } from '../../storage-conformance/src/suites/cart-locks';
 import { cartsSuite } from '../../storage-conformance/src/suites/carts';
-import { catalogSuite } from '../../storage-conformance/src/suites/catalog';
+import { idempotencySuite } from '../../storage-conformance/src/suites/idempotency';
 import { ordersSuite } from '../../storage-conformance/src/suites/orders';
+import { rateLimitsSuite } from '../../storage-conformance/src/suites/rate-limits';
 import { mysqlStorage } from '../src/mysql';
 
 // One throwaway MariaDB for this file (started here, not by the global setup, so that the other
@@ -48,7 +50,9 @@ const options: StorageConformanceOptions = {
 
 describe('storage conformance: mariadb', { timeout: 30_000 }, () => {
   const ctx = createSuiteContext(options);
-  catalogSuite(ctx);
   cartsSuite(ctx);
   ordersSuite(ctx);
+  idempotencySuite(ctx);
+  cartLocksSuite(ctx);
+  rateLimitsSuite(ctx);
 });

@@ -5,7 +5,7 @@ import type { Expression, RawBuilder, SqlBool } from 'kysely';
  * Everything else (SQL shape, pagination, atomic operations) is written once.
  */
 export interface DialectCapabilities {
-  readonly dialect: 'sqlite' | 'postgres';
+  readonly dialect: 'sqlite' | 'postgres' | 'mysql';
   /** Encodes a JSON value for a JSON column (TEXT on SQLite, jsonb on Postgres). */
   json(value: unknown): unknown;
   /** Like `json`, but null/undefined stay SQL NULL (nullable JSON columns). */

@@ -6,14 +6,19 @@ import { createRequire } from 'node:module';
  * imported), so that a missing driver is one line naming the package to install instead of
  * Node's `ERR_MODULE_NOT_FOUND` stack at import time.
  */
-export type DriverName = 'better-sqlite3' | 'pg';
+export type DriverName = 'better-sqlite3' | 'pg' | 'mysql2';
 
 /** What to install: better-sqlite3 13 needs Node 22 and is outside the tested peer range. */
-const INSTALL: Record<DriverName, string> = { 'better-sqlite3': 'better-sqlite3@12', pg: 'pg' };
+const INSTALL: Record<DriverName, string> = {
+  'better-sqlite3': 'better-sqlite3@12',
+  pg: 'pg',
+  mysql2: 'mysql2',
+};
 
 const DRIVER_USE: Record<DriverName, string> = {
   'better-sqlite3': 'sqliteStorage() (@cartwright/storage-kysely/sqlite)',
   pg: 'postgresStorage() (@cartwright/storage-kysely/postgres)',
+  mysql2: 'mysqlStorage() (@cartwright/storage-kysely/mysql)',
 };
 
 /**

@@ -679,9 +679,10 @@ async function createTable(
   table: TableDefinition,
 ): Promise<void> {
   let builder = db.schema.createTable(name) as CreateTableBuilder<string, string>;
+  const keyed = keyedColumns(name, table);
   for (const [column, spec] of Object.entries(table.columns)) {
     const { kind, nullable } = parseColumnSpec(spec);
-    builder = builder.addColumn(column, columnDataType(dialect, kind), (col) =>
+    builder = builder.addColumn(column, columnDataType(dialect, kind, keyed.has(column)), (col) =>
       nullable ? col : col.notNull(),
     );
   }
@@ -705,12 +706,47 @@ async function createIndex(
   index: IndexDefinition,
 ): Promise<void> {
   if (index.postgresUsing && dialect !== 'postgres') return;
+  if (dialect === 'mysql') return createMysqlIndex(db, index);
   const using = index.postgresUsing ? sql` using ${sql.raw(index.postgresUsing)}` : sql``;
   const where = index.where ? sql` where ${sql.raw(index.where)}` : sql``;
   // Raw DDL: index expressions must be written exactly as the queries write them.
   await sql`create ${sql.raw(index.unique ? 'unique ' : '')}index ${sql.id(index.name)} on ${sql.id(
     index.table,
   )}${using} (${sql.raw(index.columns.join(', '))})${where}`.execute(db);
+}
+
+/** Columns of a table that are in its keys or indexes (MySQL types them varchar, not text). */
+function keyedColumns(name: string, table: TableDefinition): Set<string> {
+  const keyed = new Set<string>(table.primaryKey);
+  for (const fk of table.foreignKeys ?? []) for (const column of fk.columns) keyed.add(column);
+  for (const index of INDEXES)
+    if (index.table === name) for (const column of index.columns) keyed.add(column);
+  // Indexed by later migrations (0003, 0006, 0011): ids and statuses.
+  for (const column of Object.keys(table.columns)) {
+    if (column.endsWith('_id') || column === 'status') keyed.add(column);
+  }
+  return keyed;
+}
+
+/**
+ * MariaDB has no partial and no expression indexes. A partial unique index becomes a unique
+ * index on an invisible generated column holding the last column's value where the predicate
+ * holds and NULL elsewhere (NULLs never collide): the same rule. A partial plain index indexes
+ * every row; the price expression indexes are left out (those sorts read the scope's rows).
+ */
+async function createMysqlIndex(db: Kysely<unknown>, index: IndexDefinition): Promise<void> {
+  if (index.columns.some((column) => column.startsWith('('))) return;
+  let columns = index.columns;
+  if (index.where && index.unique) {
+    const last = columns[columns.length - 1]!;
+    const key = `${index.name}_key`;
+    await sql`alter table ${sql.id(index.table)} add column ${sql.id(key)} varchar(191) character set utf8mb4 collate utf8mb4_bin
+      as (case when ${sql.raw(index.where)} then ${sql.ref(last)} end) persistent invisible`.execute(db);
+    columns = [...columns.slice(0, -1), key];
+  }
+  await sql`create ${sql.raw(index.unique ? 'unique ' : '')}index ${sql.id(index.name)} on ${sql.id(
+    index.table,
+  )} (${sql.join(columns.map((column) => sql.ref(column)))})`.execute(db);
 }
 
 /** Builds the migration for one engine (column types differ, the shape does not). */

@@ -40,7 +40,13 @@ async function createTable(
   let builder = db.schema.createTable(name) as CreateTableBuilder<string, string>;
   for (const [column, kind] of Object.entries(columns)) {
     const type =
-      kind === 'json_text' ? (dialect === 'postgres' ? sql`json` : sql`text`) : columnDataType(dialect, kind);
+      kind === 'json_text'
+        ? dialect === 'postgres'
+          ? sql`json`
+          : dialect === 'mysql'
+            ? sql`longtext`
+            : sql`text`
+        : columnDataType(dialect, kind, primaryKey.includes(column));
     builder = builder.addColumn(column, type, (col) => col.notNull());
   }
   builder = builder.addPrimaryKeyConstraint(`${name}_pkey`, primaryKey);
@@ -52,6 +58,11 @@ async function createTable(
 
 /** Distinct string tags of each live product (`t.tag`), per dialect. */
 function liveProductTags(dialect: SchemaDialect) {
+  if (dialect === 'mysql') {
+    return sql`select p.store_id, p.mode, p.status, t.tag, p.id
+          from products p, json_table(p.tags, '$[*]' columns (tag varchar(191) path '$')) as t
+          where p.deleted_at is null and t.tag is not null`;
+  }
   return dialect === 'sqlite'
     ? sql`select p.store_id, p.mode, p.status, t.value as tag, p.id
           from products p, json_each(p.tags) t

@@ -79,7 +79,8 @@ export function storefrontDocumentsMigration(dialect: SchemaDialect): Migration 
         .alterTable('product_variants')
         .addColumn('image_url', columnDataType(dialect, 'text'))
         .execute();
-      await variantPurchaseUpdate(dialect).execute(db);
+      // MariaDB databases start at this release, empty: no variants to compute.
+      if (dialect !== 'mysql') await variantPurchaseUpdate(dialect).execute(db);
     },
     async down(db) {
       await db.schema.alterTable('product_variants').dropColumn('image_url').execute();

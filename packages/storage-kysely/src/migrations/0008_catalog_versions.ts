@@ -65,6 +65,13 @@ export function catalogVersionsMigration(dialect: SchemaDialect): Migration {
         }
         return;
       }
+      if (dialect === 'mysql') {
+        // MariaDB starts after 0017, which drops these triggers: the table only.
+        await sql`create table catalog_versions (
+          store_id varchar(191) collate utf8mb4_bin not null, mode varchar(191) collate utf8mb4_bin not null,
+          version bigint not null, bumped_xid bigint not null default 0, primary key (store_id, mode))`.execute(db);
+        return;
+      }
       await sql`create table catalog_versions (
         store_id text not null, mode text not null, version bigint not null, bumped_xid bigint not null,
         primary key (store_id, mode))`.execute(db);
@@ -98,7 +105,7 @@ export function catalogVersionsMigration(dialect: SchemaDialect): Migration {
             await sql.raw(`drop trigger if exists ${table}_catalog_version_${suffix}`).execute(db);
           }
         }
-      } else {
+      } else if (dialect === 'postgres') {
         for (const { table } of WATCHED) {
           await sql.raw(`drop trigger if exists ${table}_catalog_version on ${table}`).execute(db);
         }

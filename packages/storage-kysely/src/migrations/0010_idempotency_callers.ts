@@ -19,17 +19,18 @@ import { columnDataType, type SchemaDialect } from './column-types';
  */
 export function idempotencyCallersMigration(dialect: SchemaDialect): Migration {
   const text = columnDataType(dialect, 'text');
+  const keyText = columnDataType(dialect, 'text', true);
   const bigint = columnDataType(dialect, 'bigint');
   const int = columnDataType(dialect, 'int');
 
   async function createTable(db: Kysely<unknown>, name: string, withCaller: boolean): Promise<void> {
     let builder = (db.schema.createTable(name) as CreateTableBuilder<string, string>)
-      .addColumn('store_id', text, (col) => col.notNull())
-      .addColumn('mode', text, (col) => col.notNull())
-      .addColumn('key', text, (col) => col.notNull());
+      .addColumn('store_id', keyText, (col) => col.notNull())
+      .addColumn('mode', keyText, (col) => col.notNull())
+      .addColumn('key', keyText, (col) => col.notNull());
     if (withCaller) {
       builder = builder
-        .addColumn('caller', text, (col) => col.notNull())
+        .addColumn('caller', keyText, (col) => col.notNull())
         .addColumn('claim_token', text, (col) => col.notNull());
     }
     builder = builder
@@ -55,6 +56,13 @@ export function idempotencyCallersMigration(dialect: SchemaDialect): Migration {
 
   /** Replaces `idempotency_keys` by a table of the new (or, going back, the old) shape, keeping its rows. */
   async function rebuild(db: Kysely<unknown>, withCaller: boolean): Promise<void> {
+    if (dialect === 'mysql') {
+      // MariaDB databases start at this release, empty: no rows to keep.
+      await sql`drop table idempotency_keys`.execute(db);
+      await createTable(db, 'idempotency_keys', withCaller);
+      await sql`create index idempotency_keys_expires_idx on idempotency_keys (expires_at)`.execute(db);
+      return;
+    }
     // Postgres constraint names are unique per schema: the old table's key gives its name up.
     await sql`alter table idempotency_keys rename to idempotency_keys_old`.execute(db);
     if (dialect === 'postgres') {

@@ -18,6 +18,11 @@ export function rateLimitCountersMigration(dialect: SchemaDialect): Migration {
         await sql`create table rate_limit_counters (
           bucket text not null primary key, window_start integer not null, hits integer not null
         ) strict, without rowid`.execute(db);
+      } else if (dialect === 'mysql') {
+        await sql`create table rate_limit_counters (
+          bucket varchar(768) character set utf8mb4 collate utf8mb4_bin not null primary key,
+          window_start bigint not null, hits integer not null
+        )`.execute(db);
       } else {
         await sql`create unlogged table rate_limit_counters (
           bucket text collate "C" not null primary key, window_start bigint not null, hits integer not null

@@ -17,16 +17,17 @@ import { columnDataType, type SchemaDialect } from './column-types';
  */
 export function customerAccountsMigration(dialect: SchemaDialect): Migration {
   const text = columnDataType(dialect, 'text');
+  const keyText = columnDataType(dialect, 'text', true);
   const bigint = columnDataType(dialect, 'bigint');
   return {
     async up(db) {
       await db.schema.alterTable('customers').addColumn('password_hash', text).execute();
       let table = (db.schema.createTable('password_resets') as CreateTableBuilder<string, string>)
-        .addColumn('store_id', text, (col) => col.notNull())
-        .addColumn('mode', text, (col) => col.notNull())
-        .addColumn('id', text, (col) => col.notNull())
-        .addColumn('customer_id', text, (col) => col.notNull())
-        .addColumn('token_hash', text, (col) => col.notNull())
+        .addColumn('store_id', keyText, (col) => col.notNull())
+        .addColumn('mode', keyText, (col) => col.notNull())
+        .addColumn('id', keyText, (col) => col.notNull())
+        .addColumn('customer_id', keyText, (col) => col.notNull())
+        .addColumn('token_hash', keyText, (col) => col.notNull())
         .addColumn('expires_at', bigint, (col) => col.notNull())
         .addColumn('created_at', bigint, (col) => col.notNull())
         .addPrimaryKeyConstraint('password_resets_pkey', ['store_id', 'mode', 'id'])

@@ -12,12 +12,18 @@ import { type ColumnDataType, type Expression, sql } from 'kysely';
  * - `bool`: boolean on Postgres, INTEGER 0/1 on SQLite.
  * - `json`: jsonb on Postgres, TEXT holding JSON on SQLite.
  * A trailing `?` in a column spec makes the column nullable; every other column is NOT NULL.
+ *
+ * MySQL/MariaDB: `text` is `mediumtext`, or `varchar(191)` when `keyed` (a primary key, foreign key
+ * or index column: InnoDB cannot index TEXT whole, and an index key holds at most 3,072 bytes =
+ * four utf8mb4 varchar(191) plus a BIGINT), both utf8mb4_bin so that ids and tokens compare by
+ * code point like the other engines (`a` ≠ `A`); `bigint`, `int`, `double`; `bool` is
+ * TINYINT(1); `json` is MariaDB's JSON (LONGTEXT with a validity check).
  */
 export type ColumnKind = 'text' | 'bigint' | 'int' | 'double' | 'bool' | 'json';
 
 export type ColumnSpec = ColumnKind | `${ColumnKind}?`;
 
-export type SchemaDialect = 'sqlite' | 'postgres';
+export type SchemaDialect = 'sqlite' | 'postgres' | 'mysql';
 
 type DataType = ColumnDataType | Expression<unknown>;
 
@@ -40,7 +46,20 @@ const SQLITE: Record<ColumnKind, DataType> = {
   json: 'text',
 };
 
-export function columnDataType(dialect: SchemaDialect, kind: ColumnKind): DataType {
+const MYSQL: Record<ColumnKind, DataType> = {
+  text: sql`mediumtext character set utf8mb4 collate utf8mb4_bin`,
+  bigint: 'bigint',
+  int: 'integer',
+  double: 'double precision',
+  bool: sql`tinyint(1)`,
+  json: sql`json`,
+};
+
+const MYSQL_KEYED_TEXT: DataType = sql`varchar(191) character set utf8mb4 collate utf8mb4_bin`;
+
+/** `keyed`: the column is part of a key or index (only MySQL's text type depends on it). */
+export function columnDataType(dialect: SchemaDialect, kind: ColumnKind, keyed = false): DataType {
+  if (dialect === 'mysql') return keyed && kind === 'text' ? MYSQL_KEYED_TEXT : MYSQL[kind];
   return (dialect === 'postgres' ? POSTGRES : SQLITE)[kind];
 }
 

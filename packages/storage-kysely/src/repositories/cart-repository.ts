@@ -39,6 +39,9 @@ function itemsColumn(caps: DialectCapabilities) {
   if (caps.dialect === 'postgres') {
     return sql<unknown>`(select coalesce(json_agg(json_build_array(ci.id, ci.variant_id, ci.quantity, ci.metadata, ci.created_at, ci.updated_at) order by ci.created_at, ci.id), '[]'::json) from cart_items ci where ci.store_id = carts.store_id and ci.mode = carts.mode and ci.cart_id = carts.id)`;
   }
+  if (caps.dialect === 'mysql') {
+    return sql<unknown>`(select coalesce(json_arrayagg(json_array(ci.id, ci.variant_id, ci.quantity, json_extract(ci.metadata, '$'), ci.created_at, ci.updated_at) order by ci.created_at, ci.id), '[]') from cart_items ci where ci.store_id = carts.store_id and ci.mode = carts.mode and ci.cart_id = carts.id)`;
+  }
   return sql<unknown>`(select json_group_array(json_array(id, variant_id, quantity, json(metadata), created_at, updated_at)) from (select id, variant_id, quantity, metadata, created_at, updated_at from cart_items ci where ci.store_id = carts.store_id and ci.mode = carts.mode and ci.cart_id = carts.id order by created_at, id))`;
 }
 

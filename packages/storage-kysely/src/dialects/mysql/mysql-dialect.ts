@@ -138,7 +138,8 @@ function unwrap(connection: DatabaseConnection): DatabaseConnection {
 function wrapConnection(inner: DatabaseConnection, driver: UpdateReturningDriver): DatabaseConnection {
   const wrapped: Wrapped = {
     [INNER]: inner,
-    executeQuery<R>(compiled: CompiledQuery<R>): Promise<QueryResult<R>> {
+    executeQuery<R>(query: CompiledQuery<unknown>): Promise<QueryResult<R>> {
+      const compiled = query as CompiledQuery<R>;
       const node = compiled.query;
       if (UpdateQueryNode.is(node) && node.returning) return updateReturning(inner, driver, compiled, node);
       if (node.kind === 'RawNode' && /^\s*(create|drop)\s+(unique\s+)?index\b/i.test(compiled.sql)) {
@@ -217,7 +218,7 @@ async function updateReturning<R>(
       lock,
       key.map((column) => SelectionNode.create(ReferenceNode.create(ColumnNode.create(column)))),
     );
-    lock = { ...lock, where: node.where };
+    if (node.where) lock = { ...lock, where: node.where };
     lock = QueryNode.cloneWithEndModifier(lock, SelectModifierNode.create('ForUpdate'));
     const keys = (await run<Record<string, unknown>>(lock)).rows;
     let rows: R[] = [];
@@ -229,7 +230,8 @@ async function updateReturning<R>(
       const where = node.where
         ? WhereNode.cloneWithOperation(node.where, 'And', inKeys)
         : WhereNode.create(inKeys);
-      const update = await run<R>({ ...node, returning: undefined, where });
+      const { returning: _returning, ...plain } = node;
+      const update = await run<R>({ ...plain, where } as UpdateQueryNode);
       updated = update.numAffectedRows ?? BigInt(keys.length);
       const read = {
         ...SelectQueryNode.cloneWithSelections(

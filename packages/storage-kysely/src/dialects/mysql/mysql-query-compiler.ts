@@ -14,7 +14,8 @@ import {
  *   (a conflict on ANY unique key then updates: the tables written this way have one);
  * - `for no key update` → `for update` (InnoDB has one kind of row write lock);
  * - `for update of <table>` → `for update` (MariaDB has no `of`; the statements lock one table);
- * - `cast(… as bigint)` → `cast(… as signed)`.
+ * - `cast(… as bigint)` → `cast(… as signed)`;
+ * - `like … escape '\'` → `escape '\\'` (a backslash escapes in MariaDB string literals).
  *
  * `update … returning` is not a compiler matter: mysql-dialect.ts runs it as statements.
  */
@@ -22,12 +23,14 @@ export class MariadbQueryCompiler extends MysqlQueryCompiler {
   #inConflictUpdate = false;
 
   protected override visitInsertQuery(node: InsertQueryNode): void {
-    const conflict = node.onConflict;
-    if (!conflict) return super.visitInsertQuery(node);
+    const { onConflict: conflict, ...rest } = node;
+    if (!conflict) {
+      super.visitInsertQuery(node);
+      return;
+    }
     if (conflict.doNothing) {
       super.visitInsertQuery({
-        ...node,
-        onConflict: undefined,
+        ...rest,
         orAction: Object.freeze({ kind: 'OrActionNode', action: 'ignore' }) as never,
       });
       return;
@@ -36,8 +39,7 @@ export class MariadbQueryCompiler extends MysqlQueryCompiler {
     this.#inConflictUpdate = true;
     try {
       super.visitInsertQuery({
-        ...node,
-        onConflict: undefined,
+        ...rest,
         onDuplicateKey: OnDuplicateKeyNode.create(conflict.updates ?? []),
       });
     } finally {
@@ -68,6 +70,8 @@ export class MariadbQueryCompiler extends MysqlQueryCompiler {
     let text = str;
     if (this.#inConflictUpdate) text = text.replace(/\bexcluded\.(\w+)/g, 'values($1)');
     if (text.includes(' as bigint)')) text = text.replaceAll(' as bigint)', ' as signed)');
+    // A backslash ends no string in standard SQL; in MariaDB's default mode it escapes.
+    if (text.includes("escape '\\'")) text = text.replaceAll("escape '\\'", "escape '\\\\'");
     super.append(text);
   }
 }
