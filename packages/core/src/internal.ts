@@ -8,18 +8,8 @@
 
 export * from './carts/cart-transitions';
 export * from './carts/pricing';
-export {
-  fillSplitStorefrontTemplate,
-  fillStorefrontTemplate,
-  fillStorefrontTemplateBy,
-  type SplitStorefrontTemplate,
-  STOREFRONT_SLOT,
-  type StorefrontTemplate,
-  splitStorefrontTemplate,
-  storefrontProductJson,
-  storefrontStockFragment,
-  storefrontTemplate,
-} from './catalog/storefront-product-text';
+export { productPageToWire } from './catalog/product-support';
+export { type ProductWire, productToWire } from './catalog/wire';
 export type { CustomerSession, SignedInCustomer } from './customers/customer-accounts';
 export {
   createPasswordHasher,

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Repositories, Storage } from '@cartwright/core/storage';
+import type { Repositories, Storage, StorefrontReadModel } from '@cartwright/core/storage';
 import { CompiledQuery, type Kysely, Migrator } from 'kysely';
 import { AsyncMutex } from './async-mutex';
 import type { DialectCapabilities } from './dialects/dialect-capabilities';
@@ -8,9 +8,11 @@ import { QueryRunner, type StatementExecutor } from './query/query-runner';
 import { TemplateCache } from './query/template';
 import { ApiKeyLookups } from './repositories/api-key-lookups';
 import { createRepositories } from './repositories/create-repositories';
-import { StorefrontPageCache } from './repositories/storefront-page-cache';
-import { StorefrontTemplateCache } from './repositories/storefront-template-cache';
 import type { Database } from './schema/database';
+import { installCatalogVersionTriggers } from './storefront-read-model/catalog-versions';
+import { StorefrontPageCache } from './storefront-read-model/page-cache';
+import { KyselyStorefrontReadModel } from './storefront-read-model/read-model';
+import { rebuildCatalogDocuments } from './storefront-read-model/rebuild-documents';
 
 /** The transaction a callback runs in, found again by nested calls through AsyncLocalStorage. */
 interface TransactionFrame {
@@ -38,19 +40,16 @@ export abstract class KyselyStorage implements Storage {
   abstract readonly dialect: 'sqlite' | 'postgres' | 'mysql';
   readonly templates: TemplateCache;
   /**
-   * Storefront templates kept in process for this storage's catalog reads (bounded; see
-   * storefront-template-cache.ts). Shared by all its repositories; filled by reads outside a
-   * transaction only.
-   */
-  readonly storefrontTemplates = new StorefrontTemplateCache();
-  /**
-   * Storefront list pages kept in process by catalog version (bounded; see
-   * storefront-page-cache.ts); used by reads outside a transaction only.
+   * Storefront responses kept in process by catalog version (bounded; the read model's page
+   * cache, storefront-read-model/README.md); used by reads outside a transaction only.
    */
   readonly storefrontPages = new StorefrontPageCache();
+  /** The storefront read model (storefront-read-model/README.md: its contract). */
+  readonly storefront: StorefrontReadModel;
   /** API key records by hash while the database is unchanged (SQLite only; api-key-lookups.ts). */
   readonly apiKeyLookups: ApiKeyLookups | undefined;
   #rootRepositories: Repositories | undefined;
+  #rootQuery: QueryRunner | undefined;
 
   constructor(
     /** The Kysely instance (for tooling such as introspection; repositories use templates). */
@@ -59,6 +58,20 @@ export abstract class KyselyStorage implements Storage {
   ) {
     this.templates = new TemplateCache({ db, caps });
     this.apiKeyLookups = caps.dialect === 'sqlite' ? new ApiKeyLookups() : undefined;
+    this.storefront = new KyselyStorefrontReadModel(
+      {
+        inTransaction: () => {
+          const frame = frames.getStore();
+          return frame?.owner === this && frame.active;
+        },
+        read: (fn) => this.read(fn),
+        committed: () => {
+          this.#rootQuery ??= new QueryRunner(this.rootExecutor(), this.templates, { fill: true });
+          return this.#rootQuery;
+        },
+      },
+      this.storefrontPages,
+    );
   }
 
   /**
@@ -82,8 +95,6 @@ export abstract class KyselyStorage implements Storage {
    */
   protected repositoriesOn(executor: StatementExecutor, committed = false): Repositories {
     const storefront = {
-      cache: this.storefrontTemplates,
-      pages: this.storefrontPages,
       fill: committed,
       ...(this.apiKeyLookups !== undefined && { apiKeys: this.apiKeyLookups }),
     };
@@ -97,6 +108,15 @@ export abstract class KyselyStorage implements Storage {
       const failed = results?.find((result) => result.status === 'Error');
       throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
     }
+    // The storefront read model's own machinery (storefront-read-model/README.md): its
+    // catalog-version triggers, and the catalog documents of products whose format is not
+    // the one this code writes.
+    const db = this.db as unknown as Kysely<unknown>;
+    if (!(await installCatalogVersionTriggers(db, this.dialect))) {
+      // No catalog versions on this dialect yet: never keep a response (always exact).
+      this.storefrontPages.resize({ maxEntries: 0 });
+    }
+    await rebuildCatalogDocuments(db, this.caps.dialect);
   }
 
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {

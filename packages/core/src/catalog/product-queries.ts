@@ -1,10 +1,9 @@
-import type { Page, PageRequest, ProductAggregate, ProductListFilter, Scope } from '../ports/storage';
+import type { PageRequest, ProductAggregate, ProductListFilter, Scope } from '../ports/storage';
 import type { ServiceContext } from '../shared/context';
 import { errors } from '../shared/errors';
 import { read } from '../shared/unit-of-work';
 import { productPageToWire } from './product-support';
 import type { AdminProductListQuery, PRODUCT_SORTS, StorefrontProductListQuery } from './schemas';
-import { storefrontListText, storefrontProductJson } from './storefront-product-text';
 import { type ProductWire, productToWire } from './wire';
 
 type ProductSort = (typeof PRODUCT_SORTS)[number];
@@ -35,26 +34,6 @@ function storefrontFilterOf(query: StorefrontProductListQuery): ProductListFilte
     ...(query.price_min !== undefined && { price_min: query.price_min }),
     ...(query.price_max !== undefined && { price_max: query.price_max }),
   };
-}
-
-/** A page of aggregates as a page of their storefront JSON texts. */
-function storefrontTextPage(page: Page<ProductAggregate>): Page<string> {
-  return { ...page, data: page.data.map(storefrontProductJson) };
-}
-
-/**
- * The list envelope's text of each page a storage shares between requests (frozen: the storage
- * keeps it for requests at the same catalog version, e.g. storage-kysely's page cache), so that
- * a page served again is not joined again; other pages are joined each time.
- */
-const sharedPageTexts = new WeakMap<Page<string>, string>();
-
-function listText(page: Page<string>): string {
-  const kept = sharedPageTexts.get(page);
-  if (kept !== undefined) return kept;
-  const text = storefrontListText(page);
-  if (Object.isFrozen(page)) sharedPageTexts.set(page, text);
-  return text;
 }
 
 /** Whether the storefront may show a product (docs/contract.md#storefront-visibility): only `active` ones. */
@@ -100,31 +79,32 @@ export function createProductQueries(ctx: ServiceContext) {
 
     /**
      * `listStorefront` as JSON text, byte for byte `JSON.stringify(await listStorefront(…))`:
-     * the storage's prepared product texts (`listStorefrontJson`, rendered at write time) joined
-     * into the list envelope, or, when the storage lacks that method, the object path serialised.
+     * the storage's storefront read model when it has one (`Storage.storefront`, which may keep
+     * responses however it likes; ports/storage/storefront-read-model.ts), else the object path
+     * serialised.
      */
     async listStorefrontJson(scope: Scope, query: StorefrontProductListQuery): Promise<string> {
       const filter = storefrontFilterOf(query);
-      const page = await read(ctx, async (tx) =>
-        tx.products.listStorefrontJson
-          ? tx.products.listStorefrontJson(scope, filter, pageOf(query))
-          : storefrontTextPage(await tx.products.list(scope, filter, pageOf(query))),
-      );
-      return listText(page);
+      const model = ctx.storage.storefront;
+      if (model) return model.listProducts(scope, filter, pageOf(query));
+      const page = await read(ctx, (tx) => tx.products.list(scope, filter, pageOf(query)));
+      return JSON.stringify(productPageToWire(page, 'storefront'));
     },
 
     /**
      * `getStorefront` / `getStorefrontBySlug` as JSON text, byte for byte `JSON.stringify` of
-     * theirs: the storage's prepared text (`getStorefrontJson`), or the object path serialised
-     * when the storage lacks it. 404 unless an active product has this id (or slug).
+     * theirs: the storage's read model (`Storage.storefront`), or the object path serialised
+     * when the storage has none. 404 unless an active product has this id (or slug).
      */
     async getStorefrontJson(scope: Scope, by: 'id' | 'slug', key: string): Promise<string> {
-      const text = await read(ctx, async (tx) => {
-        if (tx.products.getStorefrontJson) return tx.products.getStorefrontJson(scope, by, key, 'active');
-        const product =
-          by === 'id' ? await tx.products.get(scope, key) : await tx.products.getBySlug(scope, key);
-        return visible(product) ? storefrontProductJson(product) : null;
-      });
+      const model = ctx.storage.storefront;
+      const text = model
+        ? await model.getProduct(scope, by, key, 'active')
+        : await read(ctx, async (tx) => {
+            const product =
+              by === 'id' ? await tx.products.get(scope, key) : await tx.products.getBySlug(scope, key);
+            return visible(product) ? JSON.stringify(productToWire(product, 'storefront')) : null;
+          });
       if (text === null) throw errors.notFound('product', key);
       return text;
     },

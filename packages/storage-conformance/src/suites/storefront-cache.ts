@@ -1,5 +1,5 @@
 import type { Scope } from '@cartwright/core';
-import { adjustInventory, storefrontProductJson } from '@cartwright/core/internal';
+import { adjustInventory } from '@cartwright/core/internal';
 import type {
   PageRequest,
   ProductAggregate,
@@ -10,6 +10,7 @@ import type {
 import { describe, expect, it } from 'vitest';
 import { makeImage, makeProduct, makeVariant, newScope } from '../fixtures';
 import type { SuiteContext } from '../suite-context';
+import { servedList, servedProduct, storefrontJson, storefrontListJson } from './storefront-text';
 
 const PAGE: PageRequest<'created_at'> = { limit: 20, sort: 'created_at', order: 'asc' };
 
@@ -21,36 +22,30 @@ function textOf(texts: Map<string, string>, id: string): string {
 }
 
 /**
- * The storefront texts a storage serves, checked byte for byte against its aggregates: the page
- * (every status), and each product alone by id. Returns the page's texts by product id.
+ * The storefront texts a storage serves, checked byte for byte against its aggregates: the list
+ * response (every status), and each product alone by id. Returns each product's text by id.
  */
-async function servedTexts(r: Repositories, scope: Scope): Promise<Map<string, string>> {
+async function servedTexts(storage: Storage, r: Repositories, scope: Scope): Promise<Map<string, string>> {
   const objects = await r.products.list(scope, {}, PAGE);
-  const texts = r.products.listStorefrontJson
-    ? await r.products.listStorefrontJson(scope, {}, PAGE)
-    : { ...objects, data: objects.data.map(storefrontProductJson) };
-  expect(texts).toEqual({ ...objects, data: objects.data.map(storefrontProductJson) });
+  expect(await servedList(storage, r, scope, {}, PAGE)).toBe(storefrontListJson(objects));
   const byId = new Map<string, string>();
-  for (const [i, product] of objects.data.entries()) {
-    byId.set(product.id, texts.data[i] as string);
-    if (r.products.getStorefrontJson) {
-      expect(await r.products.getStorefrontJson(scope, 'id', product.id, product.status)).toBe(
-        storefrontProductJson(product),
-      );
-    }
+  for (const product of objects.data) {
+    const text = await servedProduct(storage, r, scope, 'id', product.id, product.status);
+    expect(text).toBe(storefrontJson(product));
+    byId.set(product.id, text as string);
   }
   return byId;
 }
 
 /**
- * Storefront texts stay exact when a storage keeps templates in memory (the Kysely storage keeps
- * them per instance, by revision): a write through another instance on the same database, a
+ * Storefront texts stay exact when a storage keeps responses in memory (the Kysely storage keeps
+ * them per instance, by catalog version): a write through another instance on the same database, a
  * write in the same instance, a read inside a transaction that then rolls back — the next read
  * serves the current text. On targets without a shared database the "other" instance is the
  * same one (then these are same-instance tests).
  */
 export function storefrontCacheSuite(ctx: SuiteContext): void {
-  describe('storefront texts are never stale (in-process template caches)', () => {
+  describe('storefront texts are never stale (in-process caches)', () => {
     it('a page read through B, then each write through A (rename, variant added, price, archive, variant deleted, image, stock, delete): B serves the new text, byte-identical', async () => {
       const { storages, close } = await ctx.openStorages(2);
       const [a, b] = storages as [Storage, Storage];
@@ -63,8 +58,8 @@ export function storefrontCacheSuite(ctx: SuiteContext): void {
           await tx.products.insert(product);
           await tx.products.insert(neighbour);
         });
-        let previous = await b.read((r) => servedTexts(r, scope));
-        await b.read((r) => servedTexts(r, scope)); // served from B's cache now
+        let previous = await b.read((r) => servedTexts(b, r, scope));
+        await b.read((r) => servedTexts(b, r, scope)); // served from B's cache now
         const writes: Array<[string, (tx: Repositories) => Promise<unknown>, string | null]> = [
           [
             'rename',
@@ -95,7 +90,7 @@ export function storefrontCacheSuite(ctx: SuiteContext): void {
         ];
         for (const [what, write, expected] of writes) {
           await a.transaction(write);
-          const served = await b.read((r) => servedTexts(r, scope));
+          const served = await b.read((r) => servedTexts(b, r, scope));
           const text = served.get(product.id) as string;
           expect(text, what).not.toBe(previous.get(product.id));
           if (expected) expect(text, what).toContain(expected);
@@ -105,13 +100,9 @@ export function storefrontCacheSuite(ctx: SuiteContext): void {
         }
         expect(previous.get(product.id)).not.toContain(second.id);
         await a.transaction((tx) => tx.products.delete(scope, product.id, 7));
-        const after = await b.read((r) => servedTexts(r, scope));
+        const after = await b.read((r) => servedTexts(b, r, scope));
         expect([...after.keys()]).toEqual([neighbour.id]);
-        expect(
-          await b.read(
-            async (r) => (await r.products.getStorefrontJson?.(scope, 'id', product.id, 'archived')) ?? null,
-          ),
-        ).toBeNull();
+        expect(await b.read((r) => servedProduct(b, r, scope, 'id', product.id, 'archived'))).toBeNull();
       } finally {
         await close();
       }
@@ -125,32 +116,30 @@ export function storefrontCacheSuite(ctx: SuiteContext): void {
         await tx.products.insert(lamp);
         await tx.products.insert(desk);
       });
-      const committed = await ctx.read((r) => servedTexts(r, scope));
+      const committed = await ctx.read((r) => servedTexts(ctx.storage(), r, scope));
       await expect(
         ctx.tx(async (tx) => {
           await tx.products.update(scope, lamp.id, { name: 'Rolled back', updated_at: 2 });
           await tx.products.update(scope, desk.id, { name: 'Rolled back', updated_at: 2 });
-          const inside = await servedTexts(tx, scope);
+          const inside = await servedTexts(ctx.storage(), tx, scope);
           expect(inside.get(lamp.id)).toContain('"name":"Rolled back"');
           expect(inside.get(desk.id)).toContain('"name":"Rolled back"');
           throw new Error('roll back');
         }),
       ).rejects.toThrow('roll back');
       // The desk as committed.
-      expect(
-        await ctx.read(
-          async (r) => (await r.products.getStorefrontJson?.(scope, 'id', desk.id, 'active')) ?? null,
-        ),
-      ).toBe(textOf(committed, desk.id));
-      // The lamp's next committed render reaches the revision the rolled-back one had (without a
+      expect(await ctx.read((r) => servedProduct(ctx.storage(), r, scope, 'id', desk.id, 'active'))).toBe(
+        textOf(committed, desk.id),
+      );
+      // The lamp's next committed write reaches the version the rolled-back one had (without a
       // read in between): its own text is served, not the rolled-back one.
       await ctx.tx((tx) => tx.products.update(scope, lamp.id, { name: 'Committed', updated_at: 3 }));
-      const served = await ctx.read((r) => servedTexts(r, scope));
+      const served = await ctx.read((r) => servedTexts(ctx.storage(), r, scope));
       expect(served.get(lamp.id)).toContain('"name":"Committed"');
       expect(served.get(desk.id)).toBe(textOf(committed, desk.id));
       // And a read in a transaction after it (cache entries are shared) agrees.
       await ctx.tx(async (tx) => {
-        expect(await servedTexts(tx, scope)).toEqual(served);
+        expect(await servedTexts(ctx.storage(), tx, scope)).toEqual(served);
       });
     });
 
@@ -180,11 +169,14 @@ export function storefrontCacheSuite(ctx: SuiteContext): void {
         let seen = 0;
         do {
           const page = request(cursor);
-          const [objects, texts] = await ctx.read(async (r) => [
-            await r.products.list(scope, {}, page),
-            r.products.listStorefrontJson ? await r.products.listStorefrontJson(scope, {}, page) : undefined,
-          ]);
-          if (texts) expect(texts).toEqual({ ...objects, data: objects.data.map(storefrontProductJson) });
+          const [objects, text] = await ctx.read(
+            async (r) =>
+              [
+                await r.products.list(scope, {}, page),
+                await servedList(ctx.storage(), r, scope, {}, page),
+              ] as const,
+          );
+          expect(text).toBe(storefrontListJson(objects));
           seen += objects.data.length;
           cursor = objects.next_cursor ?? undefined;
         } while (cursor !== undefined);

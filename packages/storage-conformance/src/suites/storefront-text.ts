@@ -1,16 +1,19 @@
 import type { Scope } from '@cartwright/core';
 import {
   adjustInventory,
+  productPageToWire,
+  productToWire,
   releaseInventory,
   reserveInventory,
-  storefrontProductJson,
   updateInventory,
 } from '@cartwright/core/internal';
 import type {
   ImageRecord,
+  Page,
   PageRequest,
   ProductAggregate,
   ProductListFilter,
+  ProductStatus,
   Repositories,
   Storage,
   VariantWithInventory,
@@ -25,49 +28,73 @@ type ProductSort = 'created_at' | 'name' | 'price';
 
 const NEWEST: PageRequest<ProductSort> = { limit: 50, sort: 'created_at', order: 'desc' };
 
+/** The reference text of a storefront product: `JSON.stringify(productToWire(p, 'storefront'))`. */
+export function storefrontJson(product: ProductAggregate): string {
+  return JSON.stringify(productToWire(product, 'storefront'));
+}
+
+/** The reference text of a storefront list response for a page `list` returned. */
+export function storefrontListJson(page: Page<ProductAggregate>): string {
+  return JSON.stringify(productPageToWire(page, 'storefront'));
+}
+
 /**
- * The storefront texts of a page as the storage serves them (`listStorefrontJson`), or, for a
- * storage without that optional method, the object path (which then trivially conforms).
+ * The list response text `storage` serves (its optional read model, `Storage.storefront`), or,
+ * for a storage without one, the object path (which then trivially conforms). `r`: the
+ * repositories of the read or transaction the call is made in (the read model joins it).
  */
-async function storefrontTexts(
+export async function servedList(
+  storage: Storage,
   r: Repositories,
   scope: Scope,
   filter: ProductListFilter,
   page: PageRequest<ProductSort>,
-) {
-  return r.products.listStorefrontJson
-    ? r.products.listStorefrontJson(scope, filter, page)
-    : r.products.list(scope, filter, page).then((p) => ({ ...p, data: p.data.map(storefrontProductJson) }));
+): Promise<string> {
+  return storage.storefront
+    ? storage.storefront.listProducts(scope, filter, page)
+    : storefrontListJson(await r.products.list(scope, filter, page));
+}
+
+/** The product text `storage` serves by id or slug at `status` (see {@link servedList}), or null. */
+export async function servedProduct(
+  storage: Storage,
+  r: Repositories,
+  scope: Scope,
+  by: 'id' | 'slug',
+  key: string,
+  status: ProductStatus,
+): Promise<string | null> {
+  if (storage.storefront) return storage.storefront.getProduct(scope, by, key, status);
+  const product = by === 'id' ? await r.products.get(scope, key) : await r.products.getBySlug(scope, key);
+  return product && product.status === status ? storefrontJson(product) : null;
 }
 
 /**
- * The storefront page equals `list`'s page with each product serialised as
- * `JSON.stringify(productToWire(product, 'storefront'))` (same order, counts and cursor), and
- * each text equals the storefront JSON of the product `get` returns.
+ * The storefront list response equals `list`'s page serialised (each product as
+ * `JSON.stringify(productToWire(product, 'storefront'))`, same order, counts and cursor), and
+ * each product's text (by id and by slug, only at its own status) equals the storefront JSON of
+ * the product `get` returns. Returns the products' texts in page order.
  */
 async function expectStorefrontTexts(
+  storage: Storage,
   r: Repositories,
   scope: Scope,
   filter: ProductListFilter = {},
   page: PageRequest<ProductSort> = NEWEST,
 ): Promise<string[]> {
   const objects = await r.products.list(scope, filter, page);
-  const texts = await storefrontTexts(r, scope, filter, page);
-  expect(texts).toEqual({ ...objects, data: objects.data.map(storefrontProductJson) });
-  for (const [i, product] of objects.data.entries()) {
+  expect(await servedList(storage, r, scope, filter, page)).toBe(storefrontListJson(objects));
+  const texts: string[] = [];
+  for (const product of objects.data) {
     const current = (await r.products.get(scope, product.id)) as ProductAggregate;
-    expect(texts.data[i]).toBe(storefrontProductJson(current));
-    if (r.products.getStorefrontJson) {
-      // The single-product form agrees, by id and by slug, and only for the status asked for.
-      expect(await r.products.getStorefrontJson(scope, 'id', current.id, current.status)).toBe(texts.data[i]);
-      expect(await r.products.getStorefrontJson(scope, 'slug', current.slug, current.status)).toBe(
-        texts.data[i],
-      );
-      const other = current.status === 'active' ? 'draft' : 'active';
-      expect(await r.products.getStorefrontJson(scope, 'id', current.id, other)).toBeNull();
-    }
+    const text = storefrontJson(current);
+    expect(await servedProduct(storage, r, scope, 'id', current.id, current.status)).toBe(text);
+    expect(await servedProduct(storage, r, scope, 'slug', current.slug, current.status)).toBe(text);
+    const other = current.status === 'active' ? 'draft' : 'active';
+    expect(await servedProduct(storage, r, scope, 'id', current.id, other)).toBeNull();
+    texts.push(text);
   }
-  return texts.data;
+  return texts;
 }
 
 /** A new variant whose metadata needs escaping in JSON. */
@@ -88,7 +115,7 @@ function newImage(product: ProductAggregate, position: number, variantIds: strin
 }
 
 /**
- * The storefront catalog served as text (`listStorefrontJson`, optional): after every kind of
+ * The storefront catalog served as text (`Storage.storefront`, optional): after every kind of
  * catalog write (product fields, status, options, variants, activation, images, representative
  * price, delete) and every stock change (reservations, releases, inventory edits and
  * adjustments), the texts are exactly the storefront JSON of the current aggregates.
@@ -113,7 +140,7 @@ export function storefrontTextSuite(ctx: SuiteContext): void {
       ];
       (product.images[1] as ImageRecord).variant_ids = [second.id];
       const check = (filter: ProductListFilter = {}) =>
-        ctx.read((r) => expectStorefrontTexts(r, scope, filter));
+        ctx.read((r) => expectStorefrontTexts(ctx.storage(), r, scope, filter));
 
       await ctx.tx((tx) => tx.products.insert(product));
       const [inserted] = await check();
@@ -215,10 +242,8 @@ export function storefrontTextSuite(ctx: SuiteContext): void {
       // Delete: gone from both.
       await ctx.tx((tx) => tx.products.delete(scope, product.id, 16));
       expect(await check()).toEqual([]);
-      const gone = await ctx.read(async (r) =>
-        r.products.getStorefrontJson?.(scope, 'id', product.id, 'active'),
-      );
-      expect(gone ?? null).toBeNull();
+      const gone = await ctx.read((r) => servedProduct(ctx.storage(), r, scope, 'id', product.id, 'active'));
+      expect(gone).toBeNull();
     });
 
     it('getPurchasable: variant_name and image_url follow option, variant and image writes (kept with the variant)', async () => {
@@ -300,7 +325,7 @@ export function storefrontTextSuite(ctx: SuiteContext): void {
               let cursor: string | undefined;
               do {
                 const page = { limit: 2, sort, order, starting_after: cursor };
-                await expectStorefrontTexts(r, scope, filter, page);
+                await expectStorefrontTexts(ctx.storage(), r, scope, filter, page);
                 cursor = (await r.products.list(scope, filter, page)).next_cursor ?? undefined;
               } while (cursor !== undefined);
             }
@@ -338,7 +363,7 @@ export function storefrontTextSuite(ctx: SuiteContext): void {
           s.transaction((tx) => tx.products.deleteImage(scope, product.id, product.images[0]?.id as string)),
       ];
       await writeConcurrently(ctx, writes);
-      const [text] = await ctx.read((r) => expectStorefrontTexts(r, scope));
+      const [text] = await ctx.read((r) => expectStorefrontTexts(ctx.storage(), r, scope));
       for (const v of variants) expect(text).toContain(v.id);
       for (const im of images) expect(text).toContain(im.id);
       expect(text).not.toContain(doomed.id);

@@ -69,11 +69,9 @@ async function seedBefore0003(storage: KyselyStorage): Promise<void> {
 
 /** The storefront column of every document row of the scope, by product id. */
 async function storefrontColumns(storage: KyselyStorage): Promise<Record<string, string | null>> {
-  const rows = await (storage.db as Kysely<Database>)
-    .selectFrom('product_documents')
-    .select(['product_id', 'storefront'])
-    .where('store_id', '=', scope.store_id)
-    .execute();
+  // `storefront` exists from 0003 until 0017 (not in today's Database type).
+  const { rows } = await sql<{ product_id: string; storefront: string | null }>`select product_id, storefront
+    from product_documents where store_id = ${scope.store_id}`.execute(storage.db);
   return Object.fromEntries(rows.map((row) => [row.product_id, row.storefront]));
 }
 

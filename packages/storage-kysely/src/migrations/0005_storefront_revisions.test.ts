@@ -31,12 +31,10 @@ async function seedBefore0005(storage: KyselyStorage, migrator: Migrator): Promi
 }
 
 async function documents(storage: KyselyStorage) {
-  return (storage.db as Kysely<Database>)
-    .selectFrom('product_documents')
-    .select(['product_id', 'storefront'])
-    .where('store_id', '=', scope.store_id)
-    .orderBy('product_id')
-    .execute();
+  // `storefront` exists from 0003 until 0017 (not in today's Database type).
+  const { rows } = await sql<{ product_id: string; storefront: string | null }>`select product_id, storefront
+    from product_documents where store_id = ${scope.store_id} order by product_id`.execute(storage.db);
+  return rows;
 }
 
 async function revisions(storage: KyselyStorage): Promise<Record<string, number>> {

@@ -1,6 +1,6 @@
 import type { CompiledQuery, QueryResult } from 'kysely';
 import type { DialectCapabilities } from '../dialects/dialect-capabilities';
-import type { StorefrontTemplateAccess } from '../repositories/storefront-template-cache';
+import type { ApiKeyLookups } from '../repositories/api-key-lookups';
 import { translateDbError } from '../translate-db-error';
 import {
   type Args,
@@ -37,14 +37,26 @@ export interface StatementExecutor {
  * ~17 statements. Statements still run at the moment they are called, as before; errors still
  * arrive as rejections (translated), never as synchronous throws.
  */
+/**
+ * What a repository gets of its storage's in-process caches, and whether its reads may fill
+ * them — true only for the repositories of reads outside a transaction (which see committed rows
+ * only). (Named `storefront` on the runner for history; the storefront caches themselves live in
+ * storefront-read-model/ and are not reached through repositories.)
+ */
+export interface InProcessCaches {
+  readonly fill: boolean;
+  /** SQLite: API keys by hash while the file is unchanged (api-key-lookups.ts); none: not kept. */
+  readonly apiKeys?: ApiKeyLookups;
+}
+
 export class QueryRunner {
   readonly caps: DialectCapabilities;
 
   constructor(
     readonly db: StatementExecutor,
     readonly templates: TemplateCache,
-    /** The storage's in-process storefront templates (product repository); none: no caching. */
-    readonly storefront?: StorefrontTemplateAccess,
+    /** The storage's in-process caches this runner's repositories may use; none: no caching. */
+    readonly storefront?: InProcessCaches,
   ) {
     this.caps = templates.ctx.caps;
   }

@@ -1,5 +1,4 @@
 import type { Scope } from '@cartwright/core';
-import { storefrontStockFragment } from '@cartwright/core/internal';
 import type {
   ImageRecord,
   InventoryRecord,
@@ -95,15 +94,26 @@ function variantIdsSql(dialect: Dialect): string {
 }
 
 /**
- * `INSERT … SELECT` (re)writing the `product_documents` row of every products row (alias `p`)
- * matching `where`: an upsert, so that it both creates and refreshes.
+ * The format of the documents this module writes, stored per row in
+ * `product_documents.format_version` (0017_storefront_read_model). Change it with any change to
+ * what {@link documentUpsertSql} writes: `storage.migrate()` then rebuilds every live product's
+ * document whose row carries another value, or none (rebuild-documents.ts) — derived data is
+ * rebuilt by the application, never by a migration.
  */
-export function documentUpsertSql(dialect: Dialect, where: string): string {
+export const CATALOG_DOCUMENT_VERSION = 1;
+
+/**
+ * `INSERT … SELECT` (re)writing the `product_documents` row of every products row (alias `p`)
+ * matching `where`: an upsert, so that it both creates and refreshes. `formatVersion`: the value
+ * stored in `format_version` ({@link CATALOG_DOCUMENT_VERSION} for the repository and
+ * the rebuild).
+ */
+export function documentUpsertSql(dialect: Dialect, where: string, formatVersion: number): string {
   const f = fragmentsOf(dialect);
-  return `insert into product_documents (store_id, mode, product_id, children, variant_ids)
-select p.store_id, p.mode, p.id, ${withAlias(childrenSql(f), 'p')}, ${withAlias(variantIdsSql(dialect), 'p')}
+  return `insert into product_documents (store_id, mode, product_id, children, variant_ids, format_version)
+select p.store_id, p.mode, p.id, ${withAlias(childrenSql(f), 'p')}, ${withAlias(variantIdsSql(dialect), 'p')}, ${Math.trunc(formatVersion)}
 from products p where ${where}
-on conflict (store_id, mode, product_id) do update set children = excluded.children, variant_ids = excluded.variant_ids`;
+on conflict (store_id, mode, product_id) do update set children = excluded.children, variant_ids = excluded.variant_ids, format_version = excluded.format_version`;
 }
 
 /**
@@ -127,33 +137,6 @@ export function productDocumentSql(dialect: Dialect, alias: string): string {
         `(select '[' || ${columns}::text || ',' || d.children::text || ',' || coalesce((select json_agg(${inventory})
           from json_array_elements_text(d.variant_ids) as e(id) cross join lateral (select * from inventory_items i
             where i.store_id = d.store_id and i.mode = d.mode and i.variant_id = e.id limit 1) as i)::text, '[]') || ']'
-        from product_documents d where d.store_id = P.store_id and d.mode = P.mode and d.product_id = P.id)`;
-  return withAlias(sql, alias);
-}
-
-/**
- * The storefront stock of the products row aliased `alias`, as one text value: its template's
- * revision (`product_documents.storefront_rev`), a U+0001, then the stock of the product's
- * variants (`<variant id> U+001F <flags><available>` per inventory row, U+001E between rows;
- * flags = track_inventory * 2 + allow_backorder, available = on_hand − reserved). The template
- * itself is not shipped: the reader keeps templates by revision in process
- * (storefront-template-cache.ts) and reads the few it lacks (with their revisions) afterwards.
- * Null when the product has no document row.
- *
- * SQLite reads both from indexes alone, named with INDEXED BY (without statistics its planner
- * prefers the document's primary key, whose row overflows; 0005_storefront_revisions,
- * 0006_storefront_page_indexes): the revision from `product_documents_rev_idx`, the stock from
- * `inventory_items_stock_idx` (partial: no stock movement can use it). Postgres reads the stock
- * from one range of `inventory_items_product_idx` (0003_storefront_documents).
- */
-export function storefrontStockSql(dialect: Dialect, alias: string): string {
-  const sql =
-    dialect === 'sqlite'
-      ? `(select d.storefront_rev || char(1) || coalesce((select group_concat(i.variant_id || char(31) || (i.track_inventory * 2 + i.allow_backorder) || (i.on_hand - i.reserved), char(30))
-          from inventory_items i indexed by inventory_items_stock_idx where i.store_id = P.store_id and i.mode = P.mode and i.product_id = P.id), '')
-        from product_documents d indexed by product_documents_rev_idx where d.store_id = P.store_id and d.mode = P.mode and d.product_id = P.id)`
-      : `(select d.storefront_rev::text || chr(1) || coalesce((select string_agg(i.variant_id || chr(31) || (i.track_inventory::int * 2 + i.allow_backorder::int)::text || (i.on_hand - i.reserved)::text, chr(30))
-          from inventory_items i where i.store_id = P.store_id and i.mode = P.mode and i.product_id = P.id), '')
         from product_documents d where d.store_id = P.store_id and d.mode = P.mode and d.product_id = P.id)`;
   return withAlias(sql, alias);
 }
@@ -371,42 +354,3 @@ export const PURCHASABLE = {
   valueNames: 7,
   imageUrl: 8,
 } as const;
-
-/** The four stock prefixes of a slot, by flags (track_inventory * 2 + allow_backorder). */
-const STOCK_PREFIXES = [0, 1, 2, 3].map((flags) =>
-  storefrontStockFragment(flags >= 2, flags % 2 === 1, 0).slice(0, -1),
-);
-
-/** A {@link storefrontStockSql} value taken apart: the template revision and the raw stock text. */
-export interface StorefrontStockText {
-  rev: number;
-  stock: string;
-}
-
-/** Splits a {@link storefrontStockSql} value; undefined when null (no document row). */
-export function splitStorefrontStockText(value: unknown): StorefrontStockText | undefined {
-  if (typeof value !== 'string') return undefined;
-  const cut = value.indexOf('\u0001');
-  if (cut < 0) return undefined;
-  return { rev: Number(value.slice(0, cut)), stock: value.slice(cut + 1) };
-}
-
-/**
- * The slot fragment of a variant from the stock part of a {@link storefrontStockSql} value: the
- * text `storefrontStockFragment` writes for its current stock, or undefined when the stock has
- * no entry for it. Found by searching the (short: one entry per variant) text rather than
- * building a map per product; an entry starts the text or follows a U+001E, so an id that ends
- * another id is not mistaken for it.
- */
-export function storefrontStockFragmentOf(stock: string, variantId: string): string | undefined {
-  // The id followed by U+001F, searched without building that needle (one string less per slot).
-  const n = variantId.length;
-  let at = stock.indexOf(variantId);
-  while (at >= 0 && ((at > 0 && stock.charCodeAt(at - 1) !== 0x1e) || stock.charCodeAt(at + n) !== 0x1f)) {
-    at = stock.indexOf(variantId, at + 1);
-  }
-  if (at < 0) return undefined;
-  const flags = at + n + 1;
-  const end = stock.indexOf('\u001e', flags);
-  return `${STOCK_PREFIXES[stock.charCodeAt(flags) - 48]}${stock.slice(flags + 1, end < 0 ? undefined : end)}`;
-}

@@ -2,8 +2,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Scope } from '@cartwright/core';
-import { storefrontProductJson } from '@cartwright/core/internal';
-import type { Page, ProductAggregate, Repositories } from '@cartwright/core/storage';
+import {
+  adjustInventory,
+  productPageToWire,
+  productToWire,
+  releaseInventory,
+  reserveInventory,
+  restockInventory,
+  shipInventory,
+  updateInventory,
+} from '@cartwright/core/internal';
+import type { ProductAggregate, Repositories } from '@cartwright/core/storage';
 import {
   createTestDatabase,
   dropTestDatabase,
@@ -17,60 +26,57 @@ import type { KyselyStorage } from '../kysely-storage';
 import { postgresStorage } from '../postgres';
 import type { Database } from '../schema/database';
 import { sqliteStorage } from '../sqlite';
-import { StorefrontPageCache, storefrontPageKey, storefrontProductKey } from './storefront-page-cache';
+import { StorefrontPageCache, storefrontPageKey, storefrontProductKey } from './page-cache';
 
 const PAGE = { limit: 20, sort: 'created_at' as const, order: 'desc' as const };
 const LIVE = { status: 'active' as const };
 
-function page(texts: string[]): Page<string> {
-  return { data: texts, total_count: texts.length, has_more: false, next_cursor: null };
-}
-
 describe('StorefrontPageCache', () => {
-  it('serves a page only at the version it was kept under, frozen, and forgets it at another', () => {
+  it('serves a text only at the version it was kept under, and forgets it at another', () => {
     const cache = new StorefrontPageCache();
-    const kept = cache.put('k', 3, page(['{"id":"a"}']));
-    expect(Object.isFrozen(kept) && Object.isFrozen(kept.data)).toBe(true);
-    expect(cache.get('k', 3)).toBe(kept);
+    cache.put('k', 3, '{"data":[]}');
+    expect(cache.get('k', 3)).toBe('{"data":[]}');
     expect(cache.get('k', 4)).toBeUndefined();
     expect(cache.get('k', 3)).toBeUndefined();
     expect(cache.size).toBe(0);
     expect(cache.chars).toBe(0);
+    expect([cache.hits, cache.misses]).toEqual([1, 2]);
   });
 
-  it('is bounded by pages and by characters, least recently used out first; 0 entries turns it off', () => {
+  it('is bounded by entries and by characters, least recently used out first; 0 entries turns it off', () => {
     const cache = new StorefrontPageCache({ maxEntries: 2, maxChars: 10 });
-    cache.put('a', 1, page(['aaa']));
-    cache.put('b', 1, page(['bbb']));
+    cache.put('a', 1, 'aaa');
+    cache.put('b', 1, 'bbb');
     cache.get('a', 1);
-    cache.put('c', 1, page(['ccc']));
+    cache.put('c', 1, 'ccc');
     expect([
       cache.get('a', 1) !== undefined,
       cache.get('b', 1) !== undefined,
       cache.get('c', 1) !== undefined,
     ]).toEqual([true, false, true]);
-    cache.put('d', 1, page(['dddddddd']));
+    cache.put('d', 1, 'dddddddd');
     expect(cache.chars).toBeLessThanOrEqual(10);
     expect(cache.get('d', 1)).toBeDefined();
-    expect(cache.put('big', 1, page(['x'.repeat(11)])).data).toEqual(['x'.repeat(11)]);
+    cache.put('big', 1, 'x'.repeat(11));
     expect(cache.get('big', 1)).toBeUndefined();
     cache.resize({ maxEntries: 0 });
     expect(cache.enabled).toBe(false);
     expect(cache.size).toBe(0);
   });
 
-  it('keeps product texts beside pages under their own keys, and never a page for a text', () => {
+  it('keeps product texts beside pages under their own keys', () => {
     const cache = new StorefrontPageCache();
     const scope = { store_id: 'store_1', mode: 'test' };
     const productKey = storefrontProductKey(scope, 'id', 'prod_1', 'active');
-    cache.putText(productKey, 2, '{"id":"prod_1"}');
-    const kept = cache.put(storefrontPageKey(scope, LIVE, PAGE), 2, page(['{"id":"prod_1"}']));
-    expect(cache.getText(productKey, 2)).toBe('{"id":"prod_1"}');
-    expect(cache.get(productKey, 2)).toBeUndefined();
-    expect(cache.getText(storefrontPageKey(scope, LIVE, PAGE), 2)).toBeUndefined();
-    expect(cache.get(storefrontPageKey(scope, LIVE, PAGE), 2)).toBe(kept);
-    expect(cache.getText(productKey, 3)).toBeUndefined();
+    cache.put(productKey, 2, '{"id":"prod_1"}');
+    cache.put(storefrontPageKey(scope, LIVE, PAGE), 2, '{"data":[{"id":"prod_1"}]}');
+    expect(cache.get(productKey, 2)).toBe('{"id":"prod_1"}');
+    expect(cache.get(storefrontPageKey(scope, LIVE, PAGE), 2)).toBe('{"data":[{"id":"prod_1"}]}');
     expect(storefrontProductKey(scope, 'slug', 'prod_1', 'active')).not.toBe(productKey);
+    expect(storefrontProductKey(scope, 'id', 'prod_1', 'active')).not.toBe(
+      storefrontPageKey(scope, LIVE, PAGE),
+    );
+    expect(cache.get(productKey, 3)).toBeUndefined();
     expect(cache.size).toBe(1);
   });
 
@@ -107,7 +113,7 @@ function describeAcrossStorages(name: string, openPair: () => Promise<Pair>): vo
   };
   describe(`storefront page cache across two storages on one database (${name})`, () => {
     it(
-      'a page read again is the same object until any change it shows commits in the other storage; rolled-back changes keep it',
+      'a page read again is served from memory until any change it shows commits in the other storage (then read once, exact); rolled-back changes keep it',
       withPair(async ({ reader, writer }, scope) => {
         const desk = makeProduct(scope, {
           name: 'Desk',
@@ -121,14 +127,16 @@ function describeAcrossStorages(name: string, openPair: () => Promise<Pair>): vo
         });
         const [deskVariant, deskOther] = desk.variants;
 
-        /** The reader's page, checked against the object path read now (the truth). */
-        const readPage = async (filter: object = LIVE, request: object = PAGE): Promise<Page<string>> => {
-          const texts = await reader.read(async (r) =>
-            r.products.listStorefrontJson?.(scope, filter, request as typeof PAGE),
-          );
+        /**
+         * The reader's page, checked against the object path read now (the truth); `served`:
+         * whether the reader's cache served it (a hit) or read it (a miss).
+         */
+        const readPage = async (filter: object = LIVE, request: object = PAGE) => {
+          const hits = reader.storefrontPages.hits;
+          const text = await reader.storefront.listProducts(scope, filter, request as typeof PAGE);
           const objects = await writer.read((r) => r.products.list(scope, filter, request as typeof PAGE));
-          expect(texts).toEqual({ ...objects, data: objects.data.map(storefrontProductJson) });
-          return texts as Page<string>;
+          expect(text).toBe(JSON.stringify(productPageToWire(objects, 'storefront')));
+          return { text, hit: reader.storefrontPages.hits > hits };
         };
         /** A change committed by the writer. */
         const inWriter = (change: (tx: Repositories) => Promise<unknown>) => () => writer.transaction(change);
@@ -136,17 +144,18 @@ function describeAcrossStorages(name: string, openPair: () => Promise<Pair>): vo
           [
             'a reservation',
             inWriter((tx) =>
-              tx.inventory.reserve(scope, [{ variant_id: deskVariant?.id as string, quantity: 2 }], 2),
+              reserveInventory(tx, scope, [{ variant_id: deskVariant?.id as string, quantity: 2 }], 2),
             ),
           ],
           [
             'an adjustment',
-            inWriter((tx) => tx.inventory.adjust(scope, deskVariant?.inventory.id as string, 5, 3)),
+            inWriter((tx) => adjustInventory(tx, scope, deskVariant?.inventory.id as string, 5, 3)),
           ],
           [
             'a shipment',
             inWriter((tx) =>
-              tx.inventory.ship(
+              shipInventory(
+                tx,
                 scope,
                 [{ variant_id: deskVariant?.id as string, quantity: 1, from_reserved: 1 }],
                 4,
@@ -156,7 +165,8 @@ function describeAcrossStorages(name: string, openPair: () => Promise<Pair>): vo
           [
             'a restock',
             inWriter((tx) =>
-              tx.inventory.restock(
+              restockInventory(
+                tx,
                 scope,
                 [{ variant_id: deskVariant?.id as string, from_reserved: 1, to_on_hand: 1 }],
                 5,
@@ -166,7 +176,7 @@ function describeAcrossStorages(name: string, openPair: () => Promise<Pair>): vo
           [
             'an inventory setting',
             inWriter((tx) =>
-              tx.inventory.update(scope, deskOther?.inventory.id as string, {
+              updateInventory(tx, scope, deskOther?.inventory.id as string, {
                 track_inventory: false,
                 updated_at: 6,
               }),
@@ -206,46 +216,46 @@ function describeAcrossStorages(name: string, openPair: () => Promise<Pair>): vo
         const readProducts = async () => {
           for (const product of [desk, lamp]) {
             const truth = await writer.read((r) => r.products.get(scope, product.id));
-            const expected = truth && truth.status === 'active' ? storefrontProductJson(truth) : null;
+            const expected =
+              truth && truth.status === 'active' ? JSON.stringify(productToWire(truth, 'storefront')) : null;
             for (const [by, key] of [
               ['id', product.id],
               ['slug', truth?.slug ?? product.slug],
             ] as const) {
               for (let i = 0; i < 2; i++) {
-                const text = await reader.read(
-                  async (r) => (await r.products.getStorefrontJson?.(scope, by, key, 'active')) ?? null,
-                );
+                const text = await reader.storefront.getProduct(scope, by, key, 'active');
                 expect(text, `${product.name} by ${by}`).toBe(expected);
               }
             }
           }
         };
         let previous = await readPage();
-        expect(await readPage()).toBe(previous);
+        expect(previous.hit).toBe(false);
+        expect(await readPage()).toEqual({ text: previous.text, hit: true });
         await readProducts();
         for (const [what, change] of changes) {
           // Rolled back: nothing committed, so the page read before is still the page.
           await expect(
             writer.transaction(async (tx) => {
-              await tx.inventory.adjust(scope, deskVariant?.inventory.id as string, 7, 11);
+              await adjustInventory(tx, scope, deskVariant?.inventory.id as string, 7, 11);
               await tx.products.update(scope, lamp.id, { name: 'Never', updated_at: 11 });
               throw new Error('rolled back');
             }),
           ).rejects.toThrow('rolled back');
-          expect(await readPage(), `${what}: after a rollback`).toBe(previous);
+          expect(await readPage(), `${what}: after a rollback`).toEqual({ text: previous.text, hit: true });
 
           await change();
           const next = await readPage();
-          expect(next, what).not.toBe(previous);
+          expect(next.hit, what).toBe(false);
           // A shipment moves on_hand and reserved alike: the same `available`, read afresh.
-          if (what !== 'a shipment') expect(next, what).not.toEqual(previous);
-          expect(await readPage(), `${what}: read again`).toBe(next);
+          if (what !== 'a shipment') expect(next.text, what).not.toBe(previous.text);
+          expect(await readPage(), `${what}: read again`).toEqual({ text: next.text, hit: true });
           await readProducts();
           previous = next;
         }
-        expect(previous.data.join()).toContain('Chair');
-        expect(previous.data.join()).not.toContain(lamp.id);
-        expect(previous.data.join()).not.toContain(desk.id);
+        expect(previous.text).toContain('Chair');
+        expect(previous.text).not.toContain(lamp.id);
+        expect(previous.text).not.toContain(desk.id);
       }),
     );
 
@@ -264,36 +274,41 @@ function describeAcrossStorages(name: string, openPair: () => Promise<Pair>): vo
           for (const product of products) await tx.products.insert(product);
           await tx.products.insert(makeProduct(other, { name: 'Live stool' }));
         });
-        const list = (s: Scope, filter: object, request: object) =>
-          reader.read(
-            async (r) =>
-              r.products.listStorefrontJson?.(s, filter, request as typeof PAGE) as Promise<Page<string>>,
-          );
+        /** A list response of the reader, and whether its cache served it. */
+        const list = async (s: Scope, filter: object, request: object) => {
+          const hits = reader.storefrontPages.hits;
+          const text = await reader.storefront.listProducts(s, filter, request as typeof PAGE);
+          return { text, hit: reader.storefrontPages.hits > hits, page: JSON.parse(text) };
+        };
         const first = await list(scope, LIVE, { ...PAGE, limit: 2 });
         const cheap = await list(scope, { ...LIVE, price_max: 200 }, PAGE);
         const live = await list(other, LIVE, PAGE);
-        expect(first.data).toHaveLength(2);
-        expect(first.has_more).toBe(true);
-        expect(cheap.total_count).toBe(2);
-        expect(live.data.join()).toContain('Live stool');
-        const second = await list(scope, LIVE, { ...PAGE, limit: 2, starting_after: first.next_cursor });
-        expect(second.data).not.toEqual(first.data);
-        expect(await list(scope, LIVE, { ...PAGE, limit: 2 })).toBe(first);
-        expect(await list(other, LIVE, PAGE)).toBe(live);
+        expect([first.hit, cheap.hit, live.hit]).toEqual([false, false, false]);
+        expect(first.page.data).toHaveLength(2);
+        expect(first.page.has_more).toBe(true);
+        expect(cheap.page.total_count).toBe(2);
+        expect(live.text).toContain('Live stool');
+        const second = await list(scope, LIVE, { ...PAGE, limit: 2, starting_after: first.page.next_cursor });
+        expect(second.hit).toBe(false);
+        expect(second.page.data).not.toEqual(first.page.data);
+        expect(await list(scope, LIVE, { ...PAGE, limit: 2 })).toEqual({ ...first, hit: true });
+        expect(await list(other, LIVE, PAGE)).toEqual({ ...live, hit: true });
 
         // A change in one mode leaves the other mode's pages kept.
         await writer.transaction((tx) =>
           tx.products.update(scope, products[0]?.id as string, { name: 'Renamed', updated_at: 5 }),
         );
-        expect(await list(other, LIVE, PAGE)).toBe(live);
-        expect(await list(scope, { ...LIVE, price_max: 200 }, PAGE)).not.toBe(cheap);
+        expect(await list(other, LIVE, PAGE)).toEqual({ ...live, hit: true });
+        const renamed = await list(scope, { ...LIVE, price_max: 200 }, PAGE);
+        expect(renamed.hit).toBe(false);
+        expect(renamed.text).not.toBe(cheap.text);
 
+        // Inside a transaction: read through it, neither served from nor added to the cache.
         const size = reader.storefrontPages.size;
-        const inside = await reader.transaction(async (tx) =>
-          tx.products.listStorefrontJson?.(other, LIVE, PAGE),
-        );
-        expect(inside).toEqual(live);
-        expect(inside).not.toBe(live);
+        const counts = [reader.storefrontPages.hits, reader.storefrontPages.misses];
+        const inside = await reader.transaction(() => reader.storefront.listProducts(other, LIVE, PAGE));
+        expect(inside).toBe(live.text);
+        expect([reader.storefrontPages.hits, reader.storefrontPages.misses]).toEqual(counts);
         expect(reader.storefrontPages.size).toBe(size);
       }),
     );
@@ -314,7 +329,8 @@ function describeAcrossStorages(name: string, openPair: () => Promise<Pair>): vo
         const afterInsert = await version();
         expect(afterInsert).toBeGreaterThan(0);
         await writer.transaction((tx) =>
-          tx.inventory.reserve(
+          reserveInventory(
+            tx,
             scope,
             product.variants.map((v) => ({ variant_id: v.id, quantity: 1 })),
             2,
@@ -325,7 +341,8 @@ function describeAcrossStorages(name: string, openPair: () => Promise<Pair>): vo
         expect(afterReserve - afterInsert).toBe(writer.dialect === 'postgres' ? 1 : 3);
         await expect(
           writer.transaction(async (tx) => {
-            await tx.inventory.release(
+            await releaseInventory(
+              tx,
               scope,
               [{ variant_id: product.variants[0]?.id as string, quantity: 1 }],
               3,
@@ -337,7 +354,7 @@ function describeAcrossStorages(name: string, openPair: () => Promise<Pair>): vo
         // Changes outside what pages show (safety stock, metadata) leave it alone on SQLite and
         // Postgres alike.
         await writer.transaction((tx) =>
-          tx.inventory.update(scope, product.variants[0]?.inventory.id as string, {
+          updateInventory(tx, scope, product.variants[0]?.inventory.id as string, {
             safety_stock: 4,
             updated_at: 4,
           }),

@@ -1,26 +1,16 @@
-import type { Page } from '@cartwright/core/storage';
-
 /**
- * Storefront product list pages kept in process, per storage instance: a page read
- * again while its store's catalog version (0008_catalog_versions) has not moved is served from
- * memory after ONE statement that reads that integer, instead of the page and count statements
- * (~250 µs of a ~450 µs catalog request on SQLite, a round trip and ~1 ms of server time on
- * Postgres).
+ * Storefront responses kept in process, per storage instance (storefront-read-model/README.md):
+ * the complete JSON text of a list page (`listProducts`) or of one product (`getProduct`), kept
+ * under the store's catalog version read BEFORE the text was read. A lookup at another version
+ * forgets the entry. Correctness rests on the database, not on this process: the catalog
+ * version moves in the transaction of every change a response shows (catalog-versions.ts).
  *
- * Correctness rests on the database, not on this process: triggers bump the version in the
- * transaction of every change a page shows (any process, any code path), and the reader reads
- * the version BEFORE it reads the page (`KyselyProductRepository.listStorefrontJson`). A page is
- * kept under the version read before it, so it is never older than its version; a change
- * committed between the two reads makes it newer, which only costs the next read a miss. Only
- * reads outside a transaction use it (see {@link StorefrontTemplateAccess}): a transaction sees
- * its own uncommitted bump, which a rollback would hand to another change.
- *
- * Key: store, mode, filter and page request (one key per distinct list request). Value: the
- * `Page<string>` the repository returned, frozen — callers share it. The storefront product by id
- * or slug is kept the same way (`getText`/`putText`, {@link storefrontProductKey}); products not
- * found are not kept, so looking up random ids cannot fill the cache. Bound: `maxEntries` pages and
- * `maxChars` characters of product texts (defaults 200 and 8 Mi: a page of 20 demo products is
- * ~60 K characters), least recently used out first (a hit moves its entry: one per request).
+ * Key: store, mode, filter and page request (one key per distinct list request;
+ * {@link storefrontPageKey}), or store, mode, lookup, status and id/slug for a product
+ * ({@link storefrontProductKey}). Products not found are not kept, so looking up random ids
+ * cannot fill the cache. Bound: `maxEntries` entries and `maxChars` characters of text (defaults
+ * 200 and 8 Mi: a page of 20 demo products is ~60 K characters), least recently used out first
+ * (a hit moves its entry: one Map delete + set per request).
  */
 export class StorefrontPageCache {
   readonly #entries = new Map<string, CachedPage>();
@@ -43,12 +33,16 @@ export class StorefrontPageCache {
     return this.#maxEntries > 0;
   }
 
-  /** Pages cached now. */
+  /** Lookups served from memory, and lookups that were not (since the storage was opened). */
+  hits = 0;
+  misses = 0;
+
+  /** Entries cached now. */
   get size(): number {
     return this.#entries.size;
   }
 
-  /** Product text characters cached now. */
+  /** Text characters cached now. */
   get chars(): number {
     return this.#chars;
   }
@@ -60,61 +54,38 @@ export class StorefrontPageCache {
     this.#evict();
   }
 
-  /** The page kept under `key` when it was read at catalog version `version`, else undefined. */
-  get(key: string, version: number): Page<string> | undefined {
-    const value = this.#get(key, version);
-    return typeof value === 'object' ? value : undefined;
-  }
-
-  /**
-   * Keeps `page` under `key` at `version` (replacing what was there); freezes it (and its data)
-   * in place and returns it: the repository's fresh page, shared from now on.
-   */
-  put(key: string, version: number, page: Page<string>): Page<string> {
-    Object.freeze(page.data);
-    const frozen = Object.freeze(page);
-    let chars = 0;
-    for (const text of frozen.data) chars += text.length;
-    this.#put(key, version, frozen, chars);
-    return frozen;
-  }
-
-  /** The product text kept under `key` (see {@link storefrontProductKey}) at `version`, else undefined. */
-  getText(key: string, version: number): string | undefined {
-    const value = this.#get(key, version);
-    return typeof value === 'string' ? value : undefined;
-  }
-
-  /** Keeps one product's storefront text under `key` at `version`. */
-  putText(key: string, version: number, text: string): void {
-    this.#put(key, version, text, text.length);
-  }
-
-  #get(key: string, version: number): Page<string> | string | undefined {
+  /** The text kept under `key` when it was read at catalog version `version`, else undefined. */
+  get(key: string, version: number): string | undefined {
     const entry = this.#entries.get(key);
-    if (!entry) return undefined;
+    if (!entry) {
+      this.misses++;
+      return undefined;
+    }
     if (entry.version !== version) {
       this.#remove(key, entry);
+      this.misses++;
       return undefined;
     }
     this.#entries.delete(key);
     this.#entries.set(key, entry);
-    return entry.value;
+    this.hits++;
+    return entry.text;
   }
 
-  #put(key: string, version: number, value: Page<string> | string, chars: number): void {
+  /** Keeps `text` under `key` at `version` (replacing what was there). */
+  put(key: string, version: number, text: string): void {
     const previous = this.#entries.get(key);
     if (previous) this.#remove(key, previous);
-    if (this.#maxEntries > 0 && chars <= this.#maxChars) {
-      this.#entries.set(key, { version, value, chars });
-      this.#chars += chars;
+    if (this.#maxEntries > 0 && text.length <= this.#maxChars) {
+      this.#entries.set(key, { version, text });
+      this.#chars += text.length;
       this.#evict();
     }
   }
 
   #remove(key: string, entry: CachedPage): void {
     this.#entries.delete(key);
-    this.#chars -= entry.chars;
+    this.#chars -= entry.text.length;
   }
 
   #evict(): void {
@@ -132,9 +103,8 @@ export interface StorefrontPageCacheOptions {
 
 interface CachedPage {
   readonly version: number;
-  /** A list page, or one product's text (`getStorefrontJson`). */
-  readonly value: Page<string> | string;
-  readonly chars: number;
+  /** A list response, or one product's text. */
+  readonly text: string;
 }
 
 /** The key of one list request of one scope (filter and page request as the repository got them). */

@@ -17,6 +17,7 @@ import type {
   StoreRepository,
   WebhookRepository,
 } from './repositories';
+import type { StorefrontReadModel } from './storefront-read-model';
 
 /** Every repository, bound to one connection or transaction. */
 export interface Repositories {
@@ -65,5 +66,11 @@ export interface Storage {
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
   /** Reads outside a transaction (each query sees committed data). */
   read<T>(fn: (repos: Repositories) => Promise<T>): Promise<T>;
+  /**
+   * Optional: the storefront catalog's responses as finished text, kept however the storage
+   * likes (storefront-read-model.ts states the contract). Without it core serves them from
+   * `products.list` / `get`.
+   */
+  readonly storefront?: StorefrontReadModel;
   close(): Promise<void>;
 }

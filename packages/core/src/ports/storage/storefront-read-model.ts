@@ -1,0 +1,41 @@
+import type { PageRequest } from './pagination';
+import type { ProductStatus } from './records';
+import type { ProductListFilter } from './repositories';
+import type { Scope } from './scope';
+
+/**
+ * The storefront read model: an OPTIONAL capability of a storage (`Storage.storefront`) that
+ * serves the storefront catalog's responses as finished JSON text, so that a storage can keep
+ * them (in memory, in a cache, in rendered rows) however it likes. Core never sees how: it asks
+ * for the complete response text and writes it out. A storage without one is served through
+ * `ProductRepository.list` / `get` / `getBySlug`, and core serialises the objects (the reference
+ * the read model is held to).
+ *
+ * The contract every implementation keeps (the conformance suites `storefront-text` and
+ * `storefront-cache` prove it, on one storage instance and across instances/processes sharing
+ * a database):
+ *
+ * - **Exact.** `listProducts` returns, byte for byte, `JSON.stringify` of
+ *   `{ data, total_count, has_more, next_cursor }` for the page `list(scope, filter, page)`
+ *   returns, each product as `productToWire(product, 'storefront')`. `getProduct` returns
+ *   `JSON.stringify(productToWire(product, 'storefront'))` of the live product with this id
+ *   (or slug) when its status is `status`, else null.
+ * - **Never older than a commit the caller could have seen.** A call reflects every write
+ *   committed (by any process or storage instance on the same database) before the call
+ *   started. A write committed while the call runs may or may not show.
+ * - **Transactions.** Called inside a transaction callback of the same storage, it reads
+ *   through that transaction (sees its uncommitted writes) and keeps nothing from it, so a
+ *   rollback can never be served afterwards.
+ * - **No writes.** It never changes what the repositories return; it needs no call from core
+ *   after a write (invalidation is the storage's own business).
+ */
+export interface StorefrontReadModel {
+  /** `GET /v1/storefront/products` as text (see the interface notes for the exact bytes). */
+  listProducts(
+    scope: Scope,
+    filter: ProductListFilter,
+    page: PageRequest<'created_at' | 'name' | 'price'>,
+  ): Promise<string>;
+  /** A storefront product by id or slug as text, or null (not live, or another status). */
+  getProduct(scope: Scope, by: 'id' | 'slug', key: string, status: ProductStatus): Promise<string | null>;
+}
