@@ -5,24 +5,11 @@ import { formatParam } from '../shared/schemas/parse';
 import { write } from '../shared/unit-of-work';
 import { buildImage, buildOptions, buildVariant } from './product-records';
 import { requireProduct, storeCurrency } from './product-support';
+import { representativePrice } from './representative-price';
 import type { ProductCreate, ProductUpdate, VariantCreate } from './schemas';
 import { slugForProduct } from './slug';
 import { assertUniqueCombination, resolveVariantOptions } from './variant-options';
 import { type ProductWire, productToWire } from './wire';
-
-/**
- * The representative price (docs/contract.md#representative-price): the cheapest active variant's, or null. The storage
- * keeps `products.price` up to date itself; this fills the record handed to `insert`.
- */
-export function representativePrice(
-  variants: readonly Pick<VariantWithInventory, 'price' | 'is_active'>[],
-): number | null {
-  let cheapest: number | null = null;
-  for (const variant of variants) {
-    if (variant.is_active && (cheapest === null || variant.price < cheapest)) cheapest = variant.price;
-  }
-  return cheapest;
-}
 
 /** Two variants of one request with the same SKU → 409 `duplicate_sku` on the second. */
 function assertDistinctSkus(variants: readonly VariantCreate[]): void {

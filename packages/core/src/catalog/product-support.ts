@@ -31,11 +31,21 @@ export async function storeCurrency(tx: Repositories, scope: Scope): Promise<str
 
 /**
  * After a change to a product's parts (variants, images, options): bumps the product's
- * `updated_at`, reloads the aggregate (the storage has recomputed `price`) and emits
- * `product.updated` with the admin wire object. Returns the reloaded aggregate.
+ * `updated_at` — and, after a variant change, writes its representative `price` as the caller
+ * computed it (`representativePrice` over the live variants as they are now, read under the
+ * product's lock) — reloads the aggregate and emits `product.updated` with the admin wire
+ * object. Returns the reloaded aggregate.
  */
-export async function productChanged(work: Work, scope: Scope, productId: string): Promise<ProductAggregate> {
-  await work.tx.products.update(scope, productId, { updated_at: work.now });
+export async function productChanged(
+  work: Work,
+  scope: Scope,
+  productId: string,
+  change: { price?: number | null } = {},
+): Promise<ProductAggregate> {
+  await work.tx.products.update(scope, productId, {
+    updated_at: work.now,
+    ...(change.price !== undefined && { price: change.price }),
+  });
   const product = await requireProduct(work.tx, scope, productId);
   work.emit(scope, 'product.updated', productToWire(product, 'admin'));
   return product;

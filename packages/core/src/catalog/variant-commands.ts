@@ -5,6 +5,7 @@ import { read, write } from '../shared/unit-of-work';
 import { storeAmount, storeAmountOrNull } from './money-input';
 import { buildVariant } from './product-records';
 import { productChanged, requireProduct, storeCurrency } from './product-support';
+import { representativePrice, withoutVariant, withVariant } from './representative-price';
 import type { VariantCreate, VariantUpdate } from './schemas';
 import { assertUniqueCombination, resolveVariantOptions } from './variant-options';
 import { pageOfVariants, type VariantSort } from './variant-page';
@@ -18,9 +19,10 @@ function variantWireOf(product: ProductAggregate, id: string): VariantWire {
 }
 
 /**
- * A product's variants (docs/contract.md#catalog): list, add, change, remove. Every change bumps the
- * product's `updated_at`, lets the storage recompute its representative `price`, and emits
- * `product.updated`.
+ * A product's variants (docs/contract.md#catalog): list, add, change, remove. Every change reads
+ * the product under its lock (`forUpdate`: concurrent changes of one product's variants go one
+ * after another), bumps its `updated_at`, writes its representative `price` computed from its
+ * live variants as the change leaves them (`representativePrice`), and emits `product.updated`.
  *
  * Option references follow `resolveVariantOptions`: unknown option names, values or value ids →
  * 400 `parameter_invalid`; a combination another variant already has → 400 `parameter_invalid`
@@ -58,7 +60,8 @@ export function createVariantCommands(ctx: ServiceContext) {
         });
         const { inventory, ...record } = variant;
         await tx.products.insertVariant(record, inventory);
-        return variantWireOf(await productChanged(work, scope, productId), variant.id);
+        const price = representativePrice(withVariant(product.variants, variant));
+        return variantWireOf(await productChanged(work, scope, productId, { price }), variant.id);
       });
     },
 
@@ -95,7 +98,8 @@ export function createVariantCommands(ctx: ServiceContext) {
           ...(input.metadata !== undefined && { metadata: input.metadata }),
         });
         if (!updated) throw errors.notFound('variant', id);
-        return variantWireOf(await productChanged(work, scope, existing.product_id), id);
+        const price = representativePrice(withVariant(product.variants, updated));
+        return variantWireOf(await productChanged(work, scope, existing.product_id, { price }), id);
       });
     },
 
@@ -107,9 +111,11 @@ export function createVariantCommands(ctx: ServiceContext) {
       return write(ctx, async (work) => {
         const { tx, now } = work;
         const existing = await tx.products.getVariant(scope, id);
-        if (!existing || !(await tx.products.deleteVariant(scope, id, now)))
+        const product = existing && (await tx.products.get(scope, existing.product_id, { forUpdate: true }));
+        if (!existing || !product || !(await tx.products.deleteVariant(scope, id, now)))
           throw errors.notFound('variant', id);
-        await productChanged(work, scope, existing.product_id);
+        const price = representativePrice(withoutVariant(product.variants, id));
+        await productChanged(work, scope, existing.product_id, { price });
         return { id, deleted: true as const };
       });
     },

@@ -10,7 +10,7 @@ import {
   findLastAttempt,
   isOpenAttempt,
   readSnapshot,
-  snapshotMetadata,
+  snapshotValue,
 } from './checkout-attempts';
 
 function attempt(overrides: Partial<PaymentRecord> = {}): PaymentRecord {
@@ -30,6 +30,7 @@ function attempt(overrides: Partial<PaymentRecord> = {}): PaymentRecord {
     failure_reason: null,
     note: null,
     metadata: {},
+    checkout_snapshot: null,
     created_at: 1,
     updated_at: 1,
     ...overrides,
@@ -84,7 +85,7 @@ describe('checkout attempt records', () => {
     expect(isOpenAttempt(attempt({ cart_id: null }))).toBe(false);
   });
 
-  test('the snapshot round-trips through metadata and never reaches the wire', () => {
+  test('the snapshot round-trips through checkout_snapshot and never reaches the wire', () => {
     const snapshot = {
       version: 1,
       order: { id: 'ord_1', total: 4200 },
@@ -105,9 +106,10 @@ describe('checkout attempt records', () => {
         email: 'a@example.com',
       },
     } as unknown as CheckoutSnapshot;
-    const record = attempt({ metadata: { ...snapshotMetadata(snapshot), gift: true } });
+    const record = attempt({ metadata: { gift: true }, checkout_snapshot: snapshotValue(snapshot) });
     expect(readSnapshot(record)).toEqual(snapshot);
     expect(paymentToWire(record).metadata).toEqual({ gift: true });
+    expect(JSON.stringify(paymentToWire(record))).not.toContain('pm_card_visa');
     expect(() => readSnapshot(attempt())).toThrow(CommerceError);
   });
 });

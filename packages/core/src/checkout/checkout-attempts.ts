@@ -1,9 +1,8 @@
 import type { Payment } from '../orders/schemas';
-import { CHECKOUT_SNAPSHOT_KEY, paymentToWire } from '../orders/wire';
+import { paymentToWire } from '../orders/wire';
 import type { CreatePaymentInput } from '../ports/payment-provider';
 import type {
   InventoryMovement,
-  Json,
   JsonObject,
   OrderAggregate,
   PaymentRecord,
@@ -20,9 +19,9 @@ import { CommerceError } from '../shared/errors';
  * after a decline gets the next n, so the customer can pay with another card (Stripe refuses a
  * key reused with other parameters).
  *
- * Its metadata keeps, under an internal key the wire never shows, the {@link CheckoutSnapshot}:
+ * Its `checkout_snapshot` column (which the wire never shows) keeps the {@link CheckoutSnapshot}:
  * everything needed to write the order later without re-reading the cart or the catalog, and the
- * exact provider input to replay. The snapshot is dropped once the attempt is settled.
+ * exact provider input to replay. The snapshot is dropped (null) once the attempt is settled.
  */
 export interface CheckoutSnapshot {
   version: 1;
@@ -88,13 +87,13 @@ export function isOpenAttempt(payment: PaymentRecord): boolean {
 }
 
 /**
- * The metadata that stores a snapshot on its attempt. The snapshot is JSON-shaped already (plain
- * records of strings, numbers, booleans and nulls; absent optional fields are dropped when the
- * storage serialises the column), so it is referenced as is, not deep-copied: the records it
- * holds are freshly built by the claim and never mutated afterwards.
+ * The `checkout_snapshot` value that stores a snapshot on its attempt. The snapshot is
+ * JSON-shaped already (plain records of strings, numbers, booleans and nulls; absent optional
+ * fields are dropped when the storage serialises the column), so it is referenced as is, not
+ * deep-copied: the records it holds are freshly built by the claim and never mutated afterwards.
  */
-export function snapshotMetadata(snapshot: CheckoutSnapshot): JsonObject {
-  return { [CHECKOUT_SNAPSHOT_KEY]: snapshot as unknown as Json };
+export function snapshotValue(snapshot: CheckoutSnapshot): JsonObject {
+  return snapshot as unknown as JsonObject;
 }
 
 /**
@@ -103,8 +102,8 @@ export function snapshotMetadata(snapshot: CheckoutSnapshot): JsonObject {
  * gets it from the snapshot's exact `reserved` movements.
  */
 export function readSnapshot(attempt: PaymentRecord): CheckoutSnapshot {
-  const raw = attempt.metadata[CHECKOUT_SNAPSHOT_KEY];
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || raw.version !== 1) {
+  const raw = attempt.checkout_snapshot;
+  if (raw === null || raw.version !== 1) {
     throw new CommerceError('internal_error', `Payment '${attempt.id}' has no checkout snapshot`);
   }
   const snapshot = raw as unknown as CheckoutSnapshot;

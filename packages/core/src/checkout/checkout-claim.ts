@@ -24,7 +24,7 @@ import {
   checkoutAttemptKey,
   isOpenAttempt,
   lastCheckoutAttempt,
-  snapshotMetadata,
+  snapshotValue,
 } from './checkout-attempts';
 import { type InProcessSettlement, settleInProcess } from './checkout-in-process';
 import { writeCheckoutOrder } from './checkout-order';
@@ -267,7 +267,8 @@ export async function claimCheckout(
     client_secret: null,
     failure_reason: null,
     note: null,
-    metadata: snapshotMetadata(snapshot),
+    metadata: {},
+    checkout_snapshot: snapshotValue(snapshot),
     created_at: now,
     updated_at: now,
   };

@@ -111,6 +111,7 @@ function paymentRecord(
     cart_id: input.cart.id,
     note: null,
     metadata: {},
+    checkout_snapshot: null,
     created_at: work.now,
     updated_at: work.now,
     ...outcome,

@@ -67,6 +67,7 @@ export async function writeCheckoutOrder(
         client_secret: payment.client_secret,
         failure_reason: payment.failure_reason,
         metadata: payment.metadata,
+        checkout_snapshot: payment.checkout_snapshot,
         updated_at: now,
       },
       { expect_status: 'pending' },

@@ -85,7 +85,7 @@ export async function closeAttempt(
           failure_reason: input.failure_reason,
           provider_id: input.provider_id ?? attempt.provider_id,
           client_secret: null,
-          metadata: {},
+          checkout_snapshot: null,
           updated_at: now,
         },
         { expect_status: 'pending' },
@@ -126,7 +126,7 @@ async function writeAttemptOrder(
         status: paymentStatusOf(result),
         provider_id: result.provider_id ?? attempt.provider_id,
         client_secret: result.status === 'requires_action' ? (result.client_secret ?? null) : null,
-        metadata: {},
+        checkout_snapshot: null,
         updated_at: now,
       };
       return writeCheckoutOrder(ctx, work, scope, {

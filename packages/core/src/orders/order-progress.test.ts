@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { heldReservations } from '../inventory/order-inventory';
 import type { OrderAggregate, OrderLineRecord, PaymentRecord, RefundRecord } from '../ports/storage';
-import { restockMetadata } from '../refunds/refund-ledger';
+import { restockMovementValues } from '../refunds/refund-ledger';
 import { orderLine } from './order-fixtures';
 import { deriveProgress, settleOrder } from './order-progress';
 
@@ -16,9 +16,9 @@ function pay(amount: number, status: PaymentRecord['status']): PaymentRecord {
 function refund(
   amount: number,
   status: RefundRecord['status'],
-  metadata: RefundRecord['metadata'] = {},
+  restock_movements: RefundRecord['restock_movements'] = [],
 ): RefundRecord {
-  return { amount, status, metadata } as RefundRecord;
+  return { amount, status, restock_movements, provider_calls: null } as RefundRecord;
 }
 
 function order(overrides: Partial<OrderAggregate>): OrderAggregate {
@@ -54,7 +54,7 @@ describe('deriveProgress', () => {
     const restocked = refund(
       3000,
       'completed',
-      restockMetadata([
+      restockMovementValues([
         { order_line_id: 'l1', from_reserved: 1, to_on_hand: 2, returned_quantity: 2, from_fulfillments: [] },
       ]),
     );
@@ -70,7 +70,7 @@ describe('deriveProgress', () => {
     const restocked = refund(
       2000,
       'completed',
-      restockMetadata([
+      restockMovementValues([
         {
           order_line_id: 'l1',
           from_reserved: 2,
@@ -135,7 +135,7 @@ describe('heldReservations', () => {
         refund(
           1000,
           'completed',
-          restockMetadata([
+          restockMovementValues([
             {
               order_line_id: 'l1',
               from_reserved: 1,
@@ -157,7 +157,7 @@ describe('heldReservations', () => {
         refund(
           2000,
           'completed',
-          restockMetadata([
+          restockMovementValues([
             {
               order_line_id: 'l1',
               from_reserved: 2,

@@ -59,6 +59,7 @@ export function createOrderPayments(ctx: ServiceContext) {
           failure_reason: null,
           note: input.note ?? null,
           metadata: input.metadata,
+          checkout_snapshot: null,
           created_at: now,
           updated_at: now,
         };

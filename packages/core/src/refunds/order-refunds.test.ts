@@ -6,7 +6,7 @@ import { unfulfilledUnits } from '../orders/order-fulfillments';
 import { deriveProgress } from '../orders/order-progress';
 import type { FulfillmentRecord, OrderAggregate, OrderLineRecord, RefundRecord } from '../ports/storage';
 import { refundedParts, restockMovements } from './order-refunds';
-import { restockMetadata } from './refund-ledger';
+import { restockMovementValues } from './refund-ledger';
 
 const line = orderLine;
 
@@ -291,7 +291,8 @@ describe('inventory moved by one order line over fulfil / ship / refund (± rest
               status: 'completed',
               restock: op.restock,
               lines: refund.lines,
-              metadata: restockMetadata(movements),
+              restock_movements: restockMovementValues(movements),
+              provider_calls: null,
             } as RefundRecord;
             order = {
               ...order,

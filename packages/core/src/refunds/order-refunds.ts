@@ -27,9 +27,8 @@ import {
 } from '.';
 import {
   completedRefundTotal,
-  inFlightMetadata,
   providerCallsInFlight,
-  restockMetadata,
+  restockMovementValues,
   unitsInFlight,
 } from './refund-ledger';
 import {
@@ -59,7 +58,7 @@ import {
  * No provider call is made inside a database transaction (the order row stays locked, and on
  * SQLite every writer waits, only for statements). A refund that needs one runs in three steps:
  * 1. one transaction records the refund `pending` with the provider calls it will make
- *    (`inFlightMetadata`); its amount and units count as taken from then on, so a concurrent
+ *    (`provider_calls`); its amount and units count as taken from then on, so a concurrent
  *    refund cannot take them too;
  * 2. the providers are asked, outside any transaction, under the keys `<refund id>_<payment id>`;
  * 3. one transaction settles it (`settleRefund`): `failed` (402 `payment_failed`, nothing else
@@ -118,7 +117,10 @@ export function createOrderRefunds(ctx: ServiceContext) {
             status: 'pending',
             lines: computed.lines,
             provider_refund_id: null,
-            metadata: inFlightMetadata(slices.map((s) => ({ payment_id: s.payment.id, amount: s.amount }))),
+            metadata: {},
+            restock_movements: [],
+            provider_calls: slices.map((s) => ({ payment_id: s.payment.id, amount: s.amount })),
+            failure_message: null,
             created_at: now,
             updated_at: now,
           };
@@ -127,7 +129,8 @@ export function createOrderRefunds(ctx: ServiceContext) {
             const settled: RefundRecord = {
               ...refund,
               status: 'completed',
-              metadata: restockMetadata(movements),
+              restock_movements: restockMovementValues(movements),
+              provider_calls: null,
             };
             await tx.orders.insertRefund(settled);
             await applyRefund(work, scope, order, settled, movements);
@@ -199,23 +202,25 @@ export async function settleRefund(
       if (outcome.status === 'failed') {
         const failed = await tx.orders.updateRefund(scope, refund.id, {
           status: 'failed',
-          metadata: {},
+          provider_calls: null,
           updated_at: now,
         });
-        return failed ?? { ...refund, status: 'failed', metadata: {}, updated_at: now };
+        return failed ?? { ...refund, status: 'failed', provider_calls: null, updated_at: now };
       }
       const movements = restockMovements(order, refund);
       const settled: RefundRecord = {
         ...refund,
         status: outcome.status,
         provider_refund_id: outcome.provider_refund_id,
-        metadata: restockMetadata(movements),
+        restock_movements: restockMovementValues(movements),
+        provider_calls: null,
         updated_at: now,
       };
       await tx.orders.updateRefund(scope, refund.id, {
         status: settled.status,
         provider_refund_id: settled.provider_refund_id,
-        metadata: settled.metadata,
+        restock_movements: settled.restock_movements,
+        provider_calls: null,
         updated_at: now,
       });
       await applyRefund(work, scope, order, settled, movements);
@@ -342,7 +347,7 @@ export async function markPaymentsRefunded(
 
 /**
  * What follows a refund that took (or is taking) the money, in the caller's transaction (its
- * row is written already, with `movements` in its metadata): its lines' refunded (and
+ * row is written already, with `movements` in its `restock_movements`): its lines' refunded (and
  * restocked) units, the pending fulfillments a restock took units out of (`refundedParts`;
  * compare-and-set on `pending`), inventory, payments covered in full (`refunded`), the order's
  * progress; events `payment.refunded` and inventory crossings.

@@ -3,12 +3,8 @@ import { heldReservations } from '../inventory/order-inventory';
 import { orderLine } from '../orders/order-fixtures';
 import { deriveProgress } from '../orders/order-progress';
 import type { PaymentRecord, RefundRecord } from '../ports/storage';
-import {
-  failedRefundMetadata,
-  providerRefundDecision,
-  settledRefundParts,
-} from './provider-refund-settlement';
-import { inFlightMetadata, restockMetadata, unitsInFlight } from './refund-ledger';
+import { providerRefundDecision, refundFailureMessage, settledRefundParts } from './provider-refund-settlement';
+import { restockMovementValues, unitsInFlight } from './refund-ledger';
 
 function payment(id: string, amount: number, status: PaymentRecord['status'] = 'completed'): PaymentRecord {
   return {
@@ -27,7 +23,8 @@ function refund(
   id: string,
   amount: number,
   status: RefundRecord['status'],
-  metadata: RefundRecord['metadata'] = restockMetadata([
+  provider_calls: RefundRecord['provider_calls'] = null,
+  restock_movements: RefundRecord['restock_movements'] = restockMovementValues([
     {
       order_line_id: 'line_1',
       from_reserved: 2,
@@ -49,7 +46,10 @@ function refund(
     status,
     lines: [{ order_line_id: 'line_1', quantity: 2 }],
     provider_refund_id: `re_${id}`,
-    metadata,
+    metadata: {},
+    restock_movements: provider_calls === null ? restock_movements : [],
+    provider_calls,
+    failure_message: null,
     created_at: 1,
     updated_at: 1,
   };
@@ -57,12 +57,7 @@ function refund(
 
 describe('providerRefundDecision: only a refund pending at its provider (applied, not in flight) settles', () => {
   const atProvider = refund('ref_1', 2000, 'pending');
-  const inFlight = refund(
-    'ref_2',
-    2000,
-    'pending',
-    inFlightMetadata([{ payment_id: 'pay_1', amount: 2000 }]),
-  );
+  const inFlight = refund('ref_2', 2000, 'pending', [{ payment_id: 'pay_1', amount: 2000 }]);
 
   it('pending at the provider: succeeded → complete, failed → fail, pending → unchanged', () => {
     expect(providerRefundDecision(atProvider, 'succeeded')).toBe('complete');
@@ -88,7 +83,8 @@ describe('settledRefundParts', () => {
   it('complete: 1000 completed + 2000 now completed cover payment 3000 → the refund completed, pay_1 marked refunded', () => {
     const parts = settledRefundParts(order, order.refunds[1]!, 'complete', null, 50);
     expect(parts.refund).toMatchObject({ id: 'ref_1', status: 'completed', updated_at: 50 });
-    expect(parts.refund.metadata).toEqual(order.refunds[1]!.metadata);
+    expect(parts.refund.restock_movements).toEqual(order.refunds[1]!.restock_movements);
+    expect(parts.refund.failure_message).toBeNull();
     expect(parts.refunds.map((r) => r.status)).toEqual(['completed', 'completed']);
     expect(parts.marked.map((p) => p.id)).toEqual(['pay_1']);
   });
@@ -101,14 +97,11 @@ describe('settledRefundParts', () => {
   it('fail: the refund failed with the provider’s reason beside its restock movements; no payment marked', () => {
     const parts = settledRefundParts(order, order.refunds[1]!, 'fail', 'lost_or_stolen_card', 50);
     expect(parts.refund.status).toBe('failed');
-    expect(parts.refund.metadata).toEqual({
-      ...order.refunds[1]!.metadata,
-      failure_message: 'lost_or_stolen_card',
-    });
+    expect(parts.refund.failure_message).toBe('lost_or_stolen_card');
+    expect(parts.refund.restock_movements).toEqual(order.refunds[1]!.restock_movements);
+    expect(parts.refund.metadata).toEqual({});
     expect(parts.marked).toEqual([]);
-    expect(failedRefundMetadata({ metadata: {} }, null)).toEqual({
-      failure_message: 'The payment provider could not refund',
-    });
+    expect(refundFailureMessage(null)).toBe('The payment provider could not refund');
   });
 });
 

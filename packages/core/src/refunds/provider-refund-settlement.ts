@@ -2,7 +2,7 @@ import { requireOrder } from '../orders/order-loading';
 import { saveOrderProgress } from '../orders/order-progress';
 import { refundToWire } from '../orders/wire';
 import type { RefundResult } from '../ports/payment-provider';
-import type { JsonObject, OrderAggregate, PaymentRecord, RefundRecord, Scope } from '../ports/storage';
+import type { OrderAggregate, PaymentRecord, RefundRecord, Scope } from '../ports/storage';
 import type { ServiceContext } from '../shared/context';
 import { write } from '../shared/unit-of-work';
 import { markPaymentsRefunded } from './order-refunds';
@@ -18,9 +18,6 @@ export type ProviderRefundSettlementOutcome = 'refund_completed' | 'refund_faile
 /** What becomes of a refund when its provider reports `status` (see {@link providerRefundDecision}). */
 export type ProviderRefundDecision = 'complete' | 'fail' | 'unchanged';
 
-/** The internal metadata key of the provider's reason for a refund that failed after it was applied. */
-export const FAILURE_MESSAGE_KEY = 'failure_message';
-
 /**
  * The rule of a refund pending at its provider (pure). Only a refund that is `pending` and NOT in
  * flight (its effects applied: `providerCallsInFlight(refund) === null`) is settled by what the
@@ -29,11 +26,11 @@ export const FAILURE_MESSAGE_KEY = 'failure_message';
  * idempotency keys, a settled one stays as it is (provider deliveries are at least once and in
  * any order), and `pending` is what the refund already is.
  *
- * @example providerRefundDecision({ status: 'pending', metadata: {} }, 'succeeded') // 'complete'
- * @example providerRefundDecision({ status: 'completed', metadata: {} }, 'failed') // 'unchanged'
+ * @example providerRefundDecision({ status: 'pending', provider_calls: null }, 'succeeded') // 'complete'
+ * @example providerRefundDecision({ status: 'completed', provider_calls: null }, 'failed') // 'unchanged'
  */
 export function providerRefundDecision(
-  refund: Pick<RefundRecord, 'status' | 'metadata'>,
+  refund: Pick<RefundRecord, 'status' | 'provider_calls'>,
   status: ProviderRefundStatus,
 ): ProviderRefundDecision {
   if (refund.status !== 'pending' || providerCallsInFlight(refund) !== null) return 'unchanged';
@@ -43,22 +40,19 @@ export function providerRefundDecision(
 }
 
 /**
- * The metadata of a refund that failed at its provider after it was applied: its restock
- * movements stay (its units stay refunded and restocked), with the provider's reason added under
- * `failure_message`. Pure.
+ * The `failure_message` of a refund that failed at its provider after it was applied: the
+ * provider's reason, or a generic one. Its restock movements stay (its units stay refunded and
+ * restocked). Pure.
  */
-export function failedRefundMetadata(
-  refund: Pick<RefundRecord, 'metadata'>,
-  message: string | null | undefined,
-): JsonObject {
-  return { ...refund.metadata, [FAILURE_MESSAGE_KEY]: message ?? 'The payment provider could not refund' };
+export function refundFailureMessage(message: string | null | undefined): string {
+  return message ?? 'The payment provider could not refund';
 }
 
 /**
  * The refund and payments of an order once a refund pending at its provider settles (pure):
  * `complete` → the refund is `completed` and the payments its money now covers in full become
  * `refunded` (`paymentsToMarkRefunded` over every `completed` refund); `fail` → the refund is
- * `failed` with the provider's reason in its metadata and the payments are as they were.
+ * `failed` with the provider's reason (`failure_message`) and the payments are as they were.
  * Returns the payments whose status changes in `marked`.
  */
 export function settledRefundParts(
@@ -74,7 +68,7 @@ export function settledRefundParts(
       : {
           ...refund,
           status: 'failed',
-          metadata: failedRefundMetadata(refund, failureMessage),
+          failure_message: refundFailureMessage(failureMessage),
           updated_at: now,
         };
   const refunds = order.refunds.map((r) => (r.id === refund.id ? settled : r));
@@ -88,7 +82,7 @@ export function settledRefundParts(
 
 /** What the provider said about a refund, beyond its status. */
 export interface ProviderRefundDetail {
-  /** The provider's reason, for `failed` (kept in the refund's metadata as `failure_message`). */
+  /** The provider's reason, for `failed` (kept as the refund's `failure_message`). */
   failure_message?: string | null | undefined;
 }
 
@@ -105,7 +99,7 @@ export interface ProviderRefundDetail {
  *   order's progress is re-derived and saved (`refunded_total`, `payment_status`); event
  *   `payment.refunded` with the Refund `completed` — the spec's only refund event, sent once when
  *   the refund was recorded `pending` and sent again when a refund pending at the provider settles;
- * - `failed` → the refund is `failed`, the provider's reason in its metadata (`failure_message`).
+ * - `failed` → the refund is `failed`, the provider's reason in its `failure_message`.
  *   Its money no longer counts anywhere: the refundable amount is back (the order's refund path
  *   sums non-`failed` refunds), so the merchant can refund the money again, by amount. Its units
  *   stay refunded (lines' `refunded_quantity`) and its restock and fulfillment effects stay:
@@ -134,7 +128,7 @@ export async function settleProviderRefund(
     const parts = settledRefundParts(order, refund, decision, detail.failure_message, now);
     await tx.orders.updateRefund(scope, refund.id, {
       status: parts.refund.status,
-      metadata: parts.refund.metadata,
+      failure_message: parts.refund.failure_message,
       updated_at: now,
     });
     const payments = await markPaymentsRefunded(work, scope, order.payments, parts.marked);

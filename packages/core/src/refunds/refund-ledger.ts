@@ -1,77 +1,39 @@
-import type { Json, JsonObject, OrderAggregate, RefundRecord } from '../ports/storage';
+import type { OrderAggregate, RefundProviderCallValue, RefundRecord, RestockMovementValue } from '../ports/storage';
 import type { RestockMovement } from '.';
 
 /**
- * Where a refund's restocked units went, kept on the refund record (in its internal `metadata`,
- * which the Refund resource does not show) because the order line columns cannot tell it:
+ * Where a refund's restocked units went, kept on the refund record (`restock_movements`, which
+ * the Refund resource does not show) because the order line columns cannot tell it:
  * `restocked_quantity` says how many units came back, not whether they had been fulfilled
- * (`returned`, docs/contract.md#fulfillment-status) nor whether they left `reserved` or went to `on_hand` (docs/contract.md#restock).
- *
- * Decision: this is the audit trail of the refund's inventory movements, written once when the
- * refund is recorded. A `returned_quantity` / `released_quantity` pair of order-line columns
- * would serve as well; the storage port has none today.
+ * (`returned`, docs/contract.md#fulfillment-status) nor whether they left `reserved` or went to
+ * `on_hand` (docs/contract.md#restock). The audit trail of the refund's inventory movements,
+ * written once when the refund is applied.
  */
-const KEY = 'restock_movements';
-
-/**
- * The metadata to store on a refund for its restock movements (empty object when none). A
- * movement's `from_fulfillments` (units taken out of pending fulfillments) is written only when
- * it took some, so movements without it read the same as those recorded before it existed.
- */
-export function restockMetadata(movements: readonly RestockMovement[]): JsonObject {
-  if (movements.length === 0) return {};
-  return {
-    [KEY]: movements.map((m) => ({
-      order_line_id: m.order_line_id,
-      from_reserved: m.from_reserved,
-      to_on_hand: m.to_on_hand,
-      returned_quantity: m.returned_quantity,
-      ...(m.from_fulfillments.length > 0 && {
-        from_fulfillments: m.from_fulfillments.map((t) => ({
-          fulfillment_id: t.fulfillment_id,
-          quantity: t.quantity,
-        })),
-      }),
-    })),
-  };
-}
-
-function isObject(value: Json | undefined): value is { [k: string]: Json } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** One recorded movement, or null when the value is not one. */
-function parseMovement(value: Json): RestockMovement | null {
-  if (
-    !isObject(value) ||
-    typeof value.order_line_id !== 'string' ||
-    typeof value.from_reserved !== 'number' ||
-    typeof value.to_on_hand !== 'number' ||
-    typeof value.returned_quantity !== 'number'
-  ) {
-    return null;
-  }
-  const takes = Array.isArray(value.from_fulfillments) ? value.from_fulfillments : [];
-  return {
-    order_line_id: value.order_line_id,
-    from_reserved: value.from_reserved,
-    to_on_hand: value.to_on_hand,
-    returned_quantity: value.returned_quantity,
-    from_fulfillments: takes.flatMap((t) =>
-      isObject(t) && typeof t.fulfillment_id === 'string' && typeof t.quantity === 'number'
-        ? [{ fulfillment_id: t.fulfillment_id, quantity: t.quantity }]
-        : [],
-    ),
-  };
+export function restockMovementValues(movements: readonly RestockMovement[]): RestockMovementValue[] {
+  return movements.map((m) => ({
+    order_line_id: m.order_line_id,
+    from_reserved: m.from_reserved,
+    to_on_hand: m.to_on_hand,
+    returned_quantity: m.returned_quantity,
+    from_fulfillments: m.from_fulfillments.map((t) => ({ fulfillment_id: t.fulfillment_id, quantity: t.quantity })),
+  }));
 }
 
 /**
  * The restock movements recorded on a refund. Movements recorded before `from_fulfillments`
  * existed read with an empty one (they took nothing out of fulfillments).
  */
-export function restockMovementsOf(refund: Pick<RefundRecord, 'metadata'>): RestockMovement[] {
-  const raw = refund.metadata[KEY];
-  return Array.isArray(raw) ? raw.flatMap((v) => parseMovement(v) ?? []) : [];
+export function restockMovementsOf(refund: Pick<RefundRecord, 'restock_movements'>): RestockMovement[] {
+  return refund.restock_movements.map((m) => ({
+    order_line_id: m.order_line_id,
+    from_reserved: m.from_reserved,
+    to_on_hand: m.to_on_hand,
+    returned_quantity: m.returned_quantity,
+    from_fulfillments: (m.from_fulfillments ?? []).map((t) => ({
+      fulfillment_id: t.fulfillment_id,
+      quantity: t.quantity,
+    })),
+  }));
 }
 
 /** Per order line, what its refunds' restocks did: units released from `reserved`, units returned. */
@@ -108,47 +70,21 @@ export function restockTotalsByLine(order: Pick<OrderAggregate, 'refunds'>): Map
 }
 
 /** One provider call of a refund: which payment gives back how much (minor units). */
-export interface RefundProviderCall {
-  payment_id: string;
-  amount: number;
-}
-
-/**
- * The internal metadata key of a refund whose provider calls are in flight: recorded `pending`
- * BEFORE the providers are asked (outside any transaction), settled after they answered
- * (`settleRefund`), or by reconciliation when the process died in between. The calls are kept
- * so that a retry asks for exactly the same slices under the same idempotency keys.
- */
-const IN_FLIGHT_KEY = 'provider_calls';
-
-/** The metadata of a refund recorded before its provider calls. */
-export function inFlightMetadata(calls: readonly RefundProviderCall[]): JsonObject {
-  return { [IN_FLIGHT_KEY]: calls.map((c) => ({ payment_id: c.payment_id, amount: c.amount })) };
-}
+export type RefundProviderCall = RefundProviderCallValue;
 
 /**
  * The provider calls of a refund still waiting for its providers' answer, or null when the
  * refund is settled (completed, failed, or pending at the provider with its effects applied).
+ * A refund is recorded `pending` with its calls (`provider_calls`) BEFORE the providers are
+ * asked (outside any transaction), and settled after they answered (`settleRefund`, which
+ * clears them), or by reconciliation when the process died in between. The calls are kept so
+ * that a retry asks for exactly the same slices under the same idempotency keys.
  */
 export function providerCallsInFlight(
-  refund: Pick<RefundRecord, 'status' | 'metadata'>,
+  refund: Pick<RefundRecord, 'status' | 'provider_calls'>,
 ): RefundProviderCall[] | null {
-  if (refund.status !== 'pending') return null;
-  const raw = refund.metadata[IN_FLIGHT_KEY];
-  if (!Array.isArray(raw)) return null;
-  const calls: RefundProviderCall[] = [];
-  for (const value of raw) {
-    if (
-      typeof value === 'object' &&
-      value !== null &&
-      !Array.isArray(value) &&
-      typeof value.payment_id === 'string' &&
-      typeof value.amount === 'number'
-    ) {
-      calls.push({ payment_id: value.payment_id, amount: value.amount });
-    }
-  }
-  return calls;
+  if (refund.status !== 'pending' || refund.provider_calls === null) return null;
+  return refund.provider_calls.map((c) => ({ payment_id: c.payment_id, amount: c.amount }));
 }
 
 /**

@@ -35,6 +35,7 @@ function payment(
     failure_reason: null,
     note: null,
     metadata: {},
+    checkout_snapshot: null,
     created_at,
     updated_at: created_at,
     ...overrides,

@@ -181,11 +181,12 @@ export function catalogSuite(ctx: SuiteContext): void {
       expect(page.total_count).toBe(0);
     });
 
-    it('price follows variant inserts, updates (price, is_active) and deletes: 1999 → 500 → 1999 → 700 → null', async () => {
+    it('price is a plain column: insert stores the given price, update sets and clears it, variant writes leave it', async () => {
       const scope = newScope();
       const product = makeProduct(scope, { prices: [1999] });
-      await ctx.tx((tx) => tx.products.insert(product));
+      await ctx.tx((tx) => tx.products.insert({ ...product, price: 1234 }));
       const price = async () => (await ctx.read((r) => r.products.get(scope, product.id)))?.price;
+      expect(await price()).toBe(1234);
       const option = {
         id: newId('opt'),
         product_id: product.id,
@@ -204,7 +205,7 @@ export function catalogSuite(ctx: SuiteContext): void {
         option_value_ids: [value.id],
       };
       await ctx.tx((tx) => tx.products.insertVariant(cheap, makeInventory(scope, cheap)));
-      expect(await price()).toBe(500);
+      expect(await price()).toBe(1234);
       expect((await ctx.read((r) => r.products.get(scope, product.id)))?.options.map((o) => o.name)).toEqual([
         'Color',
       ]);
@@ -217,13 +218,14 @@ export function catalogSuite(ctx: SuiteContext): void {
         updated_at: 9,
         option_value_ids: [value.id],
       });
-      expect(await price()).toBe(1999);
-      await ctx.tx((tx) =>
-        tx.products.updateVariant(scope, product.variants[0]!.id, { price: 700, updated_at: 10 }),
-      );
+      expect(await price()).toBe(1234);
+      const set = await ctx.tx((tx) => tx.products.update(scope, product.id, { price: 700, updated_at: 10 }));
+      expect(set).toMatchObject({ price: 700, updated_at: 10 });
       expect(await price()).toBe(700);
       expect(await ctx.tx((tx) => tx.products.deleteVariant(scope, product.variants[0]!.id, 11))).toBe(true);
       expect(await ctx.tx((tx) => tx.products.deleteVariant(scope, product.variants[0]!.id, 12))).toBe(false);
+      expect(await price()).toBe(700);
+      await ctx.tx((tx) => tx.products.update(scope, product.id, { price: null, updated_at: 12 }));
       expect(await price()).toBeNull();
       expect(
         await ctx.tx((tx) =>

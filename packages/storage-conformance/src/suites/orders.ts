@@ -170,7 +170,7 @@ export function ordersSuite(ctx: SuiteContext): void {
       expect((await ctx.read((r) => r.orders.get(scope, otherId)))?.lines[0]).toEqual(otherLine);
     });
 
-    it('payments: insert without order, attach, find by idempotency key, compare-and-set status, list by status across scopes', async () => {
+    it('payments: insert without order (with a checkout snapshot), attach (clearing it), find by idempotency key, compare-and-set status, list by status across scopes', async () => {
       const scope = newScope();
       const order = makeOrder(scope, 1001);
       const key = newId('idem');
@@ -179,6 +179,7 @@ export function ordersSuite(ctx: SuiteContext): void {
         cart_id: 'cart_1',
         created_at: 100,
         metadata: { n: 1 },
+        checkout_snapshot: { version: 1, order: { id: 'ord_1', lines: [{ quantity: 2 }] }, reserved: [] },
       });
       await ctx.tx(async (tx) => {
         await tx.orders.insert(order);
@@ -196,6 +197,7 @@ export function ordersSuite(ctx: SuiteContext): void {
             order_id: order.id,
             provider_id: 'pi_1',
             client_secret: 'cs',
+            checkout_snapshot: null,
             updated_at: 101,
           },
           { expect_status: 'pending' },
@@ -207,6 +209,7 @@ export function ordersSuite(ctx: SuiteContext): void {
         order_id: order.id,
         provider_id: 'pi_1',
         client_secret: 'cs',
+        checkout_snapshot: null,
         updated_at: 101,
       });
       expect(
@@ -363,13 +366,20 @@ export function ordersSuite(ctx: SuiteContext): void {
       ]);
     });
 
-    it('refunds in flight: listRefundsByStatus across scopes, oldest first, before the cutoff; updateRefund sets metadata', async () => {
+    it('refunds in flight: listRefundsByStatus across scopes, oldest first, before the cutoff; updateRefund sets and clears its ledger columns', async () => {
       const scope = newScope();
       const order = makeOrder(scope, 1001);
       const other = otherMode(scope);
       const otherOrder = makeOrder(other, 1001);
-      const calls = { provider_calls: [{ payment_id: 'pay_1', amount: 500 }] };
-      const stuck = makeRefund(scope, order.id, { created_at: -7000, metadata: calls });
+      const calls = [{ payment_id: 'pay_1', amount: 500 }];
+      const movement = {
+        order_line_id: 'line_1',
+        from_reserved: 1,
+        to_on_hand: 0,
+        returned_quantity: 0,
+        from_fulfillments: [{ fulfillment_id: 'ful_1', quantity: 1 }],
+      };
+      const stuck = makeRefund(scope, order.id, { created_at: -7000, provider_calls: calls });
       const stuck2 = makeRefund(other, otherOrder.id, { created_at: -7000 });
       const fresh = makeRefund(scope, order.id, { created_at: -100 });
       const settled = makeRefund(scope, order.id, { created_at: -8000, status: 'completed' });
@@ -391,16 +401,25 @@ export function ordersSuite(ctx: SuiteContext): void {
       const done = await ctx.tx((tx) =>
         tx.orders.updateRefund(scope, stuck.id, {
           status: 'completed',
-          metadata: { restock_movements: [] },
+          restock_movements: [movement],
+          provider_calls: null,
           updated_at: 12,
         }),
       );
       expect(done).toEqual({
         ...stuck,
         status: 'completed',
-        metadata: { restock_movements: [] },
+        restock_movements: [movement],
+        provider_calls: null,
         updated_at: 12,
       });
+      const failed = await ctx.tx((tx) =>
+        tx.orders.updateRefund(scope, stuck.id, { status: 'failed', failure_message: 'card_lost', updated_at: 13 }),
+      );
+      expect(failed).toEqual({ ...done, status: 'failed', failure_message: 'card_lost', updated_at: 13 });
+      expect((await ctx.read((r) => r.orders.listRefunds(scope, order.id))).find((r) => r.id === stuck.id)).toEqual(
+        failed,
+      );
       expect(
         (await ctx.read((r) => r.orders.listRefundsByStatus('pending', -5000, 10))).map((r) => r.id),
       ).toEqual([stuck2.id]);

@@ -14,6 +14,7 @@ import { orderKeyWebhookFixesMigration } from './0012_order_key_webhook_fixes';
 import { webhookSecretRotationMigration } from './0013_webhook_secret_rotation';
 import { rateLimitCountersMigration } from './0014_rate_limit_counters';
 import { customerAccountsMigration } from './0015_customer_accounts';
+import { refundPaymentColumnsMigration } from './0016_refund_payment_columns';
 import { storefrontReadModelMigration } from './0017_storefront_read_model';
 import type { SchemaDialect } from './column-types';
 
@@ -38,6 +39,7 @@ export function migrationsFor(dialect: SchemaDialect): Record<string, Migration>
     '0013_webhook_secret_rotation': webhookSecretRotationMigration(dialect),
     '0014_rate_limit_counters': rateLimitCountersMigration(dialect),
     '0015_customer_accounts': customerAccountsMigration(dialect),
+    '0016_refund_payment_columns': refundPaymentColumnsMigration(dialect),
     '0017_storefront_read_model': storefrontReadModelMigration(dialect),
   };
 }

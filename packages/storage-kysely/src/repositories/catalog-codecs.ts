@@ -35,11 +35,7 @@ export function decodeProduct(row: Selectable<ProductsTable>, c: DialectCapabili
   };
 }
 
-export function encodeProduct(
-  product: ProductRecord,
-  price: number | null,
-  c: DialectCapabilities,
-): EncodedRow<'products'> {
+export function encodeProduct(product: ProductRecord, c: DialectCapabilities): EncodedRow<'products'> {
   return {
     store_id: product.store_id,
     mode: product.mode,
@@ -53,7 +49,7 @@ export function encodeProduct(
     tags: c.json(product.tags),
     attributes: c.json(product.attributes),
     metadata: c.json(product.metadata),
-    price,
+    price: product.price,
     currency: product.currency,
     created_at: product.created_at,
     updated_at: product.updated_at,
@@ -212,17 +208,6 @@ export function decodeAliasedInventory(
     created_at: row.inv_created_at,
     updated_at: row.inv_updated_at,
   };
-}
-
-/** The representative price: the cheapest active variant's (docs/contract.md#representative-price), or null. */
-export function representativePrice(
-  variants: readonly Pick<VariantRecord, 'price' | 'is_active'>[],
-): number | null {
-  let price: number | null = null;
-  for (const variant of variants) {
-    if (variant.is_active && (price === null || variant.price < price)) price = variant.price;
-  }
-  return price;
 }
 
 /** `%…%` LIKE pattern of a lower-cased substring, with `\` escaping the wildcards. */

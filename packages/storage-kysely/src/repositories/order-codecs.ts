@@ -8,7 +8,9 @@ import type {
   OrderLineRecord,
   OrderRecord,
   PaymentRecord,
+  RefundProviderCallValue,
   RefundRecord,
+  RestockMovementValue,
 } from '@cartwright/core/storage';
 import type { Selectable } from 'kysely';
 import type { DialectCapabilities } from '../dialects/dialect-capabilities';
@@ -154,13 +156,18 @@ export function decodePayment(row: Selectable<PaymentsTable>, c: DialectCapabili
     failure_reason: row.failure_reason,
     note: row.note,
     metadata: c.parseJson<JsonObject>(row.metadata),
+    checkout_snapshot: row.checkout_snapshot === null ? null : c.parseJson<JsonObject>(row.checkout_snapshot),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
 }
 
 export function encodePayment(payment: PaymentRecord, c: DialectCapabilities): EncodedRow<'payments'> {
-  return { ...payment, metadata: c.json(payment.metadata) };
+  return {
+    ...payment,
+    metadata: c.json(payment.metadata),
+    checkout_snapshot: payment.checkout_snapshot === null ? null : c.json(payment.checkout_snapshot),
+  };
 }
 
 export function decodeFulfillment(
@@ -206,6 +213,10 @@ export function decodeRefund(row: Selectable<RefundsTable>, c: DialectCapabiliti
     lines: c.parseJson<FulfillmentLineValue[]>(row.lines),
     provider_refund_id: row.provider_refund_id,
     metadata: c.parseJson<JsonObject>(row.metadata),
+    restock_movements: c.parseJson<RestockMovementValue[]>(row.restock_movements),
+    provider_calls:
+      row.provider_calls === null ? null : c.parseJson<RefundProviderCallValue[]>(row.provider_calls),
+    failure_message: row.failure_message,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -217,5 +228,7 @@ export function encodeRefund(refund: RefundRecord, c: DialectCapabilities): Enco
     restock: c.bool(refund.restock),
     lines: c.json(refund.lines),
     metadata: c.json(refund.metadata),
+    restock_movements: c.json(refund.restock_movements),
+    provider_calls: refund.provider_calls === null ? null : c.json(refund.provider_calls),
   };
 }

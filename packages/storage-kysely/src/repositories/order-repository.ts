@@ -14,6 +14,7 @@ import type {
   RefundRecord,
 } from '@cartwright/core/storage';
 import { type Selectable, type SqlBool, sql } from 'kysely';
+import type { DialectCapabilities } from '../dialects/dialect-capabilities';
 import { insertRows, insertTemplate } from '../query/insert-template';
 import { keysetList, runKeysetList } from '../query/keyset-list';
 import type { QueryRunner } from '../query/query-runner';
@@ -453,7 +454,13 @@ export class KyselyOrderRepository implements OrderRepository {
     id: string,
     patch: Patch<
       PaymentRecord,
-      'status' | 'provider_id' | 'order_id' | 'client_secret' | 'failure_reason' | 'metadata'
+      | 'status'
+      | 'provider_id'
+      | 'order_id'
+      | 'client_secret'
+      | 'failure_reason'
+      | 'metadata'
+      | 'checkout_snapshot'
     >,
     options?: { expect_status?: PaymentRecord['status'] },
   ): Promise<PaymentRecord | null> {
@@ -466,6 +473,7 @@ export class KyselyOrderRepository implements OrderRepository {
         client_secret: patch.client_secret,
         failure_reason: patch.failure_reason,
         metadata: patch.metadata === undefined ? undefined : c.json(patch.metadata),
+        checkout_snapshot: nullableJson(patch.checkout_snapshot, c),
         updated_at: patch.updated_at,
       },
       scoped(scope, { id }),
@@ -537,7 +545,10 @@ export class KyselyOrderRepository implements OrderRepository {
   async updateRefund(
     scope: Scope,
     id: string,
-    patch: Patch<RefundRecord, 'status' | 'provider_refund_id' | 'metadata'>,
+    patch: Patch<
+      RefundRecord,
+      'status' | 'provider_refund_id' | 'metadata' | 'restock_movements' | 'provider_calls' | 'failure_message'
+    >,
   ): Promise<RefundRecord | null> {
     const c = this.q.caps;
     const { shape, args } = updateArgs(
@@ -545,6 +556,9 @@ export class KyselyOrderRepository implements OrderRepository {
         status: patch.status,
         provider_refund_id: patch.provider_refund_id,
         metadata: patch.metadata === undefined ? undefined : c.json(patch.metadata),
+        restock_movements: patch.restock_movements === undefined ? undefined : c.json(patch.restock_movements),
+        provider_calls: nullableJson(patch.provider_calls, c),
+        failure_message: patch.failure_message,
         updated_at: patch.updated_at,
       },
       scoped(scope, { id }),
@@ -597,4 +611,9 @@ export class KyselyOrderRepository implements OrderRepository {
     }
     return aggregates;
   }
+}
+
+/** A nullable JSON column's patch value: absent (undefined) stays absent, null clears. */
+function nullableJson(value: unknown, c: DialectCapabilities): unknown {
+  return value === undefined || value === null ? value : c.json(value);
 }

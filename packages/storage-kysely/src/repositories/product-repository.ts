@@ -47,7 +47,6 @@ import {
   encodeVariant,
   INVENTORY_ALIASES,
   type InventoryAliasColumns,
-  representativePrice,
 } from './catalog-codecs';
 import { scoped } from './scoped-args';
 
@@ -128,7 +127,7 @@ const countedColumns = template(({ db, caps }, p: Slots<ScopeSlots | 'id'>) => {
 
 /**
  * Locks a product row (Postgres) after its children changed, so that writers of one product's
- * children go one after another and each rewrites the document and price from a snapshot taken
+ * children go one after another and each rewrites the document from a snapshot taken
  * after the previous one committed (READ COMMITTED takes one per statement). `FOR NO KEY
  * UPDATE`, the lock an UPDATE of the row takes: it does not conflict with the `FOR KEY SHARE`
  * that inserting a child row takes on its product (foreign key), so two writers that both
@@ -271,25 +270,6 @@ const takenSkus = template(({ db, caps }, p: Slots<ScopeSlots | 'skus' | 'except
     .where('id', '!=', p.except_id),
 );
 
-/** Maintains `products.price`: the cheapest active, non-deleted variant (docs/contract.md#representative-price). */
-const recomputePrice = template(({ db }, p: Slots<ScopeSlots | 'id'>) =>
-  db
-    .updateTable('products')
-    .set((eb) => ({
-      price: eb
-        .selectFrom('product_variants as v')
-        .select((inner) => inner.fn.min('v.price').as('price'))
-        .whereRef('v.store_id', '=', 'products.store_id')
-        .whereRef('v.mode', '=', 'products.mode')
-        .whereRef('v.product_id', '=', 'products.id')
-        .where(sql<SqlBool>`v.is_active = true`)
-        .where('v.deleted_at', 'is', null),
-    }))
-    .where('store_id', '=', p.store_id)
-    .where('mode', '=', p.mode)
-    .where('id', '=', p.id),
-);
-
 const updateProduct = updateTemplate('products', { where: 'deleted_at is null' });
 const updateVariantRow = updateTemplate('product_variants', { where: 'deleted_at is null' });
 
@@ -397,7 +377,8 @@ type VariantJoinRow = Selectable<ProductVariantsTable> & InventoryAliasColumns;
  * - Reads: a product, or a list page, is one statement returning a JSON document per product
  *   (its columns, its `product_documents` children, its variants' live inventory; see
  *   catalog-documents.ts). Every write to options, values, variants or images rewrites the
- *   product's document (and price) in the same transaction (`#childrenChanged`).
+ *   product's document in the same transaction (`#childrenChanged`); `price` is a plain column
+ *   core sets (on insert and through `update`).
  * - Purchases (`getPurchasable`): each live variant keeps its option value names and image url
  *   (`option_value_names`, `image_url`), rewritten with the document. Since that rewrites every
  *   variant row of the product under the product's lock, writers of one variant row take the
@@ -419,8 +400,7 @@ export class KyselyProductRepository implements ProductRepository {
       product.variants.map((variant) => variant.sku),
       (i) => `variants[${i}][sku]`,
     );
-    const price = representativePrice(product.variants);
-    await insertRows(this.q, insertProduct, 'products', [encodeProduct(product, price, c)]);
+    await insertRows(this.q, insertProduct, 'products', [encodeProduct(product, c)]);
     await this.#insertOptions(scope, product.id, product.options);
     try {
       await insertRows(
@@ -530,7 +510,7 @@ export class KyselyProductRepository implements ProductRepository {
     id: string,
     patch: Patch<
       ProductRecord,
-      'name' | 'slug' | 'description' | 'type' | 'status' | 'tags' | 'attributes' | 'metadata'
+      'name' | 'slug' | 'description' | 'type' | 'status' | 'tags' | 'attributes' | 'metadata' | 'price'
     >,
   ): Promise<ProductRecord | null> {
     const c = this.q.caps;
@@ -545,6 +525,7 @@ export class KyselyProductRepository implements ProductRepository {
         tags: patch.tags === undefined ? undefined : c.json(patch.tags),
         attributes: patch.attributes === undefined ? undefined : c.json(patch.attributes),
         metadata: patch.metadata === undefined ? undefined : c.json(patch.metadata),
+        price: patch.price,
         updated_at: patch.updated_at,
       },
       scoped(scope, { id }),
@@ -582,7 +563,7 @@ export class KyselyProductRepository implements ProductRepository {
     for (const option of options) push(byProduct, option.product_id, option);
     for (const [productId, productOptions] of byProduct) {
       await this.#insertOptions(scope, productId, productOptions);
-      await this.#childrenChanged(scope, productId, { price: false });
+      await this.#childrenChanged(scope, productId);
     }
   }
 
@@ -592,7 +573,7 @@ export class KyselyProductRepository implements ProductRepository {
     await this.#assertSkusFree(scope, [variant.sku], () => 'sku');
     await insertRows(this.q, insertVariantRow, 'product_variants', [encodeVariant(variant, c)]);
     await insertRows(this.q, insertInventoryRow, 'inventory_items', [encodeInventory(inventory, c)]);
-    await this.#childrenChanged(scope, variant.product_id, { price: true });
+    await this.#childrenChanged(scope, variant.product_id);
   }
 
   async getVariant(scope: Scope, id: string): Promise<VariantWithInventory | null> {
@@ -638,7 +619,7 @@ export class KyselyProductRepository implements ProductRepository {
     if (c.forUpdate) await this.q.first(lockProductOfVariant, scoped(scope, { id }));
     const row = await this.q.first(updateVariantRow, args, shape);
     if (!row) return null;
-    await this.#childrenChanged(scope, row.product_id, { price: true });
+    await this.#childrenChanged(scope, row.product_id);
     return decodeVariant(row, c);
   }
 
@@ -646,19 +627,19 @@ export class KyselyProductRepository implements ProductRepository {
     if (this.q.caps.forUpdate) await this.q.first(lockProductOfVariant, scoped(scope, { id }));
     const row = await this.q.first(softDeleteVariant, scoped(scope, { id, at }));
     if (!row) return false;
-    await this.#childrenChanged(scope, row.product_id, { price: true });
+    await this.#childrenChanged(scope, row.product_id);
     return true;
   }
 
   async insertImage(scope: Scope, image: ImageRecord): Promise<void> {
     await insertRows(this.q, insertImageRow, 'product_images', [encodeImage(scope, image, this.q.caps)]);
-    await this.#childrenChanged(scope, image.product_id, { price: false });
+    await this.#childrenChanged(scope, image.product_id);
   }
 
   async deleteImage(scope: Scope, product_id: string, image_id: string): Promise<boolean> {
     if ((await this.q.affected(deleteImageRow, scoped(scope, { product_id, id: image_id }))) === 0)
       return false;
-    await this.#childrenChanged(scope, product_id, { price: false });
+    await this.#childrenChanged(scope, product_id);
     return true;
   }
 
@@ -751,14 +732,13 @@ export class KyselyProductRepository implements ProductRepository {
   }
 
   /**
-   * After a write to a product's children: its price (when variants changed), its catalog
-   * document and its variants' kept option value names and image urls are recomputed, on
-   * Postgres under the product's row lock (see `lockProduct`).
+   * After a write to a product's children: its catalog document and its variants' kept option
+   * value names and image urls are recomputed, on Postgres under the product's row lock (see
+   * `lockProduct`).
    */
-  async #childrenChanged(scope: Scope, productId: string, options: { price: boolean }): Promise<void> {
+  async #childrenChanged(scope: Scope, productId: string): Promise<void> {
     const key = scoped(scope, { id: productId });
     if (this.q.caps.forUpdate) await this.q.first(lockProduct, key);
-    if (options.price) await this.q.affected(recomputePrice, key);
     await this.q.affected(refreshDocument, key);
     await this.q.affected(refreshVariantPurchase, key);
   }

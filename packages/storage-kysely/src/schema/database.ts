@@ -379,6 +379,8 @@ export interface PaymentsTable extends ScopedColumns {
   failure_reason: string | null;
   note: string | null;
   metadata: JsonColumn;
+  /** A checkout attempt's snapshot until it is settled (0016_refund_payment_columns). */
+  checkout_snapshot: JsonColumn | null;
   created_at: number;
   updated_at: number;
 }
@@ -409,6 +411,10 @@ export interface RefundsTable extends ScopedColumns {
   lines: JsonColumn;
   provider_refund_id: string | null;
   metadata: JsonColumn;
+  /** 0016_refund_payment_columns: restock movements (`[]` when none), provider calls in flight, failure reason. */
+  restock_movements: JsonColumn;
+  provider_calls: JsonColumn | null;
+  failure_message: string | null;
   created_at: number;
   updated_at: number;
 }

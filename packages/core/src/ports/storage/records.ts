@@ -107,7 +107,8 @@ export interface ProductRecord extends Scoped {
   metadata: JsonObject;
   /**
    * Price of the representative variant (the cheapest active one, docs/contract.md#representative-price), or null.
-   * Maintained by the storage whenever the product's variants change; read-only to services.
+   * A plain column: core computes it (catalog/representative-price.ts) and sets it on `insert` and
+   * through `update` after every variant change; the storage stores, filters and sorts by it.
    */
   price: number | null;
   currency: string;
@@ -452,6 +453,12 @@ export interface PaymentRecord extends Scoped {
   failure_reason: string | null;
   note: string | null;
   metadata: JsonObject;
+  /**
+   * A checkout attempt's snapshot (core checkout/checkout-attempts.ts `CheckoutSnapshot`: the
+   * order to write and the exact provider input) from its claim until it is settled; null on
+   * every other payment.
+   */
+  checkout_snapshot: JsonObject | null;
   created_at: Millis;
   updated_at: Millis;
 }
@@ -487,8 +494,33 @@ export interface RefundRecord extends Scoped {
   lines: FulfillmentLineValue[];
   provider_refund_id: string | null;
   metadata: JsonObject;
+  /** Where the refund's restocked units went (core refunds/restock-split.ts); empty when none. */
+  restock_movements: RestockMovementValue[];
+  /**
+   * The provider calls of a refund recorded `pending` BEFORE them (in flight), kept until it
+   * settles so that a retry asks for exactly the same slices; null otherwise.
+   */
+  provider_calls: RefundProviderCallValue[] | null;
+  /** The provider's reason for a refund that failed at its provider after it was applied, else null. */
+  failure_message: string | null;
   created_at: Millis;
   updated_at: Millis;
+}
+
+/** One restock movement of a refund, per order line (core refunds/restock-split.ts `RestockMovement`). */
+export interface RestockMovementValue {
+  order_line_id: string;
+  from_reserved: number;
+  to_on_hand: number;
+  returned_quantity: number;
+  /** Units taken out of pending fulfillments; absent in movements recorded before it existed. */
+  from_fulfillments?: { fulfillment_id: string; quantity: number }[];
+}
+
+/** One provider call of a refund in flight: which payment gives back how much (minor units). */
+export interface RefundProviderCallValue {
+  payment_id: string;
+  amount: number;
 }
 
 export interface OrderAggregate extends OrderRecord {

@@ -157,7 +157,7 @@ export interface ProductListFilter {
 export interface ProductRepository {
   /**
    * Inserts a product with its options (and values), variants (each with its inventory) and
-   * images, and computes `price`. Uniqueness: slug per scope → duplicate_slug; variant sku per
+   * images; `price` is stored as given. Uniqueness: slug per scope → duplicate_slug; variant sku per
    * scope → duplicate_sku (param `variants[i][sku]`).
    */
   insert(product: ProductAggregate): Promise<void>;
@@ -179,7 +179,7 @@ export interface ProductRepository {
     id: string,
     patch: Patch<
       ProductRecord,
-      'name' | 'slug' | 'description' | 'type' | 'status' | 'tags' | 'attributes' | 'metadata'
+      'name' | 'slug' | 'description' | 'type' | 'status' | 'tags' | 'attributes' | 'metadata' | 'price'
     >,
   ): Promise<ProductRecord | null>;
   /** Soft delete of the product and its variants. */
@@ -187,7 +187,7 @@ export interface ProductRepository {
 
   /** Adds options/values (used when a variant introduces a new value of an existing option). */
   insertOptions(scope: Scope, options: OptionRecord[]): Promise<void>;
-  /** Inserts a variant with its inventory; recomputes the product's `price`. */
+  /** Inserts a variant with its inventory (the product's `price` is the caller's to update). */
   insertVariant(variant: VariantRecord, inventory: InventoryRecord): Promise<void>;
   getVariant(scope: Scope, id: string): Promise<(VariantRecord & { inventory: InventoryRecord }) | null>;
   updateVariant(
@@ -206,7 +206,7 @@ export interface ProductRepository {
       | 'metadata'
     >,
   ): Promise<VariantRecord | null>;
-  /** Soft delete; recomputes the product's `price`. */
+  /** Soft delete (the product's `price` is the caller's to update). */
   deleteVariant(scope: Scope, id: string, at: Millis): Promise<boolean>;
   insertImage(scope: Scope, image: ImageRecord): Promise<void>;
   deleteImage(scope: Scope, product_id: string, image_id: string): Promise<boolean>;
@@ -591,7 +591,13 @@ export interface OrderRepository {
     id: string,
     patch: Patch<
       PaymentRecord,
-      'status' | 'provider_id' | 'order_id' | 'client_secret' | 'failure_reason' | 'metadata'
+      | 'status'
+      | 'provider_id'
+      | 'order_id'
+      | 'client_secret'
+      | 'failure_reason'
+      | 'metadata'
+      | 'checkout_snapshot'
     >,
     options?: { expect_status?: PaymentRecord['status'] },
   ): Promise<PaymentRecord | null>;
@@ -634,7 +640,10 @@ export interface OrderRepository {
   updateRefund(
     scope: Scope,
     id: string,
-    patch: Patch<RefundRecord, 'status' | 'provider_refund_id' | 'metadata'>,
+    patch: Patch<
+      RefundRecord,
+      'status' | 'provider_refund_id' | 'metadata' | 'restock_movements' | 'provider_calls' | 'failure_message'
+    >,
   ): Promise<RefundRecord | null>;
   /**
    * Refunds in `status` created before `before`, across scopes, oldest first by `(created_at, id)`
