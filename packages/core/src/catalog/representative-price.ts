@@ -11,7 +11,9 @@ import type { VariantRecord } from '../ports/storage';
  *
  * @example representativePrice([{ price: 900, is_active: true }, { price: 500, is_active: false }]) // 900
  */
-export function representativePrice(variants: readonly Pick<VariantRecord, 'price' | 'is_active'>[]): number | null {
+export function representativePrice(
+  variants: readonly Pick<VariantRecord, 'price' | 'is_active'>[],
+): number | null {
   let cheapest: number | null = null;
   for (const variant of variants) {
     if (variant.is_active && (cheapest === null || variant.price < cheapest)) cheapest = variant.price;

@@ -1,4 +1,9 @@
-import type { OrderAggregate, RefundProviderCallValue, RefundRecord, RestockMovementValue } from '../ports/storage';
+import type {
+  OrderAggregate,
+  RefundProviderCallValue,
+  RefundRecord,
+  RestockMovementValue,
+} from '../ports/storage';
 import type { RestockMovement } from '.';
 
 /**
@@ -15,7 +20,10 @@ export function restockMovementValues(movements: readonly RestockMovement[]): Re
     from_reserved: m.from_reserved,
     to_on_hand: m.to_on_hand,
     returned_quantity: m.returned_quantity,
-    from_fulfillments: m.from_fulfillments.map((t) => ({ fulfillment_id: t.fulfillment_id, quantity: t.quantity })),
+    from_fulfillments: m.from_fulfillments.map((t) => ({
+      fulfillment_id: t.fulfillment_id,
+      quantity: t.quantity,
+    })),
   }));
 }
 

@@ -63,9 +63,11 @@ describeApi('representative price', (api) => {
     // The mug's cheap variant goes inactive: its price becomes 3000, above the pot's.
     expectStatus(await a.patch(`/v1/admin/variants/${mug.variants[0].id}`, { is_active: false }), 200);
     const names = async (query: string) =>
-      (expectStatus(await a.storefront.get(`/v1/storefront/products?tag=${tag}${query}`), 200).body.data as {
-        name: string;
-      }[]).map((p) => p.name.split(' ')[0]);
+      (
+        expectStatus(await a.storefront.get(`/v1/storefront/products?tag=${tag}${query}`), 200).body.data as {
+          name: string;
+        }[]
+      ).map((p) => p.name.split(' ')[0]);
     expect(await names('&sort=price')).toEqual(['Pot', 'Mug']);
     expect(await names('&price_max=2999')).toEqual(['Pot']);
     expect(await names('&price_min=3000')).toEqual(['Mug']);
@@ -89,7 +91,10 @@ describeApi('representative price', (api) => {
       ...sizes
         .slice(1)
         .map((size, i) =>
-          a.post(`/v1/admin/products/${product.id}/variants`, { price: 3000 + i * 10, options: { Size: size } }),
+          a.post(`/v1/admin/products/${product.id}/variants`, {
+            price: 3000 + i * 10,
+            options: { Size: size },
+          }),
         ),
       ...[4000, 2500, 4500].map((price) => a.patch(`/v1/admin/variants/${original}`, { price })),
     ]);

@@ -16,7 +16,12 @@ const MOVEMENTS = [
   },
 ];
 const CALLS = [{ payment_id: 'pay_1', amount: 500 }];
-const SNAPSHOT = { version: 1, order: { id: 'ord_x', lines: [] }, reserved: [], customer_key: 'a@example.com' };
+const SNAPSHOT = {
+  version: 1,
+  order: { id: 'ord_x', lines: [] },
+  reserved: [],
+  customer_key: 'a@example.com',
+};
 
 async function columnsOf(storage: KyselyStorage, table: string): Promise<string[]> {
   const tables = await storage.db.introspection.getTables();
@@ -42,10 +47,16 @@ function describeRefundPaymentColumns(name: string, open: () => Promise<KyselySt
         const scope = newScope();
         const order = makeOrder(scope, 1001);
         const json = (value: unknown) =>
-          storage.dialect === 'postgres' ? sql`${JSON.stringify(value)}::jsonb` : sql`${JSON.stringify(value)}`;
+          storage.dialect === 'postgres'
+            ? sql`${JSON.stringify(value)}::jsonb`
+            : sql`${JSON.stringify(value)}`;
         await storage.transaction((tx) => tx.orders.insert({ ...order, payments: [], refunds: [] }));
         const legacy = [
-          { id: 'ref_applied', status: 'completed', metadata: { restock_movements: MOVEMENTS, note: 'kept' } },
+          {
+            id: 'ref_applied',
+            status: 'completed',
+            metadata: { restock_movements: MOVEMENTS, note: 'kept' },
+          },
           { id: 'ref_in_flight', status: 'pending', metadata: { provider_calls: CALLS } },
           {
             id: 'ref_failed',
@@ -121,8 +132,11 @@ function describeRefundPaymentColumns(name: string, open: () => Promise<KyselySt
         expect(await columnsOf(storage, 'payments')).not.toContain('checkout_snapshot');
         const metadataOf = async (table: 'refunds' | 'payments', id: string) =>
           parsed(
-            (await sql<{ metadata: unknown }>`select metadata from ${sql.table(table)} where id = ${id}`.execute(storage.db))
-              .rows[0]?.metadata,
+            (
+              await sql<{
+                metadata: unknown;
+              }>`select metadata from ${sql.table(table)} where id = ${id}`.execute(storage.db)
+            ).rows[0]?.metadata,
           );
         for (const r of legacy) expect(await metadataOf('refunds', r.id)).toEqual(r.metadata);
         expect(await metadataOf('refunds', fresh.id)).toEqual({ provider_calls: CALLS });

@@ -547,7 +547,12 @@ export class KyselyOrderRepository implements OrderRepository {
     id: string,
     patch: Patch<
       RefundRecord,
-      'status' | 'provider_refund_id' | 'metadata' | 'restock_movements' | 'provider_calls' | 'failure_message'
+      | 'status'
+      | 'provider_refund_id'
+      | 'metadata'
+      | 'restock_movements'
+      | 'provider_calls'
+      | 'failure_message'
     >,
   ): Promise<RefundRecord | null> {
     const c = this.q.caps;
@@ -556,7 +561,8 @@ export class KyselyOrderRepository implements OrderRepository {
         status: patch.status,
         provider_refund_id: patch.provider_refund_id,
         metadata: patch.metadata === undefined ? undefined : c.json(patch.metadata),
-        restock_movements: patch.restock_movements === undefined ? undefined : c.json(patch.restock_movements),
+        restock_movements:
+          patch.restock_movements === undefined ? undefined : c.json(patch.restock_movements),
         provider_calls: nullableJson(patch.provider_calls, c),
         failure_message: patch.failure_message,
         updated_at: patch.updated_at,
