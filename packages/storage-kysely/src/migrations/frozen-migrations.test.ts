@@ -44,7 +44,7 @@ describe('frozen migrations', () => {
   it('no migration (nor column-types.ts) imports anything but kysely and ./column-types', () => {
     const offending = Object.fromEntries(
       migrationFiles
-        .map((name) => [
+        .map((name): [string, string[]] => [
           name,
           moduleSpecifiers(readFileSync(`${DIRECTORY}${name}`, 'utf8')).filter(
             (specifier) => !ALLOWED.has(specifier),

@@ -6,88 +6,84 @@
  * - booleans are `boolean` on Postgres and INTEGER 0/1 on SQLite (`BoolColumn`);
  * - `*_lower` / `search_text` columns are lower-cased copies kept for case-insensitive lookups.
  *
- * `TABLE_COLUMNS` (table-columns.ts) lists the same columns at run time and is checked against
+ * The tables of records derive their columns from the record types (`Stored`); `TABLE_COLUMNS`
+ * (table-columns.ts) lists the same columns at run time and is checked against
  * this interface by the compiler; the migration test compares it with the migrated schema.
  */
+
+import type {
+  ApiKeyRecord,
+  CartItemRecord,
+  CartRecord,
+  CustomerAddressRecord,
+  CustomerRecord,
+  CustomerTokenRecord,
+  DiscountRecord,
+  EventRecord,
+  FulfillmentRecord,
+  ImageRecord,
+  InventoryRecord,
+  NotificationRecord,
+  OptionRecord,
+  OptionValueRecord,
+  OrderLineRecord,
+  OrderRecord,
+  OrganizationRecord,
+  PasswordResetRecord,
+  PaymentRecord,
+  ProductRecord,
+  RefundRecord,
+  ShippingMethodRecord,
+  StoreRecord,
+  VariantRecord,
+  WebhookAttemptRecord,
+  WebhookDeliveryRecord,
+  WebhookRecord,
+} from '@cartwright/core/storage';
 
 /** Encoded JSON: a string on SQLite, a parsed value on Postgres. Decode with the capabilities. */
 export type JsonColumn = unknown;
 /** 0/1 on SQLite, boolean on Postgres. */
 export type BoolColumn = number | boolean;
 
+/**
+ * A record field as its column holds it: booleans as `BoolColumn`, objects and arrays as
+ * `JsonColumn`, string unions (statuses, modes) as `string`; numbers and strings as they are.
+ */
+export type StoredValue<T> = [NonNullable<T>] extends [boolean]
+  ? BoolColumn | Extract<T, null>
+  : [NonNullable<T>] extends [object]
+    ? JsonColumn
+    : T extends string
+      ? string
+      : T;
+
+/**
+ * The columns of a record (core's ports/storage/records.ts) as stored: the table interfaces
+ * below extend it with only their table-only columns (lower-cased copies, soft-delete marks,
+ * the scope of child rows), so that a record's column list is written once, in core.
+ */
+export type Stored<R> = { [K in keyof R]-?: StoredValue<R[K]> };
+
 interface ScopedColumns {
   store_id: string;
   mode: string;
 }
 
-export interface OrganizationsTable {
-  id: string;
-  name: string;
-  plan: string;
-  billing_email: string | null;
-  metadata: JsonColumn;
-  created_at: number;
-  updated_at: number;
-}
+export interface OrganizationsTable extends Stored<OrganizationRecord> {}
 
-export interface StoresTable {
-  id: string;
-  organization_id: string;
-  name: string;
-  currency: string;
-  timezone: string;
-  prices_include_tax: BoolColumn;
-  tax_rate: number;
-  metadata: JsonColumn;
-  created_at: number;
-  updated_at: number;
-}
+export interface StoresTable extends Stored<StoreRecord> {}
 
 /** Global (reference) table: looked up by hash before the scope is known. */
-export interface ApiKeysTable extends ScopedColumns {
-  id: string;
-  name: string | null;
-  key_type: string;
-  key_hash: string;
-  key_prefix: string;
-  last_used_at: number | null;
-  expires_at: number | null;
-  revoked_at: number | null;
-  created_at: number;
-}
+export interface ApiKeysTable extends Stored<ApiKeyRecord> {}
 
-export interface CustomerTokensTable extends ScopedColumns {
-  id: string;
-  customer_id: string;
-  token_hash: string;
-  expires_at: number;
-  created_at: number;
-}
+export interface CustomerTokensTable extends Stored<CustomerTokenRecord> {}
 
 /** Password reset tokens (0015): single-use, SHA-256 of the token; at most one per customer. */
-export interface PasswordResetsTable extends ScopedColumns {
-  id: string;
-  customer_id: string;
-  token_hash: string;
-  expires_at: number;
-  created_at: number;
-}
+export interface PasswordResetsTable extends Stored<PasswordResetRecord> {}
 
-export interface ProductsTable extends ScopedColumns {
-  id: string;
-  name: string;
+export interface ProductsTable extends Stored<ProductRecord> {
   name_lower: string;
-  slug: string;
-  description: string | null;
-  type: string;
-  status: string;
-  tags: JsonColumn;
-  attributes: JsonColumn;
-  metadata: JsonColumn;
-  price: number | null;
-  currency: string;
-  created_at: number;
-  updated_at: number;
   deleted_at: number | null;
 }
 
@@ -126,37 +122,13 @@ export interface ProductDocumentsTable extends ScopedColumns {
   format_version: number;
 }
 
-export interface ProductOptionsTable extends ScopedColumns {
-  id: string;
+export interface ProductOptionsTable extends ScopedColumns, Stored<Omit<OptionRecord, 'values'>> {}
+
+export interface ProductOptionValuesTable extends ScopedColumns, Stored<OptionValueRecord> {
   product_id: string;
-  name: string;
-  position: number;
 }
 
-export interface ProductOptionValuesTable extends ScopedColumns {
-  id: string;
-  option_id: string;
-  product_id: string;
-  value: string;
-  position: number;
-}
-
-export interface ProductVariantsTable extends ScopedColumns {
-  id: string;
-  product_id: string;
-  sku: string | null;
-  barcode: string | null;
-  price: number;
-  compare_at_price: number | null;
-  cost_price: number | null;
-  currency: string;
-  weight: number | null;
-  is_active: BoolColumn;
-  option_value_ids: JsonColumn;
-  position: number;
-  metadata: JsonColumn;
-  created_at: number;
-  updated_at: number;
+export interface ProductVariantsTable extends Stored<VariantRecord> {
   deleted_at: number | null;
   /**
    * Kept for purchases (getPurchasable), rewritten with every catalog write to the product
@@ -167,69 +139,16 @@ export interface ProductVariantsTable extends ScopedColumns {
   image_url: string | null;
 }
 
-export interface InventoryItemsTable extends ScopedColumns {
-  id: string;
-  variant_id: string;
-  product_id: string;
-  track_inventory: BoolColumn;
-  allow_backorder: BoolColumn;
-  safety_stock: number;
-  on_hand: number;
-  reserved: number;
-  metadata: JsonColumn;
-  created_at: number;
-  updated_at: number;
-}
+export interface InventoryItemsTable extends Stored<InventoryRecord> {}
 
-export interface ProductImagesTable extends ScopedColumns {
-  id: string;
-  product_id: string;
-  url: string;
-  alt_text: string | null;
-  position: number;
-  width: number | null;
-  height: number | null;
-  variant_ids: JsonColumn;
-}
+export interface ProductImagesTable extends ScopedColumns, Stored<ImageRecord> {}
 
-export interface ShippingMethodsTable extends ScopedColumns {
-  id: string;
-  name: string;
-  description: string | null;
-  price: number;
-  free_shipping_threshold: number | null;
-  currency: string;
-  is_active: BoolColumn;
-  position: number;
-  metadata: JsonColumn;
-  created_at: number;
-  updated_at: number;
+export interface ShippingMethodsTable extends Stored<ShippingMethodRecord> {
   deleted_at: number | null;
 }
 
-export interface DiscountsTable extends ScopedColumns {
-  id: string;
-  name: string;
-  description: string | null;
-  code: string | null;
+export interface DiscountsTable extends Stored<DiscountRecord> {
   code_lower: string | null;
-  type: string;
-  value_type: string;
-  value: number;
-  target: string;
-  usage_limit: number | null;
-  usage_count: number;
-  per_customer_limit: number | null;
-  minimum_amount: number | null;
-  maximum_discount: number | null;
-  currency: string;
-  starts_at: number | null;
-  ends_at: number | null;
-  is_active: BoolColumn;
-  conditions: JsonColumn;
-  metadata: JsonColumn;
-  created_at: number;
-  updated_at: number;
   deleted_at: number | null;
 }
 
@@ -241,183 +160,29 @@ export interface DiscountUsagesTable extends ScopedColumns {
   created_at: number;
 }
 
-export interface CustomersTable extends ScopedColumns {
-  id: string;
-  email: string;
+export interface CustomersTable extends Stored<CustomerRecord> {
   email_lower: string;
   search_text: string;
-  first_name: string | null;
-  last_name: string | null;
-  phone: string | null;
-  external_id: string | null;
-  status: string;
-  tags: JsonColumn;
-  metadata: JsonColumn;
-  created_at: number;
-  updated_at: number;
   deleted_at: number | null;
-  /** 0015: the encoded password hash, or null (no password). */
-  password_hash: string | null;
 }
 
-export interface CustomerAddressesTable extends ScopedColumns {
-  id: string;
-  customer_id: string;
-  name: string;
-  company: string | null;
-  line1: string;
-  line2: string | null;
-  city: string;
-  state: string | null;
-  postal_code: string;
-  country: string;
-  phone: string | null;
-  type: string;
-  is_default: BoolColumn;
-  created_at: number;
-  updated_at: number;
-}
+export interface CustomerAddressesTable extends Stored<CustomerAddressRecord> {}
 
-export interface CartsTable extends ScopedColumns {
-  id: string;
-  status: string;
-  session_id: string | null;
-  customer_id: string | null;
-  email: string | null;
-  shipping_address: JsonColumn;
-  billing_address: JsonColumn;
-  shipping_method_id: string | null;
-  discount_codes: JsonColumn;
-  currency: string;
-  metadata: JsonColumn;
-  created_at: number;
-  updated_at: number;
-  completed_at: number | null;
-}
+export interface CartsTable extends Stored<CartRecord> {}
 
-export interface CartItemsTable extends ScopedColumns {
-  id: string;
-  cart_id: string;
-  variant_id: string;
-  quantity: number;
-  metadata: JsonColumn;
-  created_at: number;
-  updated_at: number;
-}
+export interface CartItemsTable extends ScopedColumns, Stored<CartItemRecord> {}
 
-export interface OrdersTable extends ScopedColumns {
-  id: string;
-  number: number;
-  status: string;
-  payment_status: string;
-  fulfillment_status: string;
-  customer_id: string | null;
-  email: string;
+export interface OrdersTable extends Stored<OrderRecord> {
   email_lower: string;
-  shipping_address: JsonColumn;
-  billing_address: JsonColumn;
-  currency: string;
-  subtotal: number;
-  discount_total: number;
-  shipping_total: number;
-  tax_total: number;
-  total: number;
-  paid_total: number;
-  refunded_total: number;
-  prices_include_tax: BoolColumn;
-  tax_rate: number;
-  shipping_method_id: string | null;
-  shipping_method_name: string | null;
-  shipping_discount: number;
-  shipping_tax: number;
-  applied_discounts: JsonColumn;
-  note: string | null;
-  metadata: JsonColumn;
-  cart_id: string | null;
-  inventory_reserved: BoolColumn;
-  cancel_reason: string | null;
-  created_at: number;
-  updated_at: number;
-  cancelled_at: number | null;
-  completed_at: number | null;
 }
 
-export interface OrderLinesTable extends ScopedColumns {
-  id: string;
-  order_id: string;
-  variant_id: string;
-  product_id: string;
-  product_name: string;
-  variant_name: string;
-  sku: string | null;
-  image_url: string | null;
-  quantity: number;
-  fulfilled_quantity: number;
-  shipped_quantity: number;
-  refunded_quantity: number;
-  restocked_quantity: number;
-  /** Units the order reserved for this line (0: none; 0012_order_key_webhook_fixes). */
-  reserved_quantity: number;
-  unit_price: number;
-  line_discount: number;
-  line_total: number;
-  tax_amount: number;
-  position: number;
-}
+export interface OrderLinesTable extends ScopedColumns, Stored<OrderLineRecord> {}
 
-export interface PaymentsTable extends ScopedColumns {
-  id: string;
-  order_id: string | null;
-  provider: string;
-  provider_id: string | null;
-  amount: number;
-  currency: string;
-  status: string;
-  idempotency_key: string | null;
-  cart_id: string | null;
-  client_secret: string | null;
-  failure_reason: string | null;
-  note: string | null;
-  metadata: JsonColumn;
-  /** A checkout attempt's snapshot until it is settled (0016_refund_payment_columns). */
-  checkout_snapshot: JsonColumn | null;
-  created_at: number;
-  updated_at: number;
-}
+export interface PaymentsTable extends Stored<PaymentRecord> {}
 
-export interface FulfillmentsTable extends ScopedColumns {
-  id: string;
-  order_id: string;
-  status: string;
-  tracking_number: string | null;
-  tracking_url: string | null;
-  carrier: string | null;
-  lines: JsonColumn;
-  metadata: JsonColumn;
-  created_at: number;
-  updated_at: number;
-  shipped_at: number | null;
-  delivered_at: number | null;
-}
+export interface FulfillmentsTable extends Stored<FulfillmentRecord> {}
 
-export interface RefundsTable extends ScopedColumns {
-  id: string;
-  order_id: string;
-  amount: number;
-  currency: string;
-  reason: string | null;
-  restock: BoolColumn;
-  status: string;
-  lines: JsonColumn;
-  provider_refund_id: string | null;
-  metadata: JsonColumn;
-  /** 0016_refund_payment_columns: restock movements (`[]` when none), provider calls in flight, failure reason. */
-  restock_movements: JsonColumn;
-  provider_calls: JsonColumn | null;
-  failure_message: string | null;
-  created_at: number;
-  updated_at: number;
-}
+export interface RefundsTable extends Stored<RefundRecord> {}
 
 /** One row per scope; `last_number` is incremented under the row lock (gap-free numbers). */
 export interface OrderCountersTable extends ScopedColumns {
@@ -448,69 +213,20 @@ export interface IdempotencyKeysTable extends ScopedColumns {
   expires_at: number;
 }
 
-export interface EventsTable extends ScopedColumns {
-  id: string;
-  type: string;
-  data: JsonColumn;
-  created_at: number;
+export interface EventsTable extends Stored<EventRecord> {
   /** Null until `events.dispatch` fanned the event out to webhook deliveries. */
   dispatched_at: number | null;
 }
 
-export interface WebhooksTable extends ScopedColumns {
-  id: string;
-  url: string;
-  events: JsonColumn;
-  /** Per event type, since when it is received (0012_order_key_webhook_fixes). */
-  events_since: JsonColumn;
-  secret: string;
-  /** The secret before the latest rotation, signing until its expiry (0013_webhook_secret_rotation). */
-  previous_secret: string | null;
-  previous_secret_expires_at: number | null;
-  is_active: BoolColumn;
-  consecutive_failures: number;
-  metadata: JsonColumn;
-  created_at: number;
-  updated_at: number;
+export interface WebhooksTable extends Stored<WebhookRecord> {
   deleted_at: number | null;
 }
 
-export interface WebhookDeliveriesTable extends ScopedColumns {
-  id: string;
-  webhook_id: string;
-  event_id: string;
-  event_type: string;
-  payload: string;
-  status: string;
-  attempt_count: number;
-  next_attempt_at: number | null;
-  lease_until: number | null;
-  leased_by: string | null;
-  last_status_code: number | null;
-  last_error: string | null;
-  last_duration_ms: number | null;
-  created_at: number;
-  updated_at: number;
-}
+export interface WebhookDeliveriesTable extends Stored<WebhookDeliveryRecord> {}
 
-export interface WebhookAttemptsTable extends ScopedColumns {
-  id: string;
-  delivery_id: string;
-  attempt: number;
-  status_code: number | null;
-  duration_ms: number;
-  error: string | null;
-  succeeded: BoolColumn;
-  created_at: number;
-}
+export interface WebhookAttemptsTable extends ScopedColumns, Stored<WebhookAttemptRecord> {}
 
-export interface NotificationsTable extends ScopedColumns {
-  id: string;
-  type: string;
-  message: string;
-  data: JsonColumn;
-  created_at: number;
-}
+export interface NotificationsTable extends Stored<NotificationRecord> {}
 
 export interface Database {
   organizations: OrganizationsTable;
