@@ -37,6 +37,12 @@ export interface IdempotentResult extends StoredResponse {
 const POLL_MS = 10;
 
 /**
+ * How often a process deletes the keys past their `expires_at` (in the transaction of the next
+ * key it claims): the table holds a day of keys, not every key ever sent.
+ */
+const PURGE_EVERY_MS = 10 * 60 * 1000;
+
+/**
  * The caller part of a key (docs/contract.md#idempotency: a key is scoped to store, mode, API key and customer
  * token). The customer is identified by its id, not by the token: the token is a credential that
  * is not stored, and a customer who signs in again (a new token) still gets the replay of their
@@ -64,6 +70,8 @@ export function callerOf(caller: IdempotencyCaller): string {
  */
 export function createIdempotencyService(ctx: ServiceContext) {
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** When this process last deleted expired keys ({@link PURGE_EVERY_MS}). */
+  let purgedAt = ctx.clock.now();
 
   return {
     async run(
@@ -85,16 +93,19 @@ export function createIdempotencyService(ctx: ServiceContext) {
       const deadline = ctx.clock.now() + ctx.config.idempotency_lock_ms;
       for (;;) {
         const now = ctx.clock.now();
-        const begin = await ctx.storage.transaction((tx) =>
-          tx.idempotency.begin(scope, {
+        const purge = now - purgedAt >= PURGE_EVERY_MS;
+        if (purge) purgedAt = now;
+        const begin = await ctx.storage.transaction(async (tx) => {
+          if (purge) await tx.idempotency.purgeExpired(now);
+          return tx.idempotency.begin(scope, {
             ...ref,
             operation: request.request,
             request_hash: request.bodyHash,
             now,
             lock_ms: ctx.config.idempotency_lock_ms,
             ttl_ms: ctx.config.idempotency_ttl_ms,
-          }),
-        );
+          });
+        });
         if (begin.outcome === 'replay') return { status: begin.status, body: begin.body, replayed: true };
         if (begin.outcome === 'mismatch') {
           throw new CommerceError(

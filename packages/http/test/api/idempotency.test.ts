@@ -1,4 +1,5 @@
 import { CommerceError } from '@cartwright/core';
+import { KyselyStorage } from '@cartwright/storage-kysely';
 import { expect, test } from 'vitest';
 import { statusForCode } from '../../src/status-map';
 import { describeApi, type TestApi } from './support/harness';
@@ -321,6 +322,35 @@ describeApi(
       expect(inventory.reserved).toBe(1);
       const replay = await engine.idempotency.run(request(key), execute, render);
       expect(replay).toMatchObject({ status: 201, replayed: true, body: retry.body });
+    });
+
+    test('keys past their expiry are deleted by the next claim once ten minutes have passed, others stay', async () => {
+      const { engine, scope } = api();
+      const storage = engine.storage;
+      if (!(storage instanceof KyselyStorage)) throw new Error('this test reads a Kysely storage');
+      const keysOf = async (keys: string[]) =>
+        (
+          await storage.db
+            .selectFrom('idempotency_keys')
+            .select('key')
+            .where('store_id', '=', scope.store_id)
+            .where('mode', '=', scope.mode)
+            .where('key', 'in', keys)
+            .execute()
+        )
+          .map((row) => row.key)
+          .sort();
+      const answer = async () => ({ status: 201, body: '{}' });
+      const old = unique('idem-old-');
+      await engine.idempotency.run(request(old), answer, render);
+      offsetMs += 12 * 60 * 60 * 1000;
+      const recent = unique('idem-recent-');
+      await engine.idempotency.run(request(recent), answer, render);
+      expect(await keysOf([old, recent])).toEqual([old, recent].sort());
+      offsetMs += 13 * 60 * 60 * 1000; // `old` is past its 24 h, `recent` is not
+      const trigger = unique('idem-trigger-');
+      await engine.idempotency.run(request(trigger), answer, render);
+      expect(await keysOf([old, recent, trigger])).toEqual([recent, trigger].sort());
     });
   },
   { clock },
