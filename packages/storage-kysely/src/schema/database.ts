@@ -11,35 +11,7 @@
  * this interface by the compiler; the migration test compares it with the migrated schema.
  */
 
-import type {
-  ApiKeyRecord,
-  CartItemRecord,
-  CartRecord,
-  CustomerAddressRecord,
-  CustomerRecord,
-  CustomerTokenRecord,
-  DiscountRecord,
-  EventRecord,
-  FulfillmentRecord,
-  ImageRecord,
-  InventoryRecord,
-  NotificationRecord,
-  OptionRecord,
-  OptionValueRecord,
-  OrderLineRecord,
-  OrderRecord,
-  OrganizationRecord,
-  PasswordResetRecord,
-  PaymentRecord,
-  ProductRecord,
-  RefundRecord,
-  ShippingMethodRecord,
-  StoreRecord,
-  VariantRecord,
-  WebhookAttemptRecord,
-  WebhookDeliveryRecord,
-  WebhookRecord,
-} from '@cartwright/core/storage';
+import type * as Records from '@cartwright/core/storage';
 
 /** Encoded JSON: a string on SQLite, a parsed value on Postgres. Decode with the capabilities. */
 export type JsonColumn = unknown;
@@ -70,19 +42,19 @@ interface ScopedColumns {
   mode: string;
 }
 
-export interface OrganizationsTable extends Stored<OrganizationRecord> {}
+export interface OrganizationsTable extends Stored<Records.OrganizationRecord> {}
 
-export interface StoresTable extends Stored<StoreRecord> {}
+export interface StoresTable extends Stored<Records.StoreRecord> {}
 
 /** Global (reference) table: looked up by hash before the scope is known. */
-export interface ApiKeysTable extends Stored<ApiKeyRecord> {}
+export interface ApiKeysTable extends Stored<Records.ApiKeyRecord> {}
 
-export interface CustomerTokensTable extends Stored<CustomerTokenRecord> {}
+export interface CustomerTokensTable extends Stored<Records.CustomerTokenRecord> {}
 
 /** Password reset tokens (0015): single-use, SHA-256 of the token; at most one per customer. */
-export interface PasswordResetsTable extends Stored<PasswordResetRecord> {}
+export interface PasswordResetsTable extends Stored<Records.PasswordResetRecord> {}
 
-export interface ProductsTable extends Stored<ProductRecord> {
+export interface ProductsTable extends Stored<Records.ProductRecord> {
   name_lower: string;
   deleted_at: number | null;
 }
@@ -122,13 +94,13 @@ export interface ProductDocumentsTable extends ScopedColumns {
   format_version: number;
 }
 
-export interface ProductOptionsTable extends ScopedColumns, Stored<Omit<OptionRecord, 'values'>> {}
+export interface ProductOptionsTable extends ScopedColumns, Stored<Omit<Records.OptionRecord, 'values'>> {}
 
-export interface ProductOptionValuesTable extends ScopedColumns, Stored<OptionValueRecord> {
+export interface ProductOptionValuesTable extends ScopedColumns, Stored<Records.OptionValueRecord> {
   product_id: string;
 }
 
-export interface ProductVariantsTable extends Stored<VariantRecord> {
+export interface ProductVariantsTable extends Stored<Records.VariantRecord> {
   deleted_at: number | null;
   /**
    * Kept for purchases (getPurchasable), rewritten with every catalog write to the product
@@ -139,15 +111,15 @@ export interface ProductVariantsTable extends Stored<VariantRecord> {
   image_url: string | null;
 }
 
-export interface InventoryItemsTable extends Stored<InventoryRecord> {}
+export interface InventoryItemsTable extends Stored<Records.InventoryRecord> {}
 
-export interface ProductImagesTable extends ScopedColumns, Stored<ImageRecord> {}
+export interface ProductImagesTable extends ScopedColumns, Stored<Records.ImageRecord> {}
 
-export interface ShippingMethodsTable extends Stored<ShippingMethodRecord> {
+export interface ShippingMethodsTable extends Stored<Records.ShippingMethodRecord> {
   deleted_at: number | null;
 }
 
-export interface DiscountsTable extends Stored<DiscountRecord> {
+export interface DiscountsTable extends Stored<Records.DiscountRecord> {
   code_lower: string | null;
   deleted_at: number | null;
 }
@@ -160,29 +132,29 @@ export interface DiscountUsagesTable extends ScopedColumns {
   created_at: number;
 }
 
-export interface CustomersTable extends Stored<CustomerRecord> {
+export interface CustomersTable extends Stored<Records.CustomerRecord> {
   email_lower: string;
   search_text: string;
   deleted_at: number | null;
 }
 
-export interface CustomerAddressesTable extends Stored<CustomerAddressRecord> {}
+export interface CustomerAddressesTable extends Stored<Records.CustomerAddressRecord> {}
 
-export interface CartsTable extends Stored<CartRecord> {}
+export interface CartsTable extends Stored<Records.CartRecord> {}
 
-export interface CartItemsTable extends ScopedColumns, Stored<CartItemRecord> {}
+export interface CartItemsTable extends ScopedColumns, Stored<Records.CartItemRecord> {}
 
-export interface OrdersTable extends Stored<OrderRecord> {
+export interface OrdersTable extends Stored<Records.OrderRecord> {
   email_lower: string;
 }
 
-export interface OrderLinesTable extends ScopedColumns, Stored<OrderLineRecord> {}
+export interface OrderLinesTable extends ScopedColumns, Stored<Records.OrderLineRecord> {}
 
-export interface PaymentsTable extends Stored<PaymentRecord> {}
+export interface PaymentsTable extends Stored<Records.PaymentRecord> {}
 
-export interface FulfillmentsTable extends Stored<FulfillmentRecord> {}
+export interface FulfillmentsTable extends Stored<Records.FulfillmentRecord> {}
 
-export interface RefundsTable extends Stored<RefundRecord> {}
+export interface RefundsTable extends Stored<Records.RefundRecord> {}
 
 /** One row per scope; `last_number` is incremented under the row lock (gap-free numbers). */
 export interface OrderCountersTable extends ScopedColumns {
@@ -213,20 +185,20 @@ export interface IdempotencyKeysTable extends ScopedColumns {
   expires_at: number;
 }
 
-export interface EventsTable extends Stored<EventRecord> {
+export interface EventsTable extends Stored<Records.EventRecord> {
   /** Null until `events.dispatch` fanned the event out to webhook deliveries. */
   dispatched_at: number | null;
 }
 
-export interface WebhooksTable extends Stored<WebhookRecord> {
+export interface WebhooksTable extends Stored<Records.WebhookRecord> {
   deleted_at: number | null;
 }
 
-export interface WebhookDeliveriesTable extends Stored<WebhookDeliveryRecord> {}
+export interface WebhookDeliveriesTable extends Stored<Records.WebhookDeliveryRecord> {}
 
-export interface WebhookAttemptsTable extends ScopedColumns, Stored<WebhookAttemptRecord> {}
+export interface WebhookAttemptsTable extends ScopedColumns, Stored<Records.WebhookAttemptRecord> {}
 
-export interface NotificationsTable extends Stored<NotificationRecord> {}
+export interface NotificationsTable extends Stored<Records.NotificationRecord> {}
 
 export interface Database {
   organizations: OrganizationsTable;
