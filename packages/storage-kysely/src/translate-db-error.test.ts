@@ -54,6 +54,43 @@ describe('translateDbError', () => {
     });
   });
 
+  it("MariaDB 1062 \"Duplicate entry … for key '<index>'\" → the index's domain error, the value when the entry is whole", () => {
+    const mariadb = (entry: string, key: string) =>
+      Object.assign(new Error(`Duplicate entry '${entry}' for key '${key}'`), {
+        code: 'ER_DUP_ENTRY',
+        errno: 1062,
+        sqlState: '23000',
+        sqlMessage: `Duplicate entry '${entry}' for key '${key}'`,
+      });
+    const sku = mariadb("store_1-test-SKU-1, it's", 'product_variants_sku_unique');
+    const translated = translateDbError(sku);
+    expect(translated).toMatchObject({
+      code: 'duplicate_sku',
+      param: 'sku',
+      type: 'conflict_error',
+      data: { value: "SKU-1, it's" },
+    });
+    expect((translated as CommerceError).cause).toBe(sku);
+    expect(translateDbError(mariadb('store_1-live-save10', 'discounts_code_unique'))).toMatchObject({
+      code: 'duplicate_code',
+      param: 'code',
+    });
+    // MySQL 8 names the table too
+    expect(translateDbError(mariadb('store_1-test-a@b.c', 'customers.customers_email_unique'))).toMatchObject(
+      {
+        code: 'duplicate_email',
+        param: 'email',
+        data: { value: 'a@b.c' },
+      },
+    );
+    // an entry cut at 64 characters ('...') keeps no value
+    const cut = translateDbError(mariadb(`store_1-test-${'x'.repeat(48)}...`, 'products_slug_unique'));
+    expect(cut).toMatchObject({ code: 'duplicate_slug', param: 'slug' });
+    expect((cut as CommerceError).data).toBeUndefined();
+    const primary = mariadb('ord_1', 'PRIMARY');
+    expect(translateDbError(primary)).toBe(primary);
+  });
+
   it('anything else passes through unchanged (other constraints, other errors, CommerceErrors)', () => {
     const pk = Object.assign(new Error('dup'), { code: '23505', constraint: 'orders_pkey' });
     expect(translateDbError(pk)).toBe(pk);

@@ -7,7 +7,8 @@ import { CommerceError, type ErrorCode } from '@cartwright/core';
  * (the HTTP layer turns it into a generic 500 without leaking SQL).
  *
  * SQLite (better-sqlite3) reports `UNIQUE constraint failed: <table>.<col>, …`; Postgres reports
- * SQLSTATE 23505 with the index name in `constraint` and the key in `detail`. When the detail
+ * SQLSTATE 23505 with the index name in `constraint` and the key in `detail`; MariaDB reports
+ * errno 1062 with the entry and the index name in its message. When the detail
  * names the value, it is kept in `data.value` (used to point `param` at the right variant).
  */
 interface UniqueIndex {
@@ -57,6 +58,7 @@ function uniqueIndexOf(error: Record<string, unknown>): { index: UniqueIndex; va
     const value = match?.[1]?.split(', ').slice(2).join(', ');
     return value === undefined ? { index } : { index, value };
   }
+  if (error.errno === 1062 && typeof error.sqlMessage === 'string') return mariadbDuplicate(error.sqlMessage);
   if (
     typeof error.code === 'string' &&
     error.code.startsWith('SQLITE_CONSTRAINT') &&
@@ -69,6 +71,21 @@ function uniqueIndexOf(error: Record<string, unknown>): { index: UniqueIndex; va
     return index ? { index } : undefined;
   }
   return undefined;
+}
+
+/**
+ * MariaDB/MySQL (mysql2) ER_DUP_ENTRY 1062: `Duplicate entry 'store_1-test-SKU-1' for key
+ * 'product_variants_sku_unique'` (MySQL 8 writes `'<table>.<index>'`). The entry is the key's
+ * columns joined by `-`: (store_id, mode, value); the value is kept when the entry is whole
+ * (MariaDB cuts it at 64 characters).
+ */
+function mariadbDuplicate(message: string): { index: UniqueIndex; value?: string } | undefined {
+  const match = /^Duplicate entry '([\s\S]*)' for key '(?:[^']*\.)?([^'.]+)'$/.exec(message);
+  const index = match ? UNIQUE_INDEXES[match[2]!] : undefined;
+  if (!match || !index) return undefined;
+  const entry = /^[^-]*-(?:test|live)-([\s\S]*)$/.exec(match[1]!);
+  const value = entry?.[1];
+  return value === undefined || match[1]!.length >= 64 ? { index } : { index, value };
 }
 
 /**

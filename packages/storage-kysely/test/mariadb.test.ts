@@ -9,11 +9,20 @@ import {
   startMariadb,
 } from '../../storage-conformance/src/mariadb-server';
 import { createSuiteContext } from '../../storage-conformance/src/suite-context';
+import { accountsSuite } from '../../storage-conformance/src/suites/accounts';
 import { cartLocksSuite } from '../../storage-conformance/src/suites/cart-locks';
 import { cartsSuite } from '../../storage-conformance/src/suites/carts';
+import { concurrencySuite } from '../../storage-conformance/src/suites/concurrency';
+import { customerAccountsSuite } from '../../storage-conformance/src/suites/customer-accounts';
+import { customersSuite } from '../../storage-conformance/src/suites/customers';
+import { discountsSuite } from '../../storage-conformance/src/suites/discounts';
+import { eventsWebhooksSuite } from '../../storage-conformance/src/suites/events-webhooks';
 import { idempotencySuite } from '../../storage-conformance/src/suites/idempotency';
 import { ordersSuite } from '../../storage-conformance/src/suites/orders';
+import { paginationSuite } from '../../storage-conformance/src/suites/pagination';
+import { productCountsSuite } from '../../storage-conformance/src/suites/product-counts';
 import { rateLimitsSuite } from '../../storage-conformance/src/suites/rate-limits';
+import { transactionsSuite } from '../../storage-conformance/src/suites/transactions';
 import { mysqlStorage } from '../src/mysql';
 
 // One throwaway MariaDB for this file (started here, not by the global setup, so that the other
@@ -50,9 +59,18 @@ const options: StorageConformanceOptions = {
 
 describe('storage conformance: mariadb', { timeout: 30_000 }, () => {
   const ctx = createSuiteContext(options);
+  transactionsSuite(ctx);
+  accountsSuite(ctx);
+  productCountsSuite(ctx);
+  discountsSuite(ctx);
+  customersSuite(ctx);
+  customerAccountsSuite(ctx);
   cartsSuite(ctx);
   ordersSuite(ctx);
   idempotencySuite(ctx);
   cartLocksSuite(ctx);
+  eventsWebhooksSuite(ctx);
+  paginationSuite(ctx);
+  concurrencySuite(ctx);
   rateLimitsSuite(ctx);
 });

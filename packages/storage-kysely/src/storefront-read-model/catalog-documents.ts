@@ -54,7 +54,15 @@ const POSTGRES: Fragments = {
   json: (column) => column,
 };
 
-const fragmentsOf = (dialect: Dialect): Fragments => (dialect === 'sqlite' ? SQLITE : POSTGRES);
+/** MariaDB: JSON columns are text, `json_extract(…, '$')` nests them as JSON. */
+const MYSQL: Fragments = {
+  array: 'json_array',
+  agg: (element, orderBy) => `json_arrayagg(${element} order by ${orderBy})`,
+  json: (column) => `json_extract(${column}, '$')`,
+};
+
+const fragmentsOf = (dialect: Dialect): Fragments =>
+  dialect === 'sqlite' ? SQLITE : dialect === 'mysql' ? MYSQL : POSTGRES;
 
 const withAlias = (sql: string, alias: string): string => sql.replaceAll('P.', `${alias}.`);
 
@@ -88,6 +96,8 @@ function childrenSql(f: Fragments): string {
 
 /** The ids of product `P`'s live variants as a JSON array (never null). */
 function variantIdsSql(dialect: Dialect): string {
+  if (dialect === 'mysql')
+    return `coalesce((select json_arrayagg(v.id) from product_variants v where ${LIVE_VARIANTS}), json_array())`;
   return dialect === 'sqlite'
     ? `(select json_group_array(v.id) from product_variants v where ${LIVE_VARIANTS})`
     : `coalesce((select json_agg(v.id) from product_variants v where ${LIVE_VARIANTS}), '[]'::json)`;
@@ -113,7 +123,11 @@ export function documentUpsertSql(dialect: Dialect, where: string, formatVersion
   return `insert into product_documents (store_id, mode, product_id, children, variant_ids, format_version)
 select p.store_id, p.mode, p.id, ${withAlias(childrenSql(f), 'p')}, ${withAlias(variantIdsSql(dialect), 'p')}, ${Math.trunc(formatVersion)}
 from products p where ${where}
-on conflict (store_id, mode, product_id) do update set children = excluded.children, variant_ids = excluded.variant_ids, format_version = excluded.format_version`;
+${
+  dialect === 'mysql'
+    ? 'on duplicate key update children = values(children), variant_ids = values(variant_ids), format_version = values(format_version)'
+    : 'on conflict (store_id, mode, product_id) do update set children = excluded.children, variant_ids = excluded.variant_ids, format_version = excluded.format_version'
+}`;
 }
 
 /**
@@ -126,15 +140,20 @@ export function productDocumentSql(dialect: Dialect, alias: string): string {
   const columns = `${f.array}(P.name, P.slug, P.description, P.type, P.status, ${f.json('P.tags')}, ${f.json('P.attributes')}, ${f.json('P.metadata')}, P.price, P.currency, P.created_at, P.updated_at)`;
   const inventory = `${f.array}(i.variant_id, ${inventoryColumns(f)})`;
   const sql =
-    dialect === 'sqlite'
-      ? // CROSS JOIN keeps json_each outermost (SQLite does not reorder it): one key lookup per id.
-        `(select '[' || ${columns} || ',' || d.children || ',' || (select json_group_array(${inventory})
+    dialect === 'mysql'
+      ? `(select '[' || ${columns} || ',' || d.children || ',' || coalesce((select json_arrayagg(${inventory})
+          from json_table(d.variant_ids, '$[*]' columns (id varchar(191) path '$')) e inner join inventory_items i
+          on i.store_id = d.store_id and i.mode = d.mode and i.variant_id = e.id), '[]') || ']'
+        from product_documents d where d.store_id = P.store_id and d.mode = P.mode and d.product_id = P.id)`
+      : dialect === 'sqlite'
+        ? // CROSS JOIN keeps json_each outermost (SQLite does not reorder it): one key lookup per id.
+          `(select '[' || ${columns} || ',' || d.children || ',' || (select json_group_array(${inventory})
           from json_each(d.variant_ids) e cross join inventory_items i
           where i.store_id = d.store_id and i.mode = d.mode and i.variant_id = e.value) || ']'
         from product_documents d where d.store_id = P.store_id and d.mode = P.mode and d.product_id = P.id)`
-      : // A LATERAL lookup per id (LIMIT 1 keeps the planner from flattening it into a join, which
-        // it may hash over the whole scope's inventory when the tables have no statistics yet).
-        `(select '[' || ${columns}::text || ',' || d.children::text || ',' || coalesce((select json_agg(${inventory})
+        : // A LATERAL lookup per id (LIMIT 1 keeps the planner from flattening it into a join, which
+          // it may hash over the whole scope's inventory when the tables have no statistics yet).
+          `(select '[' || ${columns}::text || ',' || d.children::text || ',' || coalesce((select json_agg(${inventory})
           from json_array_elements_text(d.variant_ids) as e(id) cross join lateral (select * from inventory_items i
             where i.store_id = d.store_id and i.mode = d.mode and i.variant_id = e.id limit 1) as i)::text, '[]') || ']'
         from product_documents d where d.store_id = P.store_id and d.mode = P.mode and d.product_id = P.id)`;
@@ -159,19 +178,24 @@ const INVENTORY_JOIN =
  */
 export function variantPurchaseUpdateSql(dialect: Dialect, where: string): string {
   const names =
-    dialect === 'sqlite'
-      ? // CROSS JOIN keeps json_each outermost (SQLite does not reorder it): one key lookup per id.
-        `(select json_group_array(ov.value order by e.key) from json_each(v.option_value_ids) e
+    dialect === 'mysql'
+      ? `(select json_arrayagg(ov.value order by e.ord) from json_table(v.option_value_ids, '$[*]' columns (ord for ordinality, id varchar(191) path '$')) e
+          inner join product_option_values ov on ov.store_id = v.store_id and ov.mode = v.mode and ov.id = e.id)`
+      : dialect === 'sqlite'
+        ? // CROSS JOIN keeps json_each outermost (SQLite does not reorder it): one key lookup per id.
+          `(select json_group_array(ov.value order by e.key) from json_each(v.option_value_ids) e
           cross join product_option_values ov where ov.store_id = v.store_id and ov.mode = v.mode and ov.id = e.value)`
-      : `(select jsonb_agg(ov.value order by e.ord) from jsonb_array_elements_text(v.option_value_ids) with ordinality as e(id, ord)
+        : `(select jsonb_agg(ov.value order by e.ord) from jsonb_array_elements_text(v.option_value_ids) with ordinality as e(id, ord)
           inner join product_option_values ov on ov.store_id = v.store_id and ov.mode = v.mode and ov.id = e.id)`;
   const images = 'im.store_id = v.store_id and im.mode = v.mode and im.product_id = v.product_id';
   // SQLite: `instr` on the JSON text (which always holds `"<id>"` when the id is an element) skips
   // most images before the exact json_each test; Postgres tests containment directly.
   const attached =
-    dialect === 'sqlite'
-      ? `instr(im.variant_ids, '"' || v.id || '"') > 0 and exists (select 1 from json_each(im.variant_ids) e where e.value = v.id)`
-      : 'im.variant_ids @> jsonb_build_array(v.id)';
+    dialect === 'mysql'
+      ? 'json_contains(im.variant_ids, json_quote(v.id))'
+      : dialect === 'sqlite'
+        ? `instr(im.variant_ids, '"' || v.id || '"') > 0 and exists (select 1 from json_each(im.variant_ids) e where e.value = v.id)`
+        : 'im.variant_ids @> jsonb_build_array(v.id)';
   const imageUrl = `coalesce(
     (select im.url from product_images im where ${images} and ${attached} order by im.position, im.id limit 1),
     (select im.url from product_images im where ${images} order by im.position, im.id limit 1))`;

@@ -1,10 +1,13 @@
 import {
+  AndNode,
+  BinaryOperationNode,
   ColumnNode,
   type CompiledQuery,
   type DatabaseConnection,
   type Driver,
   MysqlDialect,
   type MysqlDialectConfig,
+  type OperationNode,
   type QueryCompiler,
   QueryNode,
   type QueryResult,
@@ -190,12 +193,14 @@ async function updateReturning<R>(
   connection: DatabaseConnection,
   driver: UpdateReturningDriver,
   compiled: CompiledQuery<R>,
-  node: UpdateQueryNode,
+  statement: UpdateQueryNode,
 ): Promise<QueryResult<R>> {
+  let node = statement;
   if (node.from || node.joins || node.with || !node.table) {
     throw new Error('MariaDB: update … returning with from/joins/with is not supported');
   }
-  const table = tableName(node.table);
+  const target = node.table;
+  const table = tableName(target);
   // The statement's parameters may be template slots: recompiling the node gives the same
   // parameter objects in the same order, so each maps to the value bound for this execution.
   const original = driver.compiler.compileQuery(node as RootOperationNode, compiled.queryId);
@@ -213,7 +218,13 @@ async function updateReturning<R>(
   if (own) await connection.executeQuery(compiledRaw('start transaction', []));
   try {
     const key = await driver.primaryKey(connection, table);
-    let lock = SelectQueryNode.createFrom([node.table]);
+    const materialized = node.where && (await materializeLimitedIn(node.where.where, run));
+    if (materialized === null) {
+      if (own) await connection.executeQuery(compiledRaw('commit', []));
+      return { rows: [], numAffectedRows: 0n };
+    }
+    if (materialized) node = { ...node, where: WhereNode.create(materialized) };
+    let lock = SelectQueryNode.createFrom([target]);
     lock = SelectQueryNode.cloneWithSelections(
       lock,
       key.map((column) => SelectionNode.create(ReferenceNode.create(ColumnNode.create(column)))),
@@ -235,7 +246,7 @@ async function updateReturning<R>(
       updated = update.numAffectedRows ?? BigInt(keys.length);
       const read = {
         ...SelectQueryNode.cloneWithSelections(
-          SelectQueryNode.createFrom([node.table]),
+          SelectQueryNode.createFrom([target]),
           node.returning!.selections,
         ),
         where: WhereNode.create(inKeys),
@@ -248,6 +259,41 @@ async function updateReturning<R>(
     if (own) await connection.executeQuery(compiledRaw('rollback', [])).catch(() => {});
     throw error;
   }
+}
+
+/**
+ * MariaDB refuses `in (select … limit n)`: each such subquery of the where (under `and`) runs
+ * first — with its locks (`for update skip locked` claims) — and becomes the list of its values.
+ * Undefined: nothing to rewrite; null: a subquery found no row (the where matches nothing).
+ */
+async function materializeLimitedIn(
+  where: OperationNode,
+  run: <T>(root: RootOperationNode) => Promise<QueryResult<T>>,
+): Promise<OperationNode | null | undefined> {
+  if (AndNode.is(where)) {
+    const left = await materializeLimitedIn(where.left, run);
+    if (left === null) return null;
+    const right = await materializeLimitedIn(where.right, run);
+    if (right === null) return null;
+    if (left === undefined && right === undefined) return undefined;
+    return AndNode.create(left ?? where.left, right ?? where.right);
+  }
+  if (
+    !BinaryOperationNode.is(where) ||
+    !SelectQueryNode.is(where.rightOperand) ||
+    !where.rightOperand.limit ||
+    (where.operator as { operator?: string }).operator !== 'in'
+  ) {
+    return undefined;
+  }
+  const rows = (await run<Record<string, unknown>>(where.rightOperand)).rows;
+  if (rows.length === 0) return null;
+  const values = rows.map((row) => Object.values(row)[0]);
+  return BinaryOperationNode.create(
+    where.leftOperand,
+    where.operator,
+    sql`(${sql.join(values)})`.toOperationNode(),
+  );
 }
 
 function tableName(node: unknown): string {
