@@ -583,11 +583,6 @@ export class KyselyOrderRepository implements OrderRepository {
     return rows.map((row) => decodeRefund(row, this.q.caps));
   }
 
-  async listRefunds(scope: Scope, order_id: string): Promise<RefundRecord[]> {
-    const rows = await this.q.rows(refundsOf, scoped(scope, { ids: this.q.caps.list([order_id]) }));
-    return rows.map((row) => decodeRefund(row, this.q.caps));
-  }
-
   /** Children of many orders in four queries, preserving the orders' order. */
   async #load(scope: Scope, rows: readonly Selectable<OrdersTable>[]): Promise<OrderAggregate[]> {
     if (rows.length === 0) return [];

@@ -279,7 +279,8 @@ export interface InventoryRepository {
    * variant-id order (Postgres), matched or not, so re-reading them with `lock` and applying
    * again cannot miss and cannot deadlock. Cost: no write → nothing; else one statement
    * (Postgres), or one UPDATE per 50 rows inside a savepoint (SQLite; a miss adds its rollback
-   * and one read).
+   * and one read). Errors: a miss is a result, not an error; two writes of one variant throw a
+   * RangeError (a caller bug); database failures are thrown as the storage translates them.
    */
   apply(scope: Scope, writes: readonly InventoryWrite[], at: Millis): Promise<string[]>;
   /**
@@ -655,7 +656,6 @@ export interface OrderRepository {
     limit: number,
     after?: CreatedPosition,
   ): Promise<RefundRecord[]>;
-  listRefunds(scope: Scope, order_id: string): Promise<RefundRecord[]>;
 }
 
 // ---------------------------------------------------------------- idempotency
