@@ -562,6 +562,7 @@ export class KyselyProductRepository implements ProductRepository {
     const byProduct = new Map<string, OptionRecord[]>();
     for (const option of options) push(byProduct, option.product_id, option);
     for (const [productId, productOptions] of byProduct) {
+      await this.#lockBeforeChildInsert(scope, productId);
       await this.#insertOptions(scope, productId, productOptions);
       await this.#childrenChanged(scope, productId);
     }
@@ -571,6 +572,7 @@ export class KyselyProductRepository implements ProductRepository {
     const c = this.q.caps;
     const scope = { store_id: variant.store_id, mode: variant.mode };
     await this.#assertSkusFree(scope, [variant.sku], () => 'sku');
+    await this.#lockBeforeChildInsert(scope, variant.product_id);
     await insertRows(this.q, insertVariantRow, 'product_variants', [encodeVariant(variant, c)]);
     await insertRows(this.q, insertInventoryRow, 'inventory_items', [encodeInventory(inventory, c)]);
     await this.#childrenChanged(scope, variant.product_id);
@@ -632,6 +634,7 @@ export class KyselyProductRepository implements ProductRepository {
   }
 
   async insertImage(scope: Scope, image: ImageRecord): Promise<void> {
+    await this.#lockBeforeChildInsert(scope, image.product_id);
     await insertRows(this.q, insertImageRow, 'product_images', [encodeImage(scope, image, this.q.caps)]);
     await this.#childrenChanged(scope, image.product_id);
   }
@@ -729,6 +732,15 @@ export class KyselyProductRepository implements ProductRepository {
     );
     const index = skus.findIndex((sku) => sku !== null && taken.has(sku));
     if (index >= 0) throw duplicateSku(paramOf(index));
+  }
+
+  /**
+   * MariaDB (InnoDB): inserting a child row takes a shared lock on its product (foreign key), so
+   * two writers that inserted children would deadlock upgrading it in `#childrenChanged`; they
+   * take the product's lock first instead (parent, then children).
+   */
+  async #lockBeforeChildInsert(scope: Scope, productId: string): Promise<void> {
+    if (this.q.caps.dialect === 'mysql') await this.q.first(lockProduct, scoped(scope, { id: productId }));
   }
 
   /**

@@ -65,6 +65,11 @@ export class MysqlStorage extends KyselyStorage {
       }),
     });
     super(db, mysqlCapabilities);
+    // The read model's catalog-version triggers exist for SQLite and Postgres only
+    // (storefront-read-model/catalog-versions.ts): without them a kept page could go stale, so
+    // a MariaDB storage keeps none — from construction, as a storage that never migrates (another
+    // process migrated) must not either.
+    this.storefrontPages.resize({ maxEntries: 0 });
   }
 
   protected runTransaction<T>(
