@@ -103,7 +103,7 @@ describe('translateDbError', () => {
     expect(translateDbError('text')).toBe('text');
   });
 
-  it('Postgres refusals of a value it cannot store (22P05, 22021, 22003, 54000, 22001) → 400 parameter_invalid, no SQL echoed', () => {
+  it('Postgres (and MariaDB) refusals of a value it cannot store (22P05, 22021, 22003, 54000, 22001) → 400 parameter_invalid, no SQL echoed', () => {
     for (const code of Object.keys(UNSTORABLE_VALUE_STATES)) {
       const error = Object.assign(
         new Error('invalid byte sequence for encoding "UTF8": 0x00 in "select …"'),
@@ -118,6 +118,21 @@ describe('translateDbError', () => {
       expect(translated).toMatchObject({ code: 'parameter_invalid', type: 'invalid_request_error' });
       expect((translated as CommerceError).message).not.toContain('select');
       expect((translated as CommerceError).cause).toBe(error);
+    }
+    // MariaDB (mysql2): the SQLSTATE is in sqlState (1406 data too long, 1264 out of range)
+    for (const [errno, sqlState] of [
+      [1406, '22001'],
+      [1264, '22003'],
+    ] as const) {
+      const error = Object.assign(new Error("Data too long for column 'name_lower' at row 1"), {
+        code: errno === 1406 ? 'ER_DATA_TOO_LONG' : 'ER_WARN_DATA_OUT_OF_RANGE',
+        errno,
+        sqlState,
+        sqlMessage: "Data too long for column 'name_lower' at row 1",
+      });
+      const translated = translateDbError(error);
+      expect(translated, String(errno)).toMatchObject({ code: 'parameter_invalid' });
+      expect((translated as CommerceError).message).not.toContain('name_lower');
     }
     // the same SQLSTATE-like code on something that is not a Postgres error passes through
     const other = Object.assign(new Error('x'), { code: '22003' });

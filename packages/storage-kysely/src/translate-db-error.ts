@@ -89,7 +89,7 @@ function mariadbDuplicate(message: string): { index: UniqueIndex; value?: string
 }
 
 /**
- * Postgres refusals of a value it cannot store (SQLSTATE → what the value was). The input layer
+ * Postgres (and MariaDB) refusals of a value it cannot store (SQLSTATE → what the value was). The input layer
  * (core's `parseInput` and the limits of docs/contract.md#input-limits) refuses all of these before any query
  * runs; this is the last line of defence, so that a value that slipped through is the caller's
  * 400 rather than a 500.
@@ -103,10 +103,13 @@ export const UNSTORABLE_VALUE_STATES: Record<string, string> = {
 };
 
 function unstorableValue(error: Record<string, unknown>): CommerceError | undefined {
-  const code = error.code;
+  // MariaDB (mysql2) errors carry a numeric `errno` and the SQLSTATE in `sqlState` (1406 data too
+  // long → 22001, 1264 out of range → 22003); Postgres errors carry `severity` and the SQLSTATE
+  // in `code`. Never echo the message.
+  const mariadb = typeof error.errno === 'number' && typeof error.sqlState === 'string';
+  const code = mariadb ? error.sqlState : error.code;
   if (typeof code !== 'string' || !Object.hasOwn(UNSTORABLE_VALUE_STATES, code)) return undefined;
-  // Postgres errors carry `severity` and a SQLSTATE of five characters; never echo its message.
-  if (typeof error.severity !== 'string' && typeof error.routine !== 'string') return undefined;
+  if (!mariadb && typeof error.severity !== 'string' && typeof error.routine !== 'string') return undefined;
   return new CommerceError('parameter_invalid', `A value in the request ${UNSTORABLE_VALUE_STATES[code]}.`, {
     cause: error,
   });
