@@ -79,7 +79,7 @@ export interface ProductTagCountsTable extends ScopedColumns {
 /**
  * The catalog-written children of a product as ready JSON (options, values, live variants
  * without inventory, images) and its live variant ids, rewritten with every write to them
- * (0002_catalog_read_path, repositories/catalog-documents.ts). JSON TEXT on SQLite, json on
+ * (0002_catalog_read_path, storefront-read-model/catalog-documents.ts). JSON TEXT on SQLite, json on
  * Postgres (returned verbatim).
  */
 export interface ProductDocumentsTable extends ScopedColumns {
