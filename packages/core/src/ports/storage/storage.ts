@@ -55,7 +55,8 @@ export interface Repositories {
  *   serialised across connections and processes and a transaction never has to upgrade a read
  *   lock (no SQLITE_BUSY deadlocks mid-transaction).
  * - Postgres: READ COMMITTED; every invariant under concurrency is a conditional UPDATE whose
- *   WHERE is the guard (inventory, discount usage, cart/order status compare-and-set), a counter
+ *   WHERE is the guard (inventory levels as a compare-and-set on the values core planned from,
+ *   discount usage, cart/order status compare-and-set), a counter
  *   row (order numbers), `FOR UPDATE` where a use case reads then writes one aggregate, and
  *   `FOR UPDATE SKIP LOCKED` for work queues (events, webhook deliveries).
  */
