@@ -1,0 +1,217 @@
+import { CommerceError } from '@cartwright/core';
+import { engineInternals } from '@cartwright/core/internal';
+import { afterEach, describe, expect, test } from 'vitest';
+import { createTestEngine, type TestEngine } from './create-test-engine';
+
+/**
+ * `Idempotency-Key` (docs/contract.md#idempotency) at engine level: the idempotency service runs a
+ * request under a claim as the HTTP pipeline does, so the response is stored with the effect,
+ * replayed for the same body, refused for another body, forgotten after 24 h, and never stored
+ * for an unexpected failure.
+ */
+
+let t: TestEngine | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+type Stored = { status: number; body: string };
+
+/** Renders an outcome as the pipeline does: values 200, domain errors 4xx, anything else unstored. */
+function render(outcome: { value: unknown } | { error: unknown }): Stored | null {
+  if ('value' in outcome) return { status: 200, body: JSON.stringify(outcome.value) };
+  if (CommerceError.is(outcome.error))
+    return { status: 400, body: JSON.stringify({ code: outcome.error.code }) };
+  return null;
+}
+
+function runner(e: TestEngine) {
+  const service = engineInternals(e.engine).idempotency;
+  return (
+    key: string,
+    bodyHash: string,
+    handler: () => Promise<unknown>,
+    customer_id: string | null = null,
+  ) =>
+    service.run(
+      {
+        scope: e.scope,
+        caller: { key_id: 'key_test', customer_id },
+        key,
+        request: 'POST /v1/admin/products',
+        bodyHash,
+      },
+      async () => {
+        let value: unknown;
+        try {
+          value = await handler();
+        } catch (error) {
+          const response = render({ error });
+          if (response === null) throw error;
+          return response;
+        }
+        return render({ value }) as Stored;
+      },
+      render,
+    );
+}
+
+async function productCount(e: TestEngine) {
+  return (await e.store.products.list()).total_count;
+}
+
+describe('idempotency service', () => {
+  test('the same key and body replay the stored response: one effect', async () => {
+    t = await createTestEngine();
+    const run = runner(t);
+    const create = () => t!.store.products.create({ name: 'Mug', variants: [{ price: 900 }] });
+    const first = await run('k1', 'h1', create);
+    expect(first.status).toBe(200);
+    expect(first.replayed).toBeUndefined();
+    expect(first.committed).toEqual({ status: first.status, body: first.body });
+    const again = await run('k1', 'h1', create);
+    expect(again).toMatchObject({ status: 200, body: first.body, replayed: true });
+    expect(await productCount(t)).toBe(1);
+    // Another caller (a customer of the same key) has keys of its own.
+    const other = await run(
+      'k1',
+      'h1',
+      () => t!.store.products.create({ name: 'Cup', variants: [{ price: 1 }] }),
+      'cus_1',
+    );
+    expect(other.replayed).toBeUndefined();
+    expect(await productCount(t)).toBe(2);
+  });
+
+  test('the same key with another body is 409 idempotency_key_reused; an empty or too long key is parameter_invalid', async () => {
+    t = await createTestEngine();
+    const run = runner(t);
+    await run('k2', 'h1', async () => ({ ok: 1 }));
+    const reused = await run('k2', 'h2', async () => ({ ok: 2 })).catch((e: unknown) => e);
+    expect(CommerceError.is(reused) && reused.code).toBe('idempotency_key_reused');
+    for (const key of ['', 'x'.repeat(256)]) {
+      const error = await run(key, 'h', async () => ({})).catch((e: unknown) => e);
+      expect(CommerceError.is(error) && [error.code, error.param]).toEqual([
+        'parameter_invalid',
+        'Idempotency-Key',
+      ]);
+    }
+    expect((await run('x'.repeat(255), 'h', async () => ({ ok: 3 }))).status).toBe(200);
+  });
+
+  test('a domain error is stored and replayed; an unexpected error and a 5xx are not (the retry runs again)', async () => {
+    t = await createTestEngine();
+    const run = runner(t);
+    let calls = 0;
+    const duplicate = async () => {
+      calls++;
+      return t!.store.products.create({ name: '' });
+    };
+    const refused = await run('k3', 'h', duplicate);
+    expect(refused).toMatchObject({ status: 400, body: JSON.stringify({ code: 'parameter_invalid' }) });
+    expect((await run('k3', 'h', duplicate)).replayed).toBe(true);
+    expect(calls).toBe(1);
+
+    let attempts = 0;
+    const flaky = async () => {
+      attempts++;
+      if (attempts === 1) throw new Error('database went away');
+      return { attempt: attempts };
+    };
+    await expect(run('k4', 'h', flaky)).rejects.toThrow('database went away');
+    expect(await run('k4', 'h', flaky)).toMatchObject({ status: 200, body: JSON.stringify({ attempt: 2 }) });
+
+    const service = engineInternals(t.engine).idempotency;
+    let served = 0;
+    const request = {
+      scope: t.scope,
+      caller: { key_id: 'key_test', customer_id: null },
+      key: 'k5',
+      request: 'POST /x',
+      bodyHash: 'h',
+    };
+    const fiveHundred = async () => {
+      served++;
+      return { status: 503, body: '{}' };
+    };
+    expect((await service.run(request, fiveHundred, render)).status).toBe(503);
+    expect((await service.run(request, fiveHundred, render)).status).toBe(503);
+    expect(served).toBe(2);
+  });
+
+  test('a key is forgotten after 24 h: the same key with another body runs as new', async () => {
+    t = await createTestEngine();
+    const run = runner(t);
+    await run('k6', 'h1', async () => ({ first: true }));
+    t.clock.advance('25h');
+    const later = await run('k6', 'h2', async () => ({ second: true }));
+    expect(later).toMatchObject({ status: 200, body: JSON.stringify({ second: true }) });
+    expect(later.replayed).toBeUndefined();
+  });
+
+  test('a concurrent request with the key waits for the first and replays its response', async () => {
+    t = await createTestEngine({ now: Date.now() });
+    const run = runner(t);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let effects = 0;
+    const slow = async () => {
+      await gate;
+      effects++;
+      return t!.store.products.create({ name: 'Slow', variants: [{ price: 100 }] });
+    };
+    const first = run('k7', 'h', slow);
+    await new Promise((r) => setTimeout(r, 20));
+    const second = run('k7', 'h', slow);
+    await new Promise((r) => setTimeout(r, 30));
+    release();
+    const [a, b] = await Promise.all([first, second]);
+    expect(effects).toBe(1);
+    expect(b).toMatchObject({ status: a.status, body: a.body, replayed: true });
+    expect(await productCount(t)).toBe(1);
+  });
+
+  test('a concurrent request past the lock time is 409 idempotency_key_in_use', async () => {
+    // The fake clock stands in 2025: the lock time (30 s of it) is already over by the wall clock.
+    t = await createTestEngine();
+    const run = runner(t);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const first = run('k8', 'h', async () => {
+      await gate;
+      return { done: true };
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    const second = await run('k8', 'h', async () => ({ done: 'twice' })).catch((e: unknown) => e);
+    release();
+    expect((await first).body).toBe(JSON.stringify({ done: true }));
+    expect(CommerceError.is(second) && second.code).toBe('idempotency_key_in_use');
+  });
+
+  test('a claim whose lock expired is taken over: the first request commits nothing (idempotency_key_in_use)', async () => {
+    t = await createTestEngine({ now: Date.now(), config: { idempotency_lock_ms: 0 } });
+    const run = runner(t);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const first = run('k9', 'h', async () => {
+      await gate;
+      return t!.store.products.create({ name: 'First', variants: [{ price: 100 }] });
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    const second = await run('k9', 'h', () =>
+      t!.store.products.create({ name: 'Second', variants: [{ price: 100 }] }),
+    );
+    release();
+    const lost = await first;
+    expect(lost).toMatchObject({ status: 400, body: JSON.stringify({ code: 'idempotency_key_in_use' }) });
+    expect(second.status).toBe(200);
+    expect((await t.store.products.list()).data.map((p) => p.name)).toEqual(['Second']);
+  });
+});
