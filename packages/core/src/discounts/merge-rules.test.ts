@@ -47,10 +47,10 @@ function refusal(fn: () => unknown): { code: string; param: string | undefined }
 describe('mergeRules (PATCH /v1/admin/discounts/{id} against the stored discount)', () => {
   it('keeps the stored value type, value and target when the patch names none', () => {
     expect(mergeRules(stored(), {})).toEqual({ value_type: 'percentage', value: 10, target: 'order' });
-    expect(mergeRules(stored({ value_type: 'fixed', value: 500, target: 'items' }), { name: 'x' })).toEqual({
+    expect(mergeRules(stored({ value_type: 'fixed', value: 500, target: 'line_item' }), { name: 'x' })).toEqual({
       value_type: 'fixed',
       value: 500,
-      target: 'items',
+      target: 'line_item',
     });
   });
 
@@ -78,7 +78,7 @@ describe('mergeRules (PATCH /v1/admin/discounts/{id} against the stored discount
       value: 0,
       target: 'shipping',
     });
-    expect(refusal(() => mergeRules(stored(), { value_type: 'free_shipping', target: 'items' }))).toEqual({
+    expect(refusal(() => mergeRules(stored(), { value_type: 'free_shipping', target: 'line_item' }))).toEqual({
       code: 'parameter_invalid',
       param: 'target',
     });
