@@ -202,7 +202,7 @@ export function createCartService(ctx: ServiceContext) {
 
     /** `GET /v1/storefront/carts/by-session/{session_id}`: the session's newest active cart, else 404. */
     async getBySession(scope: Scope, actor: CartActor, session_id: string) {
-      return view(scope, (tx) => tx.carts.getActiveBySession(scope, session_id), session_id, actor);
+      return view(scope, (tx) => tx.carts.getActive(scope, { session_id }), session_id, actor);
     },
 
     /**
@@ -411,7 +411,7 @@ export function createCartService(ctx: ServiceContext) {
     except: string,
   ): Promise<LockedCart | null> {
     for (;;) {
-      const found = await tx.carts.getActiveByCustomer(scope, customer_id, except);
+      const found = await tx.carts.getActive(scope, { customer_id, except_cart_id: except });
       if (!found) return null;
       const locked = await tx.carts.get(scope, found.id, { forUpdate: true });
       if (locked?.status === 'active') return locked;

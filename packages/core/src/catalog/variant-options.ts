@@ -29,8 +29,8 @@ const byPosition = <T extends { position: number }>(a: T, b: T) => a.position - 
  *   option → `parameter_invalid`.
  *
  * Decision: a variant added later cannot introduce a new value of an option (`{ Size: 'XL' }`
- * when Size has S, M, L): the storage's `insertOptions` inserts whole options, not values of
- * existing ones, so such a value is a 400 like any other unknown reference.
+ * when Size has S, M, L): options and their values are stored only with the product
+ * (`products.insert`), so such a value is a 400 like any other unknown reference.
  *
  * Option names and values are compared exactly (after the schemas' trimming). Returns the value
  * ids in the order of the product's options.

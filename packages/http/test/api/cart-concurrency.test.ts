@@ -43,7 +43,7 @@ async function cartOf(api: TestApi, cartId: string) {
 /** A customer's active carts other than `except` (the storage's newest-active look-up, repeated). */
 async function otherActiveCart(api: TestApi, customer_id: string, except: string) {
   return api.engine.context.storage.read((tx) =>
-    tx.carts.getActiveByCustomer(api.scope, customer_id, except),
+    tx.carts.getActive(api.scope, { customer_id: customer_id, except_cart_id: except }),
   );
 }
 

@@ -105,7 +105,7 @@ export function cartLocksSuite(ctx: SuiteContext): void {
         const locked = signal();
         const holder = pool.storages[0]!.transaction(async (tx) => {
           await tx.carts.lockCustomer(scope, customer.id);
-          expect(await tx.carts.getActiveByCustomer(scope, customer.id)).toBeNull();
+          expect(await tx.carts.getActive(scope, { customer_id: customer.id })).toBeNull();
           await tx.carts.insert(cart);
           locked.fire();
           await sleep(300);
@@ -113,7 +113,7 @@ export function cartLocksSuite(ctx: SuiteContext): void {
         await locked.promise;
         const waiter = second(pool.storages).transaction(async (tx) => {
           await tx.carts.lockCustomer(scope, customer.id);
-          return tx.carts.getActiveByCustomer(scope, customer.id);
+          return tx.carts.getActive(scope, { customer_id: customer.id });
         });
         await holder;
         expect((await waiter)?.id).toBe(cart.id);

@@ -32,7 +32,7 @@ export function cartsSuite(ctx: SuiteContext): void {
       expect(await ctx.read((r) => r.carts.get(scope, 'cart_missing'))).toBeNull();
     });
 
-    it('getActiveBySession / getActiveByCustomer return the newest active cart (except one)', async () => {
+    it('getActive returns the newest active cart of a session or of a customer (except one)', async () => {
       const scope = newScope();
       const old = makeCart(scope, { session_id: 'sess_1', customer_id: 'cus_1', created_at: 1 });
       const newer = makeCart(scope, { session_id: 'sess_1', customer_id: 'cus_1', created_at: 2 });
@@ -45,12 +45,15 @@ export function cartsSuite(ctx: SuiteContext): void {
       await ctx.tx(async (tx) => {
         for (const cart of [old, newer, done]) await tx.carts.insert(cart);
       });
-      expect((await ctx.read((r) => r.carts.getActiveBySession(scope, 'sess_1')))?.id).toBe(newer.id);
-      expect(await ctx.read((r) => r.carts.getActiveBySession(scope, 'sess_none'))).toBeNull();
-      expect(await ctx.read((r) => r.carts.getActiveBySession(otherMode(scope), 'sess_1'))).toBeNull();
-      expect((await ctx.read((r) => r.carts.getActiveByCustomer(scope, 'cus_1')))?.id).toBe(newer.id);
-      expect((await ctx.read((r) => r.carts.getActiveByCustomer(scope, 'cus_1', newer.id)))?.id).toBe(old.id);
-      expect(await ctx.read((r) => r.carts.getActiveByCustomer(otherMode(scope), 'cus_1'))).toBeNull();
+      expect((await ctx.read((r) => r.carts.getActive(scope, { session_id: 'sess_1' })))?.id).toBe(newer.id);
+      expect(await ctx.read((r) => r.carts.getActive(scope, { session_id: 'sess_none' }))).toBeNull();
+      expect(await ctx.read((r) => r.carts.getActive(otherMode(scope), { session_id: 'sess_1' }))).toBeNull();
+      expect((await ctx.read((r) => r.carts.getActive(scope, { customer_id: 'cus_1' })))?.id).toBe(newer.id);
+      expect(
+        (await ctx.read((r) => r.carts.getActive(scope, { customer_id: 'cus_1', except_cart_id: newer.id })))
+          ?.id,
+      ).toBe(old.id);
+      expect(await ctx.read((r) => r.carts.getActive(otherMode(scope), { customer_id: 'cus_1' }))).toBeNull();
     });
 
     it('update patches cart columns (addresses to null, codes replaced in order)', async () => {

@@ -116,9 +116,9 @@ function newImage(product: ProductAggregate, position: number, variantIds: strin
 
 /**
  * The storefront catalog served as text (`Storage.storefront`, optional): after every kind of
- * catalog write (product fields, status, options, variants, activation, images, representative
- * price, delete) and every stock change (reservations, releases, inventory edits and
- * adjustments), the texts are exactly the storefront JSON of the current aggregates.
+ * catalog write (product fields, status, variants and their option values, activation, images,
+ * representative price, delete) and every stock change (reservations, releases, inventory edits
+ * and adjustments), the texts are exactly the storefront JSON of the current aggregates.
  */
 export function storefrontTextSuite(ctx: SuiteContext): void {
   storefrontCacheSuite(ctx);
@@ -139,6 +139,16 @@ export function storefrontTextSuite(ctx: SuiteContext): void {
         VariantWithInventory,
       ];
       (product.images[1] as ImageRecord).variant_ids = [second.id];
+      // A second option no variant uses yet (options come with the product; a variant takes it below).
+      const option = {
+        id: newId('opt'),
+        product_id: product.id,
+        name: 'Colour "c"',
+        position: 1,
+        values: [{ id: newId('optval'), option_id: '', value: 'Réd', position: 0 }],
+      };
+      (option.values[0] as { option_id: string }).option_id = option.id;
+      product.options.push(option);
       const check = (filter: ProductListFilter = {}) =>
         ctx.read((r) => expectStorefrontTexts(ctx.storage(), r, scope, filter));
 
@@ -162,17 +172,7 @@ export function storefrontTextSuite(ctx: SuiteContext): void {
       }
       await check({ status: 'active', tags: ['winter'] });
 
-      // Options and variants: a new option, a variant, price edits, activation, deletion.
-      const option = {
-        id: newId('opt'),
-        product_id: product.id,
-        name: 'Colour "c"',
-        position: 1,
-        values: [{ id: newId('optval'), option_id: '', value: 'Réd', position: 0 }],
-      };
-      (option.values[0] as { option_id: string }).option_id = option.id;
-      await ctx.tx((tx) => tx.products.insertOptions(scope, [option]));
-      await check();
+      // Variants: a new one, price and option edits, activation, deletion.
       const fourth = newVariant(product, 3, 700);
       await ctx.tx((tx) => tx.products.insertVariant(fourth, fourth.inventory));
       let [text] = await check();
@@ -246,18 +246,9 @@ export function storefrontTextSuite(ctx: SuiteContext): void {
       expect(gone).toBeNull();
     });
 
-    it('getPurchasable: variant_name and image_url follow option, variant and image writes (kept with the variant)', async () => {
+    it('getPurchasable: variant_name and image_url follow variant (option values), image and product writes (kept with the variant)', async () => {
       const scope = newScope();
       const product = makeProduct(scope, { name: 'Tee', prices: [1000, 1200], images: 1 });
-      await ctx.tx((tx) => tx.products.insert(product));
-      const [first, second] = product.variants as [VariantWithInventory, VariantWithInventory];
-      const [cover] = product.images as [ImageRecord];
-      const sizes = product.options[0]?.values ?? [];
-      const bought = async (id: string) =>
-        (await ctx.read((r) => r.products.getPurchasable(scope, [id])))[0] ?? null;
-      expect(await bought(second.id)).toMatchObject({ variant_name: 'V1', image_url: cover.url });
-
-      // A new option value and a variant pointing at it (and at another option's value).
       const colour = {
         id: newId('opt'),
         product_id: product.id,
@@ -266,7 +257,16 @@ export function storefrontTextSuite(ctx: SuiteContext): void {
         values: [] as never[],
       };
       const red = { id: newId('optval'), option_id: colour.id, value: 'Red', position: 0 };
-      await ctx.tx((tx) => tx.products.insertOptions(scope, [{ ...colour, values: [red] }]));
+      product.options.push({ ...colour, values: [red] });
+      await ctx.tx((tx) => tx.products.insert(product));
+      const [first, second] = product.variants as [VariantWithInventory, VariantWithInventory];
+      const [cover] = product.images as [ImageRecord];
+      const sizes = product.options[0]?.values ?? [];
+      const bought = async (id: string) =>
+        (await ctx.read((r) => r.products.getPurchasable(scope, [id])))[0] ?? null;
+      expect(await bought(second.id)).toMatchObject({ variant_name: 'V1', image_url: cover.url });
+
+      // A variant pointing at the second option's value (and at another option's value).
       await ctx.tx((tx) =>
         tx.products.updateVariant(scope, second.id, {
           option_value_ids: [red.id, sizes[0]?.id as string],

@@ -73,26 +73,44 @@ function describeMigration(name: string, open: () => Promise<KyselyStorage>): vo
         expect(await sessionLookupPlan(storage)).toContain('carts_active_session_idx');
 
         // Lookups follow status changes: only active carts, newest first.
-        expect((await storage.read((r) => r.carts.getActiveBySession(scope, 'sess_a')))?.id).toBe('cart_1');
+        expect((await storage.read((r) => r.carts.getActive(scope, { session_id: 'sess_a' })))?.id).toBe(
+          'cart_1',
+        );
         await storage.transaction(async (tx) => {
           await tx.carts.insert(
             cart('cart_4', { session_id: 'sess_a', customer_id: 'cus_1', created_at: 5 }),
           );
         });
-        expect((await storage.read((r) => r.carts.getActiveBySession(scope, 'sess_a')))?.id).toBe('cart_4');
-        expect((await storage.read((r) => r.carts.getActiveByCustomer(scope, 'cus_1', 'cart_x')))?.id).toBe(
+        expect((await storage.read((r) => r.carts.getActive(scope, { session_id: 'sess_a' })))?.id).toBe(
           'cart_4',
         );
-        expect((await storage.read((r) => r.carts.getActiveByCustomer(scope, 'cus_1', 'cart_4')))?.id).toBe(
-          'cart_3',
-        );
+        expect(
+          (
+            await storage.read((r) =>
+              r.carts.getActive(scope, { customer_id: 'cus_1', except_cart_id: 'cart_x' }),
+            )
+          )?.id,
+        ).toBe('cart_4');
+        expect(
+          (
+            await storage.read((r) =>
+              r.carts.getActive(scope, { customer_id: 'cus_1', except_cart_id: 'cart_4' }),
+            )
+          )?.id,
+        ).toBe('cart_3');
         await storage.transaction((tx) => tx.carts.transition(scope, 'cart_4', 'active', 'abandoned', 6));
-        expect((await storage.read((r) => r.carts.getActiveBySession(scope, 'sess_a')))?.id).toBe('cart_1');
-        expect((await storage.read((r) => r.carts.getActiveByCustomer(scope, 'cus_1', 'cart_x')))?.id).toBe(
-          'cart_3',
+        expect((await storage.read((r) => r.carts.getActive(scope, { session_id: 'sess_a' })))?.id).toBe(
+          'cart_1',
         );
+        expect(
+          (
+            await storage.read((r) =>
+              r.carts.getActive(scope, { customer_id: 'cus_1', except_cart_id: 'cart_x' }),
+            )
+          )?.id,
+        ).toBe('cart_3');
         await storage.transaction((tx) => tx.carts.transition(scope, 'cart_1', 'active', 'completed', 7));
-        expect(await storage.read((r) => r.carts.getActiveBySession(scope, 'sess_a'))).toBeNull();
+        expect(await storage.read((r) => r.carts.getActive(scope, { session_id: 'sess_a' }))).toBeNull();
 
         // Dispatch marks its events by primary key, per scope; other scopes' events are untouched.
         const event = (id: string, mode: string, created_at: number): EventRecord => ({

@@ -343,23 +343,17 @@ export class KyselyCartRepository implements CartRepository {
     if (this.q.caps.forUpdate) await this.q.first(lockCustomerRow, scoped(scope, { id: customer_id }));
   }
 
-  async getActiveBySession(scope: Scope, session_id: string): Promise<CartAggregate | null> {
-    const row = await this.q.first(activeBySession, scoped(scope, { session_id }));
-    return row ? decodeAggregate(row, this.q.caps) : null;
-  }
-
-  async getActiveByCustomer(
+  async getActive(
     scope: Scope,
-    customer_id: string,
-    except_cart_id?: string,
+    owner: { session_id: string } | { customer_id: string; except_cart_id?: string | undefined },
   ): Promise<CartAggregate | null> {
-    const row = await this.q.first(
-      activeByCustomer,
-      scoped(scope, {
-        customer_id,
-        except_id: except_cart_id ?? '',
-      }),
-    );
+    const row =
+      'session_id' in owner
+        ? await this.q.first(activeBySession, scoped(scope, { session_id: owner.session_id }))
+        : await this.q.first(
+            activeByCustomer,
+            scoped(scope, { customer_id: owner.customer_id, except_id: owner.except_cart_id ?? '' }),
+          );
     return row ? decodeAggregate(row, this.q.caps) : null;
   }
 

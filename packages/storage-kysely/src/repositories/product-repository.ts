@@ -60,7 +60,7 @@ const insertInventoryRow = insertTemplate('inventory_items');
 const insertImageRow = insertTemplate('product_images');
 
 /** How `productDocuments` finds its products. */
-type ProductLookup = 'id' | 'slug' | 'ids';
+type ProductLookup = 'id' | 'slug';
 
 /** Live products with their whole aggregate as one JSON document each (catalog-documents.ts). */
 const productDocuments = shapedTemplate(
@@ -74,11 +74,7 @@ const productDocuments = shapedTemplate(
       ])
       .where('store_id', '=', p.store_id)
       .where('mode', '=', p.mode)
-      .where(
-        by === 'ids'
-          ? caps.inList(sql.ref('id'), p.key)
-          : sql<SqlBool>`${sql.ref(by === 'id' ? 'id' : 'slug')} = ${p.key}`,
-      )
+      .where(sql<SqlBool>`${sql.ref(by === 'id' ? 'id' : 'slug')} = ${p.key}`)
       .where('deleted_at', 'is', null),
 );
 
@@ -447,13 +443,6 @@ export class KyselyProductRepository implements ProductRepository {
     return (await this.#documents(scope, 'slug', slug))[0] ?? null;
   }
 
-  async getMany(scope: Scope, ids: string[]): Promise<ProductAggregate[]> {
-    if (ids.length === 0) return [];
-    const found = await this.#documents(scope, 'ids', this.q.caps.list(ids));
-    const byId = new Map(found.map((product) => [product.id, product]));
-    return ids.flatMap((id) => byId.get(id) ?? []);
-  }
-
   list(
     scope: Scope,
     filter: ProductListFilter,
@@ -556,16 +545,6 @@ export class KyselyProductRepository implements ProductRepository {
       after: null,
     });
     return true;
-  }
-
-  async insertOptions(scope: Scope, options: OptionRecord[]): Promise<void> {
-    const byProduct = new Map<string, OptionRecord[]>();
-    for (const option of options) push(byProduct, option.product_id, option);
-    for (const [productId, productOptions] of byProduct) {
-      await this.#lockBeforeChildInsert(scope, productId);
-      await this.#insertOptions(scope, productId, productOptions);
-      await this.#childrenChanged(scope, productId);
-    }
   }
 
   async insertVariant(variant: VariantRecord, inventory: InventoryRecord): Promise<void> {
@@ -755,7 +734,7 @@ export class KyselyProductRepository implements ProductRepository {
     await this.q.affected(refreshVariantPurchase, key);
   }
 
-  /** Live products found by id, slug or a list of ids, as aggregates. */
+  /** Live products found by id or slug, as aggregates. */
   async #documents(scope: Scope, by: ProductLookup, key: unknown): Promise<ProductAggregate[]> {
     const c = this.q.caps;
     const rows = await this.q.rows(productDocuments, scoped(scope, { key }), by);
@@ -799,11 +778,4 @@ export class KyselyProductRepository implements ProductRepository {
 
 function duplicateSku(param: string): CommerceError {
   return new CommerceError('duplicate_sku', 'A variant with this SKU already exists', { param });
-}
-
-/** Appends `value` to the list under `key`. */
-function push<T>(map: Map<string, T[]>, key: string, value: T): void {
-  const values = map.get(key);
-  if (values) values.push(value);
-  else map.set(key, [value]);
 }

@@ -1,0 +1,107 @@
+import type { Patch } from './conventions';
+import type { Page, PageRequest } from './pagination';
+import type {
+  ImageRecord,
+  InventoryRecord,
+  ProductAggregate,
+  ProductRecord,
+  PurchasableVariant,
+  ShippingMethodRecord,
+  VariantRecord,
+} from './records';
+import type { Millis, Scope } from './scope';
+
+// The catalog: products with their options, variants and images, and shipping methods.
+
+export interface ProductListFilter {
+  status?: ProductRecord['status'] | undefined;
+  type?: ProductRecord['type'] | undefined;
+  /** Case-insensitive partial name match. */
+  q?: string | undefined;
+  /** All of these tags (AND). */
+  tags?: string[] | undefined;
+  /** Inclusive bounds on the representative price; products without one never match a bound. */
+  price_min?: number | undefined;
+  price_max?: number | undefined;
+}
+
+export interface ProductRepository {
+  /**
+   * Inserts a product with its options (and values), variants (each with its inventory) and
+   * images; `price` is stored as given. Uniqueness: slug per scope → duplicate_slug; variant sku per
+   * scope → duplicate_sku (param `variants[i][sku]`). Options and their values are written only
+   * here: a variant added later refers to existing values (core's rule, `catalog/variant-options.ts`).
+   */
+  insert(product: ProductAggregate): Promise<void>;
+  /**
+   * The live product with its parts. `forUpdate` locks the product row until the transaction
+   * ends (Postgres FOR UPDATE; SQLite's writer lock), so that checks against its parts (variant
+   * option combinations, positions) hold until the write that follows.
+   */
+  get(scope: Scope, id: string, options?: { forUpdate?: boolean }): Promise<ProductAggregate | null>;
+  getBySlug(scope: Scope, slug: string): Promise<ProductAggregate | null>;
+  list(
+    scope: Scope,
+    filter: ProductListFilter,
+    page: PageRequest<'created_at' | 'name' | 'price'>,
+  ): Promise<Page<ProductAggregate>>;
+  update(
+    scope: Scope,
+    id: string,
+    patch: Patch<
+      ProductRecord,
+      'name' | 'slug' | 'description' | 'type' | 'status' | 'tags' | 'attributes' | 'metadata' | 'price'
+    >,
+  ): Promise<ProductRecord | null>;
+  /** Soft delete of the product and its variants. */
+  delete(scope: Scope, id: string, at: Millis): Promise<boolean>;
+
+  /** Inserts a variant with its inventory (the product's `price` is the caller's to update). */
+  insertVariant(variant: VariantRecord, inventory: InventoryRecord): Promise<void>;
+  getVariant(scope: Scope, id: string): Promise<(VariantRecord & { inventory: InventoryRecord }) | null>;
+  updateVariant(
+    scope: Scope,
+    id: string,
+    patch: Patch<
+      VariantRecord,
+      | 'sku'
+      | 'barcode'
+      | 'price'
+      | 'compare_at_price'
+      | 'cost_price'
+      | 'weight'
+      | 'is_active'
+      | 'option_value_ids'
+      | 'metadata'
+    >,
+  ): Promise<VariantRecord | null>;
+  /** Soft delete (the product's `price` is the caller's to update). */
+  deleteVariant(scope: Scope, id: string, at: Millis): Promise<boolean>;
+  insertImage(scope: Scope, image: ImageRecord): Promise<void>;
+  deleteImage(scope: Scope, product_id: string, image_id: string): Promise<boolean>;
+  /**
+   * Variants by id with their inventory and product fields, in one query; unknown or deleted
+   * variants are absent from the result.
+   */
+  getPurchasable(scope: Scope, variant_ids: string[]): Promise<PurchasableVariant[]>;
+}
+
+export interface ShippingMethodRepository {
+  insert(record: ShippingMethodRecord): Promise<void>;
+  get(scope: Scope, id: string): Promise<ShippingMethodRecord | null>;
+  /** Ordered by position, then created_at. */
+  list(
+    scope: Scope,
+    filter: { is_active?: boolean | undefined },
+    page: PageRequest<'created_at' | 'position'>,
+  ): Promise<Page<ShippingMethodRecord>>;
+  update(
+    scope: Scope,
+    id: string,
+    patch: Patch<
+      ShippingMethodRecord,
+      'name' | 'description' | 'price' | 'free_shipping_threshold' | 'is_active' | 'position' | 'metadata'
+    >,
+  ): Promise<ShippingMethodRecord | null>;
+  delete(scope: Scope, id: string, at: Millis): Promise<boolean>;
+}

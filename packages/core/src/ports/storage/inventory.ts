@@ -1,0 +1,83 @@
+import type { Patch } from './conventions';
+import type { Page, PageRequest } from './pagination';
+import type { InventoryRecord } from './records';
+import type { Millis, Scope } from './scope';
+
+// Inventory rows: reads, the atomic compare-and-set of stock levels, settings.
+
+export interface InventoryMovement {
+  variant_id: string;
+  quantity: number;
+}
+
+/** The before/after of one inventory row changed by an atomic movement. */
+export interface InventoryChange {
+  before: InventoryRecord;
+  after: InventoryRecord;
+}
+
+/**
+ * A compare-and-set of one inventory row (`InventoryRepository.apply`): the row of `variant_id`
+ * must still hold every field of `expect` (the fields the inventory rules read), and then takes
+ * the levels of `set`.
+ */
+export interface InventoryWrite {
+  variant_id: string;
+  expect: Pick<InventoryRecord, 'on_hand' | 'reserved' | 'track_inventory' | 'allow_backorder'>;
+  set: Pick<InventoryRecord, 'on_hand' | 'reserved'>;
+}
+
+/**
+ * Inventory rows: reads, one atomic compare-and-set of stock levels, and the settings. The
+ * inventory RULES (availability, backorder, `on_hand` never below `reserved`, the arithmetic of
+ * every movement) are core's (`inventory/inventory-plan.ts`, driven by
+ * `inventory/inventory-writes.ts`): core reads rows, plans, and writes the plan with `apply`,
+ * whose per-row precondition is the last judge — no oversell under any concurrency, across
+ * processes, whatever core read.
+ */
+export interface InventoryRepository {
+  /**
+   * One row by id, or null (also when its variant is soft-deleted). `lock`: the row is locked
+   * until the transaction ends (Postgres `FOR UPDATE`; SQLite's transaction already holds the
+   * writer lock), so an `apply` expecting what it returned cannot miss. One statement.
+   */
+  get(scope: Scope, id: string, options?: { lock?: boolean }): Promise<InventoryRecord | null>;
+  /**
+   * The rows of these variants (unknown ones absent), deleted variants included. `lock`: as in
+   * `get`, taken in variant-id order (Postgres), so concurrent movements of several variants
+   * cannot deadlock. One statement whatever the number of variants.
+   */
+  getByVariantIds(
+    scope: Scope,
+    variant_ids: string[],
+    options?: { lock?: boolean },
+  ): Promise<InventoryRecord[]>;
+  /** `low_stock`: only rows with available (on_hand − reserved) ≤ safety_stock. One statement. */
+  list(
+    scope: Scope,
+    filter: { low_stock?: boolean | undefined },
+    page: PageRequest<'created_at'>,
+  ): Promise<Page<InventoryRecord>>;
+  /**
+   * Atomically writes every row or none: each write is a compare-and-set — the row of
+   * `variant_id` must still hold `expect` (on_hand, reserved, track_inventory, allow_backorder)
+   * and then takes `set` and `updated_at = at`. Returns the variant ids whose row did not hold
+   * its expectation (or does not exist); when that list is non-empty NOTHING was written. At most
+   * one write per variant. Locking: every row named is locked until the transaction ends, in
+   * variant-id order (Postgres), matched or not, so re-reading them with `lock` and applying
+   * again cannot miss and cannot deadlock. Cost: no write → nothing; else one statement
+   * (Postgres), or one UPDATE per 50 rows inside a savepoint (SQLite; a miss adds its rollback
+   * and one read). Errors: a miss is a result, not an error; two writes of one variant throw a
+   * RangeError (a caller bug); database failures are thrown as the storage translates them.
+   */
+  apply(scope: Scope, writes: readonly InventoryWrite[], at: Millis): Promise<string[]>;
+  /**
+   * The settings of one row (and `updated_at`), returning the row as stored, or null when it does
+   * not exist. The levels move only through `apply`. One statement.
+   */
+  updateSettings(
+    scope: Scope,
+    id: string,
+    patch: Patch<InventoryRecord, 'track_inventory' | 'allow_backorder' | 'safety_stock' | 'metadata'>,
+  ): Promise<InventoryRecord | null>;
+}

@@ -1,0 +1,170 @@
+import type { CreatedPosition, Patch } from './conventions';
+import type { Page, PageRequest } from './pagination';
+import type {
+  FulfillmentRecord,
+  OrderAggregate,
+  OrderLineRecord,
+  OrderRecord,
+  PaymentRecord,
+  RefundRecord,
+} from './records';
+import type { Millis, Scope } from './scope';
+
+// Orders with their lines, payments, fulfillments and refunds.
+
+export interface OrderListFilter {
+  status?: OrderRecord['status'] | undefined;
+  payment_status?: OrderRecord['payment_status'] | undefined;
+  fulfillment_status?: OrderRecord['fulfillment_status'] | undefined;
+  customer_id?: string | undefined;
+  /** Case-insensitive exact match. */
+  email?: string | undefined;
+  /** Matches the order number exactly or the e-mail partially (case-insensitive). */
+  q?: string | undefined;
+  /** Inclusive bounds. */
+  created_after?: Millis | undefined;
+  created_before?: Millis | undefined;
+  /** Storefront lists never show drafts. */
+  exclude_drafts?: boolean | undefined;
+}
+
+export interface OrderRepository {
+  /**
+   * Allocates the next order number of the scope (1001, 1002, …) inside the caller's
+   * transaction: gap-free, since a rolled-back transaction gives its number back, and unique
+   * under any concurrency across processes (a counter row updated with `+ 1 … RETURNING`).
+   */
+  nextNumber(scope: Scope): Promise<number>;
+  /** Inserts the order with its lines, payments, fulfillments and refunds. */
+  insert(order: OrderAggregate): Promise<void>;
+  get(scope: Scope, id: string, options?: { forUpdate?: boolean }): Promise<OrderAggregate | null>;
+  getByNumber(scope: Scope, number: number): Promise<OrderAggregate | null>;
+  list(
+    scope: Scope,
+    filter: OrderListFilter,
+    page: PageRequest<'created_at' | 'number' | 'total'>,
+  ): Promise<Page<OrderAggregate>>;
+  /**
+   * Updates order columns. With `expect_status`, a compare-and-set: no row changes unless the
+   * order is still in that status (returns null then).
+   */
+  update(
+    scope: Scope,
+    id: string,
+    patch: Patch<
+      OrderRecord,
+      | 'status'
+      | 'payment_status'
+      | 'fulfillment_status'
+      | 'email'
+      | 'customer_id'
+      | 'shipping_address'
+      | 'billing_address'
+      | 'note'
+      | 'metadata'
+      | 'paid_total'
+      | 'refunded_total'
+      | 'inventory_reserved'
+      | 'cancel_reason'
+      | 'cancelled_at'
+      | 'completed_at'
+    >,
+    options?: { expect_status?: OrderRecord['status'] },
+  ): Promise<OrderRecord | null>;
+  updateLines(
+    scope: Scope,
+    order_id: string,
+    lines: Array<
+      Pick<OrderLineRecord, 'id'> &
+        Partial<
+          Pick<
+            OrderLineRecord,
+            | 'fulfilled_quantity'
+            | 'shipped_quantity'
+            | 'refunded_quantity'
+            | 'restocked_quantity'
+            | 'reserved_quantity'
+          >
+        >
+    >,
+  ): Promise<void>;
+
+  insertPayment(record: PaymentRecord): Promise<void>;
+  getPayment(scope: Scope, id: string): Promise<PaymentRecord | null>;
+  /** A checkout attempt by its provider idempotency key (reconciliation). */
+  getPaymentByIdempotencyKey(scope: Scope, key: string): Promise<PaymentRecord | null>;
+  updatePayment(
+    scope: Scope,
+    id: string,
+    patch: Patch<
+      PaymentRecord,
+      | 'status'
+      | 'provider_id'
+      | 'order_id'
+      | 'client_secret'
+      | 'failure_reason'
+      | 'metadata'
+      | 'checkout_snapshot'
+    >,
+    options?: { expect_status?: PaymentRecord['status'] },
+  ): Promise<PaymentRecord | null>;
+  /**
+   * Payments in `status` created before `before`, across scopes, oldest first by `(created_at,
+   * id)` (reconciliation); with `after`, only those after that position (keyset pages).
+   */
+  listPaymentsByStatus(
+    status: PaymentRecord['status'],
+    before: Millis,
+    limit: number,
+    after?: CreatedPosition,
+  ): Promise<PaymentRecord[]>;
+
+  insertFulfillment(record: FulfillmentRecord): Promise<void>;
+  getFulfillment(scope: Scope, id: string): Promise<FulfillmentRecord | null>;
+  /**
+   * Patches a fulfillment; with `expect_status` only while it is in that status (compare-and-set:
+   * the `WHERE` is the guard), else null. `lines` replaces its lines as a whole (a restocking
+   * refund takes unshipped units out of a pending fulfillment).
+   */
+  updateFulfillment(
+    scope: Scope,
+    id: string,
+    patch: Patch<
+      FulfillmentRecord,
+      | 'status'
+      | 'tracking_number'
+      | 'tracking_url'
+      | 'carrier'
+      | 'lines'
+      | 'metadata'
+      | 'shipped_at'
+      | 'delivered_at'
+    >,
+    options?: { expect_status?: FulfillmentRecord['status'] },
+  ): Promise<FulfillmentRecord | null>;
+
+  insertRefund(record: RefundRecord): Promise<void>;
+  updateRefund(
+    scope: Scope,
+    id: string,
+    patch: Patch<
+      RefundRecord,
+      | 'status'
+      | 'provider_refund_id'
+      | 'metadata'
+      | 'restock_movements'
+      | 'provider_calls'
+      | 'failure_message'
+    >,
+  ): Promise<RefundRecord | null>;
+  /**
+   * Refunds in `status` created before `before`, across scopes, oldest first by `(created_at, id)`
+   * (reconciliation of refunds left in flight); with `after`, only those after that position.
+   */
+  listRefundsByStatus(
+    status: RefundRecord['status'],
+    before: Millis,
+    limit: number,
+    after?: CreatedPosition,
+  ): Promise<RefundRecord[]>;
+}

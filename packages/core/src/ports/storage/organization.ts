@@ -1,0 +1,54 @@
+import type { Patch } from './conventions';
+import type { Page, PageRequest } from './pagination';
+import type { ApiKeyRecord, OrganizationRecord, StoreRecord } from './records';
+import type { Millis, Scope } from './scope';
+
+// The installation's organization, its stores and their API keys.
+
+export interface OrganizationRepository {
+  /** The first organization, if any (one per installation today). */
+  getFirst(): Promise<OrganizationRecord | null>;
+  get(id: string): Promise<OrganizationRecord | null>;
+  insert(record: OrganizationRecord): Promise<void>;
+  update(
+    id: string,
+    patch: Patch<OrganizationRecord, 'name' | 'billing_email' | 'metadata' | 'plan'>,
+  ): Promise<OrganizationRecord | null>;
+}
+
+export interface StoreRepository {
+  getFirst(): Promise<StoreRecord | null>;
+  get(id: string): Promise<StoreRecord | null>;
+  insert(record: StoreRecord): Promise<void>;
+  update(
+    id: string,
+    patch: Patch<
+      StoreRecord,
+      'name' | 'currency' | 'timezone' | 'prices_include_tax' | 'tax_rate' | 'metadata'
+    >,
+  ): Promise<StoreRecord | null>;
+  /** Whether the store has any product or order in either mode (currency is then locked). */
+  hasCatalogOrOrders(store_id: string): Promise<boolean>;
+}
+
+export interface ApiKeyRepository {
+  /** Global lookup by hash (the key tells its own store and mode). Revoked keys included. */
+  findByHash(key_hash: string): Promise<ApiKeyRecord | null>;
+  insert(record: ApiKeyRecord): Promise<void>;
+  get(scope: Scope, id: string): Promise<ApiKeyRecord | null>;
+  list(scope: Scope, page: PageRequest<'created_at'>): Promise<Page<ApiKeyRecord>>;
+  /** Sets revoked_at; returns false if no such unrevoked key. */
+  revoke(scope: Scope, id: string, at: Millis): Promise<boolean>;
+  /**
+   * Gives an unrevoked key a new secret in place (same `id`): replaces `key_hash` and
+   * `key_prefix`, so the old secret is unknown from the commit on. Returns the record after, or
+   * null if no such unrevoked key.
+   */
+  rotate(
+    scope: Scope,
+    id: string,
+    secret: { key_hash: string; key_prefix: string },
+  ): Promise<ApiKeyRecord | null>;
+  /** Best-effort, may be throttled by the caller. */
+  touch(id: string, at: Millis): Promise<void>;
+}
