@@ -57,6 +57,26 @@ function runner(e: TestEngine) {
     );
 }
 
+/** A gate the first request waits at: `started` resolves once it is inside its handler (it holds the claim). */
+function gated() {
+  let release!: () => void;
+  let entered!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const started = new Promise<void>((resolve) => {
+    entered = resolve;
+  });
+  return {
+    release,
+    started,
+    async pass() {
+      entered();
+      await gate;
+    },
+  };
+}
+
 async function productCount(e: TestEngine) {
   return (await e.store.products.list()).total_count;
 }
@@ -153,21 +173,18 @@ describe('idempotency service', () => {
   test('a concurrent request with the key waits for the first and replays its response', async () => {
     t = await createTestEngine({ now: Date.now() });
     const run = runner(t);
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const first$ = gated();
     let effects = 0;
     const slow = async () => {
-      await gate;
+      await first$.pass();
       effects++;
       return t!.store.products.create({ name: 'Slow', variants: [{ price: 100 }] });
     };
     const first = run('k7', 'h', slow);
-    await new Promise((r) => setTimeout(r, 20));
+    await first$.started;
     const second = run('k7', 'h', slow);
     await new Promise((r) => setTimeout(r, 30));
-    release();
+    first$.release();
     const [a, b] = await Promise.all([first, second]);
     expect(effects).toBe(1);
     expect(b).toMatchObject({ status: a.status, body: a.body, replayed: true });
@@ -178,17 +195,14 @@ describe('idempotency service', () => {
     // The fake clock stands in 2025: the lock time (30 s of it) is already over by the wall clock.
     t = await createTestEngine();
     const run = runner(t);
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const first$ = gated();
     const first = run('k8', 'h', async () => {
-      await gate;
+      await first$.pass();
       return { done: true };
     });
-    await new Promise((r) => setTimeout(r, 20));
+    await first$.started;
     const second = await run('k8', 'h', async () => ({ done: 'twice' })).catch((e: unknown) => e);
-    release();
+    first$.release();
     expect((await first).body).toBe(JSON.stringify({ done: true }));
     expect(CommerceError.is(second) && second.code).toBe('idempotency_key_in_use');
   });
@@ -196,19 +210,16 @@ describe('idempotency service', () => {
   test('a claim whose lock expired is taken over: the first request commits nothing (idempotency_key_in_use)', async () => {
     t = await createTestEngine({ now: Date.now(), config: { idempotency_lock_ms: 0 } });
     const run = runner(t);
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const first$ = gated();
     const first = run('k9', 'h', async () => {
-      await gate;
+      await first$.pass();
       return t!.store.products.create({ name: 'First', variants: [{ price: 100 }] });
     });
-    await new Promise((r) => setTimeout(r, 20));
+    await first$.started;
     const second = await run('k9', 'h', () =>
       t!.store.products.create({ name: 'Second', variants: [{ price: 100 }] }),
     );
-    release();
+    first$.release();
     const lost = await first;
     expect(lost).toMatchObject({ status: 400, body: JSON.stringify({ code: 'idempotency_key_in_use' }) });
     expect(second.status).toBe(200);
