@@ -193,6 +193,7 @@ describe('admin orders', () => {
     await expectCode(
       t.store.orders.create({ lines, email: 'a@example.com', shipping_method_id: 'ship_nope' }),
       'shipping_method_unavailable',
+      'shipping_method_id',
     );
     const customer = await t.fixtures.customer();
     const order = await t.store.orders.create({ lines, customer_id: customer.id });
