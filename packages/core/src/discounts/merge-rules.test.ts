@@ -47,7 +47,9 @@ function refusal(fn: () => unknown): { code: string; param: string | undefined }
 describe('mergeRules (PATCH /v1/admin/discounts/{id} against the stored discount)', () => {
   it('keeps the stored value type, value and target when the patch names none', () => {
     expect(mergeRules(stored(), {})).toEqual({ value_type: 'percentage', value: 10, target: 'order' });
-    expect(mergeRules(stored({ value_type: 'fixed', value: 500, target: 'line_item' }), { name: 'x' })).toEqual({
+    expect(
+      mergeRules(stored({ value_type: 'fixed', value: 500, target: 'line_item' }), { name: 'x' }),
+    ).toEqual({
       value_type: 'fixed',
       value: 500,
       target: 'line_item',
@@ -78,10 +80,12 @@ describe('mergeRules (PATCH /v1/admin/discounts/{id} against the stored discount
       value: 0,
       target: 'shipping',
     });
-    expect(refusal(() => mergeRules(stored(), { value_type: 'free_shipping', target: 'line_item' }))).toEqual({
-      code: 'parameter_invalid',
-      param: 'target',
-    });
+    expect(refusal(() => mergeRules(stored(), { value_type: 'free_shipping', target: 'line_item' }))).toEqual(
+      {
+        code: 'parameter_invalid',
+        param: 'target',
+      },
+    );
     // A stored free-shipping discount moved to another target without a value type is refused too.
     const free = stored({ value_type: 'free_shipping', value: 0, target: 'shipping' });
     expect(refusal(() => mergeRules(free, { target: 'order' }))).toEqual({

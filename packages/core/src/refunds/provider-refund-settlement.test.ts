@@ -3,7 +3,11 @@ import { heldReservations } from '../inventory/order-inventory';
 import { orderLine } from '../orders/order-fixtures';
 import { deriveProgress } from '../orders/order-progress';
 import type { PaymentRecord, RefundRecord } from '../ports/storage';
-import { providerRefundDecision, refundFailureMessage, settledRefundParts } from './provider-refund-settlement';
+import {
+  providerRefundDecision,
+  refundFailureMessage,
+  settledRefundParts,
+} from './provider-refund-settlement';
 import { restockMovementValues, unitsInFlight } from './refund-ledger';
 
 function payment(id: string, amount: number, status: PaymentRecord['status'] = 'completed'): PaymentRecord {

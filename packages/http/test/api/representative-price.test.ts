@@ -88,14 +88,12 @@ describeApi('representative price', (api) => {
     ).body;
     const original = product.variants[0].id as string;
     const responses = await Promise.all([
-      ...sizes
-        .slice(1)
-        .map((size, i) =>
-          a.post(`/v1/admin/products/${product.id}/variants`, {
-            price: 3000 + i * 10,
-            options: { Size: size },
-          }),
-        ),
+      ...sizes.slice(1).map((size, i) =>
+        a.post(`/v1/admin/products/${product.id}/variants`, {
+          price: 3000 + i * 10,
+          options: { Size: size },
+        }),
+      ),
       ...[4000, 2500, 4500].map((price) => a.patch(`/v1/admin/variants/${original}`, { price })),
     ]);
     for (const response of responses) expect(response.status).toBe(200);
