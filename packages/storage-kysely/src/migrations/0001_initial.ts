@@ -1,5 +1,11 @@
 import { type CreateTableBuilder, type Kysely, type Migration, sql } from 'kysely';
-import { type ColumnSpec, columnDataType, parseColumnSpec, type SchemaDialect } from './column-types';
+import {
+  type ColumnSpec,
+  columnDataType,
+  mysqlKeyLength,
+  parseColumnSpec,
+  type SchemaDialect,
+} from './column-types';
 
 /**
  * The initial schema. Frozen once released: later changes are new migrations.
@@ -682,8 +688,10 @@ async function createTable(
   const keyed = keyedColumns(name, table);
   for (const [column, spec] of Object.entries(table.columns)) {
     const { kind, nullable } = parseColumnSpec(spec);
-    builder = builder.addColumn(column, columnDataType(dialect, kind, keyed.has(column)), (col) =>
-      nullable ? col : col.notNull(),
+    builder = builder.addColumn(
+      column,
+      columnDataType(dialect, kind, keyed.has(column) ? column : undefined),
+      (col) => (nullable ? col : col.notNull()),
     );
   }
   builder = builder.addPrimaryKeyConstraint(`${name}_pkey`, table.primaryKey);
@@ -740,7 +748,8 @@ async function createMysqlIndex(db: Kysely<unknown>, index: IndexDefinition): Pr
   if (index.where && index.unique) {
     const last = columns[columns.length - 1]!;
     const key = `${index.name}_key`;
-    await sql`alter table ${sql.id(index.table)} add column ${sql.id(key)} varchar(191) character set utf8mb4 collate utf8mb4_bin
+    const length = sql.raw(String(mysqlKeyLength(last)));
+    await sql`alter table ${sql.id(index.table)} add column ${sql.id(key)} varchar(${length}) character set utf8mb4 collate utf8mb4_bin
       as (case when ${sql.raw(index.where)} then ${sql.ref(last)} end) persistent invisible`.execute(db);
     columns = [...columns.slice(0, -1), key];
   }

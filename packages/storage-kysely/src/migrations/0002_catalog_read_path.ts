@@ -46,7 +46,7 @@ async function createTable(
           : dialect === 'mysql'
             ? sql`longtext`
             : sql`text`
-        : columnDataType(dialect, kind, primaryKey.includes(column));
+        : columnDataType(dialect, kind, primaryKey.includes(column) ? column : undefined);
     builder = builder.addColumn(column, type, (col) => col.notNull());
   }
   builder = builder.addPrimaryKeyConstraint(`${name}_pkey`, primaryKey);
@@ -60,7 +60,7 @@ async function createTable(
 function liveProductTags(dialect: SchemaDialect) {
   if (dialect === 'mysql') {
     return sql`select p.store_id, p.mode, p.status, t.tag, p.id
-          from products p, json_table(p.tags, '$[*]' columns (tag varchar(191) path '$')) as t
+          from products p, json_table(p.tags, '$[*]' columns (tag varchar(255) path '$')) as t
           where p.deleted_at is null and t.tag is not null`;
   }
   return dialect === 'sqlite'

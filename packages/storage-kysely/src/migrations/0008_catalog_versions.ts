@@ -68,8 +68,10 @@ export function catalogVersionsMigration(dialect: SchemaDialect): Migration {
       if (dialect === 'mysql') {
         // MariaDB starts after 0017, which drops these triggers: the table only.
         await sql`create table catalog_versions (
-          store_id varchar(191) collate utf8mb4_bin not null, mode varchar(191) collate utf8mb4_bin not null,
-          version bigint not null, bumped_xid bigint not null default 0, primary key (store_id, mode))`.execute(db);
+          store_id varchar(64) collate utf8mb4_bin not null, mode varchar(64) collate utf8mb4_bin not null,
+          version bigint not null, bumped_xid bigint not null default 0, primary key (store_id, mode))`.execute(
+          db,
+        );
         return;
       }
       await sql`create table catalog_versions (

@@ -19,18 +19,18 @@ import { columnDataType, type SchemaDialect } from './column-types';
  */
 export function idempotencyCallersMigration(dialect: SchemaDialect): Migration {
   const text = columnDataType(dialect, 'text');
-  const keyText = columnDataType(dialect, 'text', true);
+  const keyText = (column: string) => columnDataType(dialect, 'text', column);
   const bigint = columnDataType(dialect, 'bigint');
   const int = columnDataType(dialect, 'int');
 
   async function createTable(db: Kysely<unknown>, name: string, withCaller: boolean): Promise<void> {
     let builder = (db.schema.createTable(name) as CreateTableBuilder<string, string>)
-      .addColumn('store_id', keyText, (col) => col.notNull())
-      .addColumn('mode', keyText, (col) => col.notNull())
-      .addColumn('key', keyText, (col) => col.notNull());
+      .addColumn('store_id', keyText('store_id'), (col) => col.notNull())
+      .addColumn('mode', keyText('mode'), (col) => col.notNull())
+      .addColumn('key', keyText('key'), (col) => col.notNull());
     if (withCaller) {
       builder = builder
-        .addColumn('caller', keyText, (col) => col.notNull())
+        .addColumn('caller', keyText('caller'), (col) => col.notNull())
         .addColumn('claim_token', text, (col) => col.notNull());
     }
     builder = builder

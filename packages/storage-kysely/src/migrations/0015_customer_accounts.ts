@@ -17,17 +17,17 @@ import { columnDataType, type SchemaDialect } from './column-types';
  */
 export function customerAccountsMigration(dialect: SchemaDialect): Migration {
   const text = columnDataType(dialect, 'text');
-  const keyText = columnDataType(dialect, 'text', true);
+  const keyText = (column: string) => columnDataType(dialect, 'text', column);
   const bigint = columnDataType(dialect, 'bigint');
   return {
     async up(db) {
       await db.schema.alterTable('customers').addColumn('password_hash', text).execute();
       let table = (db.schema.createTable('password_resets') as CreateTableBuilder<string, string>)
-        .addColumn('store_id', keyText, (col) => col.notNull())
-        .addColumn('mode', keyText, (col) => col.notNull())
-        .addColumn('id', keyText, (col) => col.notNull())
-        .addColumn('customer_id', keyText, (col) => col.notNull())
-        .addColumn('token_hash', keyText, (col) => col.notNull())
+        .addColumn('store_id', keyText('store_id'), (col) => col.notNull())
+        .addColumn('mode', keyText('mode'), (col) => col.notNull())
+        .addColumn('id', keyText('id'), (col) => col.notNull())
+        .addColumn('customer_id', keyText('customer_id'), (col) => col.notNull())
+        .addColumn('token_hash', keyText('token_hash'), (col) => col.notNull())
         .addColumn('expires_at', bigint, (col) => col.notNull())
         .addColumn('created_at', bigint, (col) => col.notNull())
         .addPrimaryKeyConstraint('password_resets_pkey', ['store_id', 'mode', 'id'])

@@ -63,6 +63,33 @@ const lockByVariantIds = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =
   return caps.forUpdate ? query.orderBy('variant_id').forUpdate() : query;
 });
 
+/**
+ * MariaDB locks inventory rows by primary key only, in key order (`#lockInKeyOrder`): the
+ * ids of the variants' rows (a plain read, no lock), then the rows by id. InnoDB locks a row
+ * reached through a secondary index in that index first and in the primary key second, and a
+ * row reached by id in the primary key alone: two transactions locking one row both ways — a
+ * checkout reading by variant, an adjustment by id then writing by variant — deadlock.
+ */
+const idsOfVariants = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =>
+  db
+    .selectFrom('inventory_items')
+    .select('id')
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where(caps.inList(sql.ref('variant_id'), p.ids)),
+);
+
+const lockByIds = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =>
+  db
+    .selectFrom('inventory_items')
+    .selectAll()
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where(caps.inList(sql.ref('id'), p.ids))
+    .orderBy('id')
+    .forUpdate(),
+);
+
 const lockById = template(({ db, caps }, p: Slots<ScopeSlots | 'id'>) => {
   const query = db
     .selectFrom('inventory_items')
@@ -196,6 +223,9 @@ export class KyselyInventoryRepository implements InventoryRepository {
     options?: { lock?: boolean },
   ): Promise<InventoryRecord[]> {
     if (variant_ids.length === 0) return [];
+    if (options?.lock === true && this.q.caps.dialect === 'mysql') {
+      return (await this.#lockInKeyOrder(scope, variant_ids)).map((row) => decodeInventory(row, this.q.caps));
+    }
     const rows = await this.q.rows(
       options?.lock === true ? lockByVariantIds : byVariantIds,
       scoped(scope, { ids: this.q.caps.list(variant_ids) }),
@@ -260,6 +290,13 @@ export class KyselyInventoryRepository implements InventoryRepository {
       );
       return rows.map((row) => row.variant_id);
     }
+    // MariaDB: the rows locked first, by primary key (see idsOfVariants), then compared and set.
+    if (c.dialect === 'mysql') {
+      await this.#lockInKeyOrder(
+        scope,
+        writes.map((w) => w.variant_id),
+      );
+    }
     await this.q.execute(SAVEPOINT);
     let matched = 0;
     for (let start = 0; start < writes.length; start += CAS_CHUNK) {
@@ -293,5 +330,14 @@ export class KyselyInventoryRepository implements InventoryRepository {
       ).map((row) => [row.variant_id, row]),
     );
     return writes.filter((w) => !holds(current.get(w.variant_id), w.expect)).map((w) => w.variant_id);
+  }
+
+  /** MariaDB: these variants' rows, locked by primary key in key order (see {@link idsOfVariants}). */
+  async #lockInKeyOrder(scope: Scope, variant_ids: readonly string[]) {
+    const c = this.q.caps;
+    const ids = await this.q.rows(idsOfVariants, scoped(scope, { ids: c.list([...variant_ids]) }));
+    if (ids.length === 0) return [];
+    // A row's variant never changes: the rows locked by id are the variants' rows.
+    return this.q.rows(lockByIds, scoped(scope, { ids: c.list(ids.map((row) => row.id)) }));
   }
 }

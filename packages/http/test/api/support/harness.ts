@@ -5,14 +5,15 @@ import { type EngineInternals, engineInternals } from '@cartwright/core/internal
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { createNodeListener } from '../../../src/adapters/node';
 import { type ApiHandlerOptions, createApiHandler } from '../../../src/api';
+import { API_TARGETS, type Target } from './targets';
 
 /**
- * The HTTP API test harness: a real engine on real storage (SQLite in memory, and PostgreSQL in a
- * fresh database of the throwaway cluster), served by node:http on a loopback port, called with
- * real HTTP requests. `describeApi` runs a block once per target; `CARTWRIGHT_API_TARGETS`
- * (default `sqlite,postgres`) chooses the targets.
+ * The HTTP API test harness: a real engine on real storage (SQLite in memory, PostgreSQL and
+ * MariaDB each in a fresh database of the throwaway server the global setup started), served by
+ * node:http on a loopback port, called with real HTTP requests. `describeApi` runs a block once
+ * per target; `CARTWRIGHT_API_TARGETS` (default `sqlite,postgres,mariadb`) chooses the targets.
  */
-export type Target = 'sqlite' | 'postgres';
+export { API_TARGETS, type Target };
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -61,11 +62,6 @@ export interface TestApi {
   };
 }
 
-export const API_TARGETS: Target[] = (process.env.CARTWRIGHT_API_TARGETS ?? 'sqlite,postgres')
-  .split(',')
-  .map((t) => t.trim())
-  .filter((t): t is Target => t === 'sqlite' || t === 'postgres');
-
 const KEYS: Keys = {
   secret: 'sk_test_harnessSecretKey0000000000000001',
   publishable: 'pk_test_harnessPublishableKey000000000001',
@@ -73,17 +69,35 @@ const KEYS: Keys = {
   livePublishable: 'pk_live_harnessPublishableKey000000000001',
 };
 
-async function createStorage(target: Target) {
+/** A storage for `target`, and what to do once the API using it has closed. */
+async function createStorage(
+  target: Target,
+): Promise<{ storage: EngineOptions['storage']; dispose(): Promise<void> }> {
+  const none = async () => {};
   if (target === 'sqlite') {
     const { sqliteStorage } = await import('@cartwright/storage-kysely/sqlite');
-    return sqliteStorage({ filename: ':memory:' });
+    return { storage: sqliteStorage({ filename: ':memory:' }), dispose: none };
+  }
+  if (target === 'mariadb') {
+    const { mysqlStorage } = await import('@cartwright/storage-kysely/mysql');
+    const { createMariadbTestDatabase, dropMariadbTestDatabase } = await import(
+      '../../../../storage-conformance/src/mariadb-server'
+    );
+    const serverUrl = inject('cartwrightMysqlUrl');
+    if (!serverUrl) throw new Error(`MariaDB is not available: ${inject('cartwrightMysqlError')}`);
+    const url = await createMariadbTestDatabase(serverUrl);
+    return {
+      storage: mysqlStorage({ connectionString: url, max: 20 }),
+      // Each block's database is dropped when it is done: a run makes a few hundred.
+      dispose: () => dropMariadbTestDatabase(url),
+    };
   }
   const { postgresStorage } = await import('@cartwright/storage-kysely/postgres');
   const { createTestDatabase } = await import('@cartwright/storage-conformance/postgres-server');
   const serverUrl = inject('cartwrightPgUrl');
   if (!serverUrl) throw new Error(`PostgreSQL is not available: ${inject('cartwrightPgError')}`);
   const url = await createTestDatabase(serverUrl);
-  return postgresStorage({ connectionString: url, max: 20 });
+  return { storage: postgresStorage({ connectionString: url, max: 20 }), dispose: none };
 }
 
 /** Starts a full API for one target. Call `close()` when done. */
@@ -92,7 +106,7 @@ export async function startApi(
   engineOptions: Partial<Omit<EngineOptions, 'storage'>> = {},
   handlerOptions: ApiHandlerOptions = {},
 ): Promise<TestApi & { close(): Promise<void> }> {
-  const storage = await createStorage(target);
+  const { storage, dispose } = await createStorage(target);
   const engine = engineInternals(await createEngine({ ...engineOptions, storage }));
   const scope = await engine.scopeFor('test');
   const liveScope = await engine.scopeFor('live');
@@ -154,6 +168,7 @@ export async function startApi(
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
       await engine.close();
+      await dispose();
     },
   };
 }

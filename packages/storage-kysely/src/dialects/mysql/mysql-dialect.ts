@@ -148,7 +148,7 @@ function wrapConnection(inner: DatabaseConnection, driver: UpdateReturningDriver
       if (node.kind === 'RawNode' && /^\s*(create|drop)\s+(unique\s+)?index\b/i.test(compiled.sql)) {
         return indexDdl(inner, compiled);
       }
-      return inner.executeQuery(compiled);
+      return inner.executeQuery(literalListsWhenLocking(compiled));
     },
     streamQuery: (compiled, chunkSize) => inner.streamQuery(compiled, chunkSize),
   };
@@ -185,6 +185,55 @@ async function indexDdl<R>(
   return connection.executeQuery(compiled);
 }
 
+/** `inList` of mysql-capabilities.ts as compiled: one JSON-array parameter read by `json_table`. */
+const JSON_TABLE_LIST = "in (select j.v from json_table(?, '$[*]' columns (v varchar(255) path '$')) as j)";
+
+/**
+ * A statement that locks rows (`… for update`, `update`, `delete`) gets its `inList` lists as
+ * literal lists, `in (?, ?, …)`: the list's values as parameters. MariaDB turns
+ * `in (select … from json_table(…))` into a semi-join, and on a small table it scans the table
+ * and keeps the lock of every row it read, matching or not (READ COMMITTED releases a
+ * non-matching row's lock only for conditions of the table itself); two checkouts locking
+ * different variants then deadlock. A literal list is such a condition (and an index range).
+ * Reads that lock nothing keep the one statement text per query.
+ */
+function literalListsWhenLocking<R>(compiled: CompiledQuery<R>): CompiledQuery<R> {
+  const text = compiled.sql;
+  if (!text.includes(JSON_TABLE_LIST)) return compiled;
+  if (!/^\s*(update|delete)\b/i.test(text) && !/\bfor update\b/i.test(text)) return compiled;
+  let out = '';
+  const parameters: unknown[] = [];
+  let next = 0; // index of the next parameter of `compiled`
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i]!;
+    if (inString) {
+      out += char;
+      if (char === "'") inString = false;
+      continue;
+    }
+    if (char === "'") {
+      inString = true;
+      out += char;
+      continue;
+    }
+    if (char === 'i' && text.startsWith(JSON_TABLE_LIST, i)) {
+      const values = JSON.parse(String(compiled.parameters[next])) as unknown[];
+      next += 1;
+      out += values.length === 0 ? 'in (null)' : `in (${values.map(() => '?').join(', ')})`;
+      parameters.push(...values);
+      i += JSON_TABLE_LIST.length - 1;
+      continue;
+    }
+    if (char === '?') {
+      parameters.push(compiled.parameters[next]);
+      next += 1;
+    }
+    out += char;
+  }
+  return { ...compiled, sql: out, parameters };
+}
+
 function compiledRaw<R>(text: string, parameters: readonly unknown[]): CompiledQuery<R> {
   return { sql: text, parameters, query: { kind: 'RawNode' } as never, queryId: { queryId: 'raw' } as never };
 }
@@ -211,7 +260,7 @@ async function updateReturning<R>(
   const run = <T>(root: RootOperationNode): Promise<QueryResult<T>> => {
     const query = driver.compiler.compileQuery(root, compiled.queryId);
     const parameters = query.parameters.map((p) => (bound.has(p) ? bound.get(p) : p));
-    return connection.executeQuery<T>({ ...query, parameters } as CompiledQuery<T>);
+    return connection.executeQuery<T>(literalListsWhenLocking({ ...query, parameters } as CompiledQuery<T>));
   };
 
   const own = !driver.inTransaction(connection);
