@@ -33,6 +33,21 @@ const replace = template(({ db }, p: Slots<Slot>) =>
     ),
 );
 /**
+ * MariaDB only: locks the customer's row before the upsert. Concurrent `insert … on duplicate key
+ * update` statements on a table with two unique keys take InnoDB gap locks in different orders and
+ * deadlock (error 1213); taken first, this lock makes the replaces of one customer run one after
+ * another, as they do on SQLite (writer lock) and PostgreSQL (the upsert's row lock).
+ */
+const lockCustomer = template(({ db }, p: Slots<'store_id' | 'mode' | 'customer_id'>) =>
+  db
+    .selectFrom('customers')
+    .select('id')
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('id', '=', p.customer_id)
+    .forNoKeyUpdate(),
+);
+/**
  * The claim: one `DELETE … RETURNING` (SQLite ≥ 3.35, PostgreSQL). On PostgreSQL a concurrent
  * claim of the same row waits for the first to commit, then finds the row gone and deletes
  * nothing; SQLite's writers are serialised (BEGIN IMMEDIATE). Either way, exactly one claim
@@ -71,6 +86,13 @@ export class KyselyPasswordResetRepository implements PasswordResetRepository {
   constructor(private readonly q: QueryRunner) {}
 
   async replace(record: PasswordResetRecord): Promise<void> {
+    if (this.q.caps.dialect === 'mysql') {
+      await this.q.first(lockCustomer, {
+        store_id: record.store_id,
+        mode: record.mode,
+        customer_id: record.customer_id,
+      });
+    }
     await this.q.affected(replace, record);
   }
 
