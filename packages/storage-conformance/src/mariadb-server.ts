@@ -2,9 +2,9 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { ensureSystemUser, freePort } from './server-process';
 
 /**
  * A throwaway MariaDB (or MySQL) for tests, like postgres-server.ts.
@@ -47,7 +47,7 @@ export async function startMariadb(): Promise<MariadbServer> {
     );
   }
   const asRoot = process.getuid?.() === 0;
-  if (asRoot) ensureSystemUser();
+  if (asRoot) ensureSystemUser(SYSTEM_USER);
   reapOrphans();
   const dir = mkdtempSync(join(tmpdir(), PREFIX));
   const data = join(dir, 'data');
@@ -230,37 +230,4 @@ function findProgram(names: readonly string[]): string | undefined {
     }
   }
   return undefined;
-}
-
-function ensureSystemUser(): void {
-  try {
-    execFileSync('id', ['-u', SYSTEM_USER], { stdio: 'ignore' });
-    return;
-  } catch {
-    // missing: create it below
-  }
-  try {
-    execFileSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', SYSTEM_USER], {
-      stdio: 'ignore',
-    });
-  } catch (error) {
-    try {
-      execFileSync('id', ['-u', SYSTEM_USER], { stdio: 'ignore' });
-    } catch {
-      throw error;
-    }
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -9,10 +9,10 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { runAdminStatements } from './pg-admin-client';
+import { ensureSystemUser, freePort } from './server-process';
 
 /**
  * A throwaway PostgreSQL for tests.
@@ -52,7 +52,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     );
   }
   const asRoot = process.getuid?.() === 0;
-  if (asRoot) ensureSystemUser();
+  if (asRoot) ensureSystemUser(SYSTEM_USER);
   const run = (program: string, args: string[], cwd = tmpdir()) => {
     const command = join(bin, program);
     const [file, argv] = asRoot ? ['runuser', ['-u', SYSTEM_USER, '--', command, ...args]] : [command, args];
@@ -186,38 +186,4 @@ function findPostgresBin(): string | undefined {
     if (has(dir)) return dir;
   }
   return undefined;
-}
-
-function ensureSystemUser(): void {
-  try {
-    execFileSync('id', ['-u', SYSTEM_USER], { stdio: 'ignore' });
-    return;
-  } catch {
-    // missing: create it below
-  }
-  try {
-    execFileSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', SYSTEM_USER], {
-      stdio: 'ignore',
-    });
-  } catch (error) {
-    // Another run may have created it concurrently.
-    try {
-      execFileSync('id', ['-u', SYSTEM_USER], { stdio: 'ignore' });
-    } catch {
-      throw error;
-    }
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
