@@ -40,11 +40,22 @@ export interface EngineTargetResult {
   catalog_mix: Measurement;
   reprice_50: Measurement;
   /** SQL statements per operation (counted at the driver, transaction control included). */
-  statements: Record<
-    'cart_create' | 'cart_update' | 'apply_discount' | 'checkout' | 'reprice_50' | 'catalog_list',
-    number
-  >;
+  statements: Record<StatementCase, number>;
+  /**
+   * Round trips to the database per operation: the storage's own `stats()` where it has one
+   * (PostgreSQL: statements sent together — pipelined, or with BEGIN/COMMIT — share one); SQLite
+   * has no round trips (a statement is a call into the library): there it equals `statements`.
+   */
+  round_trips?: Record<StatementCase, number>;
 }
+
+type StatementCase =
+  | 'cart_create'
+  | 'cart_update'
+  | 'apply_discount'
+  | 'checkout'
+  | 'reprice_50'
+  | 'catalog_list';
 
 export interface EngineResults {
   machine: ReturnType<typeof machineInfo>;
@@ -62,11 +73,23 @@ const CHUNK = sized(args, 500, 20);
 const CONCURRENCY = 8;
 const counter = installQueryCounter();
 
-/** Average statements per call of `op` over `n` calls. */
-async function statementsPer(n: number, op: (i: number) => Promise<unknown>): Promise<number> {
+/** The storage's own traffic counters (PostgreSQL's `stats()`), when it has them. */
+type CountingStorage = { stats?: () => { statements: number; roundTrips: number } };
+
+/** Average statements and round trips per call of `op` over `n` calls. */
+async function trafficPer(
+  storage: CountingStorage,
+  n: number,
+  op: (i: number) => Promise<unknown>,
+): Promise<{ statements: number; roundTrips: number }> {
   const before = counter.count();
+  const trafficBefore = storage.stats?.();
   for (let i = 0; i < n; i++) await op(i);
-  return (counter.count() - before) / n;
+  const statements = (counter.count() - before) / n;
+  const trafficAfter = storage.stats?.();
+  const roundTrips =
+    trafficBefore && trafficAfter ? (trafficAfter.roundTrips - trafficBefore.roundTrips) / n : statements;
+  return { statements, roundTrips };
 }
 
 function line(label: string, m: Measurement, unit: string): void {
@@ -114,9 +137,12 @@ async function benchTarget(target: Target): Promise<EngineTargetResult> {
 
     const { catalog, mix } = await benchCatalog(engine, fixture);
     const reprice = await benchReprice(engine, fixture);
-    const statements = await countStatements(engine, fixture);
+    const { statements, round_trips } = await countStatements(engine, fixture, storage as CountingStorage);
     console.log(
       `  SQL statements: cart create ${statements.cart_create}, update ${statements.cart_update}, discount ${statements.apply_discount}, checkout ${statements.checkout}, 50-line GET ${statements.reprice_50}, list ${statements.catalog_list}`,
+    );
+    console.log(
+      `  round trips${(storage as CountingStorage).stats ? '' : ' (= statements: no network)'}: cart create ${round_trips.cart_create}, update ${round_trips.cart_update}, discount ${round_trips.apply_discount}, checkout ${round_trips.checkout}, 50-line GET ${round_trips.reprice_50}, list ${round_trips.catalog_list}`,
     );
     return {
       target: target.kind,
@@ -130,6 +156,7 @@ async function benchTarget(target: Target): Promise<EngineTargetResult> {
       catalog_mix: mix,
       reprice_50: reprice,
       statements,
+      round_trips,
     };
   } finally {
     await engine.close();
@@ -163,10 +190,16 @@ async function benchCatalog(engine: Engine, fixture: Fixture) {
   return { catalog, mix };
 }
 
-async function countStatements(engine: Engine, fixture: Fixture): Promise<EngineTargetResult['statements']> {
+async function countStatements(
+  engine: Engine,
+  fixture: Fixture,
+  storage: CountingStorage,
+): Promise<{ statements: Record<StatementCase, number>; round_trips: Record<StatementCase, number> }> {
   const random = createRandom(11);
   const n = sized(args, 20, 3);
   const carts: string[] = [];
+  const statementsPer = (count: number, op: (i: number) => Promise<unknown>) =>
+    trafficPer(storage, count, op);
   const cart_create = await statementsPer(n, async () => {
     carts.push((await engine.carts.create(fixture.scope, GUEST, cartInput(fixture, 3, random))).id);
   });
@@ -185,7 +218,13 @@ async function countStatements(engine: Engine, fixture: Fixture): Promise<Engine
   const reprice_50 = await statementsPer(n, () => engine.carts.get(fixture.scope, GUEST, big));
   const query = StorefrontProductListQuerySchema.parse({ limit: '20' });
   const catalog_list = await statementsPer(n, () => engine.products.listStorefront(fixture.scope, query));
-  return { cart_create, cart_update, apply_discount, checkout, reprice_50, catalog_list };
+  const all = { cart_create, cart_update, apply_discount, checkout, reprice_50, catalog_list };
+  const pick = (key: 'statements' | 'roundTrips') =>
+    Object.fromEntries(Object.entries(all).map(([name, counts]) => [name, counts[key]])) as Record<
+      StatementCase,
+      number
+    >;
+  return { statements: pick('statements'), round_trips: pick('roundTrips') };
 }
 
 async function benchReprice(engine: Engine, fixture: Fixture): Promise<Measurement> {

@@ -6,6 +6,9 @@
  *   file (WAL) and Postgres, also as a fraction of the ceiling;
  * - `GET /v1/storefront/products?limit=20` at concurrency 16 with 10,000 products;
  * - server CPU per order and per request, from the server's own `process.cpuUsage()`;
+ * - PostgreSQL's own CPU per order (its processes' accounting, lib/pg-cpu.ts), and statements and
+ *   round trips per order as the server process counts them (PostgreSQL: the storage's
+ *   `stats()`; SQLite: the driver-level counter, `BENCH_COUNT_STATEMENTS=1`);
  * - resident memory after warm-up and over 100,000 requests (SQLite file).
  *
  *   node --conditions=@cartwright/source --import tsx bench/src/http-bench.ts [--short] [--no-postgres]
@@ -25,7 +28,9 @@ import {
 } from './http/server-handle';
 import { parseArgs, sized } from './lib/args';
 import { machineInfo, printMachine } from './lib/machine';
+import { measurePgCpu, openPgCpu, type PgCpu } from './lib/pg-cpu';
 import { acquirePostgres } from './lib/postgres';
+import { COUNT_STATEMENTS_ENV, type StorageTraffic, trafficBetween } from './lib/query-counter';
 import { saveResults } from './lib/results';
 import { fmt, mib, ms } from './lib/stats';
 import { postgresTarget, sqliteFileTarget, sqliteMemoryTarget, type Target } from './lib/targets';
@@ -53,6 +58,11 @@ export interface FlowPoint extends FlowResult {
   main_thread_ms_per_order: number | null;
   /** requests per flow × flows per second ÷ ceiling requests per second at the same concurrency. */
   fraction_of_ceiling: number;
+  /** PostgreSQL's own CPU (all its processes) per order; null on SQLite or when not measurable. */
+  pg_cpu_ms_per_order?: number | null;
+  /** Statements and round trips per order (all 5 requests), as the server counted them; null if not. */
+  statements_per_order?: number | null;
+  round_trips_per_order?: number | null;
 }
 
 export type CatalogPoint = LoadResult & {
@@ -119,12 +129,32 @@ function flowFixture(fixture: Fixture) {
 async function measureCpu<T>(
   server: ServerHandle,
   body: () => Promise<T>,
-): Promise<{ result: T; cpuUs: number; mainUs: number | null }> {
+  pgCpu: PgCpu | null = null,
+): Promise<{
+  result: T;
+  cpuUs: number;
+  mainUs: number | null;
+  pgCpuMs: number | null;
+  traffic: StorageTraffic | null;
+}> {
   await server.settle();
-  const before = await server.stats();
-  const result = await body();
-  const after = await server.stats();
-  return { result, cpuUs: cpuMicros(before, after), mainUs: mainThreadCpuMicros(before, after) };
+  const { result: around, pgCpuMs } = await measurePgCpu(pgCpu, async () => {
+    const before = await server.stats();
+    const result = await body();
+    const after = await server.stats();
+    return { before, after, result };
+  });
+  const { before, after, result } = around;
+  return {
+    result,
+    cpuUs: cpuMicros(before, after),
+    mainUs: mainThreadCpuMicros(before, after),
+    pgCpuMs,
+    traffic: trafficBetween(
+      before as ServerStats & { storage?: StorageTraffic | null },
+      after as ServerStats & { storage?: StorageTraffic | null },
+    ),
+  };
 }
 
 async function benchCeiling(): Promise<CeilingPoint[]> {
@@ -190,6 +220,9 @@ async function benchTarget(target: Target, ceiling: CeilingPoint[]): Promise<Htt
   const { server, fixture: seeded } = await startSeeded(target);
   const headers = { authorization: `Bearer ${seeded.publishableKey}` };
   try {
+    const pgCpu = target.kind === 'postgres' ? await openPgCpu(target.databaseUrl) : null;
+    if (target.kind === 'postgres' && !pgCpu)
+      console.log('  PostgreSQL CPU: not measurable (the server does not run on this machine)');
     const fixture = flowFixture(seeded);
     await runFlow({ urls: [server.url], connections: 8, seconds: WARMUP_SECONDS, fixture });
     await runGet({
@@ -204,18 +237,24 @@ async function benchTarget(target: Target, ceiling: CeilingPoint[]): Promise<Htt
     console.log(`  rss after warm-up ${mib(warm.memory.rss)} (heap used ${mib(warm.memory.heapUsed)})`);
     const flow: FlowPoint[] = [];
     for (const connections of FLOW_CONCURRENCY) {
-      const { result, cpuUs, mainUs } = await measureCpu(server, () =>
-        runFlow({ urls: [server.url], connections, seconds: SECONDS, fixture }),
+      const { result, cpuUs, mainUs, pgCpuMs, traffic } = await measureCpu(
+        server,
+        () => runFlow({ urls: [server.url], connections, seconds: SECONDS, fixture }),
+        pgCpu,
       );
+      const orders = Math.max(1, result.flows);
       const point: FlowPoint = {
         ...result,
         cpu_ms_per_order: cpuUs / 1000 / Math.max(1, result.flows),
         main_thread_ms_per_order: mainUs === null ? null : mainUs / 1000 / Math.max(1, result.flows),
         fraction_of_ceiling:
           (result.requests_per_flow * result.flows_per_second) / ceilingAt(ceiling, connections),
+        pg_cpu_ms_per_order: pgCpuMs === null ? null : pgCpuMs / orders,
+        statements_per_order: traffic ? traffic.statements / orders : null,
+        round_trips_per_order: traffic ? traffic.round_trips / orders : null,
       };
       console.log(
-        `  flow c=${String(connections).padEnd(3)} ${fmt(point.flows_per_second).padStart(6)} orders/s   flow p50 ${ms(point.flow_latency.p50)}  p99 ${ms(point.flow_latency.p99)}   cpu ${point.cpu_ms_per_order.toFixed(2)} ms/order (main thread ${point.main_thread_ms_per_order?.toFixed(2) ?? '?'})   ${(point.fraction_of_ceiling * 100).toFixed(1)} % of ceiling${point.failed_flows > 0 ? `   FAILED FLOWS ${point.failed_flows}` : ''}`,
+        `  flow c=${String(connections).padEnd(3)} ${fmt(point.flows_per_second).padStart(6)} orders/s   flow p50 ${ms(point.flow_latency.p50)}  p99 ${ms(point.flow_latency.p99)}   cpu ${point.cpu_ms_per_order.toFixed(2)} ms/order (main thread ${point.main_thread_ms_per_order?.toFixed(2) ?? '?'})${point.pg_cpu_ms_per_order != null ? `   PostgreSQL cpu ${point.pg_cpu_ms_per_order.toFixed(2)} ms/order` : ''}${point.statements_per_order != null ? `   ${point.statements_per_order.toFixed(1)} statements, ${point.round_trips_per_order?.toFixed(1)} round trips/order` : ''}   ${(point.fraction_of_ceiling * 100).toFixed(1)} % of ceiling${point.failed_flows > 0 ? `   FAILED FLOWS ${point.failed_flows}` : ''}`,
       );
       flow.push(point);
     }
@@ -294,6 +333,8 @@ async function benchMemory(target: Target): Promise<MemoryResult> {
   }
 }
 
+// The server processes count their SQL statements (SQLite; PostgreSQL's storage counts its own).
+process.env[COUNT_STATEMENTS_ENV] = '1';
 const pg = await acquirePostgres(args.postgres);
 const machine = machineInfo(pg?.version ?? null);
 printMachine(machine);

@@ -5,13 +5,18 @@
  *   the storage of `DATABASE_URL`, the mount of packages/cli/src/server.ts minus its per-request
  *   log line (`handleNodeRequest` is what `createNodeListener` calls; the bench keeps its promise to
  *   count requests in flight). With `BENCH_SEED_PRODUCTS=N` (N > 0) it seeds the bench fixture first.
+ * - `BENCH_PG_POOL_MAX=N`: on PostgreSQL, a pool of N connections instead of the storage's default
+ *   (`openStorage` takes no pool size; the settings benchmark varies it).
  * - `BENCH_SERVER=bare`: the ceiling — a bare node:http server answering a fixed JSON body.
  *
  * It listens on 127.0.0.1:`PORT` (0 = any free port) and prints one line `READY <json>` with its
  * URL (and the fixture when it seeded). The bench talks to it over stdin, one command per line,
  * never over HTTP, so the product gets no extra route:
  * - `stats` → `STATS <json>`: `process.cpuUsage()` (and the main thread's share, on Linux),
- *   `process.memoryUsage()`, V8's heap spaces, requests served;
+ *   `process.memoryUsage()`, V8's heap spaces, requests served, and `storage`: statements and
+ *   round trips sent so far, from the storage's own `stats()` when it has one (PostgreSQL), else
+ *   from the driver-level counter when `BENCH_COUNT_STATEMENTS=1` (SQLite: round trips =
+ *   statements), else null;
  * - `gc` → runs a full GC (the process is started with --expose-gc) and answers like `stats`;
  * - `inflight` → `OK <json>`: the requests being handled (method, URL, start);
  * - `page-cache on|off` → `OK`: turns the storage's storefront page cache on or off;
@@ -31,6 +36,7 @@ import { type EngineInternals as Engine, engineInternals } from '@cartwright/cor
 import { createApiHandler } from '@cartwright/http';
 import { handleNodeRequest } from '@cartwright/http/node';
 import { type Fixture, seedFixture } from '../fixture/seed';
+import { queryCounterFromEnv } from '../lib/query-counter';
 import { type CpuProfile, saveProfile, startProfiling } from '../profile/cpu-profile';
 
 /** The ceiling's fixed answer: a small JSON object, like a tiny API response. */
@@ -61,9 +67,16 @@ if (process.env.BENCH_SERVER === 'bare') {
   };
 } else {
   const databaseUrl = process.env.DATABASE_URL ?? ':memory:';
+  const poolMax = Number(process.env.BENCH_PG_POOL_MAX ?? 0);
   engine = engineInternals(
     await createEngine({
-      storage: await openStorage(databaseUrl),
+      storage:
+        poolMax > 0 && /^postgres(ql)?:\/\//i.test(databaseUrl)
+          ? (await import('@cartwright/storage-kysely/postgres')).postgresStorage({
+              connectionString: databaseUrl,
+              max: poolMax,
+            })
+          : await openStorage(databaseUrl),
       crypto: nodeCrypto,
       // A load test from one loopback address (docs/contract.md#rate-limits): every request is still counted in
       // its bucket — the cost of the limits stays in the figures — but no budget is ever spent.
@@ -123,6 +136,19 @@ function heapSpaces(): Record<string, { size: number; used: number }> {
   );
 }
 
+const statementCounter = queryCounterFromEnv();
+
+/** Statements and round trips sent by the storage so far (see the header), or null. */
+function storageTraffic(): { statements: number; round_trips: number; source: string } | null {
+  const own = (
+    engine?.storage as { stats?: () => { statements: number; roundTrips: number } } | undefined
+  )?.stats?.();
+  if (own) return { statements: own.statements, round_trips: own.roundTrips, source: 'storage' };
+  if (!statementCounter) return null;
+  const statements = statementCounter.count();
+  return { statements, round_trips: statements, source: 'driver' };
+}
+
 function stats() {
   return {
     pid: process.pid,
@@ -132,6 +158,7 @@ function stats() {
     heap_spaces: heapSpaces(),
     requests,
     in_flight: inFlight,
+    storage: storageTraffic(),
   };
 }
 

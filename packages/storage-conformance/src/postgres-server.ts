@@ -29,18 +29,24 @@ import { ensureSystemUser, freePort } from './server-process';
  * SIGINT/SIGTERM handlers do the same if the caller never gets to call it. A run killed outright
  * (SIGKILL) cannot clean up, so each start first stops servers whose owning process is gone
  * (the owner's pid is kept in `<dir>/owner.pid`).
+ *
+ * `startPostgres({ durable: true })` (benchmarks of durability settings): always a cluster of its
+ * own, never `CARTWRIGHT_TEST_PG_URL`'s, with PostgreSQL's durable defaults (fsync,
+ * full_page_writes and synchronous_commit on).
  */
 export interface PostgresServer {
   /** Connection URL of the `postgres` database (superuser `postgres`). */
   url: string;
+  /** The cluster's data directory (its `postmaster.pid` names the server's pid); unset for a URL. */
+  dataDirectory?: string;
   stop(): Promise<void>;
 }
 
 const SYSTEM_USER = 'cartwright-pg';
 const PREFIX = 'cartwright-pg-';
 
-export async function startPostgres(): Promise<PostgresServer> {
-  const fromEnv = process.env.CARTWRIGHT_TEST_PG_URL;
+export async function startPostgres(start: { durable?: boolean } = {}): Promise<PostgresServer> {
+  const fromEnv = start.durable ? undefined : process.env.CARTWRIGHT_TEST_PG_URL;
   if (fromEnv) return { url: fromEnv, stop: async () => {} };
 
   const bin = findPostgresBin();
@@ -96,9 +102,7 @@ export async function startPostgres(): Promise<PostgresServer> {
       '-h 127.0.0.1',
       `-p ${port}`,
       `-k ${dir}`,
-      '-c fsync=off',
-      '-c synchronous_commit=off',
-      '-c full_page_writes=off',
+      ...(start.durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
       '-c max_connections=200',
     ].join(' ');
     process.once('exit', onExit);
@@ -110,6 +114,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     await runAdminStatements(url, ['select 1']);
     return {
       url,
+      dataDirectory: data,
       stop: async () => {
         removeHandlers();
         stopSync();
