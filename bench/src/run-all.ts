@@ -14,7 +14,13 @@ import { BENCH_DIR, saveResults } from './lib/results';
 import { writeReport } from './report/write-report';
 
 const args = parseArgs();
-const SCRIPTS = ['engine-bench.ts', 'http-bench.ts', 'scale-bench.ts', 'profile-bench.ts'];
+const SCRIPTS = [
+  'engine-bench.ts',
+  'http-bench.ts',
+  'scale-bench.ts',
+  'pg-settings-bench.ts',
+  'profile-bench.ts',
+];
 
 function runScript(script: string, flags: string[], env: NodeJS.ProcessEnv): Promise<boolean> {
   return new Promise((resolve) => {
