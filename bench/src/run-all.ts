@@ -20,6 +20,7 @@ const SCRIPTS = [
   'scale-bench.ts',
   'pg-settings-bench.ts',
   'profile-bench.ts',
+  'flash-sale-bench.ts',
 ];
 
 function runScript(script: string, flags: string[], env: NodeJS.ProcessEnv): Promise<boolean> {

@@ -1,5 +1,7 @@
 import { SERVER_NODE_FLAGS } from '@cartwright/cli';
 import type { EngineResults } from '../engine-bench';
+import { flashSaleSection } from '../flash-sale/report-section';
+import type { FlashSaleResults } from '../flash-sale-bench';
 import type { HttpResults } from '../http-bench';
 import type { MachineInfo } from '../lib/machine';
 import type { ProfileEntry } from '../profile-bench';
@@ -13,6 +15,8 @@ export interface ReportInput {
   http: HttpResults | null;
   scale: ScaleResults | null;
   profile: { entries: ProfileEntry[] } | null;
+  /** bench/results/flash-sale.json (flash-sale-bench.ts). */
+  flash?: FlashSaleResults | null;
   /** Wall time of each script in seconds (null when it failed). */
   durations: Array<{ script: string; seconds: number; ok: boolean }>;
   /** Path of the chart relative to the report. */
@@ -27,6 +31,7 @@ node --conditions=@cartwright/source --import tsx bench/src/engine-bench.ts
 node --conditions=@cartwright/source --import tsx bench/src/http-bench.ts
 node --conditions=@cartwright/source --import tsx bench/src/scale-bench.ts
 node --conditions=@cartwright/source --import tsx bench/src/profile-bench.ts
+node --conditions=@cartwright/source --import tsx bench/src/flash-sale-bench.ts
 node --conditions=@cartwright/source --import tsx bench/src/write-report.ts   # rebuild this file from bench/results/*.json
 # this tree against an earlier revision in the same minutes (HTTP catalog and flow, alternating; prints medians):
 node --conditions=@cartwright/source --import tsx bench/src/compare-bench.ts --base <rev> --rounds 3
@@ -455,6 +460,10 @@ ${scaleSection(input.scale)}
 ## 6. Memory
 
 ${memorySection(input.http)}
+
+## Flash sale: 2,000 buyers, 100 units
+
+${flashSaleSection(input.flash ?? null)}
 
 ## Profiles: top functions by self time
 

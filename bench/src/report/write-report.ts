@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineResults } from '../engine-bench';
+import type { FlashSaleResults } from '../flash-sale-bench';
 import type { HttpResults } from '../http-bench';
 import type { BenchArgs } from '../lib/args';
 import { machineInfo } from '../lib/machine';
@@ -50,6 +51,7 @@ export function writeReport(args: Pick<BenchArgs, 'short'>): string {
   const http = loadResults<HttpResults>(args, 'http');
   const scale = loadResults<ScaleResults>(args, 'scale');
   const profile = loadResults<{ entries: ProfileEntry[] }>(args, 'profile');
+  const flash = loadResults<FlashSaleResults>(args, 'flash-sale');
   const run = loadResults<{ durations: ReportInput['durations'] }>(args, 'run');
   if (http) writeFileSync(join(dir, CHART), throughputChart(http));
   const target = args.short ? join(dir, 'benchmarks.md') : join(REPO_DIR, 'docs', 'benchmarks.md');
@@ -64,6 +66,7 @@ export function writeReport(args: Pick<BenchArgs, 'short'>): string {
       http,
       scale,
       profile,
+      flash,
       durations: run?.durations ?? [],
       chartPath,
     }),
