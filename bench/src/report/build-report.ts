@@ -4,6 +4,7 @@ import { flashSaleSection } from '../flash-sale/report-section';
 import type { FlashSaleResults } from '../flash-sale-bench';
 import type { HttpResults } from '../http-bench';
 import type { MachineInfo } from '../lib/machine';
+import type { PgSettingsResults } from '../pg-settings-bench';
 import type { ProfileEntry } from '../profile-bench';
 import type { ScaleResults } from '../scale-bench';
 import { mibCell, msCell, num, pct, table, verdict } from './tables';
@@ -14,6 +15,8 @@ export interface ReportInput {
   engine: EngineResults | null;
   http: HttpResults | null;
   scale: ScaleResults | null;
+  /** pg-settings-bench.ts: synchronous_commit and pool size on PostgreSQL. */
+  pgSettings?: PgSettingsResults | null;
   profile: { entries: ProfileEntry[] } | null;
   /** bench/results/flash-sale.json (flash-sale-bench.ts). */
   flash?: FlashSaleResults | null;
@@ -30,6 +33,7 @@ pnpm --filter @cartwright/bench bench:short   # quick mode for CI (< 1 min): pro
 node --conditions=@cartwright/source --import tsx bench/src/engine-bench.ts
 node --conditions=@cartwright/source --import tsx bench/src/http-bench.ts
 node --conditions=@cartwright/source --import tsx bench/src/scale-bench.ts
+node --conditions=@cartwright/source --import tsx bench/src/pg-settings-bench.ts
 node --conditions=@cartwright/source --import tsx bench/src/profile-bench.ts
 node --conditions=@cartwright/source --import tsx bench/src/flash-sale-bench.ts
 node --conditions=@cartwright/source --import tsx bench/src/write-report.ts   # rebuild this file from bench/results/*.json
@@ -37,6 +41,8 @@ node --conditions=@cartwright/source --import tsx bench/src/write-report.ts   # 
 node --conditions=@cartwright/source --import tsx bench/src/compare-bench.ts --base <rev> --rounds 3
 # the same on a SQLite file (WAL) instead of memory:
 COMPARE_DATABASE=file node --conditions=@cartwright/source --import tsx bench/src/compare-bench.ts --base <rev> --rounds 3
+# … and on PostgreSQL (a throwaway cluster; each probe's server on a fresh database of it):
+COMPARE_DATABASE=postgres node --conditions=@cartwright/source --import tsx bench/src/compare-bench.ts --base <rev> --rounds 3
 \`\`\``;
 
 function machineSection(machine: MachineInfo): string {
@@ -117,6 +123,7 @@ function targetsSection(input: ReportInput): string {
       verdict(first.rss < 150 * 1024 * 1024 && growth < 10 * 1024 * 1024),
     ]);
   }
+  rows.push(...postgresTargetRows(input));
   if (rows.length === 0) return 'No results yet.';
   return [
     table(['Target of the issue', 'Goal', 'Measured', 'Verdict'], rows, [0, 3]),
@@ -125,6 +132,61 @@ function targetsSection(input: ReportInput): string {
   ]
     .filter((part) => part !== '')
     .join('\n\n');
+}
+
+/**
+ * The PostgreSQL goals (issue 24), from the same run: the HTTP flow's orders/s against the SQLite
+ * file's at c = 8 and 64, server CPU per order, a checkout's round trips (engine benchmark), and
+ * 4 server processes' CPU per order against 1's (scale benchmark).
+ */
+function postgresTargetRows(input: ReportInput): string[][] {
+  const rows: string[][] = [];
+  const flowOf = (kind: string) => input.http?.targets.find((t) => t.target === kind)?.flow ?? [];
+  const postgres = flowOf('postgres');
+  const file = flowOf('sqlite-file');
+  for (const connections of [8, 64]) {
+    const pg = postgres.find((f) => f.connections === connections);
+    const sqlite = file.find((f) => f.connections === connections);
+    if (!pg) continue;
+    if (sqlite) {
+      const ratio = pg.flows_per_second / sqlite.flows_per_second;
+      rows.push([
+        `HTTP storefront flow, PostgreSQL against SQLite file (WAL), c=${connections}, same run`,
+        '≥ 60 %',
+        `${num(pg.flows_per_second)} / ${num(sqlite.flows_per_second)} orders/s = ${pct(ratio)}`,
+        verdict(ratio >= 0.6),
+      ]);
+    }
+    rows.push([
+      `… server CPU per order, PostgreSQL, c=${connections}`,
+      '≤ 3 ms',
+      `${msCell(pg.cpu_ms_per_order)} ms${pg.pg_cpu_ms_per_order != null ? ` (PostgreSQL's own: ${msCell(pg.pg_cpu_ms_per_order)} ms)` : ''}`,
+      verdict(pg.cpu_ms_per_order <= 3),
+    ]);
+  }
+  const engineTarget = input.engine?.targets.find((t) => t.target === 'postgres');
+  if (engineTarget?.round_trips) {
+    rows.push([
+      'Checkout round trips to PostgreSQL (engine benchmark, counted by the storage)',
+      '≤ 5',
+      `${num(engineTarget.round_trips.checkout, 1)} (${num(engineTarget.statements.checkout, 1)} statements)`,
+      verdict(engineTarget.round_trips.checkout <= 5),
+    ]);
+  }
+  const points = input.scale?.points ?? [];
+  const stage = points[points.length - 1]?.stage;
+  const one = points.find((p) => p.stage === stage && p.processes === 1);
+  const four = points.find((p) => p.stage === stage && p.processes === 4);
+  if (one && four) {
+    const growth = four.flow.cpu_ms_per_order / one.flow.cpu_ms_per_order - 1;
+    rows.push([
+      `Server CPU per order, 4 processes against 1 on one PostgreSQL (scale, ${num(one.products)} products / ${num(one.orders)} orders)`,
+      '≤ +15 %',
+      `${msCell(one.flow.cpu_ms_per_order)} → ${msCell(four.flow.cpu_ms_per_order)} ms (${growth >= 0 ? '+' : ''}${pct(growth)})`,
+      verdict(growth <= 0.15),
+    ]);
+  }
+  return rows;
 }
 
 /**
@@ -201,6 +263,37 @@ function engineSection(engine: EngineResults | null): string {
       ]),
     ),
   );
+  const counted = engine.targets.filter((t) => t.round_trips);
+  if (counted.length > 0) {
+    out.push(
+      'Round trips to the database per operation (PostgreSQL: counted by the storage, `PostgresStorage#stats()` — statements sent together share one; SQLite has no round trips, a statement is a call into the library, so its figures repeat the statements):',
+    );
+    out.push(
+      table(
+        [
+          'Target',
+          'Cart create (3 items)',
+          'Cart update',
+          'Apply code',
+          'Checkout',
+          '50-line cart GET',
+          'List page',
+        ],
+        counted.map((t) => {
+          const r = t.round_trips as NonNullable<typeof t.round_trips>;
+          return [
+            t.label,
+            num(r.cart_create, 1),
+            num(r.cart_update, 1),
+            num(r.apply_discount, 1),
+            num(r.checkout, 1),
+            num(r.reprice_50, 1),
+            num(r.catalog_list, 1),
+          ];
+        }),
+      ),
+    );
+  }
   out.push('Catalog list queries one by one (queries/s, p50 / p99 ms):');
   const names = engine.targets[0]?.catalog.map((q) => q.name) ?? [];
   out.push(
@@ -252,6 +345,9 @@ function httpSection(http: HttpResults | null, chartPath: string): string {
         'Request p50 / p99 ms',
         'Server CPU ms/order',
         'Of which main thread',
+        'PG CPU ms/order',
+        'Round trips/order',
+        'Statements/order',
         'Of ceiling',
         'Failed flows',
       ],
@@ -266,11 +362,17 @@ function httpSection(http: HttpResults | null, chartPath: string): string {
           `${msCell(f.latency.p50)} / ${msCell(f.latency.p99)}`,
           msCell(f.cpu_ms_per_order),
           f.main_thread_ms_per_order == null ? '–' : msCell(f.main_thread_ms_per_order),
+          f.pg_cpu_ms_per_order == null ? '–' : msCell(f.pg_cpu_ms_per_order),
+          f.round_trips_per_order == null ? '–' : num(f.round_trips_per_order, 1),
+          f.statements_per_order == null ? '–' : num(f.statements_per_order, 1),
           pct(f.fraction_of_ceiling),
           f.failed_flows,
         ]),
       ),
     ),
+  );
+  out.push(
+    "PG CPU is PostgreSQL's own CPU per order: utime + stime of the cluster's processes (the postmaster, its backends, walwriter, checkpointer… — `/proc/<pid>/stat`, 10 ms ticks) over the same window (bench/src/lib/pg-cpu.ts). Round trips and statements per order cover all 5 requests, as the server process counts them: PostgreSQL's storage counts both itself; on SQLite the bench counts statements at the driver (`BENCH_COUNT_STATEMENTS=1`) and a round trip is a statement (no network).",
   );
   out.push(`![Throughput versus concurrency](${chartPath})`);
   const withUncached = http.targets.some((t) => t.catalog_uncached);
@@ -370,6 +472,9 @@ function scaleSection(scale: ScaleResults | null): string {
         'Flow p50 ms',
         'Flow p99 ms',
         'CPU ms/order',
+        'PG CPU ms/order',
+        'Round trips/order',
+        'Lock wait ms/order',
         'List req/s',
         'List p99 ms',
         'Failed flows',
@@ -382,11 +487,55 @@ function scaleSection(scale: ScaleResults | null): string {
         msCell(p.flow.flow_latency.p50),
         msCell(p.flow.flow_latency.p99),
         msCell(p.flow.cpu_ms_per_order),
+        p.flow.pg_cpu_ms_per_order == null ? '–' : msCell(p.flow.pg_cpu_ms_per_order),
+        p.flow.round_trips_per_order == null ? '–' : num(p.flow.round_trips_per_order, 1),
+        p.flow.lock_wait_ms_per_order == null ? '–' : msCell(p.flow.lock_wait_ms_per_order),
         num(p.catalog.requests_per_second),
         msCell(p.catalog.latency.p99),
         p.flow.failed_flows,
       ]),
     ),
+    "Per order, over the flow window: CPU is all server processes' `process.cpuUsage()`; PG CPU is PostgreSQL's processes' (`/proc`, the bench's own sampling connection left out); round trips are the servers' storage counters; lock wait is the sessions of the database waiting on a heavyweight lock (`pg_stat_activity.wait_event_type = 'Lock'`), sampled every ~20 ms and integrated (count × interval). On a machine with as few cores as this one, more processes cannot add throughput (they, autocannon and PostgreSQL share the cores): judge processes by these per-order costs staying flat.",
+    `On a bigger machine, run the same with more processes and connections, e.g. \`node --conditions=@cartwright/source --import tsx bench/src/scale-bench.ts --processes 1,4,8,16 --concurrency 128\` (\`--processes\`: the server-process counts to measure, default 1,2,4; \`--concurrency\`: the flow's connections, default ${scale.settings.connections === 32 ? '32' : `32; this run ${scale.settings.connections}`}; \`CARTWRIGHT_TEST_PG_URL=postgres://…\` to use a PostgreSQL of your own — PG CPU is then measured only if it runs on the same machine). Give PostgreSQL \`max_connections\` ≥ processes × 10 (each server's pool).`,
+  ].join('\n\n');
+}
+
+function pgSettingsSection(results: PgSettingsResults | null | undefined): string {
+  if (!results) return 'Not run (or failed).';
+  if (results.skipped) return `Skipped: ${results.skipped}.`;
+  const cluster = Object.entries(results.settings.cluster)
+    .map(([name, value]) => `\`${name}=${value}\``)
+    .join(', ');
+  return [
+    `The HTTP storefront flow on PostgreSQL (${num(results.settings.products)} products, ${results.settings.seconds} s per point after ${results.settings.warmup_seconds} s of warm-up) on a cluster of its own with PostgreSQL's durable defaults (${cluster}) — unlike the throwaway cluster of the other sections, which runs with fsync and synchronous_commit off. Each setting gets a fresh copy of one seeded database (\`create database … template …\`) with \`alter database … set synchronous_commit = on|off\`, and a fresh server process whose pool has that many connections (the storage's default is 10).`,
+    table(
+      [
+        'synchronous_commit',
+        'Pool max',
+        'Concurrency',
+        'Orders/s',
+        'Flow p50 ms',
+        'Flow p99 ms',
+        'Server CPU ms/order',
+        'PG CPU ms/order',
+        'Round trips/order',
+        'Failed flows',
+      ],
+      results.points.map((p) => [
+        p.synchronous_commit,
+        p.pool_max,
+        p.flow.connections,
+        num(p.flow.flows_per_second),
+        msCell(p.flow.flow_latency.p50),
+        msCell(p.flow.flow_latency.p99),
+        msCell(p.flow.cpu_ms_per_order),
+        p.flow.pg_cpu_ms_per_order == null ? '–' : msCell(p.flow.pg_cpu_ms_per_order),
+        p.flow.round_trips_per_order == null ? '–' : num(p.flow.round_trips_per_order, 1),
+        p.flow.failed_flows,
+      ]),
+      [0],
+    ),
+    '`synchronous_commit = off` lets a commit return before its WAL is flushed: a crash or power failure can lose the last few hundred milliseconds of acknowledged orders (never corrupt the database). The default stays on; an operator opts in per database (`alter database <name> set synchronous_commit = off`) or per role. Pool size is per server process: N processes hold up to N × pool connections.',
   ].join('\n\n');
 }
 
@@ -456,6 +605,10 @@ ${httpSection(input.http, input.chartPath)}
 ## 5. Scale: server processes and database size (Postgres)
 
 ${scaleSection(input.scale)}
+
+## PostgreSQL settings: synchronous_commit and pool size
+
+${pgSettingsSection(input.pgSettings)}
 
 ## 6. Memory
 

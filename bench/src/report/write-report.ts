@@ -7,6 +7,7 @@ import type { HttpResults } from '../http-bench';
 import type { BenchArgs } from '../lib/args';
 import { machineInfo } from '../lib/machine';
 import { loadResults, REPO_DIR, resultsDir } from '../lib/results';
+import type { PgSettingsResults } from '../pg-settings-bench';
 import type { ProfileEntry } from '../profile-bench';
 import type { ScaleResults } from '../scale-bench';
 import { buildReport, type ReportInput } from './build-report';
@@ -50,6 +51,7 @@ export function writeReport(args: Pick<BenchArgs, 'short'>): string {
   const engine = loadResults<EngineResults>(args, 'engine');
   const http = loadResults<HttpResults>(args, 'http');
   const scale = loadResults<ScaleResults>(args, 'scale');
+  const pgSettings = loadResults<PgSettingsResults>(args, 'pg-settings');
   const profile = loadResults<{ entries: ProfileEntry[] }>(args, 'profile');
   const flash = loadResults<FlashSaleResults>(args, 'flash-sale');
   const run = loadResults<{ durations: ReportInput['durations'] }>(args, 'run');
@@ -65,6 +67,7 @@ export function writeReport(args: Pick<BenchArgs, 'short'>): string {
       engine,
       http,
       scale,
+      pgSettings,
       profile,
       flash,
       durations: run?.durations ?? [],
