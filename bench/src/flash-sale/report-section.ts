@@ -118,7 +118,7 @@ export function flashSaleSection(flash: FlashSaleResults | null): string {
     '',
     writes,
     '',
-    'No row is inserted, updated or deleted by a refusal on any engine. On PostgreSQL the WAL is not 0: checkout locks the cart first (`select … for update`, before it knows the stock is gone), which writes the locker into the row (`Heap/LOCK`, 54 B) and gives the transaction an id whose rollback is logged (`Transaction/ABORT`, 34 B); `Heap2/PRUNE` is PostgreSQL removing dead versions of cart rows (left by the carts\' own updates) when a read meets them, not a cost per refusal. On SQLite a refusal takes the write lock (`begin immediate`) and rolls back: nothing reaches the file or its WAL.',
+    "No row is inserted, updated or deleted by a refusal on any engine. On PostgreSQL the WAL is not 0: checkout locks the cart first (`select … for update`, before it knows the stock is gone), which writes the locker into the row (`Heap/LOCK`, 54 B) and gives the transaction an id whose rollback is logged (`Transaction/ABORT`, 34 B); `Heap2/PRUNE` is PostgreSQL removing dead versions of cart rows (left by the carts' own updates) when a read meets them, not a cost per refusal. On SQLite a refusal takes the write lock (`begin immediate`) and rolls back: nothing reaches the file or its WAL.",
     '',
     `The statements of ${num(s.trace_buyers)} refusals, one at a time, by an engine in the bench process on the same database (in-memory SQLite: the same sale set up again in the bench process), per refusal:`,
     '',
