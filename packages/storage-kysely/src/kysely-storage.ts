@@ -6,6 +6,7 @@ import type { DialectCapabilities } from './dialects/dialect-capabilities';
 import { createMigrationProvider } from './migrations/migration-provider';
 import { QueryRunner, type StatementExecutor } from './query/query-runner';
 import { TemplateCache } from './query/template';
+import { hasStatementFailures } from './query/tracked-statements';
 import { ApiKeyLookups } from './repositories/api-key-lookups';
 import { createRepositories } from './repositories/create-repositories';
 import type { Database } from './schema/database';
@@ -158,13 +159,18 @@ export abstract class KyselyStorage implements Storage {
     const name = `cartwright_sp_${++parent.counter.savepoints}`;
     const run = (statement: string) => parent.executor.executeQuery(CompiledQuery.raw(statement));
     const child: TransactionFrame = { ...parent, nested: new AsyncMutex(), active: true };
+    const failures = hasStatementFailures(parent.executor) ? parent.executor : undefined;
     await run(`savepoint ${name}`);
+    const mark = failures?.mark() ?? 0;
     try {
       const result = await frames.run(child, () => fn(child.repos));
       await run(`release savepoint ${name}`);
       return result;
     } catch (error) {
       await run(`rollback to savepoint ${name}`);
+      // What failed inside the savepoint was rolled back with it: it no longer fails the
+      // transaction (docs: "Transactions" in the port's README).
+      failures?.forgetSince(mark);
       await run(`release savepoint ${name}`);
       throw error;
     } finally {

@@ -43,6 +43,48 @@ export function transactionsSuite(ctx: SuiteContext): void {
       expect(await ctx.read((r) => r.stores.hasCatalogOrOrders(scope.store_id))).toBe(false);
     });
 
+    it('statements started together run in order; one left unawaited still commits with the transaction', async () => {
+      const scope = newScope();
+      const first = makeCustomer(scope);
+      const second = makeCustomer(scope);
+      const late = makeCustomer(scope);
+      await ctx.tx(async (tx) => {
+        await Promise.all([tx.customers.insert(first), tx.customers.insert(second)]);
+        const [a, b] = await Promise.all([
+          tx.customers.get(scope, first.id),
+          tx.customers.get(scope, second.id),
+        ]);
+        expect([a?.id, b?.id]).toEqual([first.id, second.id]);
+        void tx.customers.insert(late).catch(() => undefined); // left in flight: sent with the commit
+      });
+      for (const customer of [first, second, late]) {
+        expect(await ctx.read((r) => r.customers.get(scope, customer.id))).toEqual(customer);
+      }
+    });
+
+    it('a statement that failed fails its transaction even when the callback did not await it', async () => {
+      const scope = newScope();
+      const existing = makeCustomer(scope);
+      await ctx.tx((tx) => tx.customers.insert(existing));
+      const written = makeCustomer(scope);
+      const duplicate = { ...makeCustomer(scope), id: existing.id };
+      await expect(
+        ctx.tx(async (tx) => {
+          await tx.customers.insert(written);
+          void tx.customers.insert(duplicate).catch(() => undefined); // fails; nobody awaits it
+          return 'done';
+        }),
+      ).rejects.toThrow();
+      expect(await ctx.read((r) => r.customers.get(scope, written.id))).toBeNull();
+      // The same failure inside a nested transaction that rolled back leaves the outer one intact.
+      const kept = makeCustomer(scope);
+      await ctx.tx(async (tx) => {
+        await tx.customers.insert(kept);
+        await expect(ctx.tx((nested) => nested.customers.insert(duplicate))).rejects.toThrow();
+      });
+      expect(await ctx.read((r) => r.customers.get(scope, kept.id))).toEqual(kept);
+    });
+
     it('reads inside a transaction see its own writes; other readers see them only after commit', async () => {
       const scope = newScope();
       const customer = makeCustomer(scope);

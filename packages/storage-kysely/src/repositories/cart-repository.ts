@@ -334,9 +334,14 @@ export class KyselyCartRepository implements CartRepository {
       const row = await this.q.first(get, args);
       return row ? decodeAggregate(row, this.q.caps) : null;
     }
-    if (this.q.caps.forUpdate && !(await this.q.first(lockCart, args))) return null;
-    const row = await this.q.first(getLocked, args);
-    return row ? decodeAggregate(row, this.q.caps, true) : null;
+    if (!this.q.caps.forUpdate) {
+      const row = await this.q.first(getLocked, args);
+      return row ? decodeAggregate(row, this.q.caps, true) : null;
+    }
+    // Lock, then read in a statement of its own (its snapshot is taken once the lock is held),
+    // both sent at once: one round trip where the transaction is pipelined (PostgreSQL).
+    const [locked, row] = await Promise.all([this.q.first(lockCart, args), this.q.first(getLocked, args)]);
+    return locked && row ? decodeAggregate(row, this.q.caps, true) : null;
   }
 
   async lockCustomer(scope: Scope, customer_id: string): Promise<void> {

@@ -3,6 +3,7 @@ import { CompiledQuery, Kysely } from 'kysely';
 import type mysql2 from 'mysql2';
 import { KyselyStorage } from '../../kysely-storage';
 import type { StatementExecutor } from '../../query/query-runner';
+import { TrackedStatements } from '../../query/tracked-statements';
 import type { Database } from '../../schema/database';
 import { mysqlCapabilities } from './mysql-capabilities';
 import { MariadbDialect } from './mysql-dialect';
@@ -78,7 +79,14 @@ export class MysqlStorage extends KyselyStorage {
     return this.db
       .transaction()
       .setIsolationLevel('read committed')
-      .execute((trx) => body(trx, this.repositoriesOn(trx)));
+      .execute(async (trx) => {
+        // Statements the callback left in flight are awaited, and any failure fails the
+        // transaction (Kysely rolls back on the throw): query/tracked-statements.ts.
+        const statements = new TrackedStatements(trx);
+        const result = await body(statements, this.repositoriesOn(statements));
+        await statements.settle();
+        return result;
+      });
   }
 }
 

@@ -1,6 +1,7 @@
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
 import { loadDriver, requireHere } from '../load-driver';
+import type { PostgresTraffic, QueryConfigOf } from './pipelined-transaction';
 
 const INT8_OID = 20;
 
@@ -26,39 +27,50 @@ const types = {
 };
 
 /**
- * Adapts a pg Pool to Kysely: every query carries the type parsers above, and statements whose
- * text the storage built from templates (`isTemplateSql`) run as named prepared statements, so
- * each connection parses them once. The pool is ended on close only when the storage created it.
+ * Names statements whose text the storage built from templates (`isTemplateSql`), so they run
+ * as named prepared statements and each connection parses them once; builds the pg query config
+ * (with the type parsers above) of any statement.
+ */
+export function queryConfigs(isTemplateSql: (sql: string) => boolean): QueryConfigOf {
+  const names = new Map<string, string>();
+  return (sql, parameters) => {
+    const config: pg.QueryConfig = {
+      text: sql,
+      values: parameters as unknown[],
+      types: types as pg.CustomTypesConfig,
+    };
+    if (isTemplateSql(sql)) {
+      let name = names.get(sql);
+      if (!name) {
+        name = `cartwright_${names.size + 1}`;
+        names.set(sql, name);
+      }
+      config.name = name;
+    }
+    return config;
+  };
+}
+
+/**
+ * Adapts a pg Pool to Kysely (what runs outside the storage's own transactions: reads,
+ * migrations), with the query configs of {@link queryConfigs}; every statement is one round
+ * trip of `traffic`. Kysely's `destroy` calls `options.end`.
  */
 export function wrapPool(
   pool: pg.Pool,
-  options: { owned: boolean; isTemplateSql: (sql: string) => boolean },
+  options: { end: () => Promise<void>; configOf: QueryConfigOf; traffic: PostgresTraffic },
 ): PostgresPool {
-  const names = new Map<string, string>();
   const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
-  const nameOf = (sql: string): string | undefined => {
-    if (!options.isTemplateSql(sql)) return undefined;
-    let name = names.get(sql);
-    if (!name) {
-      name = `cartwright_${names.size + 1}`;
-      names.set(sql, name);
-    }
-    return name;
-  };
+  const { configOf, traffic } = options;
 
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
     const query = async <R>(
       sql: string,
       parameters: ReadonlyArray<unknown>,
     ): Promise<PostgresQueryResult<R>> => {
-      const name = nameOf(sql);
-      const config: pg.QueryConfig = {
-        text: sql,
-        values: parameters as unknown[],
-        types: types as pg.CustomTypesConfig,
-      };
-      if (name) config.name = name;
-      return (await client.query(config)) as unknown as PostgresQueryResult<R>;
+      traffic.statements++;
+      traffic.roundTrips++;
+      return (await client.query(configOf(sql, parameters))) as unknown as PostgresQueryResult<R>;
     };
     return {
       query: query as PostgresPoolClient['query'],
@@ -76,8 +88,6 @@ export function wrapPool(
       }
       return wrapper;
     },
-    end: async () => {
-      if (options.owned) await pool.end();
-    },
+    end: () => options.end(),
   };
 }

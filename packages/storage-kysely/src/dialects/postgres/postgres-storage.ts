@@ -4,8 +4,9 @@ import type pg from 'pg';
 import { KyselyStorage } from '../../kysely-storage';
 import type { StatementExecutor } from '../../query/query-runner';
 import type { Database } from '../../schema/database';
+import { PipelinedTransaction, type PostgresTraffic, type QueryConfigOf } from './pipelined-transaction';
 import { postgresCapabilities } from './postgres-capabilities';
-import { pgDriver, wrapPool } from './postgres-pool';
+import { pgDriver, queryConfigs, wrapPool } from './postgres-pool';
 
 export type PostgresStorageOptions =
   | {
@@ -25,33 +26,87 @@ export type PostgresStorageOptions =
  * WHERE is the guard (inventory, discount usage, status compare-and-set), the order-number
  * counter row, `SELECT … FOR UPDATE` where a use case reads then writes one aggregate
  * (`forUpdate`), and `FOR UPDATE SKIP LOCKED` for the event outbox and webhook deliveries.
+ *
+ * Transactions are pipelined (pipelined-transaction.ts): BEGIN travels with the first
+ * statement, statements started together share a round trip, and the statements still in
+ * flight when the callback returns travel with COMMIT. That needs pg ≥ 8.23 and a pool whose
+ * clients are in pipeline mode — the pool this storage creates; with a pool you pass in,
+ * statements go one at a time unless you created it with `pipeline: true`.
  */
 export class PostgresStorage extends KyselyStorage {
   readonly dialect = 'postgres' as const;
+  readonly #pool: pg.Pool;
+  readonly #configOf: QueryConfigOf;
+  readonly #traffic: PostgresTraffic = { statements: 0, roundTrips: 0 };
+  readonly #endPool: () => Promise<void>;
 
   constructor(options: PostgresStorageOptions) {
     const owned = !('pool' in options);
     const pool =
       'pool' in options
         ? options.pool
-        : new (pgDriver().Pool)({ connectionString: options.connectionString, max: options.max ?? 10 });
+        : new (pgDriver().Pool)({
+            connectionString: options.connectionString,
+            max: options.max ?? 10,
+            pipeline: true,
+          } as pg.PoolConfig);
     let isTemplateSql: (sql: string) => boolean = () => false;
+    const configOf = queryConfigs((sql) => isTemplateSql(sql));
+    const traffic: PostgresTraffic = { statements: 0, roundTrips: 0 };
+    // Ends the pool once, when the storage created it (Kysely's destroy calls this only if a
+    // query went through Kysely; `close` calls it in any case).
+    let ended: Promise<void> | undefined;
+    const end = (): Promise<void> => {
+      if (!owned) return Promise.resolve();
+      ended ??= pool.end();
+      return ended;
+    };
     const db = new Kysely<Database>({
-      dialect: new PostgresDialect({
-        pool: wrapPool(pool, { owned, isTemplateSql: (sql) => isTemplateSql(sql) }),
-      }),
+      dialect: new PostgresDialect({ pool: wrapPool(pool, { end, configOf, traffic }) }),
     });
     super(db, postgresCapabilities);
+    this.#pool = pool;
+    this.#endPool = end;
+    this.#configOf = configOf;
+    this.#traffic = traffic;
     isTemplateSql = (sql) => this.templates.sqlTexts.has(sql);
   }
 
-  protected runTransaction<T>(
+  /**
+   * Statements and round trips this storage has sent since it was created (monotonic counters,
+   * for metrics and benchmarks: read twice and subtract). See {@link PostgresTraffic}.
+   */
+  stats(): PostgresTraffic {
+    return { ...this.#traffic };
+  }
+
+  override async close(): Promise<void> {
+    await super.close();
+    await this.#endPool();
+  }
+
+  protected async runTransaction<T>(
     body: (executor: StatementExecutor, repos: Repositories) => Promise<T>,
   ): Promise<T> {
-    return this.db
-      .transaction()
-      .setIsolationLevel('read committed')
-      .execute((trx) => body(trx, this.repositoriesOn(trx)));
+    const client = await this.#pool.connect();
+    const transaction = new PipelinedTransaction(client, this.#configOf, this.#traffic);
+    let broken: Error | undefined;
+    try {
+      transaction.begin();
+      let result: T;
+      try {
+        result = await body(transaction, this.repositoriesOn(transaction));
+      } catch (error) {
+        await transaction.rollback().catch((failed: unknown) => {
+          broken = failed instanceof Error ? failed : new Error(String(failed));
+        });
+        throw error;
+      }
+      await transaction.commit();
+      return result;
+    } finally {
+      client.release(broken);
+    }
   }
 }
 

@@ -6,6 +6,7 @@ import { CompiledQuery, Kysely } from 'kysely';
 import { AsyncMutex } from '../../async-mutex';
 import { KyselyStorage } from '../../kysely-storage';
 import type { StatementExecutor } from '../../query/query-runner';
+import { TrackedStatements } from '../../query/tracked-statements';
 import type { Database } from '../../schema/database';
 import { explainAddonError, loadDriver, requireHere } from '../load-driver';
 import { sqliteCapabilities } from './sqlite-capabilities';
@@ -84,7 +85,7 @@ export class SqliteStorage extends KyselyStorage {
   readonly #fileQueue: AsyncMutex | undefined;
   readonly #gate = new ConnectionGate();
   readonly #statements: ReturnType<typeof cachingDatabase>;
-  #txExecutor: StatementExecutor | undefined;
+  #txExecutor: TrackedStatements | undefined;
   #txRepositories: Repositories | undefined;
   #closed = false;
 
@@ -135,13 +136,18 @@ export class SqliteStorage extends KyselyStorage {
   /** BEGIN IMMEDIATE … COMMIT on the connection this transaction holds. */
   async #transaction<T>(body: (executor: StatementExecutor, repos: Repositories) => Promise<T>): Promise<T> {
     if (!this.#txExecutor || !this.#txRepositories) {
-      this.#txExecutor = transactionExecutor(this.#statements);
+      this.#txExecutor = new TrackedStatements(transactionExecutor(this.#statements));
       this.#txRepositories = this.repositoriesOn(this.#txExecutor);
     }
+    const statements = this.#txExecutor;
+    statements.reset();
     runStatement(this.#statements, BEGIN);
     let result: T;
     try {
-      result = await body(this.#txExecutor, this.#txRepositories);
+      result = await body(statements, this.#txRepositories);
+      // A statement that failed fails the transaction, awaited by the callback or not
+      // (query/tracked-statements.ts).
+      await statements.settle();
     } catch (error) {
       // SQLite may already have rolled back (e.g. SQLITE_FULL); then there is nothing to undo.
       if (this.#raw.inTransaction) runStatement(this.#statements, ROLLBACK);
