@@ -11,7 +11,12 @@
  * the server harness around the engine (`http/server-process.ts`) are this tree's in both, so
  * only the product's code differs. Prints every probe and the medians with the change. Environment:
  * `COMPARE_SECONDS` (window length, default 5), `COMPARE_WARMUP` (default 5), `COMPARE_PRODUCTS`
- * (default 10,000), `COMPARE_DATABASE=file` (a SQLite file in WAL mode instead of memory).
+ * (default 10,000), `COMPARE_DATABASE=file` (a SQLite file in WAL mode instead of memory),
+ * `COMPARE_DATABASE=postgres` (one throwaway PostgreSQL cluster — or the server of
+ * `CARTWRIGHT_TEST_PG_URL` — started here; each probe's server gets a fresh database on it, seeded
+ * by its own tree with the same fixture; the base must have bench/src/fixture/postgres-catalog.ts).
+ * Besides orders/s and server CPU per order, the probes report round trips and statements per order
+ * and, on PostgreSQL, PostgreSQL's own CPU per order.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
@@ -24,6 +29,10 @@ interface Probe {
   catalog_p99_ms: number;
   flow_ops: number;
   flow_cpu_ms: number;
+  /** PostgreSQL's own CPU per order (null on SQLite or when not measurable). */
+  flow_pg_cpu_ms?: number | null;
+  flow_round_trips?: number | null;
+  flow_statements?: number | null;
   failed_flows: number;
 }
 
@@ -53,7 +62,12 @@ function unpack(rev: string): string {
       cpSync(from, join(dir, workspace, 'node_modules'), { recursive: true, verbatimSymlinks: true });
     }
   }
-  for (const file of ['bench/src/compare/probe.ts', 'bench/src/http/server-process.ts']) {
+  for (const file of [
+    'bench/src/compare/probe.ts',
+    'bench/src/http/server-process.ts',
+    'bench/src/lib/pg-cpu.ts',
+    'bench/src/lib/query-counter.ts',
+  ]) {
     cpSync(join(root, file), join(dir, file));
   }
   return dir;
@@ -67,12 +81,12 @@ function listDirs(group: string): string[] {
     .map((entry) => `${group}/${entry.name}`);
 }
 
-function probe(tree: string): Promise<Probe> {
+function probe(tree: string, env: NodeJS.ProcessEnv): Promise<Probe> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(
       process.execPath,
       ['--conditions=@cartwright/source', '--import', 'tsx', 'bench/src/compare/probe.ts'],
-      { cwd: tree, stdio: ['ignore', 'pipe', 'inherit'] },
+      { cwd: tree, stdio: ['ignore', 'pipe', 'inherit'], env },
     );
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -95,12 +109,24 @@ function median(values: number[]): number {
 }
 
 const fmt = (p: Probe) =>
-  `catalog ${p.catalog_rps.toFixed(0)} req/s ${p.catalog_cpu_us.toFixed(0)} µs/req p99 ${p.catalog_p99_ms.toFixed(1)} ms | flow ${p.flow_ops.toFixed(0)} orders/s ${p.flow_cpu_ms.toFixed(2)} ms/order${p.failed_flows > 0 ? ` (${p.failed_flows} failed)` : ''}`;
+  `catalog ${p.catalog_rps.toFixed(0)} req/s ${p.catalog_cpu_us.toFixed(0)} µs/req p99 ${p.catalog_p99_ms.toFixed(1)} ms | flow ${p.flow_ops.toFixed(0)} orders/s ${p.flow_cpu_ms.toFixed(2)} ms/order${p.flow_pg_cpu_ms != null ? ` + PostgreSQL ${p.flow_pg_cpu_ms.toFixed(2)} ms/order` : ''}${p.flow_round_trips != null ? `, ${p.flow_round_trips.toFixed(1)} round trips (${p.flow_statements?.toFixed(1)} statements)/order` : ''}${p.failed_flows > 0 ? ` (${p.failed_flows} failed)` : ''}`;
+
+const database = process.env.COMPARE_DATABASE ?? 'memory';
+const probeEnv: NodeJS.ProcessEnv = { ...process.env };
+let stopPostgres = async () => {};
+if (database === 'postgres') {
+  const { startPostgres } = await import('@cartwright/storage-conformance/postgres-server');
+  const server = await startPostgres();
+  probeEnv.COMPARE_PG_URL = server.url;
+  stopPostgres = server.stop;
+}
 
 const old = unpack(revision);
 const results: Record<'old' | 'new', Probe[]> = { old: [], new: [] };
 try {
-  console.log(`comparing ${revision} (${old}) with this tree (${root}), ${rounds} rounds`);
+  console.log(
+    `comparing ${revision} (${old}) with this tree (${root}), ${rounds} rounds, database: ${database}`,
+  );
   for (let round = 1; round <= rounds; round++) {
     const order: Array<['old' | 'new', string]> =
       round % 2 === 1
@@ -113,7 +139,7 @@ try {
             ['old', old],
           ];
     for (const [which, tree] of order) {
-      const result = await probe(tree);
+      const result = await probe(tree, probeEnv);
       results[which].push(result);
       console.log(
         `round ${round} ${which === 'old' ? revision.padEnd(9) : 'this tree'} ${new Date().toISOString().slice(11, 19)}  ${fmt(result)}`,
@@ -121,15 +147,24 @@ try {
     }
   }
   const change = (key: keyof Probe) => {
-    const a = median(results.old.map((p) => p[key]));
-    const b = median(results.new.map((p) => p[key]));
-    return `${a.toFixed(key.endsWith('_ms') ? 2 : 0)} → ${b.toFixed(key.endsWith('_ms') ? 2 : 0)} (${(((b - a) / a) * 100).toFixed(0)} %)`;
+    const values = (probes: Probe[]) => probes.map((p) => p[key]).filter((v): v is number => v != null);
+    const [olds, news] = [values(results.old), values(results.new)];
+    if (olds.length === 0 || news.length === 0) return 'not measured';
+    const a = median(olds);
+    const b = median(news);
+    const decimals =
+      key.endsWith('_ms') || key.startsWith('flow_round') || key.startsWith('flow_stat') ? 2 : 0;
+    return `${a.toFixed(decimals)} → ${b.toFixed(decimals)} (${(((b - a) / a) * 100).toFixed(0)} %)`;
   };
   console.log('\nmedians, old → this tree:');
   console.log(`  catalog req/s             ${change('catalog_rps')}`);
   console.log(`  catalog server CPU µs/req ${change('catalog_cpu_us')}`);
   console.log(`  flow orders/s             ${change('flow_ops')}`);
   console.log(`  flow server CPU ms/order  ${change('flow_cpu_ms')}`);
+  if (database === 'postgres') console.log(`  flow PostgreSQL CPU ms/order ${change('flow_pg_cpu_ms')}`);
+  console.log(`  flow round trips/order    ${change('flow_round_trips')}`);
+  console.log(`  flow statements/order     ${change('flow_statements')}`);
 } finally {
   rmSync(old, { recursive: true, force: true });
+  await stopPostgres();
 }
