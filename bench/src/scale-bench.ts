@@ -187,10 +187,10 @@ async function runStage(
       const pgCpuMs = (pgCpu?.sampleMs() ?? Number.NaN) - pgBefore;
       const cpuUs = after.reduce((sum, stats, i) => sum + cpuMicros(before[i] as typeof stats, stats), 0);
       const traffic = after.map((stats, i) => trafficBetween(before[i] as CountingStats, stats));
-      const orders = Math.max(1, flow.flows);
+      const completed = Math.max(1, flow.flows);
       const counted = traffic.every((t) => t !== null);
       const sum = (key: 'statements' | 'round_trips') =>
-        counted ? traffic.reduce((total, t) => total + (t?.[key] ?? 0), 0) / orders : null;
+        counted ? traffic.reduce((total, t) => total + (t?.[key] ?? 0), 0) / completed : null;
       await Promise.all(servers.map((server) => server.settle()));
       const catalog = await runGet({
         urls,
@@ -206,11 +206,11 @@ async function runStage(
         processes,
         flow: {
           ...flow,
-          cpu_ms_per_order: cpuUs / 1000 / orders,
-          pg_cpu_ms_per_order: Number.isFinite(pgCpuMs) ? pgCpuMs / orders : null,
+          cpu_ms_per_order: cpuUs / 1000 / completed,
+          pg_cpu_ms_per_order: Number.isFinite(pgCpuMs) ? pgCpuMs / completed : null,
           statements_per_order: sum('statements'),
           round_trips_per_order: sum('round_trips'),
-          lock_wait_ms_per_order: lockWaitMs / orders,
+          lock_wait_ms_per_order: lockWaitMs / completed,
           max_lock_waiters: max,
         },
         catalog,
