@@ -1,6 +1,7 @@
 import { checkAvailability, insufficientInventoryError } from '../inventory';
 import type {
   CartAggregate,
+  CustomerRecord,
   DiscountRecord,
   PurchasableVariant,
   Repositories,
@@ -50,8 +51,38 @@ export interface LoadAndPriceInput {
 export interface KnownPricingRecords {
   /** A shipping method read in this transaction; used when `shipping_method_id` names it. */
   shipping_method?: ShippingMethodRecord | undefined;
-  /** A `discounts.listForPricing` result over (at least) every one of `discount_codes`. */
-  discounts?: { automatic: DiscountRecord[]; by_code: DiscountRecord[] } | undefined;
+  /**
+   * A `discounts.listForPricing` result over (at least) every one of `discount_codes`, or that
+   * read still in flight.
+   */
+  discounts?: DiscountsForPricing | Promise<DiscountsForPricing> | undefined;
+  /**
+   * The active automatic discounts (`discounts.listForPricing(scope, [])`), read in this
+   * transaction before the cart's codes were known: used as the whole discount list when there
+   * are no codes (with codes, one `listForPricing` over them reads both again).
+   */
+  automatic?: DiscountRecord[] | undefined;
+  /** A `products.getPurchasable` result; used when it covers every item's variant. */
+  purchasable?: PurchasableVariant[] | undefined;
+  /**
+   * For {@link priceStoredCart}: the cart's customer as read in this transaction (`customers.get`
+   * of its `customer_id`; null when there is no such customer).
+   */
+  customer?: CustomerRecord | null | undefined;
+}
+
+/** What `discounts.listForPricing` returns. */
+export interface DiscountsForPricing {
+  automatic: DiscountRecord[];
+  by_code: DiscountRecord[];
+}
+
+/** What {@link readPricingRecords} loads: the rows pricing needs, apart from the customer's. */
+export interface PricingRecords {
+  purchasable: PurchasableVariant[];
+  method: ShippingMethodRecord | null;
+  automatic: DiscountRecord[];
+  by_code: DiscountRecord[];
 }
 
 /**
@@ -62,8 +93,9 @@ export interface KnownPricingRecords {
  * (0–1), automatic and code discounts (1, `listForPricing`), the customer's prior uses of
  * discounts with a `per_customer_limit` (0–1; keyed by customer id, else lower-cased e-mail, as
  * checkout counts).
- * The shipping method and the discounts are not read again when the caller passes them in
- * `known` (a PATCH that just validated the method, a discount code just looked up).
+ * The shipping method, the discounts and the variants are not read again when the caller passes
+ * them in `known` (a PATCH that just validated the method, a discount code just looked up, the
+ * automatic discounts or variants read together with the cart).
  *
  * Decisions:
  * - Items whose variant is unknown or deleted are not priced (they would have no price); the cart
@@ -75,19 +107,50 @@ export interface KnownPricingRecords {
  * - Codes are looked up case-insensitively; unknown codes are skipped.
  */
 export async function loadAndPrice(tx: Repositories, input: LoadAndPriceInput): Promise<PricedCart> {
-  const { scope, store, known } = input;
+  return priceRecords(tx, input, await readPricingRecords(tx, input));
+}
+
+/**
+ * The reads of {@link loadAndPrice} (variants, shipping method, discounts), all started at once
+ * (one round trip): a caller that also needs another read (the cart's customer) starts it beside
+ * this, then prices with {@link priceRecords}.
+ */
+export function readPricingRecords(
+  tx: Repositories,
+  input: Pick<LoadAndPriceInput, 'scope' | 'items' | 'shipping_method_id' | 'discount_codes' | 'known'>,
+): Promise<PricingRecords> {
+  const { scope, known } = input;
   const variantIds = [...new Set(input.items.map((item) => item.variant_id))];
   const codes = [...new Set(input.discount_codes)];
   const knownMethod = known?.shipping_method;
-  const [purchasable, method, { automatic, by_code: byCode }] = await Promise.all([
-    variantIds.length > 0 ? tx.products.getPurchasable(scope, variantIds) : Promise.resolve([]),
+  const knownVariants = known?.purchasable;
+  const covered =
+    knownVariants !== undefined &&
+    variantIds.every((id) => knownVariants.some((entry) => entry.variant.id === id));
+  const discounts =
+    known?.discounts ??
+    (codes.length === 0 && known?.automatic !== undefined
+      ? { automatic: known.automatic, by_code: [] }
+      : undefined);
+  return Promise.all([
+    variantIds.length === 0 ? [] : covered ? knownVariants : tx.products.getPurchasable(scope, variantIds),
     input.shipping_method_id === null
-      ? Promise.resolve(null)
+      ? null
       : knownMethod?.id === input.shipping_method_id
-        ? Promise.resolve(knownMethod)
+        ? knownMethod
         : tx.shippingMethods.get(scope, input.shipping_method_id),
-    known?.discounts ?? tx.discounts.listForPricing(scope, codes),
-  ]);
+    discounts ?? tx.discounts.listForPricing(scope, codes),
+  ]).then(([purchasable, method, { automatic, by_code }]) => ({ purchasable, method, automatic, by_code }));
+}
+
+/** Prices `input` on records read by {@link readPricingRecords} (see {@link loadAndPrice}). */
+export async function priceRecords(
+  tx: Repositories,
+  input: LoadAndPriceInput,
+  records: PricingRecords,
+): Promise<PricedCart> {
+  const { scope, store } = input;
+  const { purchasable, method, automatic, by_code: byCode } = records;
 
   const variants = new Map(purchasable.map((entry) => [entry.variant.id, entry]));
   const shipping_method = method?.is_active ? method : null;
@@ -236,7 +299,15 @@ export async function requireShippingMethod(
   id: string,
   param = 'shipping_method_id',
 ): Promise<ShippingMethodRecord> {
-  const method = await tx.shippingMethods.get(scope, id);
+  return assertShippingMethod(await tx.shippingMethods.get(scope, id), id, param);
+}
+
+/** {@link requireShippingMethod} on a method already read (`shippingMethods.get` of `id`). */
+export function assertShippingMethod(
+  method: ShippingMethodRecord | null,
+  id: string,
+  param = 'shipping_method_id',
+): ShippingMethodRecord {
   if (!method?.is_active) {
     throw new CommerceError('shipping_method_unavailable', `Shipping method '${id}' is not available`, {
       param,
@@ -250,9 +321,80 @@ export function cartPriceableItems(cart: Pick<CartAggregate, 'items'>): Priceabl
   return cart.items.map((item) => ({ key: item.id, variant_id: item.variant_id, quantity: item.quantity }));
 }
 
+/** What {@link readStoredCartPricing} loads: the cart's customer and the pricing records. */
+export interface StoredCartRecords {
+  /** `customers.get` of the cart's `customer_id` (null without one, or when there is none). */
+  customer: CustomerRecord | null;
+  records: PricingRecords;
+}
+
+/**
+ * The reads of {@link priceStoredCart}, all started at once (one round trip): the cart's
+ * customer (unless `known.customer` gives it) and {@link readPricingRecords}. `known.discounts`
+ * may be a read still in flight (started beside this one).
+ */
+export function readStoredCartPricing(
+  tx: Repositories,
+  input: { scope: Scope; cart: CartAggregate; known?: KnownPricingRecords | undefined },
+): Promise<StoredCartRecords> {
+  const { cart, scope, known } = input;
+  return Promise.all([
+    cart.customer_id === null
+      ? null
+      : known?.customer !== undefined
+        ? known.customer
+        : tx.customers.get(scope, cart.customer_id),
+    readPricingRecords(tx, {
+      scope,
+      items: cartPriceableItems(cart),
+      shipping_method_id: cart.shipping_method_id,
+      discount_codes: cart.discount_codes,
+      known,
+    }),
+  ]).then(([customer, records]) => ({ customer, records }));
+}
+
+/**
+ * Prices a stored cart on what {@link readStoredCartPricing} read for it (the same cart, or one
+ * that differs only in its discount codes when `known.discounts` covered them).
+ * `email` overrides the buyer's e-mail (checkout passes the e-mail it will use).
+ */
+export function priceStoredRecords(
+  tx: Repositories,
+  input: {
+    scope: Scope;
+    store: StoreRecord;
+    cart: CartAggregate;
+    now: number;
+    email?: string | null | undefined;
+  },
+  read: StoredCartRecords,
+): Promise<PricedCart> {
+  const { cart, scope } = input;
+  const { customer } = read;
+  return priceRecords(
+    tx,
+    {
+      scope,
+      store: input.store,
+      items: cartPriceableItems(cart),
+      shipping_method_id: cart.shipping_method_id,
+      discount_codes: cart.discount_codes,
+      customer: {
+        id: customer?.id ?? null,
+        email: input.email ?? customer?.email ?? cart.email ?? null,
+        tags: customer?.tags ?? [],
+      },
+      now: input.now,
+    },
+    read.records,
+  );
+}
+
 /**
  * Prices a stored cart: loads its customer (for `customer` / `customer_tag` conditions and
- * per-customer limits; one query when the cart has a customer) and calls {@link loadAndPrice}.
+ * per-customer limits; one query when the cart has a customer, unless `known.customer` gives it)
+ * together with the reads of {@link loadAndPrice} — one round trip — and prices.
  * `email` overrides the buyer's e-mail (checkout passes the e-mail it will use).
  */
 export async function priceStoredCart(
@@ -266,20 +408,5 @@ export async function priceStoredCart(
     known?: KnownPricingRecords | undefined;
   },
 ): Promise<PricedCart> {
-  const { cart, scope } = input;
-  const customer = cart.customer_id !== null ? await tx.customers.get(scope, cart.customer_id) : null;
-  return loadAndPrice(tx, {
-    scope,
-    store: input.store,
-    items: cartPriceableItems(cart),
-    shipping_method_id: cart.shipping_method_id,
-    discount_codes: cart.discount_codes,
-    customer: {
-      id: customer?.id ?? null,
-      email: input.email ?? customer?.email ?? cart.email ?? null,
-      tags: customer?.tags ?? [],
-    },
-    now: input.now,
-    known: input.known,
-  });
+  return priceStoredRecords(tx, input, await readStoredCartPricing(tx, input));
 }

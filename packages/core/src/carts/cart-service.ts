@@ -2,7 +2,7 @@ import type {
   CartAggregate,
   CartItemRecord,
   CartPatch,
-  CustomerRecord,
+  DiscountRecord,
   LockedCart,
   Repositories,
   Scope,
@@ -11,7 +11,7 @@ import type {
 import type { ServiceContext } from '../shared/context';
 import { CommerceError } from '../shared/errors';
 import { assertCartLimits } from '../shared/schemas/limits';
-import { read, write } from '../shared/unit-of-work';
+import { read, type Work, write } from '../shared/unit-of-work';
 import {
   assertCartWritable,
   assertMaySetCustomer,
@@ -22,10 +22,12 @@ import {
 import { planMerge } from './cart-merge';
 import {
   assertPurchasable,
+  assertShippingMethod,
   type KnownPricingRecords,
   type PricedCart,
   priceStoredCart,
-  requireShippingMethod,
+  priceStoredRecords,
+  readStoredCartPricing,
 } from './cart-pricing';
 import type { DiscountRejectionCode } from './pricing';
 import type { CartCreate, CartItemAdd, CartItemUpdate, CartUpdate } from './schemas';
@@ -57,9 +59,34 @@ export type { CartActor } from './cart-access';
  */
 export function createCartService(ctx: ServiceContext) {
   async function requireStore(tx: Repositories, scope: Scope): Promise<StoreRecord> {
-    const store = await tx.stores.get(scope.store_id);
+    return storeOrThrow(await tx.stores.get(scope.store_id));
+  }
+
+  function storeOrThrow(store: StoreRecord | null): StoreRecord {
     if (!store) throw new CommerceError('not_found', 'No such store');
     return store;
+  }
+
+  /**
+   * The first round trip of a cart write: the cart, locked before it is read (see
+   * {@link loadCart}), and — sent right behind the lock, so it waits for it like the reads after
+   * it always did — the store and the active automatic discounts pricing will need (the latter
+   * only when `automatic`; unchecked: callers check them where they always did).
+   */
+  async function loadForWrite(
+    tx: Repositories,
+    scope: Scope,
+    actor: CartActor,
+    id: string,
+    automatic = true,
+  ): Promise<{ cart: LockedCart; store: StoreRecord | null; automatic: DiscountRecord[] | undefined }> {
+    const [cart, store, discounts] = await Promise.all([
+      tx.carts.get(scope, id, { forUpdate: true }),
+      tx.stores.get(scope.store_id),
+      automatic ? tx.discounts.listForPricing(scope, []) : undefined,
+    ]);
+    if (!cart || !canActOnCart(cart, actor)) throw cartNotFound(id);
+    return { cart, store, automatic: discounts?.automatic };
   }
 
   /**
@@ -74,11 +101,8 @@ export function createCartService(ctx: ServiceContext) {
   }
 
   /** A customer id set by a secret key must name a customer of the scope (404 otherwise). */
-  async function requireCustomer(tx: Repositories, scope: Scope, id: string): Promise<CustomerRecord> {
-    const customer = await tx.customers.get(scope, id);
-    if (!customer)
-      throw new CommerceError('not_found', `No such customer: '${id}'`, { param: 'customer_id' });
-    return customer;
+  function customerNotFound(id: string): CommerceError {
+    return new CommerceError('not_found', `No such customer: '${id}'`, { param: 'customer_id' });
   }
 
   async function priced(
@@ -91,6 +115,18 @@ export function createCartService(ctx: ServiceContext) {
     const store = await requireStore(tx, scope);
     const result = await priceStoredCart(tx, { scope, store, cart, now, known });
     return { store, result };
+  }
+
+  /** Prices a cart written by this request, on the store and discounts its first round trip read. */
+  function pricedAfterLoad(
+    tx: Repositories,
+    scope: Scope,
+    loaded: { store: StoreRecord | null; automatic: DiscountRecord[] | undefined },
+    cart: CartAggregate,
+    now: number,
+  ): Promise<PricedCart> {
+    const store = storeOrThrow(loaded.store);
+    return priceStoredCart(tx, { scope, store, cart, now, known: { automatic: loaded.automatic } });
   }
 
   /**
@@ -127,9 +163,13 @@ export function createCartService(ctx: ServiceContext) {
   ) {
     const now = ctx.clock.now();
     return read(ctx, async (tx) => {
-      const cart = await find(tx);
+      const [cart, store, discounts] = await Promise.all([
+        find(tx),
+        tx.stores.get(scope.store_id),
+        tx.discounts.listForPricing(scope, []),
+      ]);
       if (!cart || !canActOnCart(cart, actor)) throw cartNotFound(id);
-      const { result } = await priced(tx, scope, cart, now);
+      const result = await pricedAfterLoad(tx, scope, { store, automatic: discounts.automatic }, cart, now);
       return cartToWire(cart, result);
     });
   }
@@ -140,14 +180,26 @@ export function createCartService(ctx: ServiceContext) {
      * `customer_id` with a publishable key must be the token's customer (403 `forbidden`).
      */
     async create(scope: Scope, actor: CartActor, input: CartCreate) {
-      return write(ctx, async ({ tx, now }) => {
+      return write(ctx, async (work) => {
+        const { tx, now } = work;
         let customer_id = actor.customer_id;
         if (input.customer_id !== undefined) {
           assertMaySetCustomer(input.customer_id, actor);
-          if (input.customer_id !== actor.customer_id) await requireCustomer(tx, scope, input.customer_id);
           customer_id = input.customer_id;
         }
-        const store = await requireStore(tx, scope);
+        // One round trip: the customer (checked, and priced with), the store, the automatic
+        // discounts and the variants of the lines (a new cart has no codes and no method).
+        const variantIds = [...new Set(input.items.map((line) => line.variant_id))];
+        const [customer, found, discounts, purchasable] = await Promise.all([
+          customer_id !== null ? tx.customers.get(scope, customer_id) : null,
+          tx.stores.get(scope.store_id),
+          tx.discounts.listForPricing(scope, []),
+          variantIds.length > 0 ? tx.products.getPurchasable(scope, variantIds) : [],
+        ]);
+        if (input.customer_id !== undefined && input.customer_id !== actor.customer_id && !customer) {
+          throw customerNotFound(input.customer_id);
+        }
+        const store = storeOrThrow(found);
         const id = ctx.ids.next('cart');
         const items: CartItemRecord[] = [];
         const byVariant = new Map<string, CartItemRecord>();
@@ -181,7 +233,13 @@ export function createCartService(ctx: ServiceContext) {
           completed_at: null,
           items,
         };
-        const result = await priceStoredCart(tx, { scope, store, cart, now });
+        const result = await priceStoredCart(tx, {
+          scope,
+          store,
+          cart,
+          now,
+          known: { automatic: discounts.automatic, purchasable, customer },
+        });
         assertPurchasable(
           result,
           input.items.map((line, index) => ({
@@ -190,7 +248,7 @@ export function createCartService(ctx: ServiceContext) {
             quantity: line.quantity,
           })),
         );
-        await tx.carts.insert(cart);
+        work.finish(tx.carts.insert(cart));
         return cartToWire(cart, result);
       });
     },
@@ -210,17 +268,12 @@ export function createCartService(ctx: ServiceContext) {
      * (unknown or inactive → 422 `shipping_method_unavailable`), metadata (replaced as a whole).
      */
     async update(scope: Scope, actor: CartActor, id: string, input: CartUpdate) {
-      return write(ctx, async ({ tx, now }) => {
-        const cart = await loadCart(tx, scope, actor, id);
+      return write(ctx, async (work) => {
+        const { tx, now } = work;
+        const loaded = await loadForWrite(tx, scope, actor, id);
+        const { cart } = loaded;
         assertCartWritable(cart);
-        if (input.customer_id != null) {
-          assertMaySetCustomer(input.customer_id, actor);
-          if (input.customer_id !== actor.customer_id) await requireCustomer(tx, scope, input.customer_id);
-        }
-        const shipping_method =
-          input.shipping_method_id != null
-            ? await requireShippingMethod(tx, scope, input.shipping_method_id)
-            : undefined;
+        if (input.customer_id != null) assertMaySetCustomer(input.customer_id, actor);
         const patch: CartPatch = {
           updated_at: now,
           ...(input.customer_id !== undefined && { customer_id: input.customer_id }),
@@ -233,16 +286,33 @@ export function createCartService(ctx: ServiceContext) {
           ...(input.shipping_method_id !== undefined && { shipping_method_id: input.shipping_method_id }),
           ...(input.metadata !== undefined && { metadata: input.metadata }),
         };
-        const next = await patchCart(tx, scope, cart, patch);
-        const { result } = await priced(tx, scope, next, now, { shipping_method });
+        const next: CartAggregate = { ...cart, ...patch };
+        // One round trip: the customer set here is the one the cart is priced for, and the
+        // method set here the one pricing reads.
+        const read = await readStoredCartPricing(tx, {
+          scope,
+          cart: next,
+          known: { automatic: loaded.automatic },
+        });
+        if (input.customer_id != null && input.customer_id !== actor.customer_id && !read.customer) {
+          throw customerNotFound(input.customer_id);
+        }
+        if (input.shipping_method_id != null) {
+          assertShippingMethod(read.records.method, input.shipping_method_id);
+        }
+        const store = storeOrThrow(loaded.store);
+        const result = await priceStoredRecords(tx, { scope, store, cart: next, now }, read);
+        deferSet(work, scope, cart.id, patch);
         return cartToWire(next, result);
       });
     },
 
     /** `POST /v1/storefront/carts/{id}/items`: the same variant again adds to its quantity. */
     async addItem(scope: Scope, actor: CartActor, id: string, input: CartItemAdd) {
-      return write(ctx, async ({ tx, now }) => {
-        const cart = await loadCart(tx, scope, actor, id);
+      return write(ctx, async (work) => {
+        const { tx, now } = work;
+        const loaded = await loadForWrite(tx, scope, actor, id);
+        const { cart } = loaded;
         assertCartWritable(cart);
         const existing = cart.items.find((item) => item.variant_id === input.variant_id);
         const item: CartItemRecord = existing
@@ -255,26 +325,29 @@ export function createCartService(ctx: ServiceContext) {
           : newItem(cart.id, input.variant_id, input.quantity, input.metadata ?? {}, now);
         const items = existing ? cart.items.map((i) => (i.id === item.id ? item : i)) : [...cart.items, item];
         assertCartLimits(items, { lines: 'variant_id', quantity: 'quantity' });
-        const next = await touch(tx, scope, cart, items, now);
-        const { result } = await priced(tx, scope, next, now);
+        const next: CartAggregate = { ...cart, updated_at: now, items };
+        const result = await pricedAfterLoad(tx, scope, loaded, next, now);
         assertGrowth(result, items, item.variant_id);
-        if (existing) {
-          await tx.carts.updateItem(scope, cart.id, item.id, {
-            quantity: item.quantity,
-            metadata: item.metadata,
-            updated_at: now,
-          });
-        } else {
-          await tx.carts.insertItem(scope, item);
-        }
+        deferSet(work, scope, cart.id, { updated_at: now });
+        work.defer(
+          existing
+            ? tx.carts.updateItem(scope, cart.id, item.id, {
+                quantity: item.quantity,
+                metadata: item.metadata,
+                updated_at: now,
+              })
+            : tx.carts.insertItem(scope, item),
+        );
         return cartToWire(next, result);
       });
     },
 
     /** `PATCH /v1/storefront/carts/{id}/items/{item_id}`: sets the quantity (≥ 1) and optionally the metadata. */
     async updateItem(scope: Scope, actor: CartActor, id: string, item_id: string, input: CartItemUpdate) {
-      return write(ctx, async ({ tx, now }) => {
-        const cart = await loadCart(tx, scope, actor, id);
+      return write(ctx, async (work) => {
+        const { tx, now } = work;
+        const loaded = await loadForWrite(tx, scope, actor, id);
+        const { cart } = loaded;
         assertCartWritable(cart);
         const existing = cart.items.find((item) => item.id === item_id);
         if (!existing) throw itemNotFound(item_id);
@@ -285,33 +358,37 @@ export function createCartService(ctx: ServiceContext) {
           updated_at: now,
         };
         const items = cart.items.map((i) => (i.id === item.id ? item : i));
-        const next = await touch(tx, scope, cart, items, now);
-        const { result } = await priced(tx, scope, next, now);
+        const next: CartAggregate = { ...cart, updated_at: now, items };
+        const result = await pricedAfterLoad(tx, scope, loaded, next, now);
         if (item.quantity > existing.quantity) assertGrowth(result, items, item.variant_id);
-        await tx.carts.updateItem(scope, cart.id, item.id, {
-          quantity: item.quantity,
-          metadata: item.metadata,
-          updated_at: now,
-        });
+        deferSet(work, scope, cart.id, { updated_at: now });
+        work.defer(
+          tx.carts.updateItem(scope, cart.id, item.id, {
+            quantity: item.quantity,
+            metadata: item.metadata,
+            updated_at: now,
+          }),
+        );
         return cartToWire(next, result);
       });
     },
 
     /** `DELETE /v1/storefront/carts/{id}/items/{item_id}` → the updated cart. */
     async removeItem(scope: Scope, actor: CartActor, id: string, item_id: string) {
-      return write(ctx, async ({ tx, now }) => {
-        const cart = await loadCart(tx, scope, actor, id);
+      return write(ctx, async (work) => {
+        const { tx, now } = work;
+        const loaded = await loadForWrite(tx, scope, actor, id);
+        const { cart } = loaded;
         assertCartWritable(cart);
         if (!cart.items.some((item) => item.id === item_id)) throw itemNotFound(item_id);
-        await tx.carts.deleteItem(scope, cart.id, item_id);
-        const next = await touch(
-          tx,
-          scope,
-          cart,
-          cart.items.filter((item) => item.id !== item_id),
-          now,
-        );
-        const { result } = await priced(tx, scope, next, now);
+        const next: CartAggregate = {
+          ...cart,
+          updated_at: now,
+          items: cart.items.filter((item) => item.id !== item_id),
+        };
+        const result = await pricedAfterLoad(tx, scope, loaded, next, now);
+        work.defer(tx.carts.deleteItem(scope, cart.id, item_id));
+        deferSet(work, scope, cart.id, { updated_at: now });
         return cartToWire(next, result);
       });
     },
@@ -322,12 +399,19 @@ export function createCartService(ctx: ServiceContext) {
      * `discount_usage_limit_reached`; conditions unmet → `discount_not_applicable` (param `code`).
      */
     async applyDiscount(scope: Scope, actor: CartActor, id: string, code: string) {
-      return write(ctx, async ({ tx, now }) => {
-        const cart = await loadCart(tx, scope, actor, id);
+      return write(ctx, async (work) => {
+        const { tx, now } = work;
+        const loaded = await loadForWrite(tx, scope, actor, id, false);
+        const { cart } = loaded;
         assertCartWritable(cart);
-        // One look-up serves both the code asked for and pricing (the cart's other codes).
+        // One look-up serves both the code asked for and pricing (the cart's other codes); the
+        // rest of pricing's reads travel with it.
         const lower = code.toLowerCase();
-        const discounts = await tx.discounts.listForPricing(scope, [...cart.discount_codes, code]);
+        const discountsRead = tx.discounts.listForPricing(scope, [...cart.discount_codes, code]);
+        const [discounts, read] = await Promise.all([
+          discountsRead,
+          readStoredCartPricing(tx, { scope, cart, known: { discounts: discountsRead } }),
+        ]);
         const discount = discounts.by_code.find((d) => d.code?.toLowerCase() === lower);
         if (discount?.type !== 'code' || discount.code === null) {
           throw new CommerceError('discount_not_found', `No discount with code '${code}'`, { param: 'code' });
@@ -336,28 +420,32 @@ export function createCartService(ctx: ServiceContext) {
         const already = cart.discount_codes.some((c) => c.toLowerCase() === canonical.toLowerCase());
         const codes = already ? cart.discount_codes : [...cart.discount_codes, canonical];
         const candidate: CartAggregate = { ...cart, discount_codes: codes };
-        const { result } = await priced(tx, scope, candidate, now, { discounts });
+        const store = storeOrThrow(loaded.store);
+        const result = await priceStoredRecords(tx, { scope, store, cart: candidate, now }, read);
         const rejected = result.pricing.rejected_codes.find((r) => r.discount_id === discount.id);
         if (rejected) throw rejection(rejected.reason, canonical);
         if (already) return cartToWire(cart, result);
-        return cartToWire(
-          await patchCart(tx, scope, cart, { discount_codes: codes, updated_at: now }),
-          result,
-        );
+        const patch: CartPatch = { discount_codes: codes, updated_at: now };
+        deferSet(work, scope, cart.id, patch);
+        return cartToWire({ ...cart, ...patch }, result);
       });
     },
 
     /** `DELETE /v1/storefront/carts/{id}/discounts/{code}` (case-insensitive) → the updated cart. */
     async removeDiscount(scope: Scope, actor: CartActor, id: string, code: string) {
-      return write(ctx, async ({ tx, now }) => {
-        const cart = await loadCart(tx, scope, actor, id);
+      return write(ctx, async (work) => {
+        const { tx, now } = work;
+        const loaded = await loadForWrite(tx, scope, actor, id);
+        const { cart } = loaded;
         assertCartWritable(cart);
         const codes = cart.discount_codes.filter((c) => c.toLowerCase() !== code.toLowerCase());
         if (codes.length === cart.discount_codes.length) {
           throw new CommerceError('not_found', `Code '${code}' is not on this cart`, { param: 'code' });
         }
-        const next = await patchCart(tx, scope, cart, { discount_codes: codes, updated_at: now });
-        const { result } = await priced(tx, scope, next, now);
+        const patch: CartPatch = { discount_codes: codes, updated_at: now };
+        const next: CartAggregate = { ...cart, ...patch };
+        const result = await pricedAfterLoad(tx, scope, loaded, next, now);
+        deferSet(work, scope, cart.id, patch);
         return cartToWire(next, result);
       });
     },
@@ -416,17 +504,6 @@ export function createCartService(ctx: ServiceContext) {
       const locked = await tx.carts.get(scope, found.id, { forUpdate: true });
       if (locked?.status === 'active') return locked;
     }
-  }
-
-  /** The cart with new items and `updated_at` (written now, so the response shows it). */
-  async function touch(
-    tx: Repositories,
-    scope: Scope,
-    cart: CartAggregate,
-    items: CartItemRecord[],
-    now: number,
-  ): Promise<CartAggregate> {
-    return { ...(await patchCart(tx, scope, cart, { updated_at: now })), items };
   }
 
   async function mergeInto(
@@ -495,18 +572,17 @@ export function createCartService(ctx: ServiceContext) {
 export type CartService = ReturnType<typeof createCartService>;
 
 /**
- * Writes `patch` to a cart the caller read `forUpdate` in this transaction and returns the cart as
- * stored now: the row is locked (Postgres `FOR UPDATE`, SQLite's writer lock), so it is the cart
- * read plus the patch, built here instead of read back (`carts.set`, no `RETURNING`).
+ * Writes `patch` to a cart the caller read `forUpdate` in this transaction, as one of the last
+ * writes of the use case (`work.defer`: it travels with COMMIT; the response is the cart read plus
+ * the patch, built by the caller). The row is locked and carts are never deleted, so `set`
+ * finds it; were it ever `false`, `write` reports the 404 once the transaction ended.
  */
-async function patchCart(
-  tx: Repositories,
-  scope: Scope,
-  cart: CartAggregate,
-  patch: CartPatch,
-): Promise<CartAggregate> {
-  if (!(await tx.carts.set(scope, cart.id, patch))) throw cartNotFound(cart.id);
-  return { ...cart, ...patch };
+function deferSet(work: Work, scope: Scope, id: string, patch: CartPatch): void {
+  work.defer(
+    work.tx.carts.set(scope, id, patch).then((found) => {
+      if (!found) throw cartNotFound(id);
+    }),
+  );
 }
 
 /** Candidate codes that exist and qualify on the priced cart (rejected and unknown ones are dropped). */

@@ -72,13 +72,21 @@ export async function findLastAttempt<T>(
   return { n: low, attempt: found };
 }
 
-/** The last checkout attempt of a cart and its number (0 and null when there is none). */
+/**
+ * The last checkout attempt of a cart and its number (0 and null when there is none). `first`:
+ * the attempt of key `checkout_<cart_id>_1` (or null) when the caller read it already.
+ */
 export function lastCheckoutAttempt(
   tx: Repositories,
   scope: Scope,
   cart_id: string,
+  first?: PaymentRecord | null,
 ): Promise<{ n: number; attempt: PaymentRecord | null }> {
-  return findLastAttempt((n) => tx.orders.getPaymentByIdempotencyKey(scope, checkoutAttemptKey(cart_id, n)));
+  return findLastAttempt((n) =>
+    n === 1 && first !== undefined
+      ? Promise.resolve(first)
+      : tx.orders.getPaymentByIdempotencyKey(scope, checkoutAttemptKey(cart_id, n)),
+  );
 }
 
 /** Whether a payment is a checkout attempt still waiting to be settled (no order, pending). */

@@ -1,19 +1,23 @@
 import { assertCartActive, type CartActor, canActOnCart, cartNotFound } from '../carts/cart-access';
-import { assertPurchasable, cartPriceableItems, loadAndPrice } from '../carts/cart-pricing';
+import {
+  assertPurchasable,
+  cartPriceableItems,
+  priceRecords,
+  readPricingRecords,
+} from '../carts/cart-pricing';
 import type { Checkout } from '../carts/schemas';
 import { addressFromInput } from '../carts/wire';
 import { customerKeyOf } from '../discounts/discount-usage';
 import { emitInventoryCrossings } from '../inventory/inventory-events';
 import { reserveLines } from '../inventory/order-inventory';
 import { buildOrder } from '../orders/order-builder';
-import { requireStoreIn } from '../orders/order-loading';
 import type { CreatePaymentInput, PaymentProvider } from '../ports/payment-provider';
 import type {
   CartAggregate,
   InventoryChange,
   InventoryMovement,
+  LockedCart,
   PaymentRecord,
-  Repositories,
   Scope,
 } from '../ports/storage';
 import type { ServiceContext } from '../shared/context';
@@ -44,17 +48,11 @@ export type CheckoutClaim =
   | { kind: 'attempt'; attempt: PaymentRecord; snapshot: CheckoutSnapshot; provider: PaymentProvider };
 
 /**
- * Loads a cart for checkout, locked until the transaction ends, with the carts area's access rule
- * (docs/contract.md#cart-ownership: a publishable key reaches a customer's cart only with that customer's token,
- * otherwise 404).
+ * A cart loaded for checkout (locked until the transaction ends), with the carts area's access
+ * rule (docs/contract.md#cart-ownership: a publishable key reaches a customer's cart only with that
+ * customer's token, otherwise 404).
  */
-async function loadCartForCheckout(
-  tx: Repositories,
-  scope: Scope,
-  id: string,
-  caller: CheckoutCaller,
-): Promise<CartAggregate> {
-  const cart = await tx.carts.get(scope, id, { forUpdate: true });
+function checkoutCart(cart: LockedCart | null, id: string, caller: CheckoutCaller): CartAggregate {
   if (!cart || !canActOnCart(cart, caller)) throw cartNotFound(id);
   assertCartActive(cart);
   return cart;
@@ -111,27 +109,48 @@ export async function claimCheckout(
   provider: PaymentProvider,
 ): Promise<CheckoutClaim> {
   const { tx, now } = work;
-  let cart = await loadCartForCheckout(tx, scope, cartId, caller);
+  // Round trip 1: the cart's lock and the cart, and behind them (so they wait for the lock, as
+  // every read after it always did) the store, the automatic discounts and the probe for the
+  // cart's first checkout attempt.
+  const [locked, foundStore, automatic, firstAttempt] = await Promise.all([
+    tx.carts.get(scope, cartId, { forUpdate: true }),
+    tx.stores.get(scope.store_id),
+    tx.discounts.listForPricing(scope, []),
+    tx.orders.getPaymentByIdempotencyKey(scope, checkoutAttemptKey(cartId, 1)),
+  ]);
+  let cart = checkoutCart(locked, cartId, caller);
 
-  if (
+  // Round trip 2: the body's changes to the cart, and every read that needs the cart.
+  const updating =
     input.shipping_address !== undefined ||
     input.billing_address !== undefined ||
     input.metadata !== undefined
-  ) {
-    const updated = await tx.carts.update(scope, cart.id, {
-      updated_at: now,
-      ...(input.shipping_address !== undefined && {
-        shipping_address: addressFromInput(input.shipping_address),
-      }),
-      ...(input.billing_address !== undefined && {
-        billing_address: addressFromInput(input.billing_address),
-      }),
-      ...(input.metadata !== undefined && { metadata: input.metadata }),
-    });
-    if (updated) cart = { ...cart, ...updated, items: cart.items };
-  }
+      ? tx.carts.update(scope, cart.id, {
+          updated_at: now,
+          ...(input.shipping_address !== undefined && {
+            shipping_address: addressFromInput(input.shipping_address),
+          }),
+          ...(input.billing_address !== undefined && {
+            billing_address: addressFromInput(input.billing_address),
+          }),
+          ...(input.metadata !== undefined && { metadata: input.metadata }),
+        })
+      : null;
+  const items = cartPriceableItems(cart);
+  const [updated, last, customer, records] = await Promise.all([
+    updating,
+    lastCheckoutAttempt(tx, scope, cart.id, cart.id === cartId ? firstAttempt : undefined),
+    cart.customer_id !== null ? tx.customers.get(scope, cart.customer_id) : null,
+    readPricingRecords(tx, {
+      scope,
+      items,
+      shipping_method_id: cart.shipping_method_id,
+      discount_codes: cart.discount_codes,
+      known: { automatic: automatic.automatic },
+    }),
+  ]);
+  if (updated) cart = { ...cart, ...updated, items: cart.items };
 
-  const last = await lastCheckoutAttempt(tx, scope, cart.id);
   if (last.attempt !== null && isOpenAttempt(last.attempt)) {
     throw new CommerceError('cart_not_active', 'A payment for this cart is already in progress', {
       data: { status: cart.status, payment_id: last.attempt.id },
@@ -142,21 +161,22 @@ export async function claimCheckout(
     throw new CommerceError('cart_empty', 'The cart has no items to check out');
   }
 
-  const [store, customer] = await Promise.all([
-    requireStoreIn(tx, scope),
-    cart.customer_id !== null ? tx.customers.get(scope, cart.customer_id) : Promise.resolve(null),
-  ]);
+  if (!foundStore) throw new CommerceError('not_found', 'No such store');
+  const store = foundStore;
   const email = input.email ?? customer?.email ?? cart.email ?? null;
-  const items = cartPriceableItems(cart);
-  const priced = await loadAndPrice(tx, {
-    scope,
-    store,
-    items,
-    shipping_method_id: cart.shipping_method_id,
-    discount_codes: cart.discount_codes,
-    customer: { id: customer?.id ?? null, email, tags: customer?.tags ?? [] },
-    now,
-  });
+  const priced = await priceRecords(
+    tx,
+    {
+      scope,
+      store,
+      items,
+      shipping_method_id: cart.shipping_method_id,
+      discount_codes: cart.discount_codes,
+      customer: { id: customer?.id ?? null, email, tags: customer?.tags ?? [] },
+      now,
+    },
+    records,
+  );
 
   const physical = [...priced.variants.values()].some((entry) => entry.product.type === 'physical');
   if (physical && cart.shipping_address === null) {
@@ -272,6 +292,6 @@ export async function claimCheckout(
     created_at: now,
     updated_at: now,
   };
-  await tx.orders.insertPayment(attempt);
+  work.defer(tx.orders.insertPayment(attempt));
   return { kind: 'attempt', attempt, snapshot, provider };
 }

@@ -142,7 +142,7 @@ async function recordClosedAttempt(
     client_secret: null,
     failure_reason: closed.failure_reason,
   });
-  await work.tx.orders.insertPayment(attempt);
+  work.defer(work.tx.orders.insertPayment(attempt));
   work.emit(scope, 'payment.failed', attemptToWire(attempt));
   return attempt;
 }

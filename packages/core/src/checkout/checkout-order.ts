@@ -45,19 +45,31 @@ export async function writeCheckoutOrder(
 ): Promise<OrderAggregate> {
   const { tx, now } = work;
   const { draft, payment } = input;
-  await recordDiscountUsage(ctx, work, scope, {
+  // One round trip: every discount use, the next number and the cart's completion, in that order
+  // (the locks the first two take, in the order they always were; the cart's row is held by this
+  // transaction already). Their results are checked in the order they were written before.
+  const using = recordDiscountUsage(ctx, work, scope, {
     order_id: draft.id,
     customer_key: input.customer_key,
     discounts: draft.applied_discounts,
   });
-  const number = await tx.orders.nextNumber(scope);
+  const numbering = tx.orders.nextNumber(scope);
+  const completing =
+    input.cart.status === 'active'
+      ? tx.carts.transition(scope, input.cart.id, 'active', 'completed', now)
+      : Promise.resolve(true);
+  const [used, numbered, completed] = await Promise.allSettled([using, numbering, completing]);
+  if (used.status === 'rejected') throw used.reason;
+  if (numbered.status === 'rejected') throw numbered.reason;
+  const number = numbered.value;
   const { order, path } = settleOrder(
     { ...draft, number, payments: payment ? [payment] : [], created_at: now, updated_at: now },
     now,
   );
-  await tx.orders.insert(input.payment_row === 'new' ? order : { ...order, payments: [] });
   if (payment && input.payment_row === 'attempt') {
-    const linked = await tx.orders.updatePayment(
+    // The link is a compare-and-set whose answer decides: awaited (with the insert it follows).
+    const inserting = tx.orders.insert({ ...order, payments: [] });
+    const linking = tx.orders.updatePayment(
       scope,
       payment.id,
       {
@@ -72,13 +84,17 @@ export async function writeCheckoutOrder(
       },
       { expect_status: 'pending' },
     );
-    if (!linked)
+    const [inserted, linked] = await Promise.allSettled([inserting, linking]);
+    if (inserted.status === 'rejected') throw inserted.reason;
+    if (linked.status === 'rejected') throw linked.reason;
+    if (!linked.value)
       throw new CommerceError('internal_error', `Checkout attempt '${payment.id}' was settled meanwhile`);
+  } else {
+    // The last write: awaited at the end, beside the outbox append (one round trip).
+    work.finish(tx.orders.insert(input.payment_row === 'new' ? order : { ...order, payments: [] }));
   }
-  if (
-    input.cart.status === 'active' &&
-    !(await tx.carts.transition(scope, input.cart.id, 'active', 'completed', now))
-  ) {
+  if (completed.status === 'rejected') throw completed.reason;
+  if (!completed.value) {
     throw new CommerceError('cart_not_active', 'This cart has already been checked out', {
       data: { status: 'completed' },
     });

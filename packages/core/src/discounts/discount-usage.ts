@@ -17,6 +17,10 @@ export function customerKeyOf(customer_id: string | null, email: string): string
  * `usage_limit` or a customer beyond `per_customer_limit`. A refusal throws 422
  * `discount_usage_limit_reached` (`data: { discount_id, code, reason }`) and the caller's
  * transaction rolls back every use already counted.
+ *
+ * The uses are counted together (one round trip; each guarded update is sent in the order the
+ * discounts applied, so their row locks are taken in that order as before), and the first
+ * refusal in that order is the one thrown.
  */
 export async function recordDiscountUsage(
   ctx: Pick<ServiceContext, 'ids'>,
@@ -25,17 +29,30 @@ export async function recordDiscountUsage(
   input: { order_id: string; customer_key: string; discounts: readonly AppliedDiscountValue[] },
 ): Promise<void> {
   const seen = new Set<string>();
+  const counted: Array<{
+    discount: AppliedDiscountValue;
+    result: ReturnType<Work['tx']['discounts']['recordUsage']>;
+  }> = [];
   for (const discount of input.discounts) {
     if (seen.has(discount.discount_id)) continue;
     seen.add(discount.discount_id);
-    const result = await work.tx.discounts.recordUsage(scope, {
-      id: ctx.ids.next('use'),
-      discount_id: discount.discount_id,
-      order_id: input.order_id,
-      customer_key: input.customer_key,
-      at: work.now,
+    counted.push({
+      discount,
+      result: work.tx.discounts.recordUsage(scope, {
+        id: ctx.ids.next('use'),
+        discount_id: discount.discount_id,
+        order_id: input.order_id,
+        customer_key: input.customer_key,
+        at: work.now,
+      }),
     });
+  }
+  const results = await Promise.allSettled(counted.map((c) => c.result));
+  results.forEach((settled, index) => {
+    if (settled.status === 'rejected') throw settled.reason;
+    const result = settled.value;
     if (!result.ok) {
+      const { discount } = counted[index]!;
       const label = discount.code ?? discount.name;
       throw new CommerceError(
         'discount_usage_limit_reached',
@@ -45,5 +62,5 @@ export async function recordDiscountUsage(
         { data: { discount_id: discount.discount_id, code: discount.code, reason: result.refused } },
       );
     }
-  }
+  });
 }

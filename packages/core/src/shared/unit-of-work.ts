@@ -88,6 +88,29 @@ export interface Work {
    * `data` must be the type's payload ({@link EventDataMap}), e.g. the Order for `order.created`.
    */
   emit<K extends EventType>(scope: Scope, type: K, data: EventDataMap[K]): void;
+  /**
+   * Leaves a write of this transaction in flight instead of awaiting it: for the LAST writes of a
+   * use case, whose result nothing after needs (a set whose guard the caller's row lock already
+   * holds, an item insert). It travels with COMMIT (PostgreSQL: in the same round trip), and the
+   * storage awaits its statement before the transaction resolves: if it failed, the transaction
+   * rolls back and rejects with its error (packages/core/src/ports/storage/README.md,
+   * "Transactions"). A call that fails before sending anything (a thrown error) rolls the
+   * transaction back too: `write` lets every such failure surface before it returns.
+   *
+   * Only for a call that sends ALL its statements when it is made — the port's one-statement
+   * writes (`carts.set`, `transition`, `insertItem`, `updateItem`, `deleteItem`,
+   * `orders.insertPayment`): a call that sends a statement after an earlier one answered
+   * (`carts.insert` and `orders.insert` table by table, `events.append` per chunk) would send it
+   * after COMMIT. A write whose result decides something (a guarded update's `false`, a refusal,
+   * a claim's `held`) must be awaited instead.
+   */
+  defer(write: Promise<unknown>): void;
+  /**
+   * A last write that may send several statements (`carts.insert`, `orders.insert`): started
+   * now and awaited at the end of the use case together with the outbox append (one round trip
+   * for both), before COMMIT. A failure fails the use case, as an awaited write would.
+   */
+  finish(write: Promise<unknown>): void;
 }
 
 /**
@@ -109,11 +132,15 @@ export async function write<T>(
   const frame = claimFrames.getStore();
   const claim = frame?.claim.open && !frame.inWrite ? frame.claim : null;
   let emitted: EventRecord[] = [];
+  let deferred: Array<Promise<unknown>> = [];
+  let finishing: Array<Promise<unknown>> = [];
   let stored: StoredResponse | null = null;
   let interim = options?.interim === true;
   const now = ctx.clock.now();
   const result = await ctx.storage.transaction(async (tx) => {
     emitted = [];
+    deferred = [];
+    finishing = [];
     stored = null;
     interim = options?.interim === true;
     const work: Work = {
@@ -129,10 +156,20 @@ export async function write<T>(
           created_at: now,
         });
       },
+      defer(pending) {
+        // Reported by the storage (the transaction rejects); no unhandled rejection meanwhile.
+        pending.catch(() => {});
+        deferred.push(pending);
+      },
+      finish(pending) {
+        pending.catch(() => {});
+        finishing.push(pending);
+      },
     };
     const value =
       claim === null ? await fn(work) : await claimFrames.run({ claim, inWrite: true }, () => fn(work));
-    if (emitted.length > 0) await tx.events.append(emitted);
+    // The outbox is appended beside the last writes and the claim's compare-and-set (one round trip).
+    if (emitted.length > 0) work.finish(tx.events.append(emitted));
     if (claim !== null) {
       const response = interim ? null : responseOf(claim, value, options?.answer);
       if (response === INTERIM) interim = true;
@@ -149,8 +186,12 @@ export async function write<T>(
       }
       stored = response === INTERIM ? null : response;
     }
+    await Promise.all(finishing);
+    await failuresOf(deferred);
     return value;
   });
+  // Settled by now (the storage awaited their statements); a failure it did not report surfaces.
+  if (deferred.length > 0) await Promise.all(deferred);
   if (claim !== null && !interim) {
     if (stored === null) claim.unanswered = true;
     else {
@@ -164,6 +205,24 @@ export async function write<T>(
     else claimFrames.exit(() => ctx.events.publish(emitted));
   }
   return result;
+}
+
+/**
+ * Rejects with the first failure among deferred writes that failed before anything was sent
+ * (thrown errors surface within the current turn of the event loop; SQLite's statements run at
+ * once, so there every deferred write has finished by then). Writes still waiting for the
+ * database are left in flight: their statements go with COMMIT and the storage reports them.
+ */
+function failuresOf(deferred: ReadonlyArray<Promise<unknown>>): Promise<void> {
+  if (deferred.length === 0) return Promise.resolve();
+  let timer: ReturnType<typeof setImmediate> | undefined;
+  const turn = new Promise<void>((resolve) => {
+    timer = setImmediate(resolve);
+  });
+  const settled = Promise.all(deferred).then(() => {
+    if (timer !== undefined) clearImmediate(timer);
+  });
+  return Promise.race([settled, turn]);
 }
 
 /**

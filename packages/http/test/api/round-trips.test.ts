@@ -1,0 +1,119 @@
+import {
+  CartCreateSchema,
+  CartItemAddSchema,
+  CartUpdateSchema,
+  CheckoutSchema,
+} from '@cartwright/core/schemas';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createShippingMethod } from './support/catalog-fixtures';
+import { startApi, type TestApi } from './support/harness';
+import { ADDRESS, createProduct, placeOrder } from './support/order-fixtures';
+
+/**
+ * Round trips to PostgreSQL per use case of the storefront flow (issue 24): the storage
+ * pipelines the statements a use case starts together (BEGIN with the first, the last writes
+ * with COMMIT), so a use case costs one round trip per level of reads that depend on earlier
+ * ones. Counted by the adapter (`PostgresStorage.stats()`), around each service call (no
+ * API-key lookup, no HTTP). The figures are exact: a use case that starts to wait once more per
+ * request fails here.
+ */
+
+interface Traffic {
+  statements: number;
+  roundTrips: number;
+}
+
+function statsOf(api: TestApi): () => Traffic {
+  const storage = api.engine.storage as unknown as { stats?(): Traffic };
+  if (typeof storage.stats !== 'function') throw new Error('the PostgreSQL storage counts no traffic');
+  return () => storage.stats!();
+}
+
+describe('round trips of the storefront flow [postgres]', () => {
+  let api: TestApi & { close(): Promise<void> };
+  let stats: () => Traffic;
+  const guest = { key_type: 'publishable', customer_id: null } as const;
+
+  beforeAll(async () => {
+    api = await startApi('postgres');
+    stats = statsOf(api);
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  /** The traffic of one call. */
+  async function measure<T>(call: () => Promise<T>): Promise<{ value: T; traffic: Traffic }> {
+    const before = stats();
+    const value = await call();
+    const after = stats();
+    return {
+      value,
+      traffic: {
+        statements: after.statements - before.statements,
+        roundTrips: after.roundTrips - before.roundTrips,
+      },
+    };
+  }
+
+  test('create, add items, set the address and method, check out: 3, 3, 3, 3, 6 round trips', async () => {
+    const first = await createProduct(api, { price: 1500, on_hand: 10 });
+    const second = await createProduct(api, { price: 700, on_hand: 10 });
+    const shipping_method_id = await createShippingMethod(api, { price: 500 });
+    // The store's first order creates its order-number counter (two statements more, once).
+    await placeOrder(api, [{ variant_id: second.variant_id }]);
+    const { scope, engine } = api;
+
+    // [BEGIN, store, automatic discounts] [cart insert] [COMMIT]
+    const created = await measure(() => engine.carts.create(scope, guest, CartCreateSchema.parse({})));
+    expect(created.traffic).toEqual({ statements: 5, roundTrips: 3 });
+    const cartId = created.value.id;
+
+    // [BEGIN, lock + cart, store, automatic discounts] [variants] [touch + item insert, COMMIT]
+    for (const variant_id of [first.variant_id, second.variant_id]) {
+      const added = await measure(() =>
+        engine.carts.addItem(scope, guest, cartId, CartItemAddSchema.parse({ variant_id, quantity: 2 })),
+      );
+      expect(added.traffic).toEqual({ statements: 9, roundTrips: 3 });
+    }
+
+    // [BEGIN, lock + cart, store, automatic discounts] [variants, shipping method] [set, COMMIT]
+    const updated = await measure(() =>
+      engine.carts.update(
+        scope,
+        guest,
+        cartId,
+        CartUpdateSchema.parse({ shipping_address: ADDRESS, shipping_method_id }),
+      ),
+    );
+    expect(updated.traffic).toEqual({ statements: 9, roundTrips: 3 });
+    expect(updated.value.shipping_method_id).toBe(shipping_method_id);
+
+    // [BEGIN, lock + cart, store, automatic discounts, attempt 1] [variants, shipping method]
+    // [inventory] [number, cart completed] [order insert, events] [COMMIT]
+    const checkedOut = await measure(() =>
+      engine.checkout.checkout(
+        scope,
+        cartId,
+        CheckoutSchema.parse({ email: 'buyer@example.com', payment_provider: 'manual' }),
+        guest,
+      ),
+    );
+    expect(checkedOut.value.status).toBe('pending');
+    expect(checkedOut.traffic).toEqual({ statements: 14, roundTrips: 6 });
+  });
+
+  test('a cart created with its items prices them in the first round trip: 3 round trips', async () => {
+    const product = await createProduct(api, { price: 900, on_hand: 5 });
+    const created = await measure(() =>
+      api.engine.carts.create(
+        api.scope,
+        guest,
+        CartCreateSchema.parse({ items: [{ variant_id: product.variant_id, quantity: 1 }] }),
+      ),
+    );
+    expect(created.value.items).toHaveLength(1);
+    // [BEGIN, store, automatic discounts, variants] [cart and items insert] [COMMIT]
+    expect(created.traffic).toEqual({ statements: 6, roundTrips: 3 });
+  });
+});
