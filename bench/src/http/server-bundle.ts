@@ -21,7 +21,8 @@ interface EsbuildSlice {
   build(options: Record<string, unknown>): Promise<{ errors: unknown[]; warnings: unknown[] }>;
 }
 
-const OUT_DIR = join(tmpdir(), 'cartwright-bench');
+// One folder per bench process: two benches running at once never start a half-written bundle.
+const OUT_DIR = join(tmpdir(), `cartwright-bench-${process.pid}`);
 /** Left out of the bundle and imported by absolute path from bench/node_modules. */
 const DRIVERS = ['better-sqlite3', 'pg'];
 

@@ -99,7 +99,7 @@ async function reconcile(config: ServerConfig, { values }: CommandOf<'reconcile'
 }
 
 async function migrate(config: ServerConfig): Promise<void> {
-  const storage = await openStorage(config.databaseUrl);
+  const storage = await openStorage(config.databaseUrl, { poolSize: config.databasePoolSize });
   try {
     await storage.migrate();
   } catch (error) {

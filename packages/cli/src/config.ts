@@ -16,6 +16,11 @@ export interface ServerConfig {
    * and `pnpm --filter @cartwright/cli …` all use the same `./.data/commerce.db`).
    */
   databaseUrl: string;
+  /**
+   * `DATABASE_POOL_SIZE` (default 10): connections of the PostgreSQL pool of this process
+   * (ignored for SQLite). Measured effects: docs/benchmarks.md.
+   */
+  databasePoolSize: number;
   /** `LOG_LEVEL` (default `info`). */
   logLevel: LogLevel;
   apiKeys: string[];
@@ -165,6 +170,15 @@ function trustProxy(raw: string | undefined): boolean | number {
   throw new ConfigError(`COMMERCE_TRUST_PROXY must be true, false or a number of proxies, got '${raw}'`);
 }
 
+function poolSize(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return 10;
+  const size = Number(raw.trim());
+  if (!Number.isInteger(size) || size < 1 || size > 1000) {
+    throw new ConfigError(`DATABASE_POOL_SIZE must be a whole number from 1 to 1000, got '${raw}'`);
+  }
+  return size;
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = env.PORT === undefined || env.PORT === '' ? 3000 : Number(env.PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -183,6 +197,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     port,
     host: env.HOST || '127.0.0.1',
     databaseUrl: resolveDatabaseUrl(env.DATABASE_URL, env.INIT_CWD || process.cwd()),
+    databasePoolSize: poolSize(env.DATABASE_POOL_SIZE),
     logLevel: logLevel(env.LOG_LEVEL),
     apiKeys: (env.COMMERCE_API_KEYS ?? '')
       .split(',')

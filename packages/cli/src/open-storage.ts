@@ -4,12 +4,16 @@ import type { Storage } from '@cartwright/core/storage';
 
 /**
  * `DATABASE_URL` (docs/contract.md#running): `postgres://…` → PostgreSQL; `:memory:` → in-memory SQLite;
- * anything else → a SQLite file (its folder is created).
+ * anything else → a SQLite file (its folder is created). `poolSize`: the PostgreSQL pool's size
+ * (`DATABASE_POOL_SIZE`, default 10).
  */
-export async function openStorage(databaseUrl: string): Promise<Storage> {
+export async function openStorage(
+  databaseUrl: string,
+  options: { poolSize?: number } = {},
+): Promise<Storage> {
   if (/^postgres(ql)?:\/\//i.test(databaseUrl)) {
     const { postgresStorage } = await import('@cartwright/storage-kysely/postgres');
-    return postgresStorage({ connectionString: databaseUrl });
+    return postgresStorage({ connectionString: databaseUrl, max: options.poolSize ?? 10 });
   }
   const { sqliteStorage } = await import('@cartwright/storage-kysely/sqlite');
   if (databaseUrl !== ':memory:') mkdirSync(dirname(databaseUrl), { recursive: true });

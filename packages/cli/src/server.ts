@@ -56,7 +56,7 @@ export async function createConfiguredEngine(
   config: ServerConfig,
   options: StartServerOptions = {},
 ): Promise<ConfiguredEngine> {
-  const storage = await openStorage(config.databaseUrl);
+  const storage = await openStorage(config.databaseUrl, { poolSize: config.databasePoolSize });
   try {
     return await configure(storage, config, options);
   } catch (error) {

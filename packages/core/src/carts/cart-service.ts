@@ -248,7 +248,7 @@ export function createCartService(ctx: ServiceContext) {
             quantity: line.quantity,
           })),
         );
-        work.finish(tx.carts.insert(cart));
+        work.defer(tx.carts.insert(cart));
         return cartToWire(cart, result);
       });
     },

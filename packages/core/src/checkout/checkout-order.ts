@@ -91,7 +91,7 @@ export async function writeCheckoutOrder(
       throw new CommerceError('internal_error', `Checkout attempt '${payment.id}' was settled meanwhile`);
   } else {
     // The last write: awaited at the end, beside the outbox append (one round trip).
-    work.finish(tx.orders.insert(input.payment_row === 'new' ? order : { ...order, payments: [] }));
+    work.defer(tx.orders.insert(input.payment_row === 'new' ? order : { ...order, payments: [] }));
   }
   if (completed.status === 'rejected') throw completed.reason;
   if (!completed.value) {

@@ -97,20 +97,15 @@ export interface Work {
    * "Transactions"). A call that fails before sending anything (a thrown error) rolls the
    * transaction back too: `write` lets every such failure surface before it returns.
    *
-   * Only for a call that sends ALL its statements when it is made — the port's one-statement
-   * writes (`carts.set`, `transition`, `insertItem`, `updateItem`, `deleteItem`,
-   * `orders.insertPayment`): a call that sends a statement after an earlier one answered
-   * (`carts.insert` and `orders.insert` table by table, `events.append` per chunk) would send it
-   * after COMMIT. A write whose result decides something (a guarded update's `false`, a refusal,
-   * a claim's `held`) must be awaited instead.
+   * Only for a call that starts ALL its statements when it is made — the port's insert and
+   * one-statement writes (`carts.insert`, `carts.set`, `transition`, `insertItem`, `updateItem`,
+   * `deleteItem`, `orders.insert`, `orders.insertPayment`, `events.append`: multi-statement
+   * inserts start every statement at the call, storage-kysely's `insertRows`): a call that sent a
+   * statement only after an earlier one answered would send it after COMMIT. A write whose result
+   * decides something (a guarded update's `false`, a refusal, a claim's `held`) must be awaited
+   * instead.
    */
   defer(write: Promise<unknown>): void;
-  /**
-   * A last write that may send several statements (`carts.insert`, `orders.insert`): started
-   * now and awaited at the end of the use case together with the outbox append (one round trip
-   * for both), before COMMIT. A failure fails the use case, as an awaited write would.
-   */
-  finish(write: Promise<unknown>): void;
 }
 
 /**
@@ -133,14 +128,12 @@ export async function write<T>(
   const claim = frame?.claim.open && !frame.inWrite ? frame.claim : null;
   let emitted: EventRecord[] = [];
   let deferred: Array<Promise<unknown>> = [];
-  let finishing: Array<Promise<unknown>> = [];
   let stored: StoredResponse | null = null;
   let interim = options?.interim === true;
   const now = ctx.clock.now();
   const result = await ctx.storage.transaction(async (tx) => {
     emitted = [];
     deferred = [];
-    finishing = [];
     stored = null;
     interim = options?.interim === true;
     const work: Work = {
@@ -161,15 +154,11 @@ export async function write<T>(
         pending.catch(() => {});
         deferred.push(pending);
       },
-      finish(pending) {
-        pending.catch(() => {});
-        finishing.push(pending);
-      },
     };
     const value =
       claim === null ? await fn(work) : await claimFrames.run({ claim, inWrite: true }, () => fn(work));
-    // The outbox is appended beside the last writes and the claim's compare-and-set (one round trip).
-    if (emitted.length > 0) work.finish(tx.events.append(emitted));
+    // The outbox travels with the last writes and COMMIT (nothing here needs its result).
+    if (emitted.length > 0) work.defer(tx.events.append(emitted));
     if (claim !== null) {
       const response = interim ? null : responseOf(claim, value, options?.answer);
       if (response === INTERIM) interim = true;
@@ -186,7 +175,6 @@ export async function write<T>(
       }
       stored = response === INTERIM ? null : response;
     }
-    await Promise.all(finishing);
     await failuresOf(deferred);
     return value;
   });

@@ -56,14 +56,20 @@ function layoutOf(compiled: CompiledTemplate<unknown>, columns: readonly string[
   return layout;
 }
 
-/** Inserts encoded rows in chunks through `t` (an insertTemplate of the same table). */
-export async function insertRows<TB extends TableName>(
+/**
+ * Inserts encoded rows in chunks through `t` (an insertTemplate of the same table). Every chunk's
+ * statement is started before any is awaited (and synchronously, at the call), so a caller may
+ * leave the whole insert in flight (core's `work.defer`): on PostgreSQL the chunks share one
+ * round trip, and no statement of it is sent after the transaction's COMMIT.
+ */
+export function insertRows<TB extends TableName>(
   q: QueryRunner,
   t: Template<string, unknown, number>,
   table: TB,
   rows: readonly EncodedRow<TB>[],
 ): Promise<void> {
   const columns = TABLE_COLUMNS[table] as readonly string[];
+  const sent: Array<Promise<number>> = [];
   for (let start = 0; start < rows.length; start += CHUNK) {
     const count = Math.min(CHUNK, rows.length - start);
     const compiled = q.compiled(t, count);
@@ -79,6 +85,8 @@ export async function insertRows<TB extends TableName>(
     }
     const parameters = new Array<unknown>(layout.length);
     for (let i = 0; i < layout.length; i++) parameters[i] = values[layout[i]!];
-    await q.execute({ ...compiled.compiled, parameters });
+    sent.push(q.execute({ ...compiled.compiled, parameters }));
   }
+  if (sent.length === 1) return sent[0] as Promise<unknown> as Promise<void>;
+  return Promise.all(sent).then(() => undefined);
 }

@@ -318,8 +318,11 @@ export class KyselyCartRepository implements CartRepository {
       await insertTree(this.q, insertCartTree, CART_TREE, [[row], items]);
       return;
     }
-    await insertRows(this.q, insert, 'carts', [row]);
-    await insertRows(this.q, insertItemRow, 'cart_items', items);
+    // Both started at once, the cart first (see insertRows).
+    await Promise.all([
+      insertRows(this.q, insert, 'carts', [row]),
+      insertRows(this.q, insertItemRow, 'cart_items', items),
+    ]);
   }
 
   get(scope: Scope, id: string, options: { forUpdate: true }): Promise<LockedCart | null>;

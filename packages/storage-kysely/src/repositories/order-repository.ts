@@ -273,31 +273,35 @@ export class KyselyOrderRepository implements OrderRepository {
       ]);
       return;
     }
-    await insertRows(this.q, insertOrderRow, 'orders', [encodeOrder(order, c)]);
-    await insertRows(
-      this.q,
-      insertLineRow,
-      'order_lines',
-      order.lines.map((line) => encodeLine(order, line)),
-    );
-    await insertRows(
-      this.q,
-      insertPaymentRow,
-      'payments',
-      order.payments.map((payment) => encodePayment(payment, c)),
-    );
-    await insertRows(
-      this.q,
-      insertFulfillmentRow,
-      'fulfillments',
-      order.fulfillments.map((fulfillment) => encodeFulfillment(fulfillment, c)),
-    );
-    await insertRows(
-      this.q,
-      insertRefundRow,
-      'refunds',
-      order.refunds.map((refund) => encodeRefund(refund, c)),
-    );
+    // Every statement started at once, in this order (the order row before the rows that
+    // reference it): see insertRows.
+    await Promise.all([
+      insertRows(this.q, insertOrderRow, 'orders', [encodeOrder(order, c)]),
+      insertRows(
+        this.q,
+        insertLineRow,
+        'order_lines',
+        order.lines.map((line) => encodeLine(order, line)),
+      ),
+      insertRows(
+        this.q,
+        insertPaymentRow,
+        'payments',
+        order.payments.map((payment) => encodePayment(payment, c)),
+      ),
+      insertRows(
+        this.q,
+        insertFulfillmentRow,
+        'fulfillments',
+        order.fulfillments.map((fulfillment) => encodeFulfillment(fulfillment, c)),
+      ),
+      insertRows(
+        this.q,
+        insertRefundRow,
+        'refunds',
+        order.refunds.map((refund) => encodeRefund(refund, c)),
+      ),
+    ]);
   }
 
   async get(scope: Scope, id: string, options?: { forUpdate?: boolean }): Promise<OrderAggregate | null> {
