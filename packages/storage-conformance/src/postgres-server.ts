@@ -32,7 +32,9 @@ import { ensureSystemUser, freePort } from './server-process';
  *
  * `startPostgres({ durable: true })` (benchmarks of durability settings): always a cluster of its
  * own, never `CARTWRIGHT_TEST_PG_URL`'s, with PostgreSQL's durable defaults (fsync,
- * full_page_writes and synchronous_commit on).
+ * full_page_writes and synchronous_commit on). `settings`: more `name=value` server settings
+ * (e.g. `shared_preload_libraries=pg_stat_statements`); with `CARTWRIGHT_TEST_PG_URL` set and no
+ * `durable`, that server is used as it is.
  */
 export interface PostgresServer {
   /** Connection URL of the `postgres` database (superuser `postgres`). */
@@ -45,7 +47,9 @@ export interface PostgresServer {
 const SYSTEM_USER = 'cartwright-pg';
 const PREFIX = 'cartwright-pg-';
 
-export async function startPostgres(start: { durable?: boolean } = {}): Promise<PostgresServer> {
+export async function startPostgres(
+  start: { durable?: boolean; settings?: readonly string[] } = {},
+): Promise<PostgresServer> {
   const fromEnv = start.durable ? undefined : process.env.CARTWRIGHT_TEST_PG_URL;
   if (fromEnv) return { url: fromEnv, stop: async () => {} };
 
@@ -104,6 +108,7 @@ export async function startPostgres(start: { durable?: boolean } = {}): Promise<
       `-k ${dir}`,
       ...(start.durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
       '-c max_connections=200',
+      ...(start.settings ?? []).map((setting) => `-c ${setting}`),
     ].join(' ');
     process.once('exit', onExit);
     process.once('SIGINT', onSignal);
