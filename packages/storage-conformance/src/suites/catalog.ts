@@ -316,6 +316,24 @@ export function catalogSuite(ctx: SuiteContext): void {
       expect(await ctx.read((r) => r.products.getPurchasable(scope, []))).toEqual([]);
     });
 
+    it('getPurchasable finds every listed variant whatever the number of ids (one to many more than a cart has lines), duplicates once', async () => {
+      const scope = newScope();
+      const products = Array.from({ length: 8 }, (_, i) =>
+        makeProduct(scope, { prices: [100 + i, 200 + i, 300 + i] }),
+      );
+      await ctx.tx(async (tx) => {
+        for (const product of products) await tx.products.insert(product);
+      });
+      const all = products.flatMap((product) => product.variants.map((variant) => variant.id));
+      for (const count of [1, 2, 15, 16, 17, 24]) {
+        const ids = all.slice(0, count);
+        const found = await ctx.read((r) =>
+          r.products.getPurchasable(scope, [...ids, ids[0]!, 'var_missing']),
+        );
+        expect(found.map((p) => p.variant.id).sort()).toEqual([...ids].sort());
+      }
+    });
+
     it('list filters: status, type, q (case-insensitive substring, wildcards literal), tags (AND), inclusive price bounds', async () => {
       const scope = newScope();
       const insert = (p: ProductAggregate) => ctx.tx((tx) => tx.products.insert(p));

@@ -19,7 +19,7 @@ import { type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kys
 import { insertRows, insertTemplate } from '../query/insert-template';
 import { keysetList, runKeysetList } from '../query/keyset-list';
 import type { QueryRunner } from '../query/query-runner';
-import { type BuildContext, type Slots, shapedTemplate, slot, template } from '../query/template';
+import { type Args, type BuildContext, type Slots, shapedTemplate, slot, template } from '../query/template';
 import { updateArgs, updateTemplate } from '../query/update-template';
 import type { Database, ProductVariantsTable } from '../schema/database';
 import { PRICE_ASC_KEY, PRICE_DESC_KEY } from '../schema/sort-keys';
@@ -96,14 +96,35 @@ const variantById = template(({ db }, p: Slots<ScopeSlots | 'id'>) =>
     .where('v.deleted_at', 'is', null),
 );
 
-/** Live variants by id, each as one purchasable document (catalog-documents.ts). */
-const purchasable = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =>
-  db
-    .selectFrom(sql`product_variants v ${sql.raw(PURCHASABLE_JOINS)}` as never)
-    .select(sql<unknown>`${sql.raw(purchasableDocumentSql(caps.dialect))}`.as('doc'))
-    .where(sql<SqlBool>`v.store_id = ${p.store_id} and v.mode = ${p.mode}`)
-    .where(caps.inList(sql.ref('v.id'), p.ids))
-    .where(sql<SqlBool>`v.deleted_at is null`),
+/**
+ * Up to this many ids, PostgreSQL reads purchasable variants with one parameter per id
+ * (`v.id in ($3, $4)`), one prepared statement per count; more, with one array parameter.
+ */
+const PURCHASABLE_ID_SLOTS = 16;
+
+/**
+ * Live variants by id, each as one purchasable document (catalog-documents.ts). Shaped by the
+ * number of ids on PostgreSQL (`count`, ≤ {@link PURCHASABLE_ID_SLOTS}; 0: the array form): a
+ * prepared statement over `id = any($3::text[])` is either re-planned at every execution (0.6 ms
+ * of the server's CPU for this three-table join, pg_stat_statements over the storefront flow) or
+ * given a generic plan that cannot know the array holds two ids and scans every variant,
+ * inventory and product row of the store (EXPLAIN ANALYZE on 500 products: 1.31 ms against
+ * 0.17 ms). With one parameter per id the generic plan is the index plan, planned once per
+ * connection.
+ */
+const purchasable = shapedTemplate(
+  (count: number) => String(count),
+  ({ db, caps }, p: Slots<ScopeSlots | 'ids'>, count: number) =>
+    db
+      .selectFrom(sql`product_variants v ${sql.raw(PURCHASABLE_JOINS)}` as never)
+      .select(sql<unknown>`${sql.raw(purchasableDocumentSql(caps.dialect))}`.as('doc'))
+      .where(sql<SqlBool>`v.store_id = ${p.store_id} and v.mode = ${p.mode}`)
+      .where(
+        count > 0
+          ? sql<SqlBool>`v.id in (${sql.join(Array.from({ length: count }, (_, i) => slot(p, `id${i}`)))})`
+          : caps.inList(sql.ref('v.id'), p.ids),
+      )
+      .where(sql<SqlBool>`v.deleted_at is null`),
 );
 
 /**
@@ -628,7 +649,13 @@ export class KyselyProductRepository implements ProductRepository {
   async getPurchasable(scope: Scope, variant_ids: string[]): Promise<PurchasableVariant[]> {
     if (variant_ids.length === 0) return [];
     const c = this.q.caps;
-    const rows = await this.q.rows(purchasable, scoped(scope, { ids: c.list([...new Set(variant_ids)]) }));
+    const ids = [...new Set(variant_ids)];
+    const count = c.dialect === 'postgres' && ids.length <= PURCHASABLE_ID_SLOTS ? ids.length : 0;
+    const args: Record<string, unknown> & Args<ScopeSlots | 'ids'> = scoped(scope, {
+      ids: count > 0 ? null : c.list(ids),
+    });
+    for (let i = 0; i < count; i++) args[`id${i}`] = ids[i];
+    const rows = await this.q.rows(purchasable, args, count);
     return rows.map((row): PurchasableVariant => {
       const doc = parseDocument(row.doc);
       const productId = doc[PURCHASABLE.productId] as string;
