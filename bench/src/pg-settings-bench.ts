@@ -17,7 +17,6 @@
 import { nodeCrypto, openStorage } from '@cartwright/cli';
 import { createEngine } from '@cartwright/core';
 import { engineInternals } from '@cartwright/core/internal';
-import pg from 'pg';
 import { growPostgresCatalog, PORT_SEEDED_ON_POSTGRES } from './fixture/postgres-catalog';
 import { seedFixture } from './fixture/seed';
 import { type FlowFixture, type FlowResult, runFlow } from './http/load';
@@ -25,6 +24,7 @@ import { cpuMicros, type ServerStats, startServerProcess } from './http/server-h
 import { parseArgs, sized } from './lib/args';
 import { machineInfo, printMachine } from './lib/machine';
 import { openPgCpu } from './lib/pg-cpu';
+import { withPgClient } from './lib/postgres';
 import { type StorageTraffic, trafficBetween } from './lib/query-counter';
 import { saveResults } from './lib/results';
 import { fmt, ms } from './lib/stats';
@@ -63,16 +63,6 @@ export interface PgSettingsResults {
   points: PgSettingsPoint[];
 }
 
-async function withClient<T>(url: string, body: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await body(client);
-  } finally {
-    await client.end();
-  }
-}
-
 function databaseUrl(serverUrl: string, name: string): string {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
@@ -107,12 +97,12 @@ async function measureSetting(
   index: number,
 ): Promise<PgSettingsPoint[]> {
   const name = `${template}_s${index}`;
-  await withClient(server.url, async (client) => {
+  await withPgClient(server.url, async (client) => {
     await client.query(`create database "${name}" template "${template}"`);
     await client.query(`alter database "${name}" set synchronous_commit = ${synchronousCommit}`);
   });
   const url = databaseUrl(server.url, name);
-  const shown = await withClient(url, async (client) => {
+  const shown = await withPgClient(url, async (client) => {
     const result = await client.query<{ synchronous_commit: string }>('show synchronous_commit');
     return result.rows[0]?.synchronous_commit;
   });
@@ -152,7 +142,9 @@ async function measureSetting(
     }
   } finally {
     await app.exit();
-    await withClient(server.url, (client) => client.query(`drop database if exists "${name}" with (force)`));
+    await withPgClient(server.url, (client) =>
+      client.query(`drop database if exists "${name}" with (force)`),
+    );
   }
   return points;
 }
@@ -185,7 +177,7 @@ if (!server) {
   const points: PgSettingsPoint[] = [];
   try {
     const cluster = server;
-    const version = await withClient(cluster.url, async (client) => {
+    const version = await withPgClient(cluster.url, async (client) => {
       for (const name of ['fsync', 'full_page_writes', 'synchronous_commit', 'wal_sync_method']) {
         const result = await client.query<Record<string, string>>(`show ${name}`);
         settings.cluster[name] = result.rows[0]?.[name] ?? '?';
@@ -203,7 +195,7 @@ if (!server) {
         .join(', ')}`,
     );
     const template = `cartwright_settings_${Date.now().toString(36)}`;
-    await withClient(cluster.url, (client) => client.query(`create database "${template}"`));
+    await withPgClient(cluster.url, (client) => client.query(`create database "${template}"`));
     console.log(`\n== seeding ${fmt(PRODUCTS)} products`);
     const fixture = await seed(databaseUrl(cluster.url, template));
     let index = 0;

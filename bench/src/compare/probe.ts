@@ -24,12 +24,12 @@ import { join } from 'node:path';
 import { nodeCrypto, openStorage } from '@cartwright/cli';
 import { createEngine } from '@cartwright/core';
 import { engineInternals } from '@cartwright/core/internal';
-import pg from 'pg';
 import { growPostgresCatalog } from '../fixture/postgres-catalog';
 import { seedFixture } from '../fixture/seed';
 import { runFlow, runGet } from '../http/load';
 import { cpuMicros, type ServerStats, startServerProcess } from '../http/server-handle';
 import { openPgCpu } from '../lib/pg-cpu';
+import { withPgClient } from '../lib/postgres';
 import { COUNT_STATEMENTS_ENV, type StorageTraffic, trafficBetween } from '../lib/query-counter';
 
 const seconds = Number(process.env.COMPARE_SECONDS ?? 5);
@@ -42,20 +42,10 @@ const fileDirectory = database === 'file' ? mkdtempSync(join(tmpdir(), 'cartwrig
 const postgresUrl = database === 'postgres' ? await createDatabase(process.env.COMPARE_PG_URL) : undefined;
 const databaseUrl = postgresUrl ?? (fileDirectory ? join(fileDirectory, 'probe.db') : ':memory:');
 
-async function admin<T>(url: string, body: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await body(client);
-  } finally {
-    await client.end();
-  }
-}
-
 async function createDatabase(serverUrl: string | undefined): Promise<string> {
   if (!serverUrl) throw new Error('COMPARE_DATABASE=postgres needs COMPARE_PG_URL (compare-bench sets it)');
   const name = `cartwright_probe_${Date.now().toString(36)}_${process.pid}`;
-  await admin(serverUrl, (client) => client.query(`create database "${name}"`));
+  await withPgClient(serverUrl, (client) => client.query(`create database "${name}"`));
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.toString();
@@ -129,7 +119,7 @@ try {
   if (fileDirectory) rmSync(fileDirectory, { recursive: true, force: true });
   if (postgresUrl && process.env.COMPARE_PG_URL) {
     const name = new URL(postgresUrl).pathname.slice(1);
-    await admin(process.env.COMPARE_PG_URL, (client) =>
+    await withPgClient(process.env.COMPARE_PG_URL, (client) =>
       client.query(`drop database if exists "${name}" with (force)`),
     );
   }

@@ -43,13 +43,20 @@ export async function acquirePostgres(enabled: boolean): Promise<PostgresTarget 
   }
 }
 
-async function serverVersion(url: string): Promise<string> {
+/** Runs `body` on a client of `url` connected for it, and ends the client afterwards. */
+export async function withPgClient<T>(url: string, body: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const result = await client.query<{ server_version: string }>('show server_version');
-    return `PostgreSQL ${result.rows[0]?.server_version ?? '?'}`;
+    return await body(client);
   } finally {
     await client.end();
   }
+}
+
+function serverVersion(url: string): Promise<string> {
+  return withPgClient(url, async (client) => {
+    const result = await client.query<{ server_version: string }>('show server_version');
+    return `PostgreSQL ${result.rows[0]?.server_version ?? '?'}`;
+  });
 }

@@ -354,6 +354,15 @@ export function readStoredCartPricing(
   ]).then(([customer, records]) => ({ customer, records }));
 }
 
+/** A stored cart to price: its store, the time, and the buyer's e-mail when checkout overrides it. */
+export interface StoredCartPricing {
+  scope: Scope;
+  store: StoreRecord;
+  cart: CartAggregate;
+  now: number;
+  email?: string | null | undefined;
+}
+
 /**
  * Prices a stored cart on what {@link readStoredCartPricing} read for it (the same cart, or one
  * that differs only in its discount codes when `known.discounts` covered them).
@@ -361,13 +370,7 @@ export function readStoredCartPricing(
  */
 export function priceStoredRecords(
   tx: Repositories,
-  input: {
-    scope: Scope;
-    store: StoreRecord;
-    cart: CartAggregate;
-    now: number;
-    email?: string | null | undefined;
-  },
+  input: StoredCartPricing,
   read: StoredCartRecords,
 ): Promise<PricedCart> {
   const { cart, scope } = input;
@@ -399,14 +402,7 @@ export function priceStoredRecords(
  */
 export async function priceStoredCart(
   tx: Repositories,
-  input: {
-    scope: Scope;
-    store: StoreRecord;
-    cart: CartAggregate;
-    now: number;
-    email?: string | null | undefined;
-    known?: KnownPricingRecords | undefined;
-  },
+  input: StoredCartPricing & { known?: KnownPricingRecords | undefined },
 ): Promise<PricedCart> {
   return priceStoredRecords(tx, input, await readStoredCartPricing(tx, input));
 }
