@@ -77,6 +77,7 @@ export function buildOrder(
       line_total: line.line_total,
       tax_amount: line.tax_amount,
       position: lines.length,
+      option_values: {},
     });
   }
 
@@ -121,6 +122,7 @@ export function buildOrder(
     cancel_reason: null,
     created_at: draft.now,
     updated_at: draft.now,
+    confirmed_at: null,
     cancelled_at: null,
     completed_at: null,
     lines,

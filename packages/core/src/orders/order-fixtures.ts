@@ -15,6 +15,7 @@ export function orderLine(overrides: Partial<OrderLineRecord> = {}): OrderLineRe
     variant_name: 'Mug',
     sku: null,
     image_url: null,
+    option_values: {},
     quantity: 3,
     fulfilled_quantity: 0,
     shipped_quantity: 0,

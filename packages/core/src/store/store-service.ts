@@ -60,6 +60,7 @@ export function createStoreService(ctx: ServiceContext) {
             name: init.name ?? ctx.config.default_store_name,
             currency: (init.currency ?? ctx.config.default_currency).toUpperCase(),
             timezone: init.timezone ?? ctx.config.default_timezone,
+            slug: null,
             prices_include_tax: false,
             tax_rate: 0,
             metadata: {},

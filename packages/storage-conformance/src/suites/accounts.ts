@@ -61,6 +61,7 @@ export function accountsSuite(ctx: SuiteContext): void {
         id: newId('store'),
         organization_id: newId('org'),
         name: 'Main',
+        slug: newId('main'),
         currency: 'USD',
         timezone: 'America/New_York',
         prices_include_tax: true,

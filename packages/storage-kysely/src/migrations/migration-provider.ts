@@ -16,6 +16,7 @@ import { rateLimitCountersMigration } from './0014_rate_limit_counters';
 import { customerAccountsMigration } from './0015_customer_accounts';
 import { refundPaymentColumnsMigration } from './0016_refund_payment_columns';
 import { storefrontReadModelMigration } from './0017_storefront_read_model';
+import { clientFieldsMigration } from './0018_client_fields';
 import type { SchemaDialect } from './column-types';
 
 /**
@@ -41,6 +42,7 @@ export function migrationsFor(dialect: SchemaDialect): Record<string, Migration>
     '0015_customer_accounts': customerAccountsMigration(dialect),
     '0016_refund_payment_columns': refundPaymentColumnsMigration(dialect),
     '0017_storefront_read_model': storefrontReadModelMigration(dialect),
+    '0018_client_fields': clientFieldsMigration(dialect),
   };
 }
 

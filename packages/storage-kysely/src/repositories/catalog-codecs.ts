@@ -76,6 +76,9 @@ export function decodeVariant(row: Selectable<ProductVariantsTable>, c: DialectC
     metadata: c.parseJson<JsonObject>(row.metadata),
     created_at: row.created_at,
     updated_at: row.updated_at,
+    width: row.width,
+    height: row.height,
+    depth: row.depth,
   };
 }
 
@@ -95,6 +98,9 @@ export function encodeVariant(
     cost_price: variant.cost_price,
     currency: variant.currency,
     weight: variant.weight,
+    width: variant.width,
+    height: variant.height,
+    depth: variant.depth,
     is_active: c.bool(variant.is_active),
     option_value_ids: c.json(variant.option_value_ids),
     position: variant.position,

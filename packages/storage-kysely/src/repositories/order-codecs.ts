@@ -60,6 +60,7 @@ export function decodeOrder(row: Selectable<OrdersTable>, c: DialectCapabilities
     cancel_reason: row.cancel_reason,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    confirmed_at: row.confirmed_at,
     cancelled_at: row.cancelled_at,
     completed_at: row.completed_at,
   };
@@ -101,12 +102,13 @@ export function encodeOrder(order: OrderRecord, c: DialectCapabilities): Encoded
     cancel_reason: order.cancel_reason,
     created_at: order.created_at,
     updated_at: order.updated_at,
+    confirmed_at: order.confirmed_at,
     cancelled_at: order.cancelled_at,
     completed_at: order.completed_at,
   };
 }
 
-export function decodeLine(row: Selectable<OrderLinesTable>): OrderLineRecord {
+export function decodeLine(row: Selectable<OrderLinesTable>, c: DialectCapabilities): OrderLineRecord {
   return {
     id: row.id,
     order_id: row.order_id,
@@ -116,6 +118,7 @@ export function decodeLine(row: Selectable<OrderLinesTable>): OrderLineRecord {
     variant_name: row.variant_name,
     sku: row.sku,
     image_url: row.image_url,
+    option_values: c.parseJson<Record<string, string>>(row.option_values) ?? {},
     quantity: row.quantity,
     fulfilled_quantity: row.fulfilled_quantity,
     shipped_quantity: row.shipped_quantity,
@@ -133,10 +136,14 @@ export function decodeLine(row: Selectable<OrderLinesTable>): OrderLineRecord {
 export function encodeLine(
   scope: { store_id: string; mode: string },
   line: OrderLineRecord,
+  c: DialectCapabilities,
 ): EncodedRow<'order_lines'> {
   // Scope keys first: `{ ...line, store_id, mode }` adds keys after a spread, which V8 (Node 20)
-  // builds on a slow path (µs per line); OrderLineRecord has no scope keys, so it is the same row.
-  return { store_id: scope.store_id, mode: scope.mode, ...line };
+  // builds on a slow path (µs per line); OrderLineRecord has no scope keys, so it is the same row
+  // but for `option_values`, written as the engine's JSON.
+  const row: EncodedRow<'order_lines'> = { store_id: scope.store_id, mode: scope.mode, ...line };
+  row.option_values = c.json(line.option_values);
+  return row;
 }
 
 export function decodePayment(row: Selectable<PaymentsTable>, c: DialectCapabilities): PaymentRecord {

@@ -268,7 +268,7 @@ export class KyselyOrderRepository implements OrderRepository {
     ) {
       await insertTree(this.q, insertOrderTree, ORDER_TREE, [
         [encodeOrder(order, c)],
-        order.lines.map((line) => encodeLine(order, line)),
+        order.lines.map((line) => encodeLine(order, line, c)),
         order.payments.map((payment) => encodePayment(payment, c)),
       ]);
       return;
@@ -281,7 +281,7 @@ export class KyselyOrderRepository implements OrderRepository {
         this.q,
         insertLineRow,
         'order_lines',
-        order.lines.map((line) => encodeLine(order, line)),
+        order.lines.map((line) => encodeLine(order, line, c)),
       ),
       insertRows(
         this.q,
@@ -603,7 +603,7 @@ export class KyselyOrderRepository implements OrderRepository {
     );
     const byId = new Map(aggregates.map((order) => [order.id, order]));
     for (const row of await this.q.rows(linesOf, scoped(scope, { ids }))) {
-      byId.get(row.order_id)?.lines.push(decodeLine(row));
+      byId.get(row.order_id)?.lines.push(decodeLine(row, c));
     }
     for (const row of await this.q.rows(paymentsOf, scoped(scope, { ids }))) {
       if (row.order_id !== null) byId.get(row.order_id)?.payments.push(decodePayment(row, c));

@@ -47,6 +47,7 @@ export function decodeStore(row: Selectable<StoresTable>, c: DialectCapabilities
     id: row.id,
     organization_id: row.organization_id,
     name: row.name,
+    slug: row.slug,
     currency: row.currency,
     timezone: row.timezone,
     prices_include_tax: c.toBool(row.prices_include_tax),

@@ -23,7 +23,7 @@ function columns<S extends string>(list: S): Words<S> {
 export const TABLE_COLUMNS = {
   organizations: columns('id name plan billing_email metadata created_at updated_at'),
   stores: columns(
-    'id organization_id name currency timezone prices_include_tax tax_rate metadata created_at updated_at',
+    'id organization_id name currency timezone prices_include_tax tax_rate metadata created_at updated_at slug',
   ),
   api_keys: columns(
     'store_id mode id name key_type key_hash key_prefix last_used_at expires_at revoked_at created_at',
@@ -39,7 +39,7 @@ export const TABLE_COLUMNS = {
   product_options: columns('store_id mode id product_id name position'),
   product_option_values: columns('store_id mode id option_id product_id value position'),
   product_variants: columns(
-    'store_id mode id product_id sku barcode price compare_at_price cost_price currency weight is_active option_value_ids position metadata created_at updated_at deleted_at option_value_names image_url',
+    'store_id mode id product_id sku barcode price compare_at_price cost_price currency weight is_active option_value_ids position metadata created_at updated_at deleted_at option_value_names image_url width height depth',
   ),
   inventory_items: columns(
     'store_id mode id variant_id product_id track_inventory allow_backorder safety_stock on_hand reserved metadata created_at updated_at',
@@ -56,17 +56,17 @@ export const TABLE_COLUMNS = {
     'store_id mode id email email_lower search_text first_name last_name phone external_id status tags metadata created_at updated_at deleted_at password_hash',
   ),
   customer_addresses: columns(
-    'store_id mode id customer_id name company line1 line2 city state postal_code country phone type is_default created_at updated_at',
+    'store_id mode id customer_id name company line1 line2 city state postal_code country phone type is_default created_at updated_at first_name last_name label receiver_name',
   ),
   carts: columns(
     'store_id mode id status session_id customer_id email shipping_address billing_address shipping_method_id discount_codes currency metadata created_at updated_at completed_at',
   ),
   cart_items: columns('store_id mode id cart_id variant_id quantity metadata created_at updated_at'),
   orders: columns(
-    'store_id mode id number status payment_status fulfillment_status customer_id email email_lower shipping_address billing_address currency subtotal discount_total shipping_total tax_total total paid_total refunded_total prices_include_tax tax_rate shipping_method_id shipping_method_name shipping_discount shipping_tax applied_discounts note metadata cart_id inventory_reserved cancel_reason created_at updated_at cancelled_at completed_at',
+    'store_id mode id number status payment_status fulfillment_status customer_id email email_lower shipping_address billing_address currency subtotal discount_total shipping_total tax_total total paid_total refunded_total prices_include_tax tax_rate shipping_method_id shipping_method_name shipping_discount shipping_tax applied_discounts note metadata cart_id inventory_reserved cancel_reason created_at updated_at cancelled_at completed_at confirmed_at',
   ),
   order_lines: columns(
-    'store_id mode id order_id variant_id product_id product_name variant_name sku image_url quantity fulfilled_quantity shipped_quantity refunded_quantity restocked_quantity reserved_quantity unit_price line_discount line_total tax_amount position',
+    'store_id mode id order_id variant_id product_id product_name variant_name sku image_url quantity fulfilled_quantity shipped_quantity refunded_quantity restocked_quantity reserved_quantity unit_price line_discount line_total tax_amount position option_values',
   ),
   payments: columns(
     'store_id mode id order_id provider provider_id amount currency status idempotency_key cart_id client_secret failure_reason note metadata checkout_snapshot created_at updated_at',

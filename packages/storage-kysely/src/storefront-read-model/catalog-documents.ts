@@ -68,10 +68,10 @@ const withAlias = (sql: string, alias: string): string => sql.replaceAll('P.', `
 
 /** A variant's own columns (positions: see {@link decodeVariantElement}); alias `v`. */
 function variantColumns(f: Fragments): string {
-  return `v.id, v.sku, v.barcode, v.price, v.compare_at_price, v.cost_price, v.currency, v.weight, v.is_active, ${f.json('v.option_value_ids')}, v.position, ${f.json('v.metadata')}, v.created_at, v.updated_at`;
+  return `v.id, v.sku, v.barcode, v.price, v.compare_at_price, v.cost_price, v.currency, v.weight, v.is_active, ${f.json('v.option_value_ids')}, v.position, ${f.json('v.metadata')}, v.created_at, v.updated_at, v.width, v.height, v.depth`;
 }
 
-/** An inventory row's columns (positions 14…23 of a variant element); alias `i`. */
+/** An inventory row's columns (positions 17…26 of a variant element); alias `i`. */
 function inventoryColumns(f: Fragments): string {
   return `i.id, i.product_id, i.track_inventory, i.allow_backorder, i.safety_stock, i.on_hand, i.reserved, ${f.json('i.metadata')}, i.created_at, i.updated_at`;
 }
@@ -110,7 +110,7 @@ function variantIdsSql(dialect: Dialect): string {
  * document whose row carries another value, or none (rebuild-documents.ts) — derived data is
  * rebuilt by the application, never by a migration.
  */
-export const CATALOG_DOCUMENT_VERSION = 1;
+export const CATALOG_DOCUMENT_VERSION = 2;
 
 /**
  * `INSERT … SELECT` (re)writing the `product_documents` row of every products row (alias `p`)
@@ -233,7 +233,7 @@ export function parseDocument(value: unknown): Element {
 const list = (value: unknown): readonly Element[] => (value as Element[] | null) ?? [];
 
 /**
- * A variant from its own columns `v` (positions 0…13 of {@link variantColumns}) and its
+ * A variant from its own columns `v` (positions 0…16 of {@link variantColumns}) and its
  * inventory columns found in `inv` from position `at` (see `inventoryColumns`).
  */
 function decodeVariant(
@@ -278,6 +278,9 @@ function decodeVariant(
     metadata: v[11] as JsonObject,
     created_at: v[12] as number,
     updated_at: v[13] as number,
+    width: (v[14] as number | null | undefined) ?? null,
+    height: (v[15] as number | null | undefined) ?? null,
+    depth: (v[16] as number | null | undefined) ?? null,
     inventory,
   };
 }
@@ -289,7 +292,7 @@ export function decodeVariantElement(
   e: Element,
   c: DialectCapabilities,
 ): VariantWithInventory {
-  return decodeVariant(scope, productId, e, e, 14, c);
+  return decodeVariant(scope, productId, e, e, 17, c);
 }
 
 /** Decodes a product document (see {@link productDocumentSql}) of the product `id`. */

@@ -50,6 +50,8 @@ export interface StoreRecord {
   id: string;
   organization_id: string;
   name: string;
+  /** Derived from the name, unique across the database (decisions §22); null until core sets it. */
+  slug: string | null;
   currency: string;
   timezone: string;
   prices_include_tax: boolean;
@@ -168,6 +170,10 @@ export interface VariantRecord extends Scoped {
   currency: string;
   /** Grams. */
   weight: number | null;
+  /** Dimensions (numbers ≥ 0, decisions §22); null when not given. */
+  width: number | null;
+  height: number | null;
+  depth: number | null;
   is_active: boolean;
   /** Ordered like the product's options. */
   option_value_ids: string[];
@@ -296,7 +302,13 @@ export interface CustomerAddressRecord extends Scoped {
   id: string;
   customer_id: string;
   name: string;
+  /** The SDK's `CartAddress` parts (decisions §22); null when only `name` was given. */
+  first_name: string | null;
+  last_name: string | null;
   company: string | null;
+  /** The address book's own label (≤ 100) and receiver (≤ 255), decisions §22. */
+  label: string | null;
+  receiver_name: string | null;
   line1: string;
   line2: string | null;
   city: string;
@@ -402,6 +414,8 @@ export interface OrderRecord extends Scoped {
   cancel_reason: string | null;
   created_at: Millis;
   updated_at: Millis;
+  /** When the order became `confirmed`; null before (and for orders older than the column). */
+  confirmed_at: Millis | null;
   cancelled_at: Millis | null;
   completed_at: Millis | null;
 }
@@ -415,6 +429,8 @@ export interface OrderLineRecord {
   variant_name: string;
   sku: string | null;
   image_url: string | null;
+  /** The variant's option values at order time, `{ option name: value }` (decisions §22). */
+  option_values: Record<string, string>;
   quantity: number;
   /** Units in non-cancelled fulfillments. */
   fulfilled_quantity: number;
