@@ -38,6 +38,12 @@ export interface ServerConfig {
   /** Only attempts and refunds at least this old are settled (`COMMERCE_RECONCILE_AFTER_MS`, default 120000). */
   reconcileAfterMs: number;
   /**
+   * How long an order waits for a payment the storefront confirms in the browser (a Stripe
+   * checkout without `payment_method_id`) before reconciliation cancels it
+   * (`COMMERCE_PAYMENT_TIMEOUT_MINUTES`, whole minutes from 1 to 10080, default 30).
+   */
+  paymentTimeoutMinutes: number;
+  /**
    * Rate limits (docs/contract.md#rate-limits): `false` with `COMMERCE_RATE_LIMITS=off`; else the rules given by
    * `COMMERCE_RATE_LIMIT_<RULE>` (`<limit>/<window>` such as `3000/10s`, or `off`) over the defaults.
    */
@@ -55,6 +61,23 @@ export class ConfigError extends Error {}
 const DEFAULT_RETRY_DELAYS = [0, 300, 1800, 7200, 86400];
 const DEFAULT_RECONCILE_INTERVAL_MS = 30_000;
 const DEFAULT_RECONCILE_AFTER_MS = 120_000;
+
+const DEFAULT_PAYMENT_TIMEOUT_MINUTES = 30;
+/** A week: longer than any storefront payment page stays open (and than Stripe keeps a 3-D Secure session). */
+const MAX_PAYMENT_TIMEOUT_MINUTES = 7 * 24 * 60;
+
+/** `COMMERCE_PAYMENT_TIMEOUT_MINUTES`: whole minutes from 1 to a week, or the default when unset. */
+function paymentTimeoutMinutes(raw: string | undefined): number {
+  const value = raw?.trim();
+  if (value === undefined || value === '') return DEFAULT_PAYMENT_TIMEOUT_MINUTES;
+  const minutes = Number(value);
+  if (!/^\d+$/.test(value) || minutes < 1 || minutes > MAX_PAYMENT_TIMEOUT_MINUTES) {
+    throw new ConfigError(
+      `COMMERCE_PAYMENT_TIMEOUT_MINUTES must be a whole number of minutes from 1 to ${MAX_PAYMENT_TIMEOUT_MINUTES}, got '${raw}'`,
+    );
+  }
+  return minutes;
+}
 
 function logLevel(raw: string | undefined): LogLevel {
   const value = raw?.trim().toLowerCase() || 'info';
@@ -211,6 +234,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || null,
     reconcileIntervalMs: millis(env, 'COMMERCE_RECONCILE_INTERVAL_MS', DEFAULT_RECONCILE_INTERVAL_MS),
     reconcileAfterMs: millis(env, 'COMMERCE_RECONCILE_AFTER_MS', DEFAULT_RECONCILE_AFTER_MS),
+    paymentTimeoutMinutes: paymentTimeoutMinutes(env.COMMERCE_PAYMENT_TIMEOUT_MINUTES),
     rateLimits: rateLimits(env),
     corsOrigins: origins(env, 'COMMERCE_CORS_ORIGINS', '*'),
     corsAdminOrigins: origins(env, 'COMMERCE_CORS_ADMIN_ORIGINS', []),

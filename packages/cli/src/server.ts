@@ -88,6 +88,8 @@ async function configure(
       stripeProvider({
         secretKey: config.stripeSecretKey,
         ...(config.stripeApiBase && { apiBase: config.stripeApiBase }),
+        // Enables `POST /v1/webhooks/stripe` (verified with it); without it that route answers 404.
+        ...(config.stripeWebhookSecret && { webhookSecret: config.stripeWebhookSecret }),
       }),
     );
   }
@@ -101,6 +103,7 @@ async function configure(
     config: {
       webhook_retry_delays: config.webhookRetryDelays,
       allow_private_webhooks: config.allowPrivateWebhooks,
+      payment_timeout_ms: config.paymentTimeoutMinutes * 60_000,
       ...options.engine?.config,
     },
   });

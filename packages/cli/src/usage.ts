@@ -15,8 +15,8 @@ Flags take their value as \`--flag value\` or \`--flag=value\`; an unknown flag 
 Configuration comes from the environment: PORT, HOST, DATABASE_URL, COMMERCE_API_KEYS,
 COMMERCE_WEBHOOK_RETRY_DELAYS, COMMERCE_ALLOW_PRIVATE_WEBHOOKS, COMMERCE_SEED, STRIPE_SECRET_KEY,
 STRIPE_API_BASE, STRIPE_WEBHOOK_SECRET, COMMERCE_RECONCILE_INTERVAL_MS, COMMERCE_RECONCILE_AFTER_MS,
-COMMERCE_RATE_LIMITS, COMMERCE_RATE_LIMIT_<RULE>, COMMERCE_CORS_ORIGINS, COMMERCE_CORS_ADMIN_ORIGINS,
-COMMERCE_TRUST_PROXY, LOG_LEVEL (see docs/getting-started.md and docs/limits.md).`,
+COMMERCE_PAYMENT_TIMEOUT_MINUTES, COMMERCE_RATE_LIMITS, COMMERCE_RATE_LIMIT_<RULE>,
+COMMERCE_CORS_ORIGINS, COMMERCE_CORS_ADMIN_ORIGINS, COMMERCE_TRUST_PROXY, LOG_LEVEL (see docs/getting-started.md and docs/limits.md).`,
   reconcile: `Usage: cartwright reconcile [--older-than-ms N] [--limit N]
 
 Finds checkout payment attempts that never became an order (the process died after the provider
@@ -33,7 +33,8 @@ accepts requests and one JSON log line per request. SIGTERM/SIGINT drain in-flig
 exit 0. Webhooks are delivered in-process unless --no-worker is given (then run \`cartwright worker\`).
 Checkout payments and refunds left open by a crash are reconciled every
 COMMERCE_RECONCILE_INTERVAL_MS (default 30000; 0 = off) once older than COMMERCE_RECONCILE_AFTER_MS
-(default 120000), unless --no-reconcile is given.
+(default 120000), unless --no-reconcile is given; the same runs cancel orders whose browser-confirmed
+payment did not come within COMMERCE_PAYMENT_TIMEOUT_MINUTES (default 30).
 Rate limits are on (COMMERCE_RATE_LIMITS=off turns them off, e.g. behind a gateway or for load
 tests; COMMERCE_RATE_LIMIT_SECRET_KEY=10000/10s and the like change one rule); browsers may call the
 storefront routes from any origin (COMMERCE_CORS_ORIGINS) and the admin routes from none

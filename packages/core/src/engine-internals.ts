@@ -47,11 +47,12 @@ export async function buildEngine(options: EngineOptions) {
     events: events.sink,
     webhookTransport: options.webhookTransport ?? null,
     config: { ...DEFAULT_ENGINE_CONFIG, ...options.config },
+    rateLimits: createRateLimiter(options.storage, clock, options.rateLimits),
   };
   if (options.migrate !== false) await options.storage.migrate();
 
   const services = createServices(ctx);
-  const rateLimits = createRateLimiter(options.storage, clock, options.rateLimits);
+  const rateLimits = ctx.rateLimits;
 
   return {
     [INTERNALS]: true as const,

@@ -1,4 +1,5 @@
 import type { PasswordHashParams } from './customers/passwords';
+import { DEFAULT_PAYMENT_TIMEOUT_MS } from './payments/awaiting-payment';
 import type { Clock } from './ports/clock';
 import type { CryptoPort } from './ports/crypto';
 import type { IdGenerator } from './ports/id-generator';
@@ -49,6 +50,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   idempotency_ttl_ms: 24 * 60 * 60 * 1000,
   idempotency_lock_ms: 30_000,
   api_key_cache_ms: 1000,
+  payment_timeout_ms: DEFAULT_PAYMENT_TIMEOUT_MS,
 };
 
 /**

@@ -10,6 +10,7 @@ export * from './carts/cart-transitions';
 export * from './carts/pricing';
 export { productPageToWire } from './catalog/product-support';
 export { type ProductWire, productToWire } from './catalog/wire';
+export type { AttemptOrigin } from './customers/attempt-limits';
 export type { CustomerSession, SignedInCustomer } from './customers/customer-accounts';
 export {
   createPasswordHasher,
@@ -64,7 +65,7 @@ export * from './schemas';
 export type { EngineConfig, ServiceContext } from './shared/context';
 export * from './shared/errors';
 export * from './shared/money';
-export { addressKey } from './shared/rate-limits/client-address';
+export { addressKey, canonicalClientAddress, canonicalIp } from './shared/rate-limits/client-address';
 export {
   DEFAULT_RATE_LIMITS,
   type RateLimitCaller,
@@ -73,6 +74,8 @@ export {
   type RateLimitOptions,
   type RateLimitPolicy,
   type RateLimitRule,
+  type RateLimitSubject,
+  rateLimitedError,
   type SharedRateLimit,
 } from './shared/rate-limits/rate-limiter';
 export type { PollingLoop } from './shared/scheduling/polling-loop';

@@ -30,7 +30,9 @@ import type {
   CartDiscountApplySchema,
   CartItemAddSchema,
   CartItemUpdateSchema,
+  CartMergeSchema,
   CartUpdateSchema,
+  CheckoutResult,
   CheckoutSchema,
   Customer,
   CustomerAddress,
@@ -57,9 +59,9 @@ import type {
   FulfillmentUpdateSchema,
   Image,
   ImageCreateSchema,
-  Inventory,
   InventoryAdjustSchema,
-  InventoryList,
+  InventoryItem,
+  InventoryItemList,
   InventoryListQuerySchema,
   InventoryUpdateSchema,
   ListQuerySchema,
@@ -155,15 +157,15 @@ export interface ShippingMethodsApi {
   listStorefront(query?: In<typeof StorefrontShippingMethodListQuerySchema>): Promise<ShippingMethodList>;
 }
 
-/** Inventory, one record per variant (docs/contract.md#inventory). */
+/** Inventory, one item per variant, with its `sku` and `levels` (docs/contract.md#inventory). */
 export interface InventoryApi {
   /** `GET /v1/admin/inventory` (`low_stock: true` for records at or under their threshold). */
-  list(query?: In<typeof InventoryListQuerySchema>): Promise<InventoryList>;
-  get(id: string): Promise<Inventory>;
-  /** Sets `quantity`, `low_stock_threshold`, `allow_backorder`. */
-  update(id: string, input: In<typeof InventoryUpdateSchema>): Promise<Inventory>;
+  list(query?: In<typeof InventoryListQuerySchema>): Promise<InventoryItemList>;
+  get(id: string): Promise<InventoryItem>;
+  /** Sets settings (`track_inventory`, `allow_backorder`, `safety_stock`, `metadata`) and an absolute `on_hand`. */
+  update(id: string, input: In<typeof InventoryUpdateSchema>): Promise<InventoryItem>;
   /** `{ quantity }` is a signed delta, applied atomically. */
-  adjust(id: string, input: In<typeof InventoryAdjustSchema>): Promise<Inventory>;
+  adjust(id: string, input: In<typeof InventoryAdjustSchema>): Promise<InventoryItem>;
 }
 
 // ----------------------------------------------------------------------------------- customers
@@ -233,15 +235,18 @@ export interface CartsApi {
   removeItem(id: string, itemId: string): Promise<Cart>;
   applyDiscount(id: string, input: In<typeof CartDiscountApplySchema>): Promise<Cart>;
   removeDiscount(id: string, code: string): Promise<Cart>;
-  /** Merges a guest cart into `customerId`'s cart (the storefront's merge, with that customer's token). */
-  merge(id: string, customerId: string): Promise<Cart>;
+  /**
+   * The storefront's merge, with `customerId`'s token: without `source_cart_id`, merges the guest
+   * cart `id` into the customer's cart; with it, merges that cart into the customer's cart `id`.
+   */
+  merge(id: string, customerId: string, input?: In<typeof CartMergeSchema>): Promise<Cart>;
 }
 
 /**
  * `POST /v1/storefront/carts/{id}/checkout` as the facade's actor: the body exactly as over HTTP
  * (`email`, `payment_provider` — any registered provider —, `payment_method_id`, addresses, `note`, `metadata`).
  */
-export type CheckoutApi = (cartId: string, input?: In<typeof CheckoutSchema>) => Promise<Order>;
+export type CheckoutApi = (cartId: string, input?: In<typeof CheckoutSchema>) => Promise<CheckoutResult>;
 
 /** Orders: the admin life cycle, payments, fulfillments, refunds, and the storefront reads (docs/contract.md#orders). */
 export interface OrdersApi {

@@ -29,7 +29,9 @@ mkdirSync(docsDir, { recursive: true });
 writeFileSync(jsonPath, `${JSON.stringify(document, null, 2)}\n`);
 writeFileSync(htmlPath, renderApiReferenceHtml(document));
 
-const biome = spawnSync('pnpm', ['exec', 'biome', 'format', '--write', relative(root, jsonPath)], {
+// The document as JSON.stringify writes it is over biome's default 1 MiB limit, which biome would skip.
+const maxSize = '--files-max-size=10485760';
+const biome = spawnSync('pnpm', ['exec', 'biome', 'format', '--write', maxSize, relative(root, jsonPath)], {
   cwd: root,
   stdio: 'ignore',
 });

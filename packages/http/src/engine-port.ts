@@ -117,15 +117,13 @@ export interface HttpRateLimiter {
     caller: { key_id: string; key_type: 'secret' | 'publishable' },
     address: string | undefined,
   ): RateLimitDecision | null;
-  /** One request in a strict per-address window shared by every process; null when off or no address. */
+  /**
+   * One request in a strict per-address window shared by every process; null when off or no
+   * address. (Customer sign-in failures are counted by the engine's use cases, not here.)
+   */
   count(
-    limit: 'failed_auth' | 'order_lookup' | 'sign_in',
+    limit: 'failed_auth' | 'order_lookup',
     address: string | undefined,
-  ): Promise<RateLimitDecision | null>;
-  /** One request in a window shared by every process for an e-mail address (docs/contract.md#sign-in); null when off. */
-  countSubject(
-    limit: 'order_lookup' | 'sign_in',
-    subject: { email: string },
   ): Promise<RateLimitDecision | null>;
 }
 

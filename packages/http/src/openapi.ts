@@ -22,6 +22,7 @@ import {
   PAYMENT_PROVIDERS_EXTENSION,
 } from '@cartwright/core/schemas';
 import { type ZodObject, z } from 'zod';
+import { BUYER_IP_HEADER } from './client-address';
 import { addOpenApiExamples } from './openapi-examples';
 import type { AnyRoute, ApiInfo } from './route';
 import { STATUS_BY_CODE, STATUS_OVERRIDES } from './status-map';
@@ -113,9 +114,12 @@ const LIMITS_TEXT =
 /** The same rate limits in words. */
 const RATE_LIMITS_TEXT =
   'Rate limits: every authenticated request counts against its API key (and, for publishable keys and ' +
-  'failed authentication, against the client address); the guest order lookup and customer sign-in have a ' +
-  'stricter per-address budget. Over a budget → 429 `rate_limited` with `Retry-After`. Responses carry ' +
-  '`RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` while limits are on.';
+  'failed authentication, against the client address); the guest order lookup has a stricter per-address ' +
+  'budget, and failed customer sign-ins (a wrong password, a wrong current password, an invalid reset token) ' +
+  'are limited per client address and per e-mail — successful ones count only toward the key. A secret-key ' +
+  'caller may name its shopper’s address in `Commerce-Buyer-Ip` on those routes. Over a budget → 429 ' +
+  '`rate_limited` with `Retry-After`. Responses carry `RateLimit-Limit`, `RateLimit-Remaining` and ' +
+  '`RateLimit-Reset` while limits are on.';
 
 export const DEFAULT_OPENAPI_INFO: OpenApiInfo = {
   title: 'Cartwright API',
@@ -128,6 +132,7 @@ export const DEFAULT_OPENAPI_INFO: OpenApiInfo = {
 };
 
 const IDEMPOTENCY_KEY_PARAMETER = 'IdempotencyKey';
+const BUYER_IP_PARAMETER = 'CommerceBuyerIp';
 const HEADER_RATE_LIMIT_LIMIT = 'RateLimit-Limit';
 const HEADER_RATE_LIMIT_REMAINING = 'RateLimit-Remaining';
 const HEADER_RATE_LIMIT_RESET = 'RateLimit-Reset';
@@ -155,6 +160,17 @@ function registerSharedComponents(registry: OpenAPIRegistry): void {
       '409 `idempotency_key_reused`; while the first request still runs → 409 `idempotency_key_in_use`. ' +
       '"The same body" is the same JSON value (key order and whitespace do not matter). A key belongs to its ' +
       "caller (store, mode, API key and customer token): another caller's identical request is a new request.",
+  });
+  registry.registerComponent('parameters', BUYER_IP_PARAMETER, {
+    name: BUYER_IP_HEADER,
+    in: 'header',
+    required: false,
+    schema: { type: 'string', maxLength: 45 },
+    example: '203.0.113.7',
+    description:
+      'Secret keys only (a storefront server acting for a shopper): the shopper’s IP address, counted by this ' +
+      "route's per-address limits instead of the connection's address. Not an IPv4 or IPv6 address → 400 " +
+      '`parameter_invalid` (`param: Commerce-Buyer-Ip`). Ignored with a publishable key.',
   });
   const integer = { type: 'integer' as const, minimum: 0 };
   registry.registerComponent('headers', HEADER_RATE_LIMIT_LIMIT, {
@@ -390,6 +406,10 @@ function operationFor(route: AnyRoute): Omit<RouteConfig, 'path'> {
       };
     }
   }
+  const headerParameters = [
+    ...(acceptsIdempotencyKey(route) ? [ref('parameters', IDEMPOTENCY_KEY_PARAMETER)] : []),
+    ...(acceptsBuyerIp(route) ? [ref('parameters', BUYER_IP_PARAMETER)] : []),
+  ];
   return {
     method: route.method.toLowerCase() as RouteConfig['method'],
     summary: route.summary,
@@ -397,7 +417,7 @@ function operationFor(route: AnyRoute): Omit<RouteConfig, 'path'> {
     tags: [...route.tags],
     security: securityFor(route),
     [AUTH_EXTENSION]: route.auth,
-    ...(acceptsIdempotencyKey(route) ? { parameters: [ref('parameters', IDEMPOTENCY_KEY_PARAMETER)] } : {}),
+    ...(headerParameters.length > 0 ? { parameters: headerParameters } : {}),
     request,
     responses,
   };
@@ -410,6 +430,14 @@ function operationFor(route: AnyRoute): Omit<RouteConfig, 'path'> {
  */
 export function acceptsIdempotencyKey(route: AnyRoute): boolean {
   return route.method === 'POST' && route.auth !== 'none';
+}
+
+/**
+ * Whether the pipeline reads `Commerce-Buyer-Ip` on the route (docs/contract.md#rate-limits): routes
+ * with per-address limits of their own, for secret-key callers.
+ */
+export function acceptsBuyerIp(route: AnyRoute): boolean {
+  return route.auth !== 'none' && (route.buyerIp === true || route.rateLimit !== undefined);
 }
 
 /**
@@ -444,6 +472,7 @@ export function errorCodesFor(route: AnyRoute): ErrorCode[] {
   if (route.auth !== 'none' && route.customerToken === 'required') codes.add('customer_token_required');
   if (acceptsIdempotencyKey(route)) codes.add('idempotency_key_reused').add('idempotency_key_in_use');
   if (isRateLimited(route)) codes.add('rate_limited');
+  if (acceptsBuyerIp(route)) codes.add('parameter_invalid');
   if (pathParamNames(route.path).length > 0) codes.add('not_found');
   for (const code of route.errors ?? []) codes.add(code);
   codes.add('internal_error');

@@ -1,6 +1,6 @@
 import { CommerceError } from '@cartwright/core';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '@cartwright/core/schemas';
-import { clientAddressOf, type TrustProxy } from './client-address';
+import { buyerAddressOf, clientAddressOf, type TrustProxy } from './client-address';
 import { type CorsOptions, createCors } from './cors';
 import type {
   AuthContext,
@@ -75,7 +75,7 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
  * API key (401/403) → customer token (401/403) → body (413/415/400) → params, query, body
  * validation (400) → idempotency hook (POST with `Idempotency-Key`) → handler → JSON response
  * (or the text and media type of a `textResponse` the handler returned).
- * Routes without a `body` schema never read the body (it is ignored, e.g. a cart merge); routes
+ * Routes without a `body` schema never read the body (it is ignored); routes
  * with `rawBody: true` read it as text into `ctx.rawBody`, unparsed (provider webhooks).
  */
 export function createPipeline(engine: RouteEngine, options: PipelineOptions): Pipeline {
@@ -96,9 +96,12 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
     let label: string | undefined;
     // The RateLimit-* headers of the budget that applied (the tightest one consulted).
     let limits: RateLimitDecision | null = null;
+    const observe = (decision: RateLimitDecision) => {
+      if (limits === null || !decision.allowed || decision.remaining < limits.remaining) limits = decision;
+    };
     const consult = (decision: RateLimitDecision | null) => {
       if (decision === null) return;
-      if (limits === null || !decision.allowed || decision.remaining < limits.remaining) limits = decision;
+      observe(decision);
       if (!decision.allowed) {
         throw new CommerceError(
           'rate_limited',
@@ -134,7 +137,7 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
       const route = match.route;
       label = `${route.method} ${route.path}`;
 
-      const address = limiter === undefined ? undefined : clientAddressOf(raw, trustProxy);
+      let address = limiter === undefined ? undefined : clientAddressOf(raw, trustProxy);
       let auth: AuthContext | null = null;
       let customer: CustomerContext | null = null;
       if (route.auth !== 'none') {
@@ -148,6 +151,10 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
           }
           throw error;
         }
+      }
+      // A storefront's server names its shopper's address for the per-address limits (docs/contract.md#rate-limits).
+      if ((route.buyerIp === true || route.rateLimit !== undefined) && auth?.key_type === 'secret') {
+        address = buyerAddressOf(raw.headers) ?? address;
       }
       if (route.rateLimit !== undefined && limiter !== undefined) {
         consult(await limiter.count(route.rateLimit, address));
@@ -173,12 +180,11 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
         idempotencyKey,
         rawBody,
         headers: raw.headers,
+        clientAddress: address,
+        observeRateLimit: observe,
         engine,
         api,
       };
-      if (route.rateLimitSubject !== undefined && route.rateLimit !== undefined && limiter !== undefined) {
-        consult(await limiter.countSubject(route.rateLimit, route.rateLimitSubject(ctx.body)));
-      }
 
       // The response for an outcome of the route: the route's status and serialisation, or the
       // error body of a domain error; null for anything else (a 5xx, never stored).
@@ -186,7 +192,8 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
       const render = (outcome: RequestOutcome, final = false): RenderedResponse | null => {
         if ('error' in outcome) {
           const error = outcome.error;
-          if (!CommerceError.is(error)) return null;
+          // A refusal by a limit the use case consulted is never stored under an Idempotency-Key.
+          if (!CommerceError.is(error) || error.code === 'rate_limited') return null;
           const status = statusForCode(error.code, error.param);
           if (status >= 500) return null;
           const text = JSON.stringify(errorBody(error.code, error.message, requestId, error));

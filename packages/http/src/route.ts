@@ -1,6 +1,6 @@
 import type { Engine, ErrorCode } from '@cartwright/core';
 import type { ZodType, z } from 'zod';
-import type { AuthContext, CustomerContext } from './engine-port';
+import type { AuthContext, CustomerContext, RateLimitDecision } from './engine-port';
 import type { HeaderReader } from './raw-http';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -51,6 +51,17 @@ export interface RouteContext<
    */
   rawBody: string | null;
   headers: HeaderReader;
+  /**
+   * The client's address for the per-address limits (docs/contract.md#rate-limits): the
+   * connection's (through `trustProxy`), or on a `buyerIp` route called with a secret key the
+   * shopper's named in `Commerce-Buyer-Ip`; undefined when unknown.
+   */
+  clientAddress: string | undefined;
+  /**
+   * Shows a budget the use case consulted in the response's `RateLimit-*` headers (the tightest
+   * one consulted wins; a 429 sends its `Retry-After`).
+   */
+  observeRateLimit(decision: RateLimitDecision): void;
   /**
    * The engine `createEngine` returned (core's `Engine`): use its front door,
    * `ctx.engine.forStore({ store_id: ctx.auth.store_id, mode: ctx.auth.mode })`, which validates.
@@ -108,15 +119,17 @@ export interface RouteDefinition<
   operationId?: string;
   /**
    * A strict per-client-address limit counted across processes (docs/contract.md#rate-limits), besides the
-   * caller's own budget: `order_lookup` for the guest order look-up, `sign_in` for customer sign-in.
+   * caller's own budget, on every request before its body is read: `order_lookup` for the guest
+   * order look-up. Implies `buyerIp`.
    */
-  rateLimit?: 'order_lookup' | 'sign_in';
+  rateLimit?: 'order_lookup';
   /**
-   * With `rateLimit`: the same limit counted once more for the e-mail the validated body names
-   * (docs/contract.md#sign-in), whatever address the requests come from — sign-in and password
-   * reset requests. Counted before the handler runs and before an `Idempotency-Key` is claimed.
+   * The route's use case counts per-address limits of its own (customer sign-in failures,
+   * docs/contract.md#sign-in) with `ctx.clientAddress`: a secret-key caller may name the shopper's
+   * address in `Commerce-Buyer-Ip` (an IP address, else 400 `parameter_invalid`), which then
+   * counts instead of the connection's; a publishable key's header is ignored.
    */
-  rateLimitSubject?(body: Parsed<B, NoBody>): { email: string };
+  buyerIp?: boolean;
   /** Domain error codes the route can return beyond the pipeline's own, for the OpenAPI document. */
   errors?: readonly ErrorCode[];
   /**

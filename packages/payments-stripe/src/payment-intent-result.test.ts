@@ -17,6 +17,7 @@ describe('paymentIntentToResult', () => {
       status: 'succeeded',
       provider_id: 'pi_1',
       amount: 3000,
+      client_secret: 'pi_1_secret_x',
     });
   });
 
@@ -30,12 +31,27 @@ describe('paymentIntentToResult', () => {
     expect(paymentIntentToResult(intent({ status })).status).toBe(expected);
   });
 
-  test('requires_action carries the client_secret; other statuses do not', () => {
-    expect(paymentIntentToResult(intent({ status: 'requires_action' })).client_secret).toBe('pi_1_secret_x');
-    expect(paymentIntentToResult(intent({ status: 'processing' }))).not.toHaveProperty('client_secret');
+  test('every outcome but failed carries the client_secret (checkout gives it to the storefront)', () => {
+    for (const status of ['requires_action', 'processing', 'succeeded', 'canceled'] as const) {
+      expect(paymentIntentToResult(intent({ status })).client_secret).toBe('pi_1_secret_x');
+    }
+    const failed = intent({
+      status: 'requires_payment_method',
+      last_payment_error: { code: 'card_declined', decline_code: 'generic_decline', message: 'Declined.' },
+    });
+    expect(paymentIntentToResult(failed)).not.toHaveProperty('client_secret');
   });
 
-  test('requires_payment_method with a generic decline → failed, card_declined; without an error → payment_failed', () => {
+  test('requires_payment_method without an error (created without a payment method) → awaiting_payment', () => {
+    expect(paymentIntentToResult(intent({ status: 'requires_payment_method' }))).toEqual({
+      status: 'awaiting_payment',
+      provider_id: 'pi_1',
+      amount: 5000,
+      client_secret: 'pi_1_secret_x',
+    });
+  });
+
+  test('requires_payment_method with a generic decline → failed, card_declined', () => {
     const declined = intent({
       status: 'requires_payment_method',
       last_payment_error: {
@@ -48,10 +64,6 @@ describe('paymentIntentToResult', () => {
       status: 'failed',
       failure_code: 'card_declined',
       failure_message: 'Your card was declined.',
-    });
-    expect(paymentIntentToResult(intent({ status: 'requires_payment_method' }))).toMatchObject({
-      status: 'failed',
-      failure_code: 'payment_failed',
     });
   });
 });

@@ -54,8 +54,8 @@ async function commerceError(promise: Promise<unknown>): Promise<CommerceError> 
 const creates = () => fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents');
 
 describe('stripeProvider: identity', () => {
-  test("named 'stripe', requires a payment method", () => {
-    expect(provider()).toMatchObject({ name: 'stripe', requiresPaymentMethod: true });
+  test("named 'stripe', needs no payment method (without one the storefront confirms in the browser)", () => {
+    expect(provider()).toMatchObject({ name: 'stripe', requiresPaymentMethod: false });
   });
 
   test('apiBase must be http(s): ftp://x → parameter_invalid', () => {
@@ -167,12 +167,63 @@ describe('createPayment', () => {
     expect(error).toMatchObject({ code: 'parameter_invalid', param: 'payment_method_id' });
   });
 
-  test('no payment_method_id → parameter_missing; 42.5 → parameter_invalid on amount; nothing sent', async () => {
-    const missing = await commerceError(provider().createPayment(input({ payment_method_id: undefined })));
-    expect(missing).toMatchObject({ code: 'parameter_missing', param: 'payment_method_id' });
+  test('42.5 → parameter_invalid on amount; nothing sent', async () => {
     const fractional = await commerceError(provider().createPayment(input({ amount: 42.5 })));
     expect(fractional).toMatchObject({ code: 'parameter_invalid', param: 'amount' });
     expect(fake.requests).toEqual([]);
+  });
+
+  test('no payment_method_id → an unconfirmed intent for the amount, awaiting_payment with its client_secret; the browser confirms it', async () => {
+    const payment = input({ payment_method_id: undefined, return_url: 'https://shop.test/back' });
+    const result = await provider({ returnUrl: 'https://shop.test/default' }).createPayment(payment);
+    const intent = fake.intent(result.provider_id!);
+    expect(result).toEqual({
+      status: 'awaiting_payment',
+      provider_id: intent.id,
+      amount: 4200,
+      client_secret: intent.client_secret,
+    });
+    expect(intent).toMatchObject({ status: 'requires_payment_method', amount: 4200, currency: 'usd' });
+    const [request] = creates();
+    expect(request?.idempotency_key).toBe(payment.idempotency_key);
+    expect(request?.params).toMatchObject({
+      amount: '4200',
+      currency: 'usd',
+      allowed_payment_method_types: ['card'],
+      metadata: { payment_id: payment.reference.payment_id, order_id: payment.reference.order_id },
+    });
+    // Nothing confirmed on the server: no payment method, no confirm, no return_url (Stripe.js sends it).
+    for (const param of ['payment_method', 'confirm', 'return_url'])
+      expect(request?.params).not.toHaveProperty(param);
+    expect(fake.charges()).toEqual([]);
+
+    // A lookup replaying the creation under the same key finds the same intent, still awaiting.
+    const replayed = await provider().lookupPayment!({
+      idempotency_key: payment.idempotency_key,
+      original: payment,
+    });
+    expect(replayed).toMatchObject({ status: 'awaiting_payment', provider_id: intent.id });
+
+    // The storefront confirms it (Stripe.js): a declined card leaves it for another card.
+    fake.confirmIntent(intent.id, 'pm_card_chargeDeclined');
+    expect(await provider().lookupPayment!({ provider_id: intent.id, idempotency_key: 'x' })).toMatchObject({
+      status: 'failed',
+      failure_code: 'card_declined',
+    });
+    fake.confirmIntent(intent.id, 'pm_card_visa');
+    expect(await provider().lookupPayment!({ provider_id: intent.id, idempotency_key: 'x' })).toMatchObject({
+      status: 'succeeded',
+      amount: 4200,
+    });
+    expect(fake.charges()).toEqual([expect.objectContaining({ payment_intent: intent.id, captured: true })]);
+  });
+
+  test('an awaiting intent can be cancelled (the order expired); cancelling it twice under the key is a replay', async () => {
+    const created = await provider().createPayment(input({ payment_method_id: undefined }));
+    const cancel = { provider_id: created.provider_id!, idempotency_key: 'pay_1_void' };
+    expect(await provider().cancelPayment!(cancel)).toMatchObject({ status: 'cancelled' });
+    expect(await provider().cancelPayment!(cancel)).toMatchObject({ status: 'cancelled' });
+    expect(fake.intent(created.provider_id!).status).toBe('canceled');
   });
 
   test('a zero total succeeds without calling Stripe (provider_id null)', async () => {

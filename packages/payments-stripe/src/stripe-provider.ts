@@ -58,9 +58,12 @@ const STRIPE_REFUND_REASONS = new Set(['duplicate', 'fraudulent', 'requested_by_
 /**
  * The Stripe payment provider, built on the official `stripe` client and PaymentIntents.
  *
- * - `createPayment` creates and confirms a card PaymentIntent in one call, with the caller's
- *   idempotency key, the amount and currency the server computed (never the client's), and our
- *   ids in `metadata` (`payment_id`, `cart_id`, `order_id`, `store_id`, `mode`). Declines come back
+ * - `createPayment` with a `payment_method_id` creates and confirms a card PaymentIntent in one
+ *   call, with the caller's idempotency key, the amount and currency the server computed (never
+ *   the client's), and our ids in `metadata` (`payment_id`, `cart_id`, `order_id`, `store_id`,
+ *   `mode`). Without one it creates the same intent unconfirmed and answers `awaiting_payment`
+ *   with its `client_secret`: the storefront confirms it with Stripe.js (3-D Secure included),
+ *   and `payment_intent.succeeded` (or a lookup) settles it. Declines come back
  *   as `failed` results; an unknown `payment_method_id` throws 400 `parameter_invalid`; when
  *   Stripe cannot be reached it throws `payment_provider_unavailable` (the payment may or may
  *   not exist: reconcile with `lookupPayment`). A zero amount succeeds without calling Stripe
@@ -90,13 +93,15 @@ export function stripeProvider(options: StripeProviderOptions): PaymentProvider 
     const params: Stripe.PaymentIntentCreateParams = {
       amount: input.amount,
       currency: input.currency.toLowerCase(),
-      payment_method: input.payment_method_id!,
-      confirm: true,
       allowed_payment_method_types: ['card'],
       capture_method: captureMethod,
       metadata,
     };
     if (input.email) params.receipt_email = input.email;
+    // Without a payment method the intent is left for the storefront to confirm (Stripe.js).
+    if (!input.payment_method_id) return params;
+    params.payment_method = input.payment_method_id;
+    params.confirm = true;
     const returnUrl = input.return_url ?? options.returnUrl;
     if (returnUrl) params.return_url = returnUrl;
     return params;
@@ -108,7 +113,7 @@ export function stripeProvider(options: StripeProviderOptions): PaymentProvider 
   const webhookSecret = options.webhookSecret;
   return {
     name: STRIPE_PROVIDER_NAME,
-    requiresPaymentMethod: true,
+    requiresPaymentMethod: false,
     ...(webhookSecret && {
       parseWebhook: ({ raw_body, headers }: PaymentWebhookInput) =>
         parseStripeWebhook(raw_body, headers.get('stripe-signature'), webhookSecret),
@@ -116,11 +121,6 @@ export function stripeProvider(options: StripeProviderOptions): PaymentProvider 
 
     async createPayment(input) {
       assertAmount(input.amount, 'amount');
-      if (!input.payment_method_id) {
-        throw new CommerceError('parameter_missing', 'payment_method_id is required for stripe', {
-          param: 'payment_method_id',
-        });
-      }
       if (input.amount === 0) return { status: 'succeeded', provider_id: null, amount: 0 };
       try {
         return paymentIntentToResult(await create(input));

@@ -54,6 +54,24 @@ describe('translateDbError', () => {
     });
   });
 
+  it('stores_slug_unique (decisions §22) → duplicate_slug (param slug) on every engine, the whole key as the value', () => {
+    const postgres = Object.assign(new Error('duplicate key value violates unique constraint'), {
+      code: '23505',
+      constraint: 'stores_slug_unique',
+      detail: 'Key (slug)=(my-shop) already exists.',
+    });
+    expect(translateDbError(postgres)).toMatchObject({
+      code: 'duplicate_slug',
+      param: 'slug',
+      message: 'A store with this slug already exists',
+      data: { value: 'my-shop' },
+    });
+    const sqlite = Object.assign(new Error('UNIQUE constraint failed: stores.slug'), {
+      code: 'SQLITE_CONSTRAINT_UNIQUE',
+    });
+    expect(translateDbError(sqlite)).toMatchObject({ code: 'duplicate_slug', param: 'slug' });
+  });
+
   it("MariaDB 1062 \"Duplicate entry … for key '<index>'\" → the index's domain error, the value when the entry is whole", () => {
     const mariadb = (entry: string, key: string) =>
       Object.assign(new Error(`Duplicate entry '${entry}' for key '${key}'`), {
@@ -87,6 +105,12 @@ describe('translateDbError', () => {
     const cut = translateDbError(mariadb(`store_1-test-${'x'.repeat(48)}...`, 'products_slug_unique'));
     expect(cut).toMatchObject({ code: 'duplicate_slug', param: 'slug' });
     expect((cut as CommerceError).data).toBeUndefined();
+    // a store's slug is unique across the database: the entry is the whole value
+    expect(translateDbError(mariadb('main-test-shop', 'stores_slug_unique'))).toMatchObject({
+      code: 'duplicate_slug',
+      param: 'slug',
+      data: { value: 'main-test-shop' },
+    });
     const primary = mariadb('ord_1', 'PRIMARY');
     expect(translateDbError(primary)).toBe(primary);
   });

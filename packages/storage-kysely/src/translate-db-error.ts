@@ -17,6 +17,8 @@ interface UniqueIndex {
   /** `table.column` of the index's last column, as SQLite names it. */
   sqliteColumn: string;
   message: string;
+  /** False for a global index (no `store_id, mode` before the value). */
+  scoped?: false;
 }
 
 export const UNIQUE_INDEXES: Record<string, UniqueIndex> = {
@@ -38,6 +40,13 @@ export const UNIQUE_INDEXES: Record<string, UniqueIndex> = {
     sqliteColumn: 'discounts.code_lower',
     message: 'A discount with this code already exists',
   },
+  stores_slug_unique: {
+    code: 'duplicate_slug',
+    param: 'slug',
+    sqliteColumn: 'stores.slug',
+    message: 'A store with this slug already exists',
+    scoped: false,
+  },
   customers_email_unique: {
     code: 'duplicate_email',
     param: 'email',
@@ -52,10 +61,12 @@ function uniqueIndexOf(error: Record<string, unknown>): { index: UniqueIndex; va
   if (error.code === '23505' && typeof error.constraint === 'string') {
     const index = UNIQUE_INDEXES[error.constraint];
     if (!index) return undefined;
-    // detail: Key (store_id, mode, sku)=(store_1, test, SKU-1) already exists.
+    // detail: Key (store_id, mode, sku)=(store_1, test, SKU-1) already exists. The value is the
+    // last column's (the scope's values come first; a store's slug is the whole key).
     const detail = typeof error.detail === 'string' ? error.detail : '';
-    const match = /\)=\((.*)\) already exists/.exec(detail);
-    const value = match?.[1]?.split(', ').slice(2).join(', ');
+    const match = /^Key \((.*?)\)=\((.*)\) already exists/.exec(detail);
+    const scopeColumns = (match?.[1]?.split(', ').length ?? 1) - 1;
+    const value = match?.[2]?.split(', ').slice(scopeColumns).join(', ');
     return value === undefined ? { index } : { index, value };
   }
   if (error.errno === 1062 && typeof error.sqlMessage === 'string') return mariadbDuplicate(error.sqlMessage);
@@ -83,8 +94,7 @@ function mariadbDuplicate(message: string): { index: UniqueIndex; value?: string
   const match = /^Duplicate entry '([\s\S]*)' for key '(?:[^']*\.)?([^'.]+)'$/.exec(message);
   const index = match ? UNIQUE_INDEXES[match[2]!] : undefined;
   if (!match || !index) return undefined;
-  const entry = /^[^-]*-(?:test|live)-([\s\S]*)$/.exec(match[1]!);
-  const value = entry?.[1];
+  const value = index.scoped === false ? match[1] : /^[^-]*-(?:test|live)-([\s\S]*)$/.exec(match[1]!)?.[1];
   return value === undefined || match[1]!.length >= 64 ? { index } : { index, value };
 }
 

@@ -19,6 +19,8 @@ export type ChargeScript =
   | 'succeed'
   | 'decline'
   | 'requires_action'
+  /** An unconfirmed payment the storefront confirms in the browser (Stripe without a payment method). */
+  | 'await'
   | 'charge_then_throw'
   | 'throw'
   | 'refuse';
@@ -46,6 +48,8 @@ export interface ScriptedProvider extends PaymentProvider {
   readonly charges: ScriptedCharge[];
   readonly refunds: ScriptedRefund[];
   readonly calls: string[];
+  /** Awaited after `lookupPayment` computed its answer, before it returns (to act in between). */
+  afterLookup: (() => Promise<void>) | null;
   setCharge(providerId: string, status: PaymentResult['status'], amount?: number): void;
   setRefund(providerRefundId: string, status: RefundResult['status']): void;
 }
@@ -61,7 +65,9 @@ export function createScriptedProvider(
     status: c.status,
     provider_id: c.provider_id,
     amount: c.amount,
-    ...(c.status === 'failed' && { failure_code: 'card_declined', failure_message: 'Declined.' }),
+    ...(c.status === 'failed'
+      ? { failure_code: 'card_declined', failure_message: 'Declined.' }
+      : { client_secret: `${c.provider_id}_secret` }),
   });
   const provider: ScriptedProvider = {
     name,
@@ -69,6 +75,7 @@ export function createScriptedProvider(
     charge: 'succeed',
     refund: 'succeed',
     lookup: 'state',
+    afterLookup: null,
     charges,
     refunds,
     calls,
@@ -95,7 +102,13 @@ export function createScriptedProvider(
         idempotency_key: input.idempotency_key,
         amount: input.amount,
         status:
-          script === 'decline' ? 'failed' : script === 'requires_action' ? 'requires_action' : 'succeeded',
+          script === 'decline'
+            ? 'failed'
+            : script === 'requires_action'
+              ? 'requires_action'
+              : script === 'await'
+                ? 'awaiting_payment'
+                : 'succeeded',
       };
       charges.push(charge);
       if (script === 'charge_then_throw') throw new Error('socket hang up');
@@ -104,6 +117,10 @@ export function createScriptedProvider(
     async cancelPayment(input) {
       calls.push(`cancel:${input.provider_id}`);
       const c = charges.find((x) => x.provider_id === input.provider_id);
+      // As at Stripe: money taken cannot be voided (refund it instead).
+      if (c?.status === 'succeeded') {
+        throw new CommerceError('invalid_state_transition', `${input.provider_id} has succeeded`);
+      }
       if (c) c.status = 'cancelled';
       return { status: 'cancelled', provider_id: input.provider_id };
     },
@@ -135,7 +152,9 @@ export function createScriptedProvider(
       const c =
         charges.find((x) => x.idempotency_key === input.idempotency_key) ??
         charges.find((x) => input.provider_id != null && x.provider_id === input.provider_id);
-      return c ? result(c) : null;
+      const answer = c ? result(c) : null;
+      if (provider.afterLookup) await provider.afterLookup();
+      return answer;
     };
   }
   if (options.lookupRefund !== false) {

@@ -125,6 +125,7 @@ describe.each(BACKENDS)('concurrent workers on $name', (backend) => {
         const webhook = await main.webhooks.create(scope, {
           url: receiver.url,
           events: ['order.created'],
+          is_active: true,
           metadata: {},
         });
         await seed(main, scope);
@@ -170,7 +171,12 @@ describe('concurrent worker processes on one SQLite file', () => {
     const receiver = await startReceiver();
     try {
       const scope = await engine.scopeFor('test');
-      const webhook = await engine.webhooks.create(scope, { url: receiver.url, events: ['*'], metadata: {} });
+      const webhook = await engine.webhooks.create(scope, {
+        url: receiver.url,
+        events: ['*'],
+        is_active: true,
+        metadata: {},
+      });
       await seed(engine, scope);
       const tallies = await Promise.all(
         [0, 1].map((i) => runWorkerProcess(file as string, `process-${i}`, clock.now())),

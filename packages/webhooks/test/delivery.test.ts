@@ -43,7 +43,7 @@ const order = (n: number) => ({
 });
 
 async function createWebhook(e: Engine, scope: Scope, url: string, events: string[] = ['*']) {
-  return e.webhooks.create(scope, { url, events: events as never, metadata: {} });
+  return e.webhooks.create(scope, { url, events: events as never, is_active: true, metadata: {} });
 }
 
 async function deliveriesOf(e: Engine, scope: Scope, webhookId: string) {

@@ -61,6 +61,7 @@ function variant(
       deleted: false,
     },
     variant_name: id,
+    option_values: {},
     image_url: null,
   };
 }

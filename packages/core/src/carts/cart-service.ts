@@ -30,7 +30,7 @@ import {
   readStoredCartPricing,
 } from './cart-pricing';
 import type { DiscountRejectionCode } from './pricing';
-import type { CartCreate, CartItemAdd, CartItemUpdate, CartUpdate } from './schemas';
+import type { CartCreate, CartItemAdd, CartItemUpdate, CartMerge, CartUpdate } from './schemas';
 import { addressFromInput, cartToWire } from './wire';
 
 export type { CartActor } from './cart-access';
@@ -53,9 +53,11 @@ export type { CartActor } from './cart-access';
  * - An unknown variant id in a request → 404 `not_found` (param names the field).
  * - Discount codes are stored in the discount's own spelling; applying a code already on the cart
  *   re-checks it and changes nothing. Removing a code that is not on the cart → 404 `not_found`.
- * - Merge of a cart that is already the caller's own → returned as is; of another customer's cart
- *   with a secret key and a token → 403 `forbidden`. The customer's cart also takes the guest
- *   cart's addresses and shipping method where it has none.
+ * - Merge without `source_cart_id` of a cart that is already the caller's own → returned as is; of
+ *   another customer's cart with a secret key and a token → 403 `forbidden`. With
+ *   `source_cart_id`, `{id}` must be the customer's cart and the source theirs or a guest's (404
+ *   otherwise, whatever the key), and not `{id}` itself (400). The customer's cart also takes the
+ *   merged cart's addresses and shipping method where it has none.
  */
 export function createCartService(ctx: ServiceContext) {
   async function requireStore(tx: Repositories, scope: Scope): Promise<StoreRecord> {
@@ -68,10 +70,12 @@ export function createCartService(ctx: ServiceContext) {
   }
 
   /**
-   * The first round trip of a cart write: the cart, locked before it is read (see
-   * {@link loadCart}), and — sent right behind the lock, so it waits for it like the reads after
-   * it always did — the store and the active automatic discounts pricing will need (the latter
-   * only when `automatic`; unchecked: callers check them where they always did).
+   * The first round trip of a cart write: the cart, locked before it is read
+   * (docs/contract.md#cart-concurrency: writes to one cart run one after another, each seeing the
+   * items the one before committed) with its open checkout attempt for {@link assertCartWritable},
+   * and — sent right behind the lock, so it waits for it like the reads after it always did — the
+   * store and the active automatic discounts pricing will need (the latter only when `automatic`;
+   * unchecked: callers check them where they always did).
    */
   async function loadForWrite(
     tx: Repositories,
@@ -87,17 +91,6 @@ export function createCartService(ctx: ServiceContext) {
     ]);
     if (!cart || !canActOnCart(cart, actor)) throw cartNotFound(id);
     return { cart, store, automatic: discounts?.automatic };
-  }
-
-  /**
-   * The cart a write changes, locked before it is read (docs/contract.md#cart-concurrency: writes to one cart run one
-   * after another, each seeing the items the one before committed), with its open checkout
-   * attempt for {@link assertCartWritable}.
-   */
-  async function loadCart(tx: Repositories, scope: Scope, actor: CartActor, id: string): Promise<LockedCart> {
-    const cart = await tx.carts.get(scope, id, { forUpdate: true });
-    if (!cart || !canActOnCart(cart, actor)) throw cartNotFound(id);
-    return cart;
   }
 
   /** A customer id set by a secret key must name a customer of the scope (404 otherwise). */
@@ -451,30 +444,70 @@ export function createCartService(ctx: ServiceContext) {
     },
 
     /**
-     * `POST /v1/storefront/carts/{id}/merge` (docs/contract.md#cart-merge), for the token's customer: when the
-     * customer has another active cart, the guest cart's items are added into it (see
-     * `planMerge` for the availability caps), its codes that exist and qualify on the merged cart
-     * are carried over, the guest cart becomes `abandoned`, and the customer's cart is returned;
-     * otherwise the guest cart is given to the customer and returned.
+     * `POST /v1/storefront/carts/{id}/merge` (docs/contract.md#cart-merge), for the token's customer.
+     *
+     * Without `source_cart_id`, `{id}` is the guest cart: when the customer has another active
+     * cart, the guest cart's items are added into it (see `planMerge` for the availability caps),
+     * its codes that exist and qualify on the merged cart are carried over, the guest cart becomes
+     * `abandoned`, and the customer's cart is returned; otherwise the guest cart is given to the
+     * customer and returned.
+     *
+     * With `source_cart_id` (decisions §22), `{id}` is the target, an active cart of the customer;
+     * the source (a guest cart or another cart of the customer) is merged into it the same way and
+     * becomes `abandoned`. The source equal to `{id}` → 400 `parameter_invalid`; a target that is
+     * not the customer's, or a source that is another customer's, or either unknown → 404
+     * `not_found` (param `source_cart_id` for the source); either not active → 409
+     * `cart_not_active`.
+     *
+     * Locks (docs/contract.md#cart-concurrency): the customer's first, so merges into one customer
+     * run one at a time; then both carts, in ascending id order, so two merges that share a cart
+     * cannot wait for each other (PostgreSQL, MariaDB). Only carts the caller may merge are locked:
+     * ownership is checked on a plain read first, and again on the locked rows.
      */
-    async merge(scope: Scope, actor: CartActor & { customer_id: string }, id: string) {
+    async merge(scope: Scope, actor: CartActor & { customer_id: string }, id: string, input: CartMerge = {}) {
+      const source_id = input.source_cart_id;
+      if (source_id !== undefined) {
+        if (source_id === id) {
+          throw new CommerceError(
+            'parameter_invalid',
+            'source_cart_id must be another cart than the target',
+            {
+              param: 'source_cart_id',
+            },
+          );
+        }
+        return write(ctx, ({ tx, now }) => mergeSource(tx, scope, actor, id, source_id, now));
+      }
       return write(ctx, async ({ tx, now }) => {
         const customer_id = actor.customer_id;
-        // One merge into a customer at a time, whatever the guest carts (docs/contract.md#cart-merge): the
-        // customer's lock comes first, so a second merge waiting here reads the active cart the
-        // first one gave the customer (or merged into) and merges into it too.
+        // One merge into a customer at a time, whatever the guest carts: the customer's lock comes
+        // first, so a second merge waiting here reads the active cart the first one gave the
+        // customer (or merged into) and merges into it too.
         await tx.carts.lockCustomer(scope, customer_id);
-        const guest = await loadCart(tx, scope, actor, id);
-        if (guest.customer_id !== null && guest.customer_id !== customer_id) {
-          throw new CommerceError('forbidden', 'This cart belongs to another customer');
-        }
+        const peeked = await tx.carts.get(scope, id);
+        if (!peeked || !canActOnCart(peeked, actor)) throw cartNotFound(id);
+        assertGuestOrOwn(peeked, customer_id);
+        // The customer's cart it would go into, if any: both are locked in id order.
+        const candidate =
+          peeked.customer_id === customer_id
+            ? null
+            : await tx.carts.getActive(scope, { customer_id, except_cart_id: id });
+        const locked = await lockInOrder(tx, scope, [id, candidate?.id]);
+        const guest = locked.get(id);
+        if (!guest || !canActOnCart(guest, actor)) throw cartNotFound(id);
+        assertGuestOrOwn(guest, customer_id);
         assertCartWritable(guest);
         if (guest.customer_id === customer_id) {
           const { result } = await priced(tx, scope, guest, now);
           return cartToWire(guest, result);
         }
-        const target = await lockActiveCartOf(tx, scope, customer_id, guest.id);
-        if (target === null) {
+        const first = candidate ? locked.get(candidate.id) : null;
+        const target =
+          first?.status === 'active' && first.customer_id === customer_id
+            ? first
+            : // Checked out or given away between the read and the lock (rare): the next one.
+              candidate && (await lockActiveCartOf(tx, scope, customer_id, guest.id));
+        if (!target) {
           const updated = await tx.carts.update(scope, guest.id, { customer_id, updated_at: now });
           if (!updated) throw cartNotFound(id);
           const next: CartAggregate = { ...updated, items: guest.items };
@@ -486,6 +519,60 @@ export function createCartService(ctx: ServiceContext) {
       });
     },
   };
+
+  /**
+   * A merge with `source_cart_id` (see `merge`): `target_id` is the customer's cart, `source_id`
+   * a guest cart or another of the customer's.
+   */
+  async function mergeSource(
+    tx: Repositories,
+    scope: Scope,
+    actor: CartActor & { customer_id: string },
+    target_id: string,
+    source_id: string,
+    now: number,
+  ) {
+    const customer_id = actor.customer_id;
+    await tx.carts.lockCustomer(scope, customer_id);
+    /** 404 unless the target is the customer's and the source a guest's or the customer's. */
+    function check<C extends CartAggregate>(target: C | null | undefined, source: C | null | undefined) {
+      if (!target || target.customer_id !== customer_id) throw cartNotFound(target_id);
+      if (!source || (source.customer_id !== null && source.customer_id !== customer_id)) {
+        throw new CommerceError('not_found', `No such cart: '${source_id}'`, { param: 'source_cart_id' });
+      }
+      return { target, source };
+    }
+    // Checked before anything is locked, so a request naming another customer's cart never holds
+    // (nor waits for) its lock; checked again on the locked rows.
+    const [seenTarget, seenSource] = await Promise.all([
+      tx.carts.get(scope, target_id),
+      tx.carts.get(scope, source_id),
+    ]);
+    check(seenTarget, seenSource);
+    const locked = await lockInOrder(tx, scope, [target_id, source_id]);
+    const { target, source } = check(locked.get(target_id), locked.get(source_id));
+    assertCartWritable(target);
+    assertCartWritable(source);
+    return mergeInto(tx, scope, source, target, now);
+  }
+
+  /**
+   * Locks the given carts (`undefined` skipped) one after another in ascending id order — the
+   * order every merge takes its carts in — and returns them by id (a missing cart is absent).
+   */
+  async function lockInOrder(
+    tx: Repositories,
+    scope: Scope,
+    ids: ReadonlyArray<string | undefined>,
+  ): Promise<Map<string, LockedCart>> {
+    const sorted = [...new Set(ids.filter((id): id is string => id !== undefined))].sort();
+    const locked = new Map<string, LockedCart>();
+    for (const id of sorted) {
+      const cart = await tx.carts.get(scope, id, { forUpdate: true });
+      if (cart) locked.set(id, cart);
+    }
+    return locked;
+  }
 
   /**
    * The customer's newest active cart other than `except`, locked and read again: a cart found
@@ -502,7 +589,7 @@ export function createCartService(ctx: ServiceContext) {
       const found = await tx.carts.getActive(scope, { customer_id, except_cart_id: except });
       if (!found) return null;
       const locked = await tx.carts.get(scope, found.id, { forUpdate: true });
-      if (locked?.status === 'active') return locked;
+      if (locked?.status === 'active' && locked.customer_id === customer_id) return locked;
     }
   }
 
@@ -594,6 +681,13 @@ function carriedCodes(priced: PricedCart, candidates: readonly string[]): string
       .map((discount) => discount.code?.toLowerCase()),
   );
   return candidates.filter((code) => valid.has(code.toLowerCase()));
+}
+
+/** A merge without `source_cart_id` takes a guest cart or the customer's own: another customer's → 403. */
+function assertGuestOrOwn(cart: Pick<CartAggregate, 'customer_id'>, customer_id: string): void {
+  if (cart.customer_id !== null && cart.customer_id !== customer_id) {
+    throw new CommerceError('forbidden', 'This cart belongs to another customer');
+  }
 }
 
 /** Buyability and stock of one variant against the cart's whole quantity of it. */

@@ -6,6 +6,7 @@ import {
   CartDiscountApplySchema,
   CartItemAddSchema,
   CartItemUpdateSchema,
+  CartMergeSchema,
   CartUpdateSchema,
   CheckoutSchema,
 } from './schemas';
@@ -83,6 +84,15 @@ describe('cart items', () => {
     expectRejected(CartDiscountApplySchema, {}, 'parameter_missing', 'code');
     expectRejected(CartDiscountApplySchema, { code: '' }, 'parameter_invalid', 'code');
   });
+
+  test('merge (decisions §22): no body or {} → the merge of §12; source_cart_id a non-empty id; nothing else', () => {
+    expect(parseInput(CartMergeSchema, {})).toEqual({});
+    expect(parseInput(CartMergeSchema, { source_cart_id: 'cart_1' })).toEqual({ source_cart_id: 'cart_1' });
+    expectRejected(CartMergeSchema, { source_cart_id: '' }, 'parameter_invalid', 'source_cart_id');
+    expectRejected(CartMergeSchema, { source_cart_id: null }, 'parameter_invalid', 'source_cart_id');
+    expectRejected(CartMergeSchema, { source_cart_id: 7 }, 'parameter_invalid', 'source_cart_id');
+    expectRejected(CartMergeSchema, { ignored: true }, 'parameter_unknown', 'ignored');
+  });
 });
 
 describe('Checkout (decisions §12)', () => {
@@ -113,8 +123,14 @@ describe('Checkout (decisions §12)', () => {
     );
   });
 
-  test('stripe without payment_method_id → parameter_missing', () => {
-    expectRejected(CheckoutSchema, { payment_provider: 'stripe' }, 'parameter_missing', 'payment_method_id');
+  test('stripe without payment_method_id passes (the storefront confirms the payment in the browser, decisions §22)', () => {
+    expect(parseInput(CheckoutSchema, { payment_provider: 'stripe' })).toEqual({
+      payment_provider: 'stripe',
+    });
+    expect(parseInput(CheckoutSchema, { payment_method: 'stripe' })).toEqual({
+      payment_provider: 'stripe',
+      payment_method: 'stripe',
+    });
   });
 
   test('any well-formed provider name passes (checkout checks it is registered); others are refused on the field that named them', () => {

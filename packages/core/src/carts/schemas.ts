@@ -46,7 +46,10 @@ export const PaymentProviderNameSchema = z
 
 // ---------------------------------------------------------------- responses
 
-/** A cart line (spec "CartItem"); `sku` and `image_url` are null when the variant has none. */
+/**
+ * A cart line (spec "CartItem"); `sku` and `image_url` are null when the variant has none;
+ * `option_values` are the variant's as they are now, by option name (decisions §22).
+ */
 export const CartItemSchema = z
   .object({
     id: z.string(),
@@ -60,6 +63,7 @@ export const CartItemSchema = z
     unit_price: MoneySchema,
     line_discount: MoneySchema,
     line_total: MoneySchema,
+    option_values: z.record(z.string(), z.string()),
     metadata: MetadataSchema,
   })
   .meta({ id: 'CartItem' });
@@ -174,6 +178,21 @@ export const CartDiscountApplySchema = z
   .meta({ id: 'CartDiscountApply' });
 export type CartDiscountApply = z.infer<typeof CartDiscountApplySchema>;
 
+/**
+ * `POST /v1/storefront/carts/{id}/merge` (docs/contract.md#cart-merge). Without `source_cart_id`
+ * (no body, or `{}`), `{id}` is the guest cart merged into the customer's active cart (or given to
+ * the customer); with it, `{id}` is the customer's cart the source is merged into.
+ */
+export const CartMergeSchema = z
+  .strictObject({
+    source_cart_id: IdSchema.optional().meta({
+      description:
+        "The cart merged into `{id}` and abandoned: a guest cart or another of the customer's own carts (not `{id}` itself).",
+    }),
+  })
+  .meta({ id: 'CartMerge' });
+export type CartMerge = z.infer<typeof CartMergeSchema>;
+
 const CHECKOUT_SHAPE = {
   email: EmailSchema.optional(),
   payment_provider: PaymentProviderNameSchema.optional(),
@@ -182,7 +201,10 @@ const CHECKOUT_SHAPE = {
     deprecated: true,
     description: 'The older name of payment_provider.',
   }),
-  payment_method_id: IdentifierTextSchema.optional(),
+  payment_method_id: IdentifierTextSchema.optional().meta({
+    description:
+      "The payment method to charge at once (Stripe: a `pm_…` from Stripe.js). Without it, a Stripe checkout creates a PaymentIntent the storefront confirms in the browser with the answer's `payment.client_secret`.",
+  }),
   shipping_address: AddressInputSchema.optional(),
   billing_address: AddressInputSchema.optional(),
   note: OptionalLongTextSchema,
@@ -199,9 +221,10 @@ type CheckoutSchemaType = z.ZodObject<typeof CHECKOUT_SHAPE, z.core.$strict> & {
  * else `manual`; `payment_method` stays (equal to it) only when the request named the provider
  * by that older name alone, so that checkout refuses an unregistered provider on the field that
  * named it. Both names with different values are an error. Any well-formed name passes here;
- * checkout answers 400 `parameter_invalid` for one the engine has not registered. `stripe`
- * requires `payment_method_id` (`parameter_missing`), configured or not; so does any registered
- * provider that `requiresPaymentMethod`. The e-mail is required for guest
+ * checkout answers 400 `parameter_invalid` for one the engine has not registered, and 400
+ * `parameter_missing` without `payment_method_id` for a provider that `requiresPaymentMethod`.
+ * `stripe` without `payment_method_id` creates a payment the storefront confirms in the browser
+ * (decisions §22). The e-mail is required for guest
  * carts only, which the service knows (400 `parameter_missing`, param `email`); addresses, note
  * and metadata are applied to the cart before checkout.
  */
@@ -217,15 +240,6 @@ export const CheckoutSchema = z
         code: 'custom',
         path: ['payment_method'],
         message: 'is the older name of payment_provider and must not differ from it',
-      });
-    }
-    const provider = body.payment_provider ?? body.payment_method;
-    if (provider === 'stripe' && body.payment_method_id === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['payment_method_id'],
-        message: 'is required when payment_provider is stripe',
-        params: { code: 'parameter_missing' },
       });
     }
   })

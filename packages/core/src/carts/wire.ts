@@ -1,36 +1,12 @@
 import type { DiscountValueType } from '../discounts/vocabulary';
-import type { AddressValue, CartAggregate } from '../ports/storage';
+import type { CartAggregate } from '../ports/storage';
 import { iso, type MoneyWire, money } from '../shared/wire-format';
+import { addressToWire } from './address-wire';
 import type { PricedCart } from './cart-pricing';
 import type { AppliedDiscountResult, PricingResult } from './pricing';
 
-/** An address as the wire shows it: required parts as strings, optional parts `null` when blank. */
-export function addressToWire(address: AddressValue | null) {
-  if (address === null) return null;
-  return {
-    name: address.name ?? '',
-    company: address.company ?? null,
-    line1: address.line1 ?? '',
-    line2: address.line2 ?? null,
-    city: address.city ?? '',
-    state: address.state ?? null,
-    postal_code: address.postal_code ?? '',
-    country: address.country ?? '',
-    phone: address.phone ?? null,
-  };
-}
-
-/** An address from a request (`null` parts = blank) to the stored value (blank parts omitted). */
-export function addressFromInput(
-  input: { [K in keyof AddressValue]?: string | null | undefined } | null,
-): AddressValue | null {
-  if (input === null) return null;
-  const value: AddressValue = {};
-  for (const [key, part] of Object.entries(input)) {
-    if (typeof part === 'string') value[key as keyof AddressValue] = part;
-  }
-  return value;
-}
+/** Addresses between the wire and storage live in ./address-wire.ts (decisions §22). */
+export { addressFromInput, addressToWire } from './address-wire';
 
 /** An AppliedDiscount of the wire (spec) from a pricing result's applied discount. */
 export function appliedDiscountToWire(applied: AppliedDiscountResult, currency: string) {
@@ -92,6 +68,7 @@ export function cartToWire(cart: CartAggregate, priced: PricedCart) {
       unit_price: money(line.unit_price, currency),
       line_discount: money(line.line_discount, currency),
       line_total: money(line.line_total, currency),
+      option_values: entry.option_values,
       metadata: item.metadata,
     });
   }

@@ -87,7 +87,7 @@ export function createProductCommands(ctx: ServiceContext) {
               currency,
               input: variant,
               optionValueIds: option_value_ids,
-              position: index,
+              defaultPosition: index,
               at,
               now,
               ids: ctx.ids,

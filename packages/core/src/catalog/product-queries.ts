@@ -3,17 +3,18 @@ import type { ServiceContext } from '../shared/context';
 import { errors } from '../shared/errors';
 import { read } from '../shared/unit-of-work';
 import { productPageToWire } from './product-support';
-import type { AdminProductListQuery, PRODUCT_SORTS, StorefrontProductListQuery } from './schemas';
+import type { ADMIN_PRODUCT_SORTS, AdminProductListQuery, StorefrontProductListQuery } from './schemas';
 import { type ProductWire, productToWire } from './wire';
 
-type ProductSort = (typeof PRODUCT_SORTS)[number];
+/** Every product sort (the storefront offers all but `updated_at`). */
+type ProductSort = (typeof ADMIN_PRODUCT_SORTS)[number];
 
-function pageOf(query: {
+function pageOf<S extends ProductSort>(query: {
   limit: number;
   starting_after?: string | undefined;
-  sort: ProductSort;
+  sort: S;
   order: 'asc' | 'desc';
-}): PageRequest<ProductSort> {
+}): PageRequest<S> {
   return { limit: query.limit, starting_after: query.starting_after, sort: query.sort, order: query.order };
 }
 
@@ -48,7 +49,7 @@ function visible(product: ProductAggregate | null): product is ProductAggregate 
  */
 export function createProductQueries(ctx: ServiceContext) {
   return {
-    /** `GET /v1/admin/products`: filters `status`, `type`, `q`, `tag` (AND); sorts created_at | name | price. */
+    /** `GET /v1/admin/products`: filters `status`, `type`, `q`, `tag` (AND); sorts created_at | name | price | updated_at. */
     async list(scope: Scope, query: AdminProductListQuery) {
       const filter: ProductListFilter = {
         ...searchOf(query),

@@ -76,14 +76,15 @@ export interface BuildVariantInput {
   input: VariantCreate;
   /** Already resolved against the product's options. */
   optionValueIds: string[];
-  position: number;
+  /** The position when the input gives none (the end of the product's variants). */
+  defaultPosition: number;
   /** Where the variant sits in the request, for `param` (`['variants', 0]` or `[]`). */
   at: readonly (string | number)[];
   now: Millis;
   ids: IdGenerator;
 }
 
-/** A new variant with its Inventory record. */
+/** A new variant with its Inventory record; dimensions and `position` as given (decisions §22). */
 export function buildVariant(args: BuildVariantInput): VariantWithInventory {
   const { input, currency, now, scope } = args;
   const param = (field: string) => formatParam([...args.at, field]);
@@ -100,12 +101,12 @@ export function buildVariant(args: BuildVariantInput): VariantWithInventory {
     cost_price: storeAmountOrNull(input.cost_price, currency, param('cost_price')) ?? null,
     currency,
     weight: input.weight ?? null,
-    width: null,
-    height: null,
-    depth: null,
+    width: input.width ?? null,
+    height: input.height ?? null,
+    depth: input.depth ?? null,
     is_active: input.is_active,
     option_value_ids: args.optionValueIds,
-    position: args.position,
+    position: input.position ?? args.defaultPosition,
     metadata: input.metadata,
     created_at: now,
     updated_at: now,

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { representativePrice, withoutVariant, withVariant } from './representative-price';
+import {
+  representativePrice,
+  representativeVariant,
+  withoutVariant,
+  withVariant,
+} from './representative-price';
 
 const variant = fc.record({
   id: fc.constantFrom('a', 'b', 'c', 'd', 'e'),
@@ -54,6 +59,32 @@ describe('representativePrice (docs/contract.md#representative-price)', () => {
         expect(new Set(live.map((v) => v.id))).toEqual(new Set(model.keys()));
         const active = [...model.values()].filter((v) => v.is_active).map((v) => v.price);
         expect(representativePrice(live)).toBe(active.length === 0 ? null : Math.min(...active));
+      }),
+    );
+  });
+});
+
+describe('representativeVariant (decisions §22: products show its compare_at_price)', () => {
+  it('is the cheapest active variant itself; of equal prices the first given; null when none is active', () => {
+    const a = { id: 'a', price: 900, is_active: true, compare_at_price: 1200 };
+    const b = { id: 'b', price: 500, is_active: false, compare_at_price: 800 };
+    const c = { id: 'c', price: 700, is_active: true, compare_at_price: null };
+    const d = { id: 'd', price: 700, is_active: true, compare_at_price: 950 };
+    expect(representativeVariant([a, b, c, d])).toBe(c);
+    expect(representativeVariant([a, b, d, c])).toBe(d);
+    expect(representativeVariant([a])?.compare_at_price).toBe(1200);
+    expect(representativeVariant([b])).toBeNull();
+    expect(representativeVariant([])).toBeNull();
+  });
+
+  it('property: its price is the representative price, and no earlier active variant is as cheap', () => {
+    fc.assert(
+      fc.property(fc.array(variant, { maxLength: 12 }), (variants) => {
+        const chosen = representativeVariant(variants);
+        expect(chosen?.price ?? null).toBe(representativePrice(variants));
+        if (chosen === null) return;
+        const before = variants.slice(0, variants.indexOf(chosen));
+        expect(before.some((v) => v.is_active && v.price <= chosen.price)).toBe(false);
       }),
     );
   });

@@ -14,9 +14,23 @@ import type { VariantRecord } from '../ports/storage';
 export function representativePrice(
   variants: readonly Pick<VariantRecord, 'price' | 'is_active'>[],
 ): number | null {
-  let cheapest: number | null = null;
+  return representativeVariant(variants)?.price ?? null;
+}
+
+/**
+ * The representative variant itself (docs/contract.md#representative-price): the cheapest live
+ * active variant, or null. Of several at the cheapest price, the first of `variants` — give them
+ * in display order (position, then id; the aggregate's order) and it is the first one shown.
+ * Products show its `compare_at_price` beside {@link representativePrice} (decisions §22).
+ *
+ * @example representativeVariant([{ price: 900, is_active: true, compare_at_price: 1200 }])?.compare_at_price // 1200
+ */
+export function representativeVariant<T extends Pick<VariantRecord, 'price' | 'is_active'>>(
+  variants: readonly T[],
+): T | null {
+  let cheapest: T | null = null;
   for (const variant of variants) {
-    if (variant.is_active && (cheapest === null || variant.price < cheapest)) cheapest = variant.price;
+    if (variant.is_active && (cheapest === null || variant.price < cheapest.price)) cheapest = variant;
   }
   return cheapest;
 }

@@ -8,6 +8,7 @@ import {
   ProductUpdateSchema,
   StorefrontProductListQuerySchema,
   VariantCreateSchema,
+  VariantListQuerySchema,
   VariantUpdateSchema,
 } from './schemas';
 
@@ -258,6 +259,32 @@ describe('VariantCreate / VariantUpdate', () => {
     expectRejected(VariantCreateSchema, { price: 1, weight: -3 }, 'parameter_invalid', 'weight');
   });
 
+  test('width / height / depth are numbers ≥ 0 (null clears); position an integer ≥ 0 (decisions §22)', () => {
+    expect(
+      parseInput(VariantCreateSchema, { price: 1, width: 10.5, height: 0, depth: 2, position: 3 }),
+    ).toMatchObject({ width: 10.5, height: 0, depth: 2, position: 3 });
+    expect(parseInput(VariantUpdateSchema, { width: null, position: 0 })).toEqual({
+      width: null,
+      position: 0,
+    });
+    for (const field of ['width', 'height', 'depth'] as const) {
+      expectRejected(VariantCreateSchema, { price: 1, [field]: -0.5 }, 'parameter_invalid', field);
+      expectRejected(VariantUpdateSchema, { [field]: '10' }, 'parameter_invalid', field);
+      expectRejected(VariantUpdateSchema, { [field]: 1e10 }, 'parameter_invalid', field);
+    }
+    expectRejected(VariantCreateSchema, { price: 1, position: -1 }, 'parameter_invalid', 'position');
+    expectRejected(VariantCreateSchema, { price: 1, position: 1.5 }, 'parameter_invalid', 'position');
+    expectRejected(VariantUpdateSchema, { position: null }, 'parameter_invalid', 'position');
+    expectRejected(VariantUpdateSchema, { position: 2 ** 31 }, 'parameter_invalid', 'position');
+    // The product's variants take them too.
+    expectRejected(
+      ProductCreateSchema,
+      { name: 'X', variants: [{ price: 1, depth: -1 }] },
+      'parameter_invalid',
+      'variants[0][depth]',
+    );
+  });
+
   test('update: everything optional; compare_at_price cleared with null', () => {
     expect(parseInput(VariantUpdateSchema, { compare_at_price: null, is_active: false })).toEqual({
       compare_at_price: null,
@@ -330,5 +357,36 @@ describe('product list queries (decisions §7)', () => {
     });
     expect(inputErrorOf(AdminProductListQuerySchema, { status: 'live' }, 'query').param).toBe('status');
     expect(inputErrorOf(AdminProductListQuerySchema, { type: 'food' }, 'query').param).toBe('type');
+  });
+
+  test('admin: sort=updated_at, newest first unless order is given; the storefront does not offer it (decisions §22)', () => {
+    expect(
+      parseInput(AdminProductListQuerySchema, { sort: 'updated_at' }, { location: 'query' }),
+    ).toMatchObject({
+      sort: 'updated_at',
+      order: 'desc',
+    });
+    expect(
+      parseInput(AdminProductListQuerySchema, { sort: 'updated_at', order: 'asc' }, { location: 'query' }),
+    ).toMatchObject({ sort: 'updated_at', order: 'asc' });
+    expectRejected(
+      StorefrontProductListQuerySchema,
+      { sort: 'updated_at' },
+      'parameter_invalid',
+      'sort',
+      'query',
+    );
+  });
+
+  test('variants: position ascending by default; created_at newest first; other sorts → 400', () => {
+    expect(parseInput(VariantListQuerySchema, {}, { location: 'query' })).toMatchObject({
+      sort: 'position',
+      order: 'asc',
+    });
+    expect(parseInput(VariantListQuerySchema, { sort: 'created_at' }, { location: 'query' })).toMatchObject({
+      sort: 'created_at',
+      order: 'desc',
+    });
+    expectRejected(VariantListQuerySchema, { sort: 'price' }, 'parameter_invalid', 'sort', 'query');
   });
 });

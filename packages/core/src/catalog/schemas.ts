@@ -21,6 +21,7 @@ import {
   RequiredTextSchema,
 } from '../shared/schemas/common';
 import {
+  MAX_DIMENSION,
   MAX_IDENTIFIER_LENGTH,
   MAX_LIST_ITEMS,
   MAX_NAME_LENGTH,
@@ -45,6 +46,12 @@ export const ProductStatusSchema = z.enum(PRODUCT_STATUSES);
 
 /** Sorts offered by both product lists (docs/contract.md#representative-price); `price` is the representative variant's. */
 export const PRODUCT_SORTS = ['created_at', 'name', 'price'] as const;
+
+/** Sorts of the admin product list: the shared ones and `updated_at` (decisions §22). */
+export const ADMIN_PRODUCT_SORTS = [...PRODUCT_SORTS, 'updated_at'] as const;
+
+/** Sorts of a product's variant list: `position` (the default, ascending) or `created_at`. */
+export const VARIANT_SORTS = ['created_at', 'position'] as const;
 
 // ---------------------------------------------------------------- responses
 
@@ -81,7 +88,10 @@ export type Option = z.infer<typeof OptionSchema>;
 
 /**
  * A variant (spec "Variant"). `cost_price` is `null` on the storefront (and when unset);
- * `compare_at_price` is `null` when unset; `weight` is grams or `null` (docs/contract.md#money, #storefront-visibility).
+ * `compare_at_price` is `null` when unset; `weight` is grams or `null`; `width`, `height`,
+ * `depth` are numbers or `null`; `position` orders a product's variants; `stock` is the
+ * inventory's `available` when it is tracked, else `null` (decisions §22;
+ * docs/contract.md#money, #storefront-visibility).
  */
 export const VariantSchema = z
   .object({
@@ -93,7 +103,12 @@ export const VariantSchema = z
     compare_at_price: MoneySchema.nullable(),
     cost_price: MoneySchema.nullable(),
     weight: z.number().nullable(),
+    width: z.number().nullable(),
+    height: z.number().nullable(),
+    depth: z.number().nullable(),
     is_active: z.boolean(),
+    position: z.int(),
+    stock: z.int().nullable(),
     option_values: z.array(OptionValueSchema),
     images: z.array(ImageSchema),
     inventory: InventorySchema,
@@ -105,8 +120,8 @@ export const VariantSchema = z
 export type Variant = z.infer<typeof VariantSchema>;
 
 /**
- * A product (spec "Product"), plus `price`: the price of its representative variant (the
- * cheapest active one) or `null` (docs/contract.md#representative-price).
+ * A product (spec "Product"), plus `price` and `compare_at_price`: those of its representative
+ * variant (the cheapest active one) or `null` (docs/contract.md#representative-price).
  */
 export const ProductSchema = z
   .object({
@@ -122,6 +137,7 @@ export const ProductSchema = z
     options: z.array(OptionSchema),
     variants: z.array(VariantSchema),
     price: MoneySchema.nullable(),
+    compare_at_price: MoneySchema.nullable(),
     metadata: MetadataSchema,
     created_at: DateTimeSchema,
     updated_at: DateTimeSchema,
@@ -199,6 +215,11 @@ const VARIANT_FIELDS = {
   compare_at_price: moneyInput.nullable().optional(),
   cost_price: moneyInput.nullable().optional(),
   weight: z.number().min(0).max(MAX_WEIGHT).nullable().optional(),
+  width: z.number().min(0).max(MAX_DIMENSION).nullable().optional(),
+  height: z.number().min(0).max(MAX_DIMENSION).nullable().optional(),
+  depth: z.number().min(0).max(MAX_DIMENSION).nullable().optional(),
+  /** Where the variant sorts among its product's variants (ties: by id). */
+  position: NonNegativeIntegerSchema.optional(),
   /** `{ "<option name>": "<value>" }`: the variant's value for each of the product's options. */
   options: z.record(z.string().max(MAX_NAME_LENGTH), RequiredTextSchema).optional(),
   /** Existing option value ids, as an alternative to `options` (variants endpoint only). */
@@ -228,7 +249,9 @@ const VARIANT_CREATE_SHAPE = {
 
 /**
  * `POST /v1/admin/products/{id}/variants`, and each entry of a product's `variants` (docs/contract.md#catalog).
- * `sku` is unique per store and mode (409 `duplicate_sku`, checked by the storage).
+ * `sku` is unique per store and mode (409 `duplicate_sku`, checked by the storage). `position`
+ * defaults to the end: after the product's variants (variants endpoint), or the entry's index
+ * (product creation).
  */
 export const VariantCreateSchema = z
   .strictObject(VARIANT_CREATE_SHAPE)
@@ -410,10 +433,20 @@ export const StorefrontProductListQuerySchema = listQuery(PRODUCT_SORTS, {
 });
 export type StorefrontProductListQuery = z.infer<typeof StorefrontProductListQuerySchema>;
 
-/** `GET /v1/admin/products`: `status`, `type`, `q`, `tag` (docs/contract.md#list-filters). */
-export const AdminProductListQuerySchema = listQuery(PRODUCT_SORTS, {
+/**
+ * `GET /v1/admin/products`: `status`, `type`, `q`, `tag` (docs/contract.md#list-filters); sorts
+ * created_at | name | price | updated_at (newest first by default for the dates).
+ */
+export const AdminProductListQuerySchema = listQuery(ADMIN_PRODUCT_SORTS, {
   ...PRODUCT_SEARCH_SHAPE,
   status: ProductStatusSchema.optional(),
   type: ProductTypeSchema.optional(),
 });
 export type AdminProductListQuery = z.infer<typeof AdminProductListQuerySchema>;
+
+/**
+ * `GET /v1/admin/products/{id}/variants`: in position order by default (`sort=position`,
+ * ascending; ties by id), or `sort=created_at` (newest first by default).
+ */
+export const VariantListQuerySchema = listQuery(VARIANT_SORTS, {}, { defaultSort: 'position' });
+export type VariantListQuery = z.infer<typeof VariantListQuerySchema>;

@@ -8,7 +8,7 @@ import { productChanged, requireProduct, storeCurrency } from './product-support
 import { representativePrice, withoutVariant, withVariant } from './representative-price';
 import type { VariantCreate, VariantUpdate } from './schemas';
 import { assertUniqueCombination, resolveVariantOptions } from './variant-options';
-import { pageOfVariants, type VariantSort } from './variant-page';
+import { nextPosition, pageOfVariants, type VariantSort } from './variant-page';
 import { type VariantWire, variantContextOf, variantToWire } from './wire';
 
 /** The variant `id` of a reloaded product in its admin wire form. */
@@ -38,7 +38,10 @@ export function createVariantCommands(ctx: ServiceContext) {
       return { ...result, data: result.data.map((variant) => variantToWire(variant, context, 'admin')) };
     },
 
-    /** `POST /v1/admin/products/{id}/variants`: appended after the product's variants. */
+    /**
+     * `POST /v1/admin/products/{id}/variants`: at `position` when given, else appended after the
+     * product's variants (one more than the highest position).
+     */
     async createVariant(scope: Scope, productId: string, input: VariantCreate): Promise<VariantWire> {
       return write(ctx, async (work) => {
         const { tx, now } = work;
@@ -53,7 +56,7 @@ export function createVariantCommands(ctx: ServiceContext) {
           currency,
           input,
           optionValueIds,
-          position: product.variants.reduce((max, other) => Math.max(max, other.position + 1), 0),
+          defaultPosition: nextPosition(product.variants),
           at: [],
           now,
           ids: ctx.ids,
@@ -93,6 +96,10 @@ export function createVariantCommands(ctx: ServiceContext) {
           ...(compareAt !== undefined && { compare_at_price: compareAt }),
           ...(cost !== undefined && { cost_price: cost }),
           ...(input.weight !== undefined && { weight: input.weight }),
+          ...(input.width !== undefined && { width: input.width }),
+          ...(input.height !== undefined && { height: input.height }),
+          ...(input.depth !== undefined && { depth: input.depth }),
+          ...(input.position !== undefined && { position: input.position }),
           ...(input.is_active !== undefined && { is_active: input.is_active }),
           ...(optionValueIds !== undefined && { option_value_ids: optionValueIds }),
           ...(input.metadata !== undefined && { metadata: input.metadata }),

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { CommerceError } from '../shared/errors';
-import { pageOfVariants } from './variant-page';
+import { INT4_MAX } from '../shared/schemas/limits';
+import { nextPosition, pageOfVariants } from './variant-page';
 
 // Three variants created together (same created_at) and one later.
 const variants = [
@@ -20,6 +21,27 @@ describe('pageOfVariants', () => {
   test('position asc → a, b, c, d', () => {
     const page = pageOfVariants(variants, { limit: 10, sort: 'position', order: 'asc' });
     expect(page.data.map((v) => v.id)).toEqual(['var_a', 'var_b', 'var_c', 'var_d']);
+  });
+
+  test('position ties (positions are given by the merchant, decisions §22) go by id, in both orders and across pages', () => {
+    const tied = [
+      { id: 'var_z', created_at: 1000, position: 1 },
+      { id: 'var_y', created_at: 3000, position: 0 },
+      { id: 'var_x', created_at: 2000, position: 1 },
+      { id: 'var_w', created_at: 4000, position: 1 },
+    ];
+    const asc = pageOfVariants(tied, { limit: 10, sort: 'position', order: 'asc' });
+    expect(asc.data.map((v) => v.id)).toEqual(['var_y', 'var_w', 'var_x', 'var_z']);
+    const desc = pageOfVariants(tied, { limit: 10, sort: 'position', order: 'desc' });
+    expect(desc.data.map((v) => v.id)).toEqual(['var_z', 'var_x', 'var_w', 'var_y']);
+    const first = pageOfVariants(tied, { limit: 2, sort: 'position', order: 'asc' });
+    const rest = pageOfVariants(tied, {
+      limit: 2,
+      sort: 'position',
+      order: 'asc',
+      starting_after: first.next_cursor ?? undefined,
+    });
+    expect([...first.data, ...rest.data].map((v) => v.id)).toEqual(['var_y', 'var_w', 'var_x', 'var_z']);
   });
 
   test('walking with limit 3 and starting_after visits every variant once', () => {
@@ -48,5 +70,14 @@ describe('pageOfVariants', () => {
     } catch (error) {
       expect(CommerceError.is(error) && error.param).toBe('starting_after');
     }
+  });
+});
+
+describe('nextPosition', () => {
+  test('one past the highest position (gaps and order do not matter), 0 for none, capped at int4', () => {
+    expect(nextPosition([])).toBe(0);
+    expect(nextPosition([{ position: 0 }, { position: 1 }])).toBe(2);
+    expect(nextPosition([{ position: 7 }, { position: 2 }])).toBe(8);
+    expect(nextPosition([{ position: INT4_MAX }])).toBe(INT4_MAX);
   });
 });

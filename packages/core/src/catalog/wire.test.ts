@@ -131,6 +131,43 @@ describe('productToWire', () => {
     });
   });
 
+  test('variants show width / height / depth, position and stock: available when tracked, null when not (decisions §22)', () => {
+    const untracked = variant('var_3', 2, { width: 12.5, height: 0, depth: 3 });
+    untracked.inventory = { ...untracked.inventory, track_inventory: false };
+    const wire = productToWire({ ...product, variants: [...product.variants, untracked] }, 'storefront');
+    expect(wire.variants.map((v) => [v.id, v.position, v.stock])).toEqual([
+      ['var_1', 0, 7],
+      ['var_3', 2, null],
+    ]);
+    expect(wire.variants[1]).toMatchObject({ width: 12.5, height: 0, depth: 3 });
+    expect(wire.variants[0]).toMatchObject({ width: null, height: null, depth: null });
+    // Oversold (reserved above on hand, backorders): stock follows `available`, negative too.
+    const oversold = variant('var_1', 0);
+    oversold.inventory = { ...oversold.inventory, on_hand: 1, reserved: 3 };
+    const sold = productToWire({ ...product, variants: [oversold] }, 'admin');
+    expect(sold.variants[0]?.stock).toBe(-2);
+    expect(sold.variants[0]?.stock).toBe(sold.variants[0]?.inventory.available);
+  });
+
+  test('compare_at_price is the representative variant’s: the cheapest active one (first by position on a tie), null without one', () => {
+    const at = (id: string, position: number, price: number, compare: number | null, active = true) =>
+      variant(id, position, { price, compare_at_price: compare, is_active: active });
+    const cases: [VariantWithInventory[], number | null][] = [
+      [[at('var_a', 0, 2000, 2500), at('var_b', 1, 1500, 1800)], 1800],
+      [[at('var_a', 0, 2000, 2500), at('var_b', 1, 1500, null)], null],
+      // The cheaper variant is inactive: the representative is the other.
+      [[at('var_a', 0, 2000, 2500), at('var_b', 1, 1500, 1800, false)], 2500],
+      // Equal prices: the first in position order, whatever the storage order.
+      [[at('var_b', 1, 1500, 1900), at('var_a', 0, 1500, 1700)], 1700],
+      [[at('var_a', 0, 1500, 1700, false)], null],
+      [[], null],
+    ];
+    for (const [variants, expected] of cases) {
+      const wire = productToWire({ ...product, variants }, 'storefront');
+      expect(wire.compare_at_price).toEqual(expected === null ? null : { amount: expected, currency: 'USD' });
+    }
+  });
+
   test('options and images by position; option values in option order (Red / L); variant images attached', () => {
     const wire = productToWire(product, 'admin');
     expect(wire.options.map((o) => o.name)).toEqual(['Colour', 'Size']);
@@ -166,6 +203,8 @@ function referenceProductToWire(p: ProductAggregate, view: 'admin' | 'storefront
   const images = [...p.images].sort(byPos);
   const variants = [...p.variants].sort(byPos);
   const visible = view === 'admin' ? variants : variants.filter((v) => v.is_active);
+  // The representative variant: the cheapest active one, the first in display order on a tie.
+  const representative = variants.filter((v) => v.is_active).sort((a, b) => a.price - b.price)[0];
   return {
     id: p.id,
     name: p.name,
@@ -198,7 +237,12 @@ function referenceProductToWire(p: ProductAggregate, view: 'admin' | 'storefront
         compare_at_price: money(v.compare_at_price, v.currency),
         cost_price: admin ? money(v.cost_price, v.currency) : null,
         weight: v.weight,
+        width: v.width,
+        height: v.height,
+        depth: v.depth,
         is_active: v.is_active,
+        position: v.position,
+        stock: v.inventory.track_inventory ? v.inventory.on_hand - v.inventory.reserved : null,
         option_values: found.sort((a, b) => a.optionPosition - b.optionPosition).map((x) => x.wire),
         images: images.filter((i) => i.variant_ids.includes(v.id)).map(image),
         inventory: {
@@ -218,10 +262,17 @@ function referenceProductToWire(p: ProductAggregate, view: 'admin' | 'storefront
       };
     }),
     price: money(p.price, p.currency),
+    compare_at_price: money(representative?.compare_at_price ?? null, p.currency),
     metadata: p.metadata,
     created_at: iso(p.created_at),
     updated_at: iso(p.updated_at),
   };
+}
+
+/** {@link variant} with its inventory tracked or not. */
+function withTracking(tracked: boolean, ...args: Parameters<typeof variant>): VariantWithInventory {
+  const built = variant(...args);
+  return { ...built, inventory: { ...built.inventory, track_inventory: tracked } };
 }
 
 describe('productToWire equals the reference serialisation', () => {
@@ -242,6 +293,10 @@ describe('productToWire equals the reference serialisation', () => {
           is_active: fc.boolean(),
           picks: fc.array(fc.nat({ max: 12 }), { maxLength: 3 }),
           cost: fc.option(fc.nat(), { nil: null }),
+          price: fc.integer({ min: 1, max: 3 }),
+          compare: fc.option(fc.nat(), { nil: null }),
+          width: fc.option(fc.double({ min: 0, max: 1e9, noNaN: true }), { nil: null }),
+          tracked: fc.boolean(),
           created_at: time,
         }),
         { maxLength: 4 },
@@ -262,9 +317,13 @@ describe('productToWire equals the reference serialisation', () => {
       }));
       const valueIds = [...options.flatMap((o) => o.values.map((v) => v.id)), 'val_unknown'];
       const variants = shape.variants.map((v, i) =>
-        variant(`var_${i}`, v.position, {
+        withTracking(v.tracked, `var_${i}`, v.position, {
           is_active: v.is_active,
           cost_price: v.cost,
+          price: v.price,
+          compare_at_price: v.compare,
+          width: v.width,
+          depth: v.width === null ? null : 1.5,
           created_at: v.created_at,
           option_value_ids: v.picks.map((k) => valueIds[k % valueIds.length] as string),
         }),

@@ -7,6 +7,7 @@ import type {
   VariantWithInventory,
 } from '../ports/storage';
 import { iso, money, moneyOrNull } from '../shared/wire-format';
+import { representativeVariant } from './representative-price';
 
 /**
  * Who looks at the catalog. The storefront never sees `cost_price` (null) nor inventory
@@ -107,9 +108,18 @@ function variantImages(variant: VariantWithInventory, context: VariantWireContex
 }
 
 /**
+ * A variant's `stock` (decisions §22): its inventory's available units (`on_hand - reserved`,
+ * as `inventory.available`) when the inventory is tracked, else null (an untracked variant has
+ * no stock to count).
+ */
+export function variantStock(inventory: VariantWithInventory['inventory']): number | null {
+  return inventory.track_inventory ? inventory.on_hand - inventory.reserved : null;
+}
+
+/**
  * The Variant resource. `option_values` follow the product's option order (so `variant_name`
- * reads them left to right); `images` are the
- * product images attached to this variant.
+ * reads them left to right); `images` are the product images attached to this variant; `stock`
+ * is {@link variantStock} (shown on the storefront too, like `inventory.available`).
  */
 export function variantToWire(
   variant: VariantWithInventory,
@@ -125,7 +135,12 @@ export function variantToWire(
     compare_at_price: moneyOrNull(variant.compare_at_price, variant.currency),
     cost_price: view === 'admin' ? moneyOrNull(variant.cost_price, variant.currency) : null,
     weight: variant.weight,
+    width: variant.width,
+    height: variant.height,
+    depth: variant.depth,
     is_active: variant.is_active,
+    position: variant.position,
+    stock: variantStock(variant.inventory),
     option_values: variantOptionValues(variant, context),
     images: variantImages(variant, context),
     inventory: inventoryToWire(variant.inventory, view),
@@ -139,13 +154,15 @@ export type VariantWire = ReturnType<typeof variantToWire>;
 
 /**
  * The Product resource, plus `price`: the representative (cheapest active) variant's price or
- * null (docs/contract.md#representative-price), maintained by the storage. Variants are in position order; the storefront
- * view leaves out inactive ones.
+ * null (docs/contract.md#representative-price), as core wrote it to the product; and
+ * `compare_at_price`: that variant's, or null (decisions §22). Variants are in position order
+ * (ties: by id, the storage's order); the storefront view leaves out inactive ones.
  */
 export function productToWire(product: ProductAggregate, view: CatalogView = 'admin') {
   const context = variantContextOf(product);
+  const ordered = inPositionOrder(product.variants);
   const variants: VariantWire[] = [];
-  for (const variant of inPositionOrder(product.variants)) {
+  for (const variant of ordered) {
     if (view === 'admin' || variant.is_active) variants.push(variantToWire(variant, context, view));
   }
   return {
@@ -161,6 +178,7 @@ export function productToWire(product: ProductAggregate, view: CatalogView = 'ad
     options: inPositionOrder(product.options).map(optionToWire),
     variants,
     price: moneyOrNull(product.price, product.currency),
+    compare_at_price: moneyOrNull(representativeVariant(ordered)?.compare_at_price ?? null, product.currency),
     metadata: product.metadata,
     created_at: iso(product.created_at),
     updated_at: iso(product.updated_at),

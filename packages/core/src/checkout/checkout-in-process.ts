@@ -1,5 +1,6 @@
 import { emitInventoryCrossings } from '../inventory/inventory-events';
 import { releaseInventory } from '../inventory/inventory-writes';
+import { providerFieldsOf } from '../payments/awaiting-payment';
 import { declineMessage, isDeclined, isRefusal, paymentStatusOf } from '../payments/payment-attempt';
 import type { PaymentRecordStatus } from '../payments/vocabulary';
 import type { CreatePaymentInput, PaymentProvider, PaymentResult } from '../ports/payment-provider';
@@ -75,13 +76,17 @@ export async function settleInProcess(
     });
     return { kind: 'declined', attempt, message: declineMessage(result), code: result.failure_code ?? null };
   }
-  const payment = paymentRecord(work, scope, input, {
-    order_id: draft.id,
-    status: paymentStatusOf(result),
-    provider_id: result.provider_id ?? null,
-    client_secret: result.status === 'requires_action' ? (result.client_secret ?? null) : null,
-    failure_reason: null,
-  });
+  const fields = providerFieldsOf(result, work.now, ctx.config);
+  const payment: PaymentRecord = {
+    ...paymentRecord(work, scope, input, {
+      order_id: draft.id,
+      status: paymentStatusOf(result),
+      provider_id: result.provider_id ?? null,
+      client_secret: fields.client_secret,
+      failure_reason: null,
+    }),
+    metadata: fields.metadata,
+  };
   const order = await writeCheckoutOrder(ctx, work, scope, {
     cart: input.cart,
     draft,
@@ -89,7 +94,7 @@ export async function settleInProcess(
     payment,
     payment_row: 'new',
   });
-  return { kind: 'order', order };
+  return { kind: 'order', order, client_secret: result.client_secret ?? null };
 }
 
 /** The payment row of this checkout with its outcome fields. */

@@ -1,5 +1,5 @@
 import type { Checkout } from '../carts/schemas';
-import { orderToStorefrontWire } from '../orders/wire';
+import { orderToCheckoutWire } from '../orders/wire';
 import { isRefusal, resolveProvider } from '../payments/payment-attempt';
 import type { PaymentResult } from '../ports/payment-provider';
 import type { Scope } from '../ports/storage';
@@ -15,7 +15,7 @@ export type { CheckoutCaller } from './checkout-claim';
 function orderOrThrow(settled: AttemptSettlement) {
   switch (settled.kind) {
     case 'order':
-      return orderToStorefrontWire(settled.order);
+      return orderToCheckoutWire(settled.order, settled.client_secret ?? null);
     case 'declined':
       throw new CommerceError('payment_failed', settled.message, {
         data: {
@@ -64,13 +64,18 @@ function orderOrThrow(settled: AttemptSettlement) {
  *    written from the snapshot and linked to the attempt, the cart completed. `succeeded` →
  *    order `confirmed`, payment `completed`; `requires_action` (3-D Secure) and `pending` → both
  *    `pending`, and the 201 order's `payments[0].client_secret` lets the storefront authenticate;
+ *    `awaiting_payment` (Stripe without `payment_method_id`: the storefront confirms the
+ *    PaymentIntent with Stripe.js) → both `pending`, the order's `payment_status`
+ *    `awaiting_payment` until it is settled or expires (`payments/payment-expiry.ts`);
  *    the provider's webhook (`handleWebhook`) completes or fails it later. If the order is
  *    refused now (a discount ran out since the claim), the money is given back at once and the
  *    refusal returned (422).
  *
  * If the process dies anywhere in between, the attempt stays `pending` without an order and
  * `reconcile` settles it: it asks the provider (replaying the same key) and either writes the
- * order or gives the money back. The response is the Order in its storefront view.
+ * order or gives the money back. The response is the Order in its storefront view with
+ * `payment` (`{ client_secret, payment_intent_id }` when the provider gave a client secret:
+ * Stripe; null otherwise — decisions §22).
  *
  * Events: `order.created`, `payment.created`, and when the provider took the money
  * `payment.completed` and `order.confirmed`; `payment.failed` for a declined or abandoned attempt;

@@ -1,5 +1,6 @@
 import { emitInventoryCrossings } from '../inventory/inventory-events';
 import { releaseInventory } from '../inventory/inventory-writes';
+import { providerFieldsOf } from '../payments/awaiting-payment';
 import { isDeclined, isRefusal, paymentStatusOf } from '../payments/payment-attempt';
 import type { PaymentRecordStatus } from '../payments/vocabulary';
 import type { PaymentProvider, PaymentResult } from '../ports/payment-provider';
@@ -12,8 +13,11 @@ import { writeCheckoutOrder } from './checkout-order';
 
 /** How a checkout attempt ended. */
 export type AttemptSettlement =
-  /** The order was written (now, or before by another path: the same order). */
-  | { kind: 'order'; order: OrderAggregate }
+  /**
+   * The order was written (now, or before by another path: the same order). `client_secret`: the
+   * provider's, for checkout's answer (`payment`), when it gave one.
+   */
+  | { kind: 'order'; order: OrderAggregate; client_secret?: string | null }
   /** The provider declined: no order, reservations released, `payment.failed` emitted. */
   | { kind: 'declined'; attempt: PaymentRecord; message: string; code: string | null }
   /**
@@ -102,7 +106,9 @@ export async function closeAttempt(
 /**
  * The order transaction: writes the attempt's order from its snapshot with the provider's
  * outcome (`succeeded` → payment `completed`, order `confirmed`; `pending` / `requires_action` →
- * both `pending`, the `client_secret` kept for the storefront). Returns null when the attempt was
+ * both `pending`, the `client_secret` kept for the storefront; `awaiting_payment` → the same, the
+ * order's `payment_status` `awaiting_payment` until the storefront's confirmation is settled or
+ * its deadline passes, see `payments/awaiting-payment.ts`). Returns null when the attempt was
  * closed meanwhile, or the order it already became.
  */
 async function writeAttemptOrder(
@@ -125,7 +131,7 @@ async function writeAttemptOrder(
         order_id: snapshot.order.id,
         status: paymentStatusOf(result),
         provider_id: result.provider_id ?? attempt.provider_id,
-        client_secret: result.status === 'requires_action' ? (result.client_secret ?? null) : null,
+        ...providerFieldsOf(result, attempt.created_at, ctx.config, attempt.metadata),
         checkout_snapshot: null,
         updated_at: now,
       };
@@ -240,7 +246,9 @@ export async function settleAttempt(
       result,
       // null: settled without an order meanwhile (`closed` below; its answer needs only the attempt's id).
       answering((written: OrderAggregate | null) =>
-        written === null ? { kind: 'closed', attempt } : { kind: 'order', order: written },
+        written === null
+          ? { kind: 'closed', attempt }
+          : { kind: 'order', order: written, client_secret: result.client_secret ?? null },
       ),
     );
   } catch (error) {
@@ -259,5 +267,5 @@ export async function settleAttempt(
     const current = await ctx.storage.read((tx) => tx.orders.getPayment(scope, attempt.id));
     return { kind: 'closed', attempt: current ?? attempt };
   }
-  return { kind: 'order', order };
+  return { kind: 'order', order, client_secret: result.client_secret ?? null };
 }

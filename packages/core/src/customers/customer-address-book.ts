@@ -1,4 +1,10 @@
 import type { CustomerAddressRecord, Scope } from '../ports/storage';
+import {
+  type AddressName,
+  type AddressNameInput,
+  missingAddressNameMessage,
+  resolveAddressName,
+} from '../shared/address-name';
 import type { ServiceContext } from '../shared/context';
 import { CommerceError } from '../shared/errors';
 import { read, type Work, write } from '../shared/unit-of-work';
@@ -6,11 +12,29 @@ import { customerView, requireCustomer } from './customer-views';
 import type { CustomerAddressCreate, CustomerAddressUpdate } from './schemas';
 import { customerAddressToWire } from './wire';
 
-/** The address fields of a create or (whole-replacement) update body, as record columns. */
-function addressColumns(input: CustomerAddressCreate | CustomerAddressUpdate) {
+/** The columns of a saved address that its body sets (all but ids, owner and timestamps). */
+type AddressColumns = Omit<
+  CustomerAddressRecord,
+  'id' | 'store_id' | 'mode' | 'customer_id' | 'created_at' | 'updated_at'
+>;
+
+/** The name group resolved, or 400 `parameter_missing` naming the field it lacks. */
+function addressName(input: AddressNameInput) {
+  const resolved = resolveAddressName(input);
+  if (!resolved.ok) {
+    const param = resolved.missing;
+    throw new CommerceError('parameter_missing', `${param} ${missingAddressNameMessage(param)}`, { param });
+  }
+  return resolved.value;
+}
+
+/** The columns of a create body: `name` completed from the parts when only they were given. */
+function addressColumns(input: CustomerAddressCreate): AddressColumns {
   return {
-    name: input.name,
+    ...addressName(input),
     company: input.company ?? null,
+    label: input.label ?? null,
+    receiver_name: input.receiver_name ?? null,
     line1: input.line1,
     line2: input.line2 ?? null,
     city: input.city,
@@ -23,6 +47,48 @@ function addressColumns(input: CustomerAddressCreate | CustomerAddressUpdate) {
   };
 }
 
+/**
+ * The name group a partial update leaves (docs/contract.md#addresses):
+ * - `name` given: that name, with the parts the body gives (none → both cleared);
+ * - only parts given: merged with the stored ones; when both are then set, `name` is
+ *   `"first last"` again, otherwise the stored `name` stays;
+ * - none of them: unchanged.
+ * The result must satisfy the create rule, so one part without the other is 400 `parameter_missing`.
+ */
+export function mergedAddressName(existing: AddressName, patch: AddressNameInput): AddressName {
+  if (patch.name !== undefined && patch.name !== null) {
+    return addressName({ name: patch.name, first_name: patch.first_name, last_name: patch.last_name });
+  }
+  if (patch.first_name === undefined && patch.last_name === undefined) {
+    return { name: existing.name, first_name: existing.first_name, last_name: existing.last_name };
+  }
+  const first_name = patch.first_name === undefined ? existing.first_name : patch.first_name;
+  const last_name = patch.last_name === undefined ? existing.last_name : patch.last_name;
+  const both = first_name !== null && last_name !== null;
+  return addressName({ name: both ? undefined : existing.name, first_name, last_name });
+}
+
+/** The stored address with a partial update applied: absent fields unchanged, `null` clears. */
+function mergedColumns(existing: CustomerAddressRecord, patch: CustomerAddressUpdate): AddressColumns {
+  const optional = (key: 'company' | 'label' | 'receiver_name' | 'line2' | 'state' | 'phone') =>
+    patch[key] === undefined ? existing[key] : (patch[key] ?? null);
+  return {
+    ...mergedAddressName(existing, patch),
+    company: optional('company'),
+    label: optional('label'),
+    receiver_name: optional('receiver_name'),
+    line1: patch.line1 ?? existing.line1,
+    line2: optional('line2'),
+    city: patch.city ?? existing.city,
+    state: optional('state'),
+    postal_code: patch.postal_code ?? existing.postal_code,
+    country: patch.country ?? existing.country,
+    phone: optional('phone'),
+    type: patch.type ?? existing.type,
+    is_default: patch.is_default ?? existing.is_default,
+  };
+}
+
 const addressNotFound = (id: string) => new CommerceError('not_found', `No such address: '${id}'`);
 
 /**
@@ -31,10 +97,9 @@ const addressNotFound = (id: string) => new CommerceError('not_found', `No such 
  * simply not found (404).
  *
  * Decisions:
- * - `PATCH …/addresses/{id}` takes the spec's "Address update body" (name, line1, city,
- *   postal_code, country required; `type` default both; `is_default` default false), so it
- *   replaces the address as a whole: optional parts left out become null, and leaving out
- *   `is_default` un-defaults the address.
+ * - `PATCH …/addresses/{id}` is partial (decisions §22, as the public client sends it): fields
+ *   left out stay as they are, `null` clears an optional one, and the address that results must
+ *   satisfy the create rules — for the name group see {@link mergedAddressName}.
  * - Setting `is_default: true` clears the flag on the customer's other addresses, in the same
  *   transaction. A first address is not made default implicitly (the spec's default is false).
  * - Every change to the address book changes the Customer resource (its `addresses`), so it
@@ -67,10 +132,6 @@ export function createCustomerAddressBook(ctx: ServiceContext) {
           store_id: scope.store_id,
           mode: scope.mode,
           customer_id,
-          first_name: null,
-          last_name: null,
-          label: null,
-          receiver_name: null,
           ...addressColumns(input),
           created_at: now,
           updated_at: now,
@@ -82,13 +143,13 @@ export function createCustomerAddressBook(ctx: ServiceContext) {
       });
     },
 
-    /** `PATCH /v1/storefront/customers/me/addresses/{address_id}`: replaces the address (see above). */
+    /** `PATCH /v1/storefront/customers/me/addresses/{address_id}`: a partial update (see above). */
     async updateAddress(scope: Scope, customer_id: string, address_id: string, input: CustomerAddressUpdate) {
       return write(ctx, async (work) => {
         const { tx, now } = work;
         const existing = await tx.customers.getAddress(scope, customer_id, address_id);
         if (!existing) throw addressNotFound(address_id);
-        const columns = addressColumns(input);
+        const columns = mergedColumns(existing, input);
         const unchanged = (Object.keys(columns) as (keyof typeof columns)[]).every(
           (key) => existing[key] === columns[key],
         );

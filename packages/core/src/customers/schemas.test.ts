@@ -63,7 +63,7 @@ describe('StorefrontCustomerUpdate', () => {
   });
 });
 
-describe('customer addresses (spec "Address update body")', () => {
+describe('customer addresses (decisions §22)', () => {
   const address = { name: 'Ada', line1: '1 Main', city: 'Paris', postal_code: '75001', country: 'fr' };
 
   test('defaults: type both, is_default false; country upper-cased', () => {
@@ -75,14 +75,48 @@ describe('customer addresses (spec "Address update body")', () => {
     });
   });
 
-  test('update takes the same body: required fields are required', () => {
-    expectRejected(CustomerAddressUpdateSchema, { name: 'Ada' }, 'parameter_missing', 'line1');
+  test('create takes first_name + last_name instead of name, label (≤ 100) and receiver_name', () => {
+    const { name: _name, ...rest } = address;
+    const parts = {
+      ...rest,
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      label: 'Home',
+      receiver_name: 'Ada L.',
+    };
+    expect(parseInput(CustomerAddressCreateSchema, parts)).toMatchObject({
+      first_name: 'Ada',
+      label: 'Home',
+    });
+    expectRejected(
+      CustomerAddressCreateSchema,
+      { ...parts, last_name: undefined },
+      'parameter_missing',
+      'last_name',
+    );
+    expectRejected(CustomerAddressCreateSchema, rest, 'parameter_missing', 'name');
+    expectRejected(
+      CustomerAddressCreateSchema,
+      { ...parts, label: 'x'.repeat(101) },
+      'parameter_invalid',
+      'label',
+    );
+    expect(parseInput(CustomerAddressCreateSchema, { ...parts, label: 'x'.repeat(100) }).label).toHaveLength(
+      100,
+    );
+  });
+
+  test('update is partial: every field optional, the required ones not clearable', () => {
+    expect(parseInput(CustomerAddressUpdateSchema, {})).toEqual({});
+    expect(parseInput(CustomerAddressUpdateSchema, { city: 'Lyon' })).toEqual({ city: 'Lyon' });
+    expect(parseInput(CustomerAddressUpdateSchema, { first_name: 'Ada' })).toEqual({ first_name: 'Ada' });
     expect(
       parseInput(CustomerAddressUpdateSchema, { ...address, type: 'billing', is_default: true }),
-    ).toMatchObject({
-      type: 'billing',
-      is_default: true,
-    });
+    ).toMatchObject({ country: 'FR', type: 'billing', is_default: true });
+    expectRejected(CustomerAddressUpdateSchema, { line1: null }, 'parameter_invalid', 'line1');
+    expectRejected(CustomerAddressUpdateSchema, { name: ' ' }, 'parameter_invalid', 'name');
+    expectRejected(CustomerAddressUpdateSchema, { label: 'x'.repeat(101) }, 'parameter_invalid', 'label');
+    expectRejected(CustomerAddressUpdateSchema, { type: 'home' }, 'parameter_invalid', 'type');
   });
 
   test('type must be shipping, billing or both', () => {

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import {
   ADDRESS_INPUT_SHAPE,
+  ADDRESS_NAME_RULE,
   AddressSchema,
+  CountryCodeSchema,
   DateTimeSchema,
   EmailSchema,
   IdentifierTextSchema,
@@ -12,6 +14,8 @@ import {
   MetadataSchema,
   MoneySchema,
   OptionalTextSchema,
+  RequiredTextSchema,
+  refineAddressName,
 } from '../shared/schemas/common';
 import { MAX_IDENTIFIER_LENGTH, MAX_LIST_ITEMS, MAX_SEARCH_LENGTH } from '../shared/schemas/limits';
 import type { CustomerStatus } from './vocabulary';
@@ -61,11 +65,16 @@ export type Customer = z.infer<typeof CustomerSchema>;
 export const CustomerListSchema = listOf(CustomerSchema);
 export type CustomerList = z.infer<typeof CustomerListSchema>;
 
-/** A saved address of the signed-in customer (spec "CustomerAddress"). */
+/**
+ * A saved address of the signed-in customer (spec "CustomerAddress", decisions §22): the
+ * {@link AddressSchema} fields with its id, type and default flag.
+ */
 export const CustomerAddressSchema = z
   .object({
     id: z.string(),
     name: z.string(),
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
     company: z.string().nullable(),
     line1: z.string(),
     line2: z.string().nullable(),
@@ -74,6 +83,8 @@ export const CustomerAddressSchema = z
     postal_code: z.string(),
     country: z.string(),
     phone: z.string().nullable(),
+    label: z.string().nullable(),
+    receiver_name: z.string().nullable(),
     type: AddressTypeSchema,
     is_default: z.boolean(),
     created_at: DateTimeSchema,
@@ -228,25 +239,39 @@ export const StorefrontCustomerUpdateSchema = z
   .meta({ id: 'StorefrontCustomerUpdate' });
 export type StorefrontCustomerUpdate = z.infer<typeof StorefrontCustomerUpdateSchema>;
 
-const CUSTOMER_ADDRESS_INPUT_SHAPE = {
-  ...ADDRESS_INPUT_SHAPE,
-  type: AddressTypeSchema.default('both'),
-  is_default: z.boolean().default(false),
-};
-
-/** `POST /v1/storefront/customers/me/addresses`: the spec's address body. */
-export const CustomerAddressCreateSchema = z
-  .strictObject(CUSTOMER_ADDRESS_INPUT_SHAPE)
-  .meta({ id: 'CustomerAddressCreate' });
+/**
+ * `POST /v1/storefront/customers/me/addresses`: the address body (`name`, or `first_name` +
+ * `last_name`, as everywhere an address is taken), `type` defaulting to `both`, `is_default` to false.
+ */
+export const CustomerAddressCreateSchema = refineAddressName(
+  z.strictObject({
+    ...ADDRESS_INPUT_SHAPE,
+    type: AddressTypeSchema.default('both'),
+    is_default: z.boolean().default(false),
+  }),
+).meta({ id: 'CustomerAddressCreate', description: ADDRESS_NAME_RULE });
 export type CustomerAddressCreate = z.infer<typeof CustomerAddressCreateSchema>;
 
 /**
- * `PATCH /v1/storefront/customers/me/addresses/{address_id}`, exactly the spec's "Address update
- * body": name, line1, city, postal_code and country required, `type` defaulting to both and
- * `is_default` to false — so an update replaces the address as a whole.
+ * `PATCH /v1/storefront/customers/me/addresses/{address_id}` (decisions §22): partial — every
+ * field optional, absent ones unchanged, `null` clears an optional one. The address that results
+ * must satisfy the create rules (the address book checks the name group: 400
+ * `parameter_missing` naming the missing field).
  */
 export const CustomerAddressUpdateSchema = z
-  .strictObject(CUSTOMER_ADDRESS_INPUT_SHAPE)
+  .strictObject({
+    ...ADDRESS_INPUT_SHAPE,
+    name: RequiredTextSchema.optional().meta({
+      description:
+        'A new name without first_name / last_name clears them; first_name / last_name without name re-derive it.',
+    }),
+    line1: RequiredTextSchema.optional(),
+    city: RequiredTextSchema.optional(),
+    postal_code: RequiredTextSchema.optional(),
+    country: CountryCodeSchema.optional(),
+    type: AddressTypeSchema.optional(),
+    is_default: z.boolean().optional(),
+  })
   .meta({ id: 'CustomerAddressUpdate' });
 export type CustomerAddressUpdate = z.infer<typeof CustomerAddressUpdateSchema>;
 

@@ -11,6 +11,8 @@ const NO_TOTALS: CustomerTotals = { total_orders: 0, total_spent: 0 };
 export function addressRecordToAddress(record: CustomerAddressRecord) {
   return {
     name: record.name,
+    first_name: record.first_name,
+    last_name: record.last_name,
     company: record.company,
     line1: record.line1,
     line2: record.line2,
@@ -19,6 +21,8 @@ export function addressRecordToAddress(record: CustomerAddressRecord) {
     postal_code: record.postal_code,
     country: record.country,
     phone: record.phone,
+    label: record.label,
+    receiver_name: record.receiver_name,
   };
 }
 

@@ -64,3 +64,22 @@ export async function recordDiscountUsage(
     }
   });
 }
+
+/**
+ * Gives back the uses an order counted (decisions §22: an order cancelled because its payment
+ * never came — the customer did not use the code after all), in the caller's transaction. Each
+ * discount's use is deleted and its `usage_count` lowered once; calling it again gives back
+ * nothing. Returns how many uses were given back.
+ */
+export async function releaseDiscountUsage(
+  work: Work,
+  scope: Scope,
+  input: { order_id: string; discounts: readonly AppliedDiscountValue[] },
+): Promise<number> {
+  const ids = [...new Set(input.discounts.map((d) => d.discount_id))];
+  let released = 0;
+  for (const discount_id of ids) {
+    released += await work.tx.discounts.releaseUsage(scope, { discount_id, order_id: input.order_id });
+  }
+  return released;
+}

@@ -10,6 +10,7 @@ import {
   CartDiscountApplySchema,
   CartItemAddSchema,
   CartItemUpdateSchema,
+  CartMergeSchema,
   CartUpdateSchema,
   CheckoutSchema,
   DiscountCreateSchema,
@@ -62,9 +63,17 @@ export function cartsFacade(engine: Engine, scope: Scope, actor: CartActor) {
     applyDiscount: async (id: string, input: In<typeof CartDiscountApplySchema>) =>
       carts.applyDiscount(scope, actor, id, body(CartDiscountApplySchema, input).code),
     removeDiscount: async (id: string, code: string) => carts.removeDiscount(scope, actor, id, code),
-    /** Merges a guest cart into `customerId`'s cart (the storefront's merge, with that customer's token). */
-    merge: async (id: string, customerId: string) =>
-      carts.merge(scope, { key_type: actor.key_type, customer_id: customerId }, id),
+    /**
+     * The storefront's merge, with `customerId`'s token: without `source_cart_id`, merges the guest
+     * cart `id` into the customer's cart; with it, merges that cart into the customer's cart `id`.
+     */
+    merge: async (id: string, customerId: string, input: In<typeof CartMergeSchema> = {}) =>
+      carts.merge(
+        scope,
+        { key_type: actor.key_type, customer_id: customerId },
+        id,
+        body(CartMergeSchema, input),
+      ),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { PageRequest } from '../ports/storage';
-import { listQuery, parseInput } from '../schemas';
+import { parseInput } from '../schemas';
 
 /** What a facade method accepts: the request body or query of the matching HTTP endpoint, as written. */
 export type In<S extends z.ZodType> = z.input<S>;
@@ -35,5 +35,5 @@ export function pageOf<S extends string>(parsed: {
   };
 }
 
-/** `GET /v1/admin/products/{id}/variants` (the HTTP package defines the same query). */
-export const VariantListQuerySchema = listQuery(['created_at', 'position'], {});
+/** `GET /v1/admin/products/{id}/variants` (the one query schema, also the HTTP route's). */
+export { VariantListQuerySchema } from '../catalog/schemas';

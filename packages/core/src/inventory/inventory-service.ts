@@ -1,11 +1,11 @@
-import type { InventoryChange, PageRequest, Scope } from '../ports/storage';
+import type { InventoryChange, PageRequest, Repositories, Scope } from '../ports/storage';
 import type { ServiceContext } from '../shared/context';
 import { CommerceError, errors } from '../shared/errors';
 import { read, write } from '../shared/unit-of-work';
 import { emitInventoryCrossings } from './inventory-events';
 import { adjustInventory, updateInventory } from './inventory-writes';
 import type { InventoryAdjust, InventoryUpdate } from './schemas';
-import { inventoryToWire } from './wire';
+import { inventoryItemToWire } from './wire';
 
 /** Filters of `GET /v1/admin/inventory` (docs/contract.md#list-filters). */
 export interface InventoryListFilter {
@@ -27,8 +27,16 @@ function changeOrThrow(
   return result;
 }
 
+/** The item as stored now (this transaction's writes included), as `/v1/admin/inventory` shows it. */
+async function storedItem(tx: Repositories, scope: Scope, id: string) {
+  const item = await tx.inventory.getItem(scope, id);
+  if (!item) throw errors.notFound('inventory item', id);
+  return inventoryItemToWire(item);
+}
+
 /**
- * Inventory administration (docs/contract.md#inventory): the admin view of every variant's stock record.
+ * Inventory administration (docs/contract.md#inventory): the admin view of every variant's stock record,
+ * as the InventoryItem of decisions §22 (with the variant's `sku` and the item's `levels`).
  * Stock levels move through core's rules written by the storage's compare-and-set
  * (inventory-writes.ts), so `on_hand` never goes below `reserved` even under concurrent checkouts (422 `insufficient_inventory`). Every
  * change emits `inventory.low` / `inventory.out_of_stock` when it crosses a threshold, in its
@@ -39,14 +47,12 @@ export function createInventoryService(ctx: ServiceContext) {
     /** `GET /v1/admin/inventory`, newest first; `low_stock=true` keeps available ≤ safety_stock. */
     async list(scope: Scope, filter: InventoryListFilter, page: PageRequest<'created_at'>) {
       const result = await read(ctx, (tx) => tx.inventory.list(scope, filter, page));
-      return { ...result, data: result.data.map((record) => inventoryToWire(record, 'admin')) };
+      return { ...result, data: result.data.map(inventoryItemToWire) };
     },
 
     /** `GET /v1/admin/inventory/{id}`. */
     async get(scope: Scope, id: string) {
-      const record = await read(ctx, (tx) => tx.inventory.get(scope, id));
-      if (!record) throw errors.notFound('inventory item', id);
-      return inventoryToWire(record, 'admin');
+      return read(ctx, (tx) => storedItem(tx, scope, id));
     },
 
     /**
@@ -65,7 +71,7 @@ export function createInventoryService(ctx: ServiceContext) {
         });
         const change = changeOrThrow(result, id, 'on_hand');
         emitInventoryCrossings(work, scope, [change]);
-        return inventoryToWire(change.after, 'admin');
+        return storedItem(work.tx, scope, id);
       });
     },
 
@@ -82,7 +88,7 @@ export function createInventoryService(ctx: ServiceContext) {
         const result = await adjustInventory(work.tx, scope, id, input.quantity, work.now);
         const change = changeOrThrow(result, id, 'quantity');
         emitInventoryCrossings(work, scope, [change]);
-        return inventoryToWire(change.after, 'admin');
+        return storedItem(work.tx, scope, id);
       });
     },
   };

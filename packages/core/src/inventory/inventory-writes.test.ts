@@ -29,6 +29,7 @@ function brokenInventory(calls: string[]): { inventory: InventoryRepository } {
   return {
     inventory: {
       get: async () => row,
+      getItem: async () => ({ ...row, sku: null, version: 0 }),
       getByVariantIds: async (_scope, _ids, options) => {
         calls.push(options?.lock === true ? 'read locked' : 'read');
         return [row];

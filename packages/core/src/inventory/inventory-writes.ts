@@ -182,7 +182,11 @@ export interface BelowReserved {
   refused: 'below_reserved';
 }
 
-/** Writes an admin change of one locked row's `on_hand` (planned by `plan`). */
+/**
+ * Writes an admin change of one locked row's `on_hand` (planned by `plan`): a compare-and-set
+ * when a level moves, else only `updated_at` (so `apply` — and the level's version — sees stock
+ * changes only).
+ */
 async function writeOnHand(
   tx: InventoryTx,
   scope: Scope,
@@ -192,6 +196,11 @@ async function writeOnHand(
 ): Promise<InventoryChange | BelowReserved> {
   if (!plan.ok) return { refused: 'below_reserved' };
   const { before, after } = plan.change;
+  if (after.on_hand === before.on_hand && after.reserved === before.reserved) {
+    // Nothing moves: no level write (the level's version counts stock changes), `updated_at` only.
+    await tx.inventory.updateSettings(scope, row.id, { updated_at: at });
+    return plan.change;
+  }
   const missed = await tx.inventory.apply(
     scope,
     [

@@ -131,8 +131,9 @@ function heldByLine(
  * What the order reserved is what it gives back, whatever the variants' `track_inventory` is now:
  * a variant switched to untracked since still holds its units in `reserved`, and one switched to
  * tracked since holds none of the order's.
- * Decision: units refunded without restock stay reserved until the order is cancelled — "no
- * restock" leaves inventory exactly as it was.
+ * Units refunded without restock stay reserved: a refund without restock moves money only, and
+ * those units still ship (docs/contract.md#restock). What is left is released when the order
+ * ends (cancelled, or completed by the admin before everything shipped).
  */
 export function heldReservations(
   order: Pick<OrderAggregate, 'lines' | 'refunds'> & Partial<Pick<OrderAggregate, 'inventory_reserved'>>,
@@ -175,7 +176,11 @@ export function shipMovements(
   return [...byVariant.values()];
 }
 
-/** Releases every reservation the order still holds (cancellation), emitting threshold events. */
+/**
+ * Releases every reservation the order still holds (cancellation, completion: no order ends
+ * holding units, docs/contract.md#reservations), emitting threshold events. The caller records
+ * that the order no longer holds any (`inventory_reserved: false`).
+ */
 export async function releaseOrderReservations(
   work: Work,
   scope: Scope,

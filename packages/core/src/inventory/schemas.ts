@@ -35,6 +35,53 @@ export type Inventory = z.infer<typeof InventorySchema>;
 export const InventoryListSchema = listOf(InventorySchema);
 export type InventoryList = z.infer<typeof InventoryListSchema>;
 
+/**
+ * The stock of an inventory item at one location (decisions §22, the public client's
+ * `InventoryLevel`). One location, `sloc_default`, until a decision adds more: its level holds the
+ * item's own `on_hand`, `reserved` and `available`. `id` is the item's id with the prefix `ilvl_`
+ * (`inv_01J…` → `ilvl_01J…`). `version` counts the level's stock changes: 0 when the item is
+ * created, + 1 with every change of `on_hand` or `reserved` (reservations, releases, shipments,
+ * restocks, adjustments, an absolute `on_hand`); settings do not move it.
+ */
+export const InventoryLevelSchema = z
+  .object({
+    id: z.string(),
+    location_id: z.string(),
+    on_hand: z.int(),
+    reserved: z.int(),
+    available: z.int(),
+    version: z.int().min(0),
+  })
+  .meta({ id: 'InventoryLevel' });
+export type InventoryLevel = z.infer<typeof InventoryLevelSchema>;
+
+/**
+ * An inventory item as `/v1/admin/inventory` shows it (decisions §22, the public client's
+ * `InventoryItem`): the Inventory record's fields (admin view: nothing hidden), its variant's
+ * `sku`, and `levels` (one, at `sloc_default`, with the same `on_hand`, `reserved` and
+ * `available` as the item). Admin only: the storefront sees inventory inside variants, without
+ * levels (docs/contract.md#storefront-visibility).
+ */
+export const InventoryItemSchema = z
+  .object({
+    id: z.string(),
+    variant_id: z.string(),
+    sku: z.string().nullable(),
+    track_inventory: z.boolean(),
+    allow_backorder: z.boolean(),
+    safety_stock: z.int(),
+    on_hand: z.int(),
+    reserved: z.int(),
+    available: z.int(),
+    metadata: MetadataSchema,
+    levels: z.array(InventoryLevelSchema),
+  })
+  .meta({ id: 'InventoryItem' });
+export type InventoryItem = z.infer<typeof InventoryItemSchema>;
+
+export const InventoryItemListSchema = listOf(InventoryItemSchema);
+export type InventoryItemList = z.infer<typeof InventoryItemListSchema>;
+
 // ---------------------------------------------------------------- requests
 
 /**

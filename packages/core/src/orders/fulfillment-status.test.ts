@@ -6,8 +6,12 @@ import {
   ORDER_FULFILLMENT_STATUSES,
 } from './fulfillment-status';
 
-const line = (quantity: number, fulfilled_quantity = 0, returned_quantity = 0): FulfillmentStatusLine => ({
-  quantity,
+const line = (
+  fulfillable_quantity: number,
+  fulfilled_quantity = 0,
+  returned_quantity = 0,
+): FulfillmentStatusLine => ({
+  fulfillable_quantity,
   fulfilled_quantity,
   returned_quantity,
 });
@@ -46,22 +50,33 @@ describe('deriveFulfillmentStatus (decisions §13)', () => {
     expect(deriveFulfillmentStatus([line(3, 2, 1)])).toBe('partially_fulfilled');
   });
 
+  it('by fulfillable units: units cancelled by a restocking refund need no fulfillment (3 ordered, 1 cancelled, 2 fulfilled → fulfilled)', () => {
+    expect(deriveFulfillmentStatus([line(2, 2)])).toBe('fulfilled');
+  });
+
+  it('every unit cancelled before any was fulfilled → unfulfilled (nothing was fulfilled)', () => {
+    expect(deriveFulfillmentStatus([line(0), line(0)])).toBe('unfulfilled');
+    expect(deriveFulfillmentStatus([line(0), line(2)])).toBe('unfulfilled');
+    expect(deriveFulfillmentStatus([line(0), line(2, 2)])).toBe('fulfilled');
+  });
+
   it('is consistent with the quantities for random lines', () => {
     const lineArb = fc
-      .tuple(fc.integer({ min: 1, max: 20 }), fc.nat(20), fc.nat(20))
-      .map(([quantity, f, r]) => {
-        const fulfilled = f % (quantity + 1);
-        return line(quantity, fulfilled, r % (fulfilled + 1));
+      .tuple(fc.integer({ min: 0, max: 20 }), fc.nat(20), fc.nat(20))
+      .map(([fulfillable, f, r]) => {
+        const fulfilled = f % (fulfillable + 1);
+        return line(fulfillable, fulfilled, r % (fulfilled + 1));
       });
     fc.assert(
       fc.property(fc.array(lineArb, { maxLength: 6 }), (lines) => {
         const status = deriveFulfillmentStatus(lines);
         expect(ORDER_FULFILLMENT_STATUSES).toContain(status);
         const fulfilled = lines.reduce((s, l) => s + l.fulfilled_quantity, 0);
-        const allFulfilled = lines.length > 0 && lines.every((l) => l.fulfilled_quantity === l.quantity);
-        const allBack = lines.every((l) => l.returned_quantity === l.fulfilled_quantity);
+        const allFulfilled =
+          fulfilled > 0 && lines.every((l) => l.fulfilled_quantity === l.fulfillable_quantity);
+        const allBack = fulfilled > 0 && lines.every((l) => l.returned_quantity === l.fulfilled_quantity);
         if (status === 'unfulfilled') expect(fulfilled).toBe(0);
-        if (status === 'returned') expect(fulfilled > 0 && allBack).toBe(true);
+        if (status === 'returned') expect(allBack).toBe(true);
         if (status === 'fulfilled') expect(allFulfilled && !allBack).toBe(true);
         if (status === 'partially_fulfilled') expect(fulfilled > 0 && !allFulfilled && !allBack).toBe(true);
       }),

@@ -2,8 +2,11 @@ import type { FulfillmentStatus } from './vocabulary';
 
 /** What an order line contributes to the order's `fulfillment_status`. */
 export interface FulfillmentStatusLine {
-  /** Ordered units. */
-  quantity: number;
+  /**
+   * Units the line has to fulfil: ordered units minus those cancelled by restocking refunds
+   * (docs/contract.md#restock; units refunded without restock still count).
+   */
+  fulfillable_quantity: number;
   /** Units in non-cancelled fulfillments, counted from the moment the fulfillment is created. */
   fulfilled_quantity: number;
   /**
@@ -27,22 +30,27 @@ export const ORDER_FULFILLMENT_STATUSES = [
  *
  * 1. `returned` — at least one unit was fulfilled and every fulfilled unit came back
  *    (per line, `returned_quantity ≥ fulfilled_quantity`);
- * 2. `fulfilled` — there is a line and every line's fulfilled units reach its ordered quantity;
+ * 2. `fulfilled` — some unit is fulfilled and every line's fulfilled units reach its fulfillable
+ *    units;
  * 3. `partially_fulfilled` — some unit is fulfilled;
  * 4. `unfulfilled`.
  *
- * Decision, literal to docs/contract.md#fulfillment-status ("by fulfilled vs ordered quantity"): refunded units still count as
- * ordered, so an order whose last unit was refunded before shipping stays `partially_fulfilled`
- * and the admin completes it with `POST …/complete`.
+ * By fulfilled vs fulfillable quantity (docs/contract.md#fulfillment-status): units cancelled by
+ * a restocking refund need no fulfillment; units refunded without restock still do.
+ * Decision: an order whose every unit was cancelled by restocking refunds before any was
+ * fulfilled stays `unfulfilled` (as Shopify shows it), and does not move on or complete by
+ * itself: the admin cancels it (it holds no reservation by then).
  *
- * @example deriveFulfillmentStatus([{ quantity: 3, fulfilled_quantity: 1, returned_quantity: 0 }]) // 'partially_fulfilled'
+ * @example deriveFulfillmentStatus([{ fulfillable_quantity: 3, fulfilled_quantity: 1, returned_quantity: 0 }]) // 'partially_fulfilled'
  */
 export function deriveFulfillmentStatus(lines: readonly FulfillmentStatusLine[]): FulfillmentStatus {
   const fulfilledUnits = lines.reduce((sum, line) => sum + line.fulfilled_quantity, 0);
   if (fulfilledUnits > 0 && lines.every((line) => line.returned_quantity >= line.fulfilled_quantity)) {
     return 'returned';
   }
-  if (lines.length > 0 && lines.every((line) => line.fulfilled_quantity >= line.quantity)) return 'fulfilled';
+  if (fulfilledUnits > 0 && lines.every((line) => line.fulfilled_quantity >= line.fulfillable_quantity)) {
+    return 'fulfilled';
+  }
   if (fulfilledUnits > 0) return 'partially_fulfilled';
   return 'unfulfilled';
 }

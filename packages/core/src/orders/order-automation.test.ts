@@ -87,8 +87,9 @@ describe('orderStatusAfterFulfillment (first fulfillment: confirmed → processi
     );
   });
 
-  it('fully refunded never completes by itself (the admin completes it)', () => {
-    expect(orderStatusAfterFulfillment('processing', 'fulfilled', 'refunded', true)).toBe('processing');
+  it('refunded in full counts as paid (decisions §13): every fulfillable unit shipped → completed', () => {
+    expect(orderStatusAfterFulfillment('processing', 'fulfilled', 'refunded', true)).toBe('completed');
+    expect(orderStatusAfterFulfillment('processing', 'fulfilled', 'refunded', false)).toBe('processing');
   });
 
   it('a pending (unpaid) order stays pending when fulfilled', () => {
@@ -131,7 +132,7 @@ describe('automatic moves, property', () => {
           }
           expect(automaticOrderPath(from, progress)).toEqual([]);
           if (from === 'completed' && status !== 'completed') {
-            expect(['paid', 'partially_refunded']).toContain(payment_status);
+            expect(['paid', 'partially_refunded', 'refunded']).toContain(payment_status);
             expect(shipped).toBe(true);
           }
         },

@@ -6,18 +6,25 @@ export interface OrderProgress {
   payment_status: PaymentStatus;
   fulfillment_status: FulfillmentStatus;
   /**
-   * Every unit not refunded is in a fulfillment that has shipped or been delivered (per line:
-   * `shipped_quantity ≥ quantity − refunded_quantity`). A fulfillment that is only created
-   * (`pending`) counts toward `fulfillment_status`, not here.
+   * Every fulfillable unit is in a fulfillment that has shipped or been delivered (per line:
+   * `shipped_quantity ≥ quantity − units cancelled by restocking refunds`; units refunded without
+   * restock still ship). A fulfillment that is only created (`pending`) counts toward
+   * `fulfillment_status`, not here.
    */
   shipped: boolean;
 }
 
 /**
+ * The payment statuses that count as paid for completion (docs/contract.md#order-status): paid in
+ * full, possibly refunded since, in part or in full.
+ */
+const PAID_STATUSES: readonly PaymentStatus[] = ['paid', 'partially_refunded', 'refunded'];
+
+/**
  * One automatic move, or `undefined` when none applies (docs/contract.md#order-status):
  * - payment in full moves `pending → confirmed`;
  * - the first fulfillment moves `confirmed → processing`;
- * - paid in full (`paid` or `partially_refunded`), and every unit not refunded shipped (or
+ * - paid (`paid`, `partially_refunded` or `refunded`), and every fulfillable unit shipped (or
  *   delivered), moves `processing → completed`.
  */
 function nextAutomaticStatus(status: OrderStatus, progress: OrderProgress): OrderStatus | undefined {
@@ -27,10 +34,7 @@ function nextAutomaticStatus(status: OrderStatus, progress: OrderProgress): Orde
     case 'confirmed':
       return progress.fulfillment_status === 'unfulfilled' ? undefined : 'processing';
     case 'processing':
-      return progress.shipped &&
-        (progress.payment_status === 'paid' || progress.payment_status === 'partially_refunded')
-        ? 'completed'
-        : undefined;
+      return progress.shipped && PAID_STATUSES.includes(progress.payment_status) ? 'completed' : undefined;
     default:
       return undefined;
   }
@@ -46,12 +50,12 @@ function nextAutomaticStatus(status: OrderStatus, progress: OrderProgress): Orde
  * - The moves chain: a pending order that was shipped before it was paid goes
  *   `confirmed → processing → completed` the moment the payment completes it.
  * - A created fulfillment (`pending`) moves an order to `processing` only; the order completes
- *   when every unit not refunded has shipped (docs/contract.md#order-status).
+ *   when every fulfillable unit has shipped (docs/contract.md#order-status).
  * - A fully shipped but unpaid (or partially paid) order stays `processing`; it completes
  *   automatically when payment in full arrives, or by the admin's `POST …/complete`.
- * - "Paid" means paid in full: `payment_status` `paid`, or `partially_refunded` (paid in full,
- *   then part of it refunded — the units refunded need not ship). A `refunded` order never
- *   completes by itself (the admin may still complete it).
+ * - "Paid" means paid in full, refunded since or not: `payment_status` `paid`,
+ *   `partially_refunded` or `refunded`. A refund moves money only; units refunded without restock
+ *   still have to ship before the order completes, units cancelled by a restocking refund do not.
  * - `draft`, `completed` and `cancelled` never move automatically.
  *
  * @example automaticOrderPath('pending', { payment_status: 'paid', fulfillment_status: 'fulfilled', shipped: true })
@@ -99,7 +103,7 @@ export function orderStatusAfterPayment(
 
 /**
  * The order status after a fulfillment was created, shipped (or cancelled): the first
- * fulfillment moves `confirmed → processing`; paid with every unit not refunded shipped moves on
+ * fulfillment moves `confirmed → processing`; paid with every fulfillable unit shipped moves on
  * to `completed`. A created but unshipped fulfillment never completes an order, and a shipped but
  * unpaid order stays `processing` (see {@link automaticOrderPath}).
  *

@@ -34,7 +34,7 @@ export interface OrderDraft {
 
 /**
  * Builds a new order from a priced cart (or priced admin lines): every line snapshots the
- * product and variant names, SKU, image and the prices the one pricing function gave
+ * product and variant names, SKU, image, option values (`{ option name: value }`) and the prices the one pricing function gave
  * (`unit_price`, `line_discount`, `line_total`, `tax_amount`), so later catalog changes never
  * change the order (docs/contract.md#checkout). Lines follow `items` order; items whose variant could not be
  * priced are left out (the caller has already refused them with `assertPurchasable`). Totals,
@@ -77,7 +77,7 @@ export function buildOrder(
       line_total: line.line_total,
       tax_amount: line.tax_amount,
       position: lines.length,
-      option_values: {},
+      option_values: { ...entry.option_values },
     });
   }
 

@@ -1,12 +1,14 @@
 import { emitInventoryCrossings } from '../inventory/inventory-events';
 import { shipInventory } from '../inventory/inventory-writes';
 import { shipMovements } from '../inventory/order-inventory';
-import type { FulfillmentRecord, OrderLineRecord, Scope } from '../ports/storage';
+import type { FulfillmentRecord, Scope } from '../ports/storage';
+import { cancelledUnitsByLine } from '../refunds/refund-ledger';
 import type { ServiceContext } from '../shared/context';
 import { CommerceError } from '../shared/errors';
 import { assertTransition } from '../shared/state-machine';
 import { type Work, write } from '../shared/unit-of-work';
 import { fulfillmentMachine } from './fulfillment-transitions';
+import { unfulfilledQuantity } from './line-units';
 import { assertOrderFulfillable } from './order-actions';
 import { orderLinePicker } from './order-line-refs';
 import { requireOrder } from './order-loading';
@@ -14,19 +16,6 @@ import { saveOrderProgress } from './order-progress';
 import type { FulfillmentCreate, FulfillmentShip, FulfillmentUpdate } from './schemas';
 import type { FulfillmentRecordStatus } from './vocabulary';
 import { fulfillmentToWire } from './wire';
-
-/**
- * The units of a line that may still be fulfilled: ordered, minus fulfilled, minus refunded
- * units that had not been fulfilled (refunds take unfulfilled units first, as restocking does,
- * docs/contract.md#restock), i.e. `max(0, quantity − fulfilled − refunded)`. Refunded units are never sent.
- *
- * @example unfulfilledUnits({ quantity: 3, fulfilled_quantity: 1, refunded_quantity: 1 }) // 1
- */
-export function unfulfilledUnits(
-  line: Pick<OrderLineRecord, 'quantity' | 'fulfilled_quantity' | 'refunded_quantity'>,
-): number {
-  return Math.max(0, line.quantity - line.fulfilled_quantity - line.refunded_quantity);
-}
 
 async function requireFulfillment(work: Work, scope: Scope, id: string): Promise<FulfillmentRecord> {
   const fulfillment = await work.tx.orders.getFulfillment(scope, id);
@@ -75,9 +64,11 @@ export function createOrderFulfillments(ctx: ServiceContext) {
     /**
      * `POST /v1/admin/orders/{id}/fulfillments`. The order must be pending, confirmed or
      * processing (409 otherwise). Each line must name a line of the order once (400
-     * `parameter_invalid`, `lines[i][order_line_id]`) and ask for at most its unfulfilled units
-     * (422 `fulfillment_exceeds_unfulfilled`, `lines[i][quantity]`, `data: { order_line_id,
-     * requested, unfulfilled }`). The first fulfillment of a confirmed order moves it to
+     * `parameter_invalid`, `lines[i][order_line_id]`) and ask for at most its unfulfilled units,
+     * `fulfillable − fulfilled` (`unfulfilledQuantity`: units refunded without restock still
+     * ship; units cancelled by a restocking refund do not) — else 422
+     * `fulfillment_exceeds_unfulfilled`, `lines[i][quantity]`, `data: { order_line_id,
+     * requested, unfulfilled }`. The first fulfillment of a confirmed order moves it to
      * `processing`; a created fulfillment never completes an order (its units have not shipped).
      */
     async create(scope: Scope, orderId: string, input: FulfillmentCreate) {
@@ -86,9 +77,10 @@ export function createOrderFulfillments(ctx: ServiceContext) {
         const order = await requireOrder(tx, scope, orderId, { forUpdate: true });
         assertOrderFulfillable(order.status);
         const pick = orderLinePicker(order.lines);
+        const cancelled = cancelledUnitsByLine(order);
         input.lines.forEach((requested, i) => {
           const line = pick(requested.order_line_id, i);
-          const unfulfilled = unfulfilledUnits(line);
+          const unfulfilled = unfulfilledQuantity(line, cancelled.get(line.id) ?? 0);
           if (requested.quantity > unfulfilled) {
             throw new CommerceError(
               'fulfillment_exceeds_unfulfilled',
@@ -163,7 +155,7 @@ export function createOrderFulfillments(ctx: ServiceContext) {
      * variant's tracking is now; units it never reserved leave `on_hand` only of a tracked
      * variant: `shipMovements`) and count as shipped on their lines. `tracking_number`,
      * `tracking_url` and `carrier` given here are written with the move. When the order is paid
-     * and every unit not refunded has now shipped, it completes (`order.completed`,
+     * and every fulfillable unit has now shipped, it completes (`order.completed`,
      * docs/contract.md#order-status). Event `fulfillment.shipped` (and inventory threshold events).
      */
     async ship(scope: Scope, id: string, tracking: FulfillmentShip = {}) {
@@ -188,7 +180,7 @@ export function createOrderFulfillments(ctx: ServiceContext) {
         );
         const changes = movements.length > 0 ? await shipInventory(tx, scope, movements, work.now) : [];
         work.emit(scope, 'fulfillment.shipped', fulfillmentToWire(shipped));
-        // Every unit not refunded shipped, and paid: the order completes (docs/contract.md#order-status).
+        // Every fulfillable unit shipped, and paid: the order completes (docs/contract.md#order-status).
         await saveOrderProgress(work, scope, order, {
           ...order,
           lines,

@@ -89,6 +89,7 @@ export function createOrderLifecycle(ctx: ServiceContext) {
         const to = assertOrderAction(action, order.status, { has_shipped_units: hasShippedUnits(order) });
         let changed: OrderAggregate = { ...order, status: to };
         if (to === 'completed') changed.completed_at = now;
+        if (to === 'confirmed') changed.confirmed_at = now;
         if (to === 'cancelled') changed = await cancelOrderParts(work, scope, changed, reason ?? null);
         const event = statusEvent(to);
         const saved = await saveOrderProgress(work, scope, order, changed, event ? [event] : []);

@@ -10,15 +10,23 @@ function line(id: string, overrides: Partial<OrderLineRecord> = {}): OrderLineRe
 }
 
 function pay(amount: number, status: PaymentRecord['status']): PaymentRecord {
-  return { amount, status } as PaymentRecord;
+  return { amount, status, metadata: {} } as PaymentRecord;
 }
 
 function refund(
   amount: number,
   status: RefundRecord['status'],
   restock_movements: RefundRecord['restock_movements'] = [],
+  lines: RefundRecord['lines'] = [],
 ): RefundRecord {
-  return { amount, status, restock_movements, provider_calls: null } as RefundRecord;
+  return {
+    amount,
+    status,
+    restock: restock_movements.length > 0,
+    lines,
+    restock_movements,
+    provider_calls: null,
+  } as RefundRecord;
 }
 
 function order(overrides: Partial<OrderAggregate>): OrderAggregate {
@@ -57,6 +65,7 @@ describe('deriveProgress', () => {
       restockMovementValues([
         { order_line_id: 'l1', from_reserved: 1, to_on_hand: 2, returned_quantity: 2, from_fulfillments: [] },
       ]),
+      [{ order_line_id: 'l1', quantity: 3 }],
     );
     expect(deriveProgress(order({ lines, refunds: [restocked] })).fulfillment_status).toBe('returned');
     // The same units refunded without restock were not returned.
@@ -65,7 +74,7 @@ describe('deriveProgress', () => {
     );
   });
 
-  test('units taken out of a pending fulfillment are not returned: 3 ordered, fulfilled 3 → 1 after restocking 2 → partially_fulfilled', () => {
+  test('units taken out of a pending fulfillment are cancelled, not returned: 3 ordered, fulfilled 3 → 1 after restocking 2 → fulfilled (1 fulfillable)', () => {
     const lines = [line('l1', { fulfilled_quantity: 1, refunded_quantity: 2, restocked_quantity: 2 })];
     const restocked = refund(
       2000,
@@ -79,10 +88,20 @@ describe('deriveProgress', () => {
           from_fulfillments: [{ fulfillment_id: 'ful_1', quantity: 2 }],
         },
       ]),
+      [{ order_line_id: 'l1', quantity: 2 }],
     );
-    expect(deriveProgress(order({ lines, refunds: [restocked] })).fulfillment_status).toBe(
-      'partially_fulfilled',
-    );
+    expect(deriveProgress(order({ lines, refunds: [restocked] }))).toMatchObject({
+      fulfillment_status: 'fulfilled',
+      shipped: false,
+    });
+  });
+
+  test('units refunded without restock still count: 3 ordered, 1 refunded without restock, 2 fulfilled → partially_fulfilled', () => {
+    const lines = [line('l1', { fulfilled_quantity: 2, shipped_quantity: 2, refunded_quantity: 1 })];
+    expect(deriveProgress(order({ lines, refunds: [refund(1000, 'completed')] }))).toMatchObject({
+      fulfillment_status: 'partially_fulfilled',
+      shipped: false,
+    });
   });
 });
 
@@ -108,16 +127,80 @@ describe('settleOrder', () => {
     expect(settled).toMatchObject({ status: 'processing', completed_at: null });
   });
 
-  test('units refunded need not ship: 3 ordered, 1 refunded, 2 shipped, paid → completed', () => {
+  test('units cancelled by a restocking refund need not ship: 3 ordered, 1 restocked before shipping, 2 shipped, paid → completed', () => {
+    const restocked = refund(
+      1000,
+      'completed',
+      restockMovementValues([
+        { order_line_id: 'l1', from_reserved: 1, to_on_hand: 0, returned_quantity: 0, from_fulfillments: [] },
+      ]),
+      [{ order_line_id: 'l1', quantity: 1 }],
+    );
     const { order: settled } = settleOrder(
       order({
         status: 'processing',
         lines: [line('l1', { fulfilled_quantity: 2, shipped_quantity: 2, refunded_quantity: 1 })],
         payments: [pay(3000, 'completed')],
+        refunds: [restocked],
       }),
       7,
     );
-    expect(settled).toMatchObject({ status: 'completed', completed_at: 7 });
+    expect(settled).toMatchObject({ status: 'completed', completed_at: 7, fulfillment_status: 'fulfilled' });
+  });
+
+  test('units refunded without restock still ship: 3 ordered, 1 refunded without restock, 2 shipped → stays processing (issue 35)', () => {
+    const { order: settled, path } = settleOrder(
+      order({
+        status: 'processing',
+        lines: [line('l1', { fulfilled_quantity: 2, shipped_quantity: 2, refunded_quantity: 1 })],
+        payments: [pay(3000, 'completed')],
+        refunds: [refund(1000, 'completed')],
+      }),
+      7,
+    );
+    expect(path).toEqual([]);
+    expect(settled).toMatchObject({ status: 'processing', completed_at: null });
+  });
+
+  test('refunded in full counts as paid: every unit refunded without restock, all 3 shipped → completed', () => {
+    const { order: settled } = settleOrder(
+      order({
+        status: 'processing',
+        lines: [line('l1', { fulfilled_quantity: 3, shipped_quantity: 3, refunded_quantity: 3 })],
+        payments: [pay(3000, 'refunded')],
+        refunds: [refund(3000, 'completed')],
+      }),
+      7,
+    );
+    expect(settled).toMatchObject({ status: 'completed', payment_status: 'refunded' });
+  });
+
+  test('every unit cancelled by restocking refunds before any shipped: unfulfilled, and the order does not move (the admin cancels it)', () => {
+    const restocked = refund(
+      3000,
+      'completed',
+      restockMovementValues([
+        { order_line_id: 'l1', from_reserved: 3, to_on_hand: 0, returned_quantity: 0, from_fulfillments: [] },
+      ]),
+      [{ order_line_id: 'l1', quantity: 3 }],
+    );
+    for (const status of ['confirmed', 'processing'] as const) {
+      const { order: settled, path } = settleOrder(
+        order({
+          status,
+          lines: [line('l1', { refunded_quantity: 3, restocked_quantity: 3 })],
+          payments: [pay(3000, 'refunded')],
+          refunds: [restocked],
+        }),
+        7,
+      );
+      expect(path).toEqual([]);
+      expect(settled).toMatchObject({
+        status,
+        payment_status: 'refunded',
+        fulfillment_status: 'unfulfilled',
+      });
+    }
   });
 
   test('drafts and cancelled orders never move by themselves', () => {
@@ -144,6 +227,7 @@ describe('heldReservations', () => {
               from_fulfillments: [],
             },
           ]),
+          [{ order_line_id: 'l1', quantity: 1 }],
         ),
       ],
     });
@@ -166,6 +250,7 @@ describe('heldReservations', () => {
               from_fulfillments: [{ fulfillment_id: 'ful_1', quantity: 2 }],
             },
           ]),
+          [{ order_line_id: 'l1', quantity: 2 }],
         ),
       ],
     });

@@ -1,10 +1,13 @@
+import { releaseOrderReservations } from '../inventory/order-inventory';
+import { isAwaitingPayment } from '../payments/awaiting-payment';
 import { derivePaymentStatus } from '../payments/payment-status';
 import type { PaymentStatus } from '../payments/vocabulary';
-import type { OrderAggregate, OrderLineRecord, Scope } from '../ports/storage';
+import type { OrderAggregate, Scope } from '../ports/storage';
 import { completedRefundTotal, restockTotalsByLine } from '../refunds/refund-ledger';
 import { CommerceError } from '../shared/errors';
 import type { Work } from '../shared/unit-of-work';
 import { deriveFulfillmentStatus } from './fulfillment-status';
+import { allUnitsShipped, fulfillableQuantity } from './line-units';
 import { automaticOrderPath } from './order-automation';
 import type { FulfillmentStatus, OrderStatus } from './vocabulary';
 import { orderToWire } from './wire';
@@ -17,60 +20,60 @@ export interface OrderProgressColumns {
   fulfillment_status: FulfillmentStatus;
 }
 
+/** What the automatic status moves need to know beyond the derived columns. */
+export interface DerivedProgress extends OrderProgressColumns {
+  /** Every fulfillable unit is in a shipped or delivered fulfillment (`allUnitsShipped`). */
+  shipped: boolean;
+}
+
 /**
  * Derives the money and fulfillment columns of an order from its parts (docs/contract.md#payment-status, #fulfillment-status):
  * - `paid_total`: payments that took money (`completed`, and `refunded` ones, which were
  *   completed before refunds covered them);
  * - `refunded_total`: `completed` refunds;
  * - `payment_status` by `derivePaymentStatus`, `fulfillment_status` by `deriveFulfillmentStatus`
- *   with each line's returned units from its refunds' restock movements.
+ *   on each line's fulfillable units (quantity minus units cancelled by restocking refunds) and
+ *   its returned units, both from its refunds' restock movements;
+ * - `shipped`: every fulfillable unit has shipped (`allUnitsShipped`).
  */
 export function deriveProgress(
   order: Pick<OrderAggregate, 'total' | 'lines' | 'payments' | 'refunds'>,
-): OrderProgressColumns {
+): DerivedProgress {
   let paid_total = 0;
   for (const p of order.payments)
     if (p.status === 'completed' || p.status === 'refunded') paid_total += p.amount;
   const refunded_total = completedRefundTotal(order.refunds);
   const restocked = restockTotalsByLine(order);
+  const lines = order.lines.map((line) => {
+    const totals = restocked.get(line.id);
+    return {
+      fulfillable_quantity: fulfillableQuantity(line, totals?.cancelled_quantity ?? 0),
+      fulfilled_quantity: line.fulfilled_quantity,
+      shipped_quantity: line.shipped_quantity,
+      returned_quantity: totals?.returned_quantity ?? 0,
+    };
+  });
   return {
     paid_total,
     refunded_total,
-    payment_status: derivePaymentStatus({ total: order.total, paid: paid_total, refunded: refunded_total }),
-    fulfillment_status: deriveFulfillmentStatus(
-      order.lines.map((line) => ({
-        quantity: line.quantity,
-        fulfilled_quantity: line.fulfilled_quantity,
-        returned_quantity: restocked.get(line.id)?.returned_quantity ?? 0,
-      })),
-    ),
+    payment_status: derivePaymentStatus({
+      total: order.total,
+      paid: paid_total,
+      refunded: refunded_total,
+      awaiting: order.payments.some(isAwaitingPayment),
+    }),
+    fulfillment_status: deriveFulfillmentStatus(lines),
+    shipped: allUnitsShipped(lines),
   };
 }
 
 /**
- * Whether every unit not refunded is in a fulfillment that has shipped or been delivered
- * (docs/contract.md#order-status): per line, `shipped_quantity ≥ quantity − refunded_quantity`. Units of a
- * fulfillment that is only created (`pending`) are fulfilled, not shipped.
- *
- * @example allUnitsShipped([{ quantity: 3, shipped_quantity: 2, refunded_quantity: 1 }]) // true
- */
-export function allUnitsShipped(
-  lines: ReadonlyArray<Pick<OrderLineRecord, 'quantity' | 'shipped_quantity' | 'refunded_quantity'>>,
-): boolean {
-  return lines.every((line) => line.shipped_quantity >= line.quantity - line.refunded_quantity);
-}
-
-/**
  * The statuses an order moves through automatically from `status` (none for drafts and closed
- * orders): `progress` with `shipped` from the order's lines ({@link allUnitsShipped}).
+ * orders), from its derived `progress`.
  */
-export function automaticPath(
-  status: OrderStatus,
-  progress: OrderProgressColumns,
-  lines: Parameters<typeof allUnitsShipped>[0],
-): OrderStatus[] {
+export function automaticPath(status: OrderStatus, progress: DerivedProgress): OrderStatus[] {
   if (status === 'draft' || status === 'cancelled' || status === 'completed') return [];
-  return automaticOrderPath(status, { ...progress, shipped: allUnitsShipped(lines) });
+  return automaticOrderPath(status, progress);
 }
 
 /** The events an order status step raises. */
@@ -86,17 +89,18 @@ export function statusEvent(status: OrderStatus): OrderStatusEvent | undefined {
 
 /**
  * Applies a settled order in memory: derived columns, then the automatic status moves
- * (payment in full: pending → confirmed; first fulfillment: confirmed → processing; paid and
- * every unit not refunded shipped or delivered: processing → completed, setting `completed_at`
- * — a fulfillment that is only created never completes an order). Returns the new order and
- * the statuses it passed through (for events). Pure.
+ * (payment in full: pending → confirmed; first fulfillment: confirmed → processing; paid —
+ * `paid`, `partially_refunded` or `refunded` — and every fulfillable unit shipped or delivered:
+ * processing → completed, setting `completed_at` — a fulfillment that is only created never
+ * completes an order). Returns the new order and the statuses it passed through (for events).
+ * Pure.
  */
 export function settleOrder(
   order: OrderAggregate,
   now: number,
 ): { order: OrderAggregate; path: OrderStatus[] } {
-  const progress = deriveProgress(order);
-  const path = automaticPath(order.status, progress, order.lines);
+  const { shipped, ...progress } = deriveProgress(order);
+  const path = automaticPath(order.status, { ...progress, shipped });
   const status = path.at(-1) ?? order.status;
   return {
     order: {
@@ -104,6 +108,8 @@ export function settleOrder(
       ...progress,
       status,
       completed_at: status === 'completed' && order.status !== 'completed' ? now : order.completed_at,
+      // Set when the order passes through `confirmed` here (payment in full); a manual confirm sets it itself.
+      confirmed_at: path.includes('confirmed') ? (order.confirmed_at ?? now) : order.confirmed_at,
     },
     path,
   };
@@ -116,6 +122,12 @@ export function settleOrder(
  * `order.completed` for each step passed, with the order as it stands at the end. Returns the
  * saved order. `extra` carries columns the caller changes at the same time (e.g. a manual status
  * move that happens before the automatic ones).
+ *
+ * An order that ends here (`completed` or `cancelled`) while it still holds reservations
+ * releases them (docs/contract.md#reservations: no order ends with units reserved) and no longer
+ * holds any (`inventory_reserved: false`): when it completed by itself every fulfillable unit
+ * shipped and nothing is left; when the admin completed it, its unshipped units will not ship
+ * from the reservation (a pending fulfillment that still ships takes its units from `on_hand`).
  */
 export async function saveOrderProgress(
   work: Work,
@@ -124,7 +136,13 @@ export async function saveOrderProgress(
   changed: OrderAggregate,
   extraEvents: readonly OrderStatusEvent[] = [],
 ): Promise<OrderAggregate> {
-  const { order, path } = settleOrder(changed, work.now);
+  const settled = settleOrder(changed, work.now);
+  const { path } = settled;
+  let { order } = settled;
+  if ((order.status === 'completed' || order.status === 'cancelled') && order.inventory_reserved) {
+    await releaseOrderReservations(work, scope, order);
+    order = { ...order, inventory_reserved: false };
+  }
   const saved = await work.tx.orders.update(
     scope,
     order.id,
@@ -135,6 +153,7 @@ export async function saveOrderProgress(
       paid_total: order.paid_total,
       refunded_total: order.refunded_total,
       completed_at: order.completed_at,
+      confirmed_at: order.confirmed_at,
       cancelled_at: order.cancelled_at,
       cancel_reason: order.cancel_reason,
       inventory_reserved: order.inventory_reserved,

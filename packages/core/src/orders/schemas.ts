@@ -86,7 +86,10 @@ export const ORDER_SORTS = ['created_at', 'number', 'total'] as const;
 
 // ---------------------------------------------------------------- responses
 
-/** An order line: a snapshot of names, SKU and prices at order time (spec "OrderLine"). */
+/**
+ * An order line: a snapshot of names, SKU, option values (`{ option name: value }`, decisions
+ * §22) and prices at order time (spec "OrderLine").
+ */
 export const OrderLineSchema = z
   .object({
     id: z.string(),
@@ -103,6 +106,7 @@ export const OrderLineSchema = z
     line_discount: MoneySchema,
     line_total: MoneySchema,
     tax_amount: MoneySchema,
+    option_values: z.record(z.string(), z.string()),
   })
   .meta({ id: 'OrderLine' });
 export type OrderLine = z.infer<typeof OrderLineSchema>;
@@ -199,12 +203,45 @@ export const OrderSchema = z
     fulfillments: z.array(FulfillmentSchema),
     refunds: z.array(RefundSchema),
     metadata: MetadataSchema,
+    currency: z.string().meta({ description: 'The ISO 4217 code of every amount of the order.' }),
+    cancel_reason: z.string().nullable().meta({
+      description:
+        "Why the order was cancelled: the admin cancel's `reason`, `payment_expired` (not paid within the payment timeout), `payment_failed`; null otherwise.",
+    }),
     created_at: DateTimeSchema,
+    updated_at: DateTimeSchema,
+    confirmed_at: DateTimeSchema.nullable().meta({
+      description:
+        'When the order became `confirmed` (null before, and for orders confirmed before this field existed).',
+    }),
     cancelled_at: DateTimeSchema.nullable(),
     completed_at: DateTimeSchema.nullable(),
   })
   .meta({ id: 'Order' });
 export type Order = z.infer<typeof OrderSchema>;
+
+/**
+ * What the storefront needs to finish a payment in the browser (decisions §22): the provider's
+ * client secret and payment id (Stripe: pass `client_secret` to Stripe.js).
+ */
+export const CheckoutPaymentSchema = z
+  .object({
+    client_secret: z.string(),
+    payment_intent_id: z.string(),
+  })
+  .meta({ id: 'CheckoutPayment' });
+
+/**
+ * Checkout's answer: the Order (storefront view) plus `payment` — `{ client_secret,
+ * payment_intent_id }` for a Stripe checkout, null otherwise (decisions §22).
+ */
+export const CheckoutResultSchema = OrderSchema.extend({
+  payment: CheckoutPaymentSchema.nullable().meta({
+    description:
+      'For a Stripe checkout, the PaymentIntent to confirm with Stripe.js (without `payment_method_id`) or to authenticate (3-D Secure); null for `manual` and for an order total of 0.',
+  }),
+}).meta({ id: 'CheckoutResult' });
+export type CheckoutResult = z.infer<typeof CheckoutResultSchema>;
 
 export const OrderListSchema = listOf(OrderSchema);
 export type OrderList = z.infer<typeof OrderListSchema>;

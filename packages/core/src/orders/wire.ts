@@ -1,5 +1,6 @@
 import { addressToWire } from '../carts/wire';
 import type { DiscountValueType } from '../discounts/schemas';
+import { AWAITING_PAYMENT_KEY } from '../payments/awaiting-payment';
 import type {
   AppliedDiscountValue,
   FulfillmentRecord,
@@ -9,7 +10,7 @@ import type {
   RefundRecord,
 } from '../ports/storage';
 import { iso, isoOrNull, money } from '../shared/wire-format';
-import type { Fulfillment, Order, OrderLine, Payment, Refund } from './schemas';
+import type { CheckoutResult, Fulfillment, Order, OrderLine, Payment, Refund } from './schemas';
 
 /**
  * Serializers of the order area (spec "Order", "OrderLine", "Payment", "Fulfillment", "Refund").
@@ -35,6 +36,7 @@ export function orderLineToWire(line: OrderLineRecord, currency: string): OrderL
     line_discount: money(line.line_discount, currency),
     line_total: money(line.line_total, currency),
     tax_amount: money(line.tax_amount, currency),
+    option_values: line.option_values,
   };
 }
 
@@ -45,9 +47,13 @@ export function orderLineToWire(line: OrderLineRecord, currency: string): OrderL
  */
 export const CHECKOUT_SNAPSHOT_KEY = '_cartwright_checkout';
 
+/** The payment metadata keys the Payment resource never shows (the engine's own bookkeeping). */
+const INTERNAL_PAYMENT_KEYS = [CHECKOUT_SNAPSHOT_KEY, AWAITING_PAYMENT_KEY];
+
 function publicMetadata(metadata: PaymentRecord['metadata']): PaymentRecord['metadata'] {
-  if (!(CHECKOUT_SNAPSHOT_KEY in metadata)) return metadata;
-  const { [CHECKOUT_SNAPSHOT_KEY]: _internal, ...rest } = metadata;
+  if (!INTERNAL_PAYMENT_KEYS.some((key) => key in metadata)) return metadata;
+  const rest = { ...metadata };
+  for (const key of INTERNAL_PAYMENT_KEYS) delete rest[key];
   return rest;
 }
 
@@ -154,7 +160,11 @@ export function orderToWire(order: OrderAggregate): Order {
     fulfillments: [...order.fulfillments].sort(byCreation).map(fulfillmentToWire),
     refunds: [...order.refunds].sort(byCreation).map(refundToWire),
     metadata: order.metadata,
+    currency: order.currency,
+    cancel_reason: order.cancel_reason,
     created_at: iso(order.created_at),
+    updated_at: iso(order.updated_at),
+    confirmed_at: isoOrNull(order.confirmed_at),
     cancelled_at: isoOrNull(order.cancelled_at),
     completed_at: isoOrNull(order.completed_at),
   };
@@ -169,5 +179,24 @@ export function orderToStorefrontWire(order: OrderAggregate): Order {
   return {
     ...orderToWire(order),
     payments: [...order.payments].sort(byCreation).map(paymentToStorefrontWire),
+  };
+}
+
+/**
+ * Checkout's answer (decisions §22): the order in its storefront view plus `payment` — what the
+ * storefront needs to confirm or authenticate the payment in the browser, `{ client_secret,
+ * payment_intent_id }` (the provider's payment id: Stripe's PaymentIntent), when the provider
+ * gave a client secret for it (every Stripe checkout); null otherwise (manual, a total of 0).
+ * `client_secret` is the provider's answer at checkout, which the order's payment keeps only
+ * while the customer must act.
+ */
+export function orderToCheckoutWire(order: OrderAggregate, client_secret: string | null): CheckoutResult {
+  const payment = order.payments.find((p) => p.provider_id !== null && p.cart_id === order.cart_id);
+  return {
+    ...orderToStorefrontWire(order),
+    payment:
+      payment?.provider_id && client_secret
+        ? { client_secret, payment_intent_id: payment.provider_id }
+        : null,
   };
 }

@@ -6,7 +6,9 @@ import { MIN_PAGE, type RefundReconcileResult, reconcileRefunds } from '../refun
 import type { ServiceContext } from '../shared/context';
 import { walkOldestFirst } from '../shared/scheduling/pending-scan';
 import { read } from '../shared/unit-of-work';
+import { awaitingDeadline } from './awaiting-payment';
 import { isRefusal } from './payment-attempt';
+import { expireAwaitingPayment } from './payment-expiry';
 import { syncOrderPayment } from './payment-sync';
 
 /** Options of `reconcile`. */
@@ -38,6 +40,11 @@ export type ReconcileOutcome =
   | 'cancelled'
   /** A pending payment of an order (3-D Secure, lost webhook) that the provider completed or failed. */
   | 'payment_completed'
+  /**
+   * A payment the storefront was to confirm in the browser, not paid by its deadline: the order
+   * was cancelled (`cancel_reason: "payment_expired"`) and the payment voided (payment-expiry.ts).
+   */
+  | 'payment_expired'
   | 'payment_failed'
   | 'late_payment_refunded'
   /** Nothing to do yet (manual payments wait for the admin; the customer has not authenticated). */
@@ -124,8 +131,20 @@ async function reconcileAttempt(
  */
 export function waitsForAdmin(ctx: Pick<ServiceContext, 'payments'>, payment: PaymentRecord): boolean {
   const provider = ctx.payments.get(payment.provider);
-  if (!provider || isOpenAttempt(payment)) return false;
+  if (!provider || isOpenAttempt(payment) || awaitingDeadline(payment) !== null) return false;
   return payment.order_id === null || payment.provider_id === null || !provider.lookupPayment;
+}
+
+/**
+ * Whether a pending payment awaits the customer's confirmation in the browser and its deadline
+ * has not passed: the provider's webhook settles it, so reconciliation passes over it without
+ * asking anyone (a busy store has many such checkouts at any moment; asking the provider about
+ * each on every run would cost a call apiece). Once the deadline passed, reconciliation asks the
+ * provider once and settles or cancels it (`expireAwaitingPayment`).
+ */
+function waitsForCustomer(payment: PaymentRecord, now: number): boolean {
+  const deadline = awaitingDeadline(payment);
+  return deadline !== null && deadline > now;
 }
 
 async function reconcileOne(ctx: ServiceContext, payment: PaymentRecord): Promise<ReconcileResult> {
@@ -148,6 +167,9 @@ async function reconcileOne(ctx: ServiceContext, payment: PaymentRecord): Promis
   try {
     if (isOpenAttempt(payment))
       return { ...base, ...(await reconcileAttempt(ctx, scope, provider, payment)) };
+    if (awaitingDeadline(payment) !== null) {
+      return { ...base, outcome: await expireAwaitingPayment(ctx, scope, payment, provider) };
+    }
     if (payment.order_id === null || payment.provider_id === null || !provider.lookupPayment) {
       return { ...base, outcome: 'unchanged' };
     }
@@ -177,6 +199,10 @@ async function reconcileOne(ctx: ServiceContext, payment: PaymentRecord): Promis
  *   exactly one order or one refund.
  * - **Pending payments of orders** with a provider id (3-D Secure whose webhook was lost): the
  *   provider's current state is applied as its webhook would have been (`syncOrderPayment`).
+ * - **Payments awaiting the customer's confirmation in the browser** (decisions §22): passed over
+ *   until their deadline (`EngineConfig.payment_timeout_ms` after checkout; their webhook settles
+ *   them before), then settled if the provider took the money, else their order is cancelled
+ *   (`payment_expired`, `expireAwaitingPayment`).
  * - Manual payments of orders wait for the admin and are left alone.
  * - **Refunds left in flight** (recorded `pending` before their provider calls; the process died
  *   or the provider could not be reached): asked again under the same keys and settled
@@ -202,9 +228,10 @@ export async function reconcilePayments(
       (after, n) => read(ctx, (tx) => tx.orders.listPaymentsByStatus('pending', before, n, after)),
       Math.max(limit, MIN_PAGE),
     );
+    const now = ctx.clock.now();
     for await (const payment of pending) {
       checked++;
-      if (waitsForAdmin(ctx, payment)) continue;
+      if (waitsForAdmin(ctx, payment) || waitsForCustomer(payment, now)) continue;
       results.push(await reconcileOne(ctx, payment));
       if (results.length >= limit) break;
     }

@@ -13,6 +13,12 @@ describe('derivePaymentStatus (decisions §13)', () => {
     [{ total: 5000, paid: 2000, refunded: 2000 }, 'refunded'],
     [{ total: 5000, paid: 2000, refunded: 500 }, 'partially_refunded'],
     [{ total: 0, paid: 0, refunded: 0 }, 'paid'],
+    [{ total: 5000, paid: 0, refunded: 0, awaiting: true }, 'awaiting_payment'],
+    [{ total: 5000, paid: 0, refunded: 0, awaiting: false }, 'unpaid'],
+    // Money beats the marker: once anything was paid, the amounts decide.
+    [{ total: 5000, paid: 2000, refunded: 0, awaiting: true }, 'partially_paid'],
+    [{ total: 5000, paid: 5000, refunded: 0, awaiting: true }, 'paid'],
+    [{ total: 0, paid: 0, refunded: 0, awaiting: true }, 'paid'],
   ] as const)('%o → %s', (amounts, expected) => {
     expect(derivePaymentStatus(amounts)).toBe(expected);
   });

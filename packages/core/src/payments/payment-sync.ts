@@ -5,6 +5,7 @@ import type { PaymentProvider, PaymentResult } from '../ports/payment-provider';
 import type { OrderAggregate, PaymentRecord, Scope } from '../ports/storage';
 import type { ServiceContext } from '../shared/context';
 import { write } from '../shared/unit-of-work';
+import { isAwaitingPayment } from './awaiting-payment';
 
 /** What {@link syncOrderPayment} did. */
 export type PaymentSyncOutcome =
@@ -34,6 +35,9 @@ function onlyHope(order: OrderAggregate, paymentId: string): boolean {
  *
  * - `succeeded` on a `pending` payment → `completed` (`payment.completed`), and the order follows
  *   (paid in full: `pending → confirmed`, `order.confirmed`);
+ * - `failed` on a payment that awaits the customer's confirmation in the browser
+ *   (`isAwaitingPayment`) → nothing: the customer may retry with another card until the
+ *   order's deadline, when reconciliation cancels it (`payment-expiry.ts`);
  * - `failed` / `cancelled` on a `pending` payment → `failed` / `cancelled` (`payment.failed`);
  *   a `pending` order with no other payment is then cancelled (`order.cancelled`): its
  *   reservations are released. Decision: a failed 3-D Secure ends the order — the storefront
@@ -96,6 +100,12 @@ export async function syncOrderPayment(
       return { kind: 'done', outcome: 'unchanged' };
     }
 
+    // A payment the storefront confirms in the browser stays open after a failed attempt (a
+    // declined card, a failed 3-D Secure): the customer may try again with another card on the
+    // same PaymentIntent until the order's deadline (payment-expiry.ts).
+    if (observed.status === 'failed' && isAwaitingPayment(payment)) {
+      return { kind: 'done', outcome: 'unchanged' };
+    }
     if ((observed.status === 'failed' || observed.status === 'cancelled') && payment.status === 'pending') {
       const updated = await tx.orders.updatePayment(
         scope,

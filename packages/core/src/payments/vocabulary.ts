@@ -3,6 +3,12 @@
  * (ports/storage/records.ts imports them from here), not the reverse.
  */
 
-export type PaymentStatus = 'unpaid' | 'partially_paid' | 'paid' | 'partially_refunded' | 'refunded';
+export type PaymentStatus =
+  | 'unpaid'
+  | 'awaiting_payment'
+  | 'partially_paid'
+  | 'paid'
+  | 'partially_refunded'
+  | 'refunded';
 
 export type PaymentRecordStatus = 'pending' | 'completed' | 'failed' | 'cancelled' | 'refunded';

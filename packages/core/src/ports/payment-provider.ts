@@ -6,7 +6,10 @@
 export interface PaymentProvider {
   /** The name clients pass as `payment_provider` (`manual`, `stripe`, …). */
   readonly name: string;
-  /** Whether checkout with this provider needs `payment_method_id`. */
+  /**
+   * Whether checkout with this provider needs `payment_method_id`. Stripe does not: without one it
+   * creates a payment the storefront confirms in the browser (`awaiting_payment`).
+   */
   readonly requiresPaymentMethod: boolean;
   /**
    * Declares that `createPayment` does no I/O and cannot fail or hang: it only computes an
@@ -22,7 +25,11 @@ export interface PaymentProvider {
    * that call and the order must stay reconcilable.
    */
   readonly settlesInProcess?: boolean;
-  /** Create and confirm a payment for the order total. */
+  /**
+   * Create and confirm a payment for the order total. Without `payment_method_id` a provider may
+   * instead create a payment for the customer to confirm in the browser and answer
+   * `awaiting_payment` with its `client_secret`.
+   */
   createPayment(input: CreatePaymentInput): Promise<PaymentResult>;
   /** Capture a previously authorised payment, where the provider separates the steps. */
   capturePayment?(input: {
@@ -128,12 +135,16 @@ export interface CreatePaymentInput {
 
 /**
  * The closed set of outcomes a provider reduces to (Medusa style):
- * `succeeded` — money taken; `pending` — recorded, to be completed later (manual);
+ * `succeeded` — money taken; `pending` — recorded, to be completed later (manual), or still
+ * processing at the provider;
  * `requires_action` — the customer must act (3-D Secure), `client_secret` lets the storefront do it;
+ * `awaiting_payment` — created without a payment method: the storefront confirms it in the
+ * browser with `client_secret` (Stripe.js), and the provider's webhook or a lookup settles it;
+ * the order waits for it until the payment timeout (docs/payments.md#browser-confirmation);
  * `failed` — declined, with a reason for the customer.
  */
 export interface PaymentResult {
-  status: 'succeeded' | 'pending' | 'requires_action' | 'failed' | 'cancelled';
+  status: 'succeeded' | 'pending' | 'requires_action' | 'awaiting_payment' | 'failed' | 'cancelled';
   provider_id: string | null;
   amount?: number;
   client_secret?: string | null;

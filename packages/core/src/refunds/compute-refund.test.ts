@@ -12,6 +12,7 @@ const lineA: RefundableLine = {
   id: 'line_a',
   quantity: 3,
   refunded_quantity: 0,
+  cancelled_quantity: 0,
   fulfilled_quantity: 0,
   line_total: 3000,
   tax_amount: 600,
@@ -20,6 +21,7 @@ const lineB: RefundableLine = {
   id: 'line_b',
   quantity: 1,
   refunded_quantity: 0,
+  cancelled_quantity: 0,
   fulfilled_quantity: 1,
   line_total: 999,
   tax_amount: 200,
@@ -228,7 +230,6 @@ describe('computeRefund: restock movements (decisions §10)', () => {
     const line = {
       ...lineA,
       fulfilled_quantity: 3,
-      shipped_quantity: 0,
       pending_fulfillments: [{ fulfillment_id: 'ful_1', quantity: 3, created_at: 1 }],
     };
     const refund = computeRefund(
@@ -241,6 +242,23 @@ describe('computeRefund: restock movements (decisions §10)', () => {
         to_on_hand: 0,
         returned_quantity: 0,
         from_fulfillments: [{ fulfillment_id: 'ful_1', quantity: 2 }],
+      },
+    ]);
+  });
+
+  it('after a refund without restock (money only), restock: true still cancels the unfulfilled units first (issue 35)', () => {
+    // 3 ordered, 1 shipped, 1 refunded without restock: 2 units are still to ship.
+    const line = { ...lineA, fulfilled_quantity: 1, refunded_quantity: 1 };
+    const refund = computeRefund(
+      input({ lines: [{ order_line_id: 'line_a', quantity: 2 }], restock: true }, { lines: [line] }),
+    );
+    expect(refund.restock_movements).toEqual([
+      {
+        order_line_id: 'line_a',
+        from_reserved: 2,
+        to_on_hand: 0,
+        returned_quantity: 0,
+        from_fulfillments: [],
       },
     ]);
   });
@@ -283,6 +301,7 @@ describe('computeRefund: properties', () => {
       ({ quantity, line_total, tax_amount, fulfilled }): Omit<RefundableLine, 'id'> => ({
         quantity,
         refunded_quantity: 0,
+        cancelled_quantity: 0,
         fulfilled_quantity: fulfilled % (quantity + 1),
         line_total,
         tax_amount,

@@ -6,6 +6,8 @@ import { type RestockLineInput, type RestockMovement, splitRestock } from './res
 /** An order line as a refund sees it (minor units; quantities in units). */
 export interface RefundableLine extends RestockLineInput {
   id: string;
+  /** Units refunded before this refund, restocked or not. */
+  refunded_quantity: number;
   /** Discounted line total, before tax. */
   line_total: number;
   tax_amount: number;
@@ -70,8 +72,9 @@ function positiveInteger(value: number): boolean {
  * - The amount may not exceed `paid − refunded_total` → 422 `refund_exceeds_refundable`
  *   (param `amount`, `data: { requested, refundable }`).
  * - With `restock: true`, each line's units are split by {@link splitRestock} (a line's
- *   `pending_fulfillments` say which unshipped units can be taken out of fulfillments); an amount-only
- *   refund restocks nothing.
+ *   `cancelled_quantity` says which units earlier restocking refunds cancelled, its
+ *   `pending_fulfillments` which unshipped units can be taken out of fulfillments); an amount-only
+ *   refund, or one without restock, moves no unit.
  *
  * Decision: a default amount of 0 (lines that cost nothing, e.g. fully discounted) is accepted,
  * so free units can still be returned and restocked; the caller skips the provider call then.

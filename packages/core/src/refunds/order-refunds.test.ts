@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { heldReservations } from '../inventory/order-inventory';
+import { lineUnits, unfulfilledQuantity } from '../orders/line-units';
 import { orderLine } from '../orders/order-fixtures';
-import { unfulfilledUnits } from '../orders/order-fulfillments';
 import { deriveProgress } from '../orders/order-progress';
 import type { FulfillmentRecord, OrderAggregate, OrderLineRecord, RefundRecord } from '../ports/storage';
 import { refundedParts, restockMovements } from './order-refunds';
-import { restockMovementValues } from './refund-ledger';
+import { cancelledUnitsByLine, restockMovementValues } from './refund-ledger';
 
 const line = orderLine;
 
@@ -239,6 +239,9 @@ describe('inventory moved by one order line over fulfil / ship / refund (± rest
           expect(held).toBeGreaterThanOrEqual(pendingUnits());
           if (order.inventory_reserved) {
             expect(heldReservations(order).reduce((sum, m) => sum + m.quantity, 0)).toBe(held);
+            // What the order holds is exactly what it still has to ship (docs/contract.md#reservations).
+            const [units] = lineUnits(order);
+            expect(held).toBe((units?.fulfillable_quantity ?? 0) - (units?.shipped_quantity ?? 0));
           } else {
             expect(held).toBe(0);
           }
@@ -258,7 +261,8 @@ describe('inventory moved by one order line over fulfil / ship / refund (± rest
 
         for (const op of ops) {
           if (op.kind === 'fulfil') {
-            const q = Math.min(op.quantity, unfulfilledUnits(theLine()));
+            const cancelled = cancelledUnitsByLine(order).get('line_1') ?? 0;
+            const q = Math.min(op.quantity, unfulfilledQuantity(theLine(), cancelled));
             if (!order.inventory_reserved || q === 0) continue;
             const f = fulfillment(`ful_${String(clock).padStart(3, '0')}`, [['line_1', q]], clock++);
             order = {

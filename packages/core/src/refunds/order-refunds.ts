@@ -26,6 +26,7 @@ import {
   unitsTakenByLine,
 } from '.';
 import {
+  cancelledUnitsByLine,
   completedRefundTotal,
   providerCallsInFlight,
   restockMovementValues,
@@ -50,9 +51,11 @@ import {
  * inventory and fulfillments (with `restock: true`: open unfulfilled units leave `reserved`;
  * then units of pending fulfillments, newest first, leave `reserved` and are taken out of those
  * fulfillments — a fulfillment left empty is cancelled, the line's `fulfilled_quantity` drops —;
- * then shipped units return to `on_hand`), the order's `refunded_total`, `payment_status` and
- * `fulfillment_status` (`returned` when every fulfilled unit came back), and payments fully
- * covered become `refunded`.
+ * these units are cancelled: they no longer have to ship; then shipped units return to
+ * `on_hand`. With `restock: false` only money moves: no unit, and the units still ship), the
+ * order's `refunded_total`, `payment_status`, `fulfillment_status` (`returned` when every
+ * fulfilled unit came back) and status (it completes when every unit left to ship has shipped),
+ * and payments fully covered become `refunded`.
  * Event `payment.refunded` with the Refund.
  *
  * No provider call is made inside a database transaction (the order row stays locked, and on
@@ -90,13 +93,13 @@ export function createOrderRefunds(ctx: ServiceContext) {
             .filter((r) => r.status !== 'failed')
             .reduce((sum, r) => sum + r.amount, 0);
           const inFlight = unitsInFlight(order);
+          const cancelled = cancelledUnitsByLine(order);
           const computed = computeRefund({
-            lines: order.lines.map((line) => {
-              const units = inFlight.get(line.id);
-              return units === undefined
-                ? line
-                : { ...line, refunded_quantity: line.refunded_quantity + units };
-            }),
+            lines: order.lines.map((line) => ({
+              ...line,
+              refunded_quantity: line.refunded_quantity + (inFlight.get(line.id) ?? 0),
+              cancelled_quantity: cancelled.get(line.id) ?? 0,
+            })),
             prices_include_tax: order.prices_include_tax,
             paid: progress.paid_total,
             refunded_total: outstanding,
@@ -248,26 +251,32 @@ function pendingUnitsByLine(
 
 /**
  * Where a restocking refund's units go (`splitRestock`), computed from the order as it is now
- * (its lines and its pending fulfillments at the moment the effects are applied — for a refund
- * left in flight, when it is settled): open unfulfilled units leave `reserved`, then units of
- * pending fulfillments (newest first) leave `reserved` and are taken out of them, then shipped
- * units go back to `on_hand`. Units refunded before took the unfulfilled units first. Empty
- * without `restock`. A line the order reserved nothing for (`reserved_quantity` 0: its variant
- * was untracked when the order reserved) releases nothing from `reserved` (`from_reserved` 0),
- * whatever its variant's tracking is now; its units are still taken out of pending
- * fulfillments.
+ * (its lines, its earlier restocking refunds and its pending fulfillments at the moment the
+ * effects are applied — for a refund left in flight, when it is settled): open unfulfilled units
+ * (fulfillable − fulfilled) leave `reserved`, then units of pending fulfillments (newest first)
+ * leave `reserved` and are taken out of them — all these are cancelled —, then shipped units go
+ * back to `on_hand`. Refunds without restock took no unit: theirs still ship. Empty without
+ * `restock`. A line the order reserved nothing for (`reserved_quantity` 0: its variant was
+ * untracked when the order reserved) releases nothing from `reserved` (`from_reserved` 0),
+ * whatever its variant's tracking is now; its units are still cancelled and taken out of
+ * pending fulfillments.
  */
 export function restockMovements(
-  order: Pick<OrderAggregate, 'lines' | 'fulfillments' | 'inventory_reserved'>,
+  order: Pick<OrderAggregate, 'lines' | 'fulfillments' | 'inventory_reserved' | 'refunds'>,
   refund: Pick<RefundRecord, 'restock' | 'lines'>,
 ): RestockMovement[] {
   if (!refund.restock) return [];
   const byId = new Map(order.lines.map((line) => [line.id, line]));
   const pending = pendingUnitsByLine(order.fulfillments);
+  const cancelled = cancelledUnitsByLine(order);
   return refund.lines.flatMap((l) => {
     const line = byId.get(l.order_line_id);
     if (!line) return [];
-    const input = { ...line, pending_fulfillments: pending.get(line.id) ?? [] };
+    const input = {
+      ...line,
+      cancelled_quantity: cancelled.get(line.id) ?? 0,
+      pending_fulfillments: pending.get(line.id) ?? [],
+    };
     const split = splitRestock(line.id, input, l.quantity, order.inventory_reserved);
     return [line.reserved_quantity > 0 ? split : { ...split, from_reserved: 0 }];
   });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { RefundRecord } from '../ports/storage';
 import type { RestockMovement } from '.';
-import { restockMovementsOf, restockMovementValues, restockTotalsByLine } from './refund-ledger';
+import {
+  cancelledUnitsByLine,
+  restockMovementsOf,
+  restockMovementValues,
+  restockTotalsByLine,
+} from './refund-ledger';
 
 const taking: RestockMovement = {
   order_line_id: 'line_1',
@@ -55,23 +60,43 @@ describe('refund ledger: restock movements in the refund’s restock_movements',
   });
 
   it('totals per line: 2 + 1 from reserved, 1 returned; a refund failed in flight recorded nothing, one failed after being applied keeps its 4', () => {
-    const refund = (status: RefundRecord['status'], movements: RestockMovement[]) =>
-      ({ status, restock_movements: restockMovementValues(movements) }) as RefundRecord;
+    const refund = (status: RefundRecord['status'], movements: RestockMovement[], units: number) =>
+      ({
+        status,
+        restock: true,
+        lines: movements.length > 0 ? [{ order_line_id: 'line_1', quantity: units }] : [],
+        restock_movements: restockMovementValues(movements),
+      }) as RefundRecord;
     const refunds = [
-      refund('completed', [taking]),
-      refund('pending', [{ ...taking, from_reserved: 1, to_on_hand: 0, returned_quantity: 0 }]),
+      refund('completed', [taking], 3),
+      refund('pending', [{ ...taking, from_reserved: 1, to_on_hand: 0, returned_quantity: 0 }], 1),
       // Refused while in flight: it recorded no movements, it moved nothing.
-      refund('failed', []),
+      refund('failed', [], 0),
     ];
+    // Cancelled: the units that had not shipped (3 − 1 returned, then 1).
     expect(restockTotalsByLine({ refunds }).get('line_1')).toEqual({
       from_reserved: 3,
       returned_quantity: 1,
+      cancelled_quantity: 3,
     });
+    expect(cancelledUnitsByLine({ refunds })).toEqual(new Map([['line_1', 3]]));
     // Failed at the provider after it was applied as pending: its units stay restocked.
-    const failedAfterPending = refund('failed', [{ ...taking, from_reserved: 4, returned_quantity: 0 }]);
+    const failedAfterPending = refund('failed', [{ ...taking, from_reserved: 4, returned_quantity: 0 }], 4);
     expect(restockTotalsByLine({ refunds: [...refunds, failedAfterPending] }).get('line_1')).toEqual({
       from_reserved: 7,
       returned_quantity: 1,
+      cancelled_quantity: 7,
     });
+  });
+
+  it('a refund without restock cancels nothing: its units still ship (issue 35)', () => {
+    const noRestock = {
+      status: 'completed',
+      restock: false,
+      lines: [{ order_line_id: 'line_1', quantity: 2 }],
+      restock_movements: [],
+    } as unknown as RefundRecord;
+    expect(restockTotalsByLine({ refunds: [noRestock] }).size).toBe(0);
+    expect(cancelledUnitsByLine({ refunds: [noRestock] }).size).toBe(0);
   });
 });

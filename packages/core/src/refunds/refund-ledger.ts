@@ -44,10 +44,20 @@ export function restockMovementsOf(refund: Pick<RefundRecord, 'restock_movements
   }));
 }
 
-/** Per order line, what its refunds' restocks did: units released from `reserved`, units returned. */
+/**
+ * Per order line, what its refunds' restocks did: units released from `reserved`, units returned
+ * (shipped units that came back), units cancelled (unshipped units that will not ship).
+ */
 export interface LineRestockTotals {
   from_reserved: number;
   returned_quantity: number;
+  /**
+   * Units a restocking refund took before they shipped (open unfulfilled units, then units of
+   * pending fulfillments): they are cancelled and no longer fulfillable (docs/contract.md#restock).
+   * Per movement, the refund's units of the line minus the units that came back
+   * (`returned_quantity`).
+   */
+  cancelled_quantity: number;
 }
 
 /** The money refunds took: the sum of the `completed` ones (an order's `refunded_total`). */
@@ -67,14 +77,33 @@ export function completedRefundTotal(refunds: readonly Pick<RefundRecord, 'statu
 export function restockTotalsByLine(order: Pick<OrderAggregate, 'refunds'>): Map<string, LineRestockTotals> {
   const totals = new Map<string, LineRestockTotals>();
   for (const refund of order.refunds) {
+    if (refund.restock_movements.length === 0) continue;
+    const units = new Map(refund.lines.map((l) => [l.order_line_id, l.quantity]));
     for (const m of restockMovementsOf(refund)) {
-      const t = totals.get(m.order_line_id) ?? { from_reserved: 0, returned_quantity: 0 };
+      const t = totals.get(m.order_line_id) ?? {
+        from_reserved: 0,
+        returned_quantity: 0,
+        cancelled_quantity: 0,
+      };
       t.from_reserved += m.from_reserved;
       t.returned_quantity += m.returned_quantity;
+      t.cancelled_quantity += Math.max(0, (units.get(m.order_line_id) ?? 0) - m.returned_quantity);
       totals.set(m.order_line_id, t);
     }
   }
   return totals;
+}
+
+/**
+ * Per order line, the units cancelled by restocking refunds (see `LineRestockTotals`); a line
+ * without any is absent.
+ */
+export function cancelledUnitsByLine(order: Pick<OrderAggregate, 'refunds'>): Map<string, number> {
+  const cancelled = new Map<string, number>();
+  for (const [id, t] of restockTotalsByLine(order)) {
+    if (t.cancelled_quantity > 0) cancelled.set(id, t.cancelled_quantity);
+  }
+  return cancelled;
 }
 
 /** One provider call of a refund: which payment gives back how much (minor units). */

@@ -13,9 +13,8 @@ describe('splitRestock (decisions §10: open units, then pending fulfillments ne
   it('3 ordered, 3 in a pending fulfillment, restock 2 → 2 from reserved taken out of it (it keeps 1), 0 to on_hand, 0 returned', () => {
     const line = {
       quantity: 3,
-      refunded_quantity: 0,
+      cancelled_quantity: 0,
       fulfilled_quantity: 3,
-      shipped_quantity: 0,
       pending_fulfillments: [pending('ful_1', 3, 1)],
     };
     expect(splitRestock('line_1', line, 2, true)).toEqual({
@@ -30,9 +29,8 @@ describe('splitRestock (decisions §10: open units, then pending fulfillments ne
   it('mixed: 5 ordered = 1 unfulfilled + 2 in a pending fulfillment + 2 shipped, restock 4 → 3 from reserved (1 open + 2 out of the fulfillment), 1 to on_hand, 1 returned', () => {
     const line = {
       quantity: 5,
-      refunded_quantity: 0,
+      cancelled_quantity: 0,
       fulfilled_quantity: 4,
-      shipped_quantity: 2,
       pending_fulfillments: [pending('ful_2', 2, 20)],
     };
     expect(splitRestock('l', line, 4, true)).toEqual({
@@ -47,9 +45,8 @@ describe('splitRestock (decisions §10: open units, then pending fulfillments ne
   it('two pending fulfillments (ful_old 2 units at t=1, ful_new 2 units at t=2), restock 3 → ful_new gives 2, then ful_old 1', () => {
     const line = {
       quantity: 4,
-      refunded_quantity: 0,
+      cancelled_quantity: 0,
       fulfilled_quantity: 4,
-      shipped_quantity: 0,
       pending_fulfillments: [pending('ful_old', 2, 1), pending('ful_new', 2, 2)],
     };
     expect(splitRestock('l', line, 3, true)).toEqual({
@@ -67,9 +64,8 @@ describe('splitRestock (decisions §10: open units, then pending fulfillments ne
   it('pending fulfillments created in the same millisecond: the greater (newer) id first, ful_B before ful_A', () => {
     const line = {
       quantity: 2,
-      refunded_quantity: 0,
+      cancelled_quantity: 0,
       fulfilled_quantity: 2,
-      shipped_quantity: 0,
       pending_fulfillments: [pending('ful_A', 1, 5), pending('ful_B', 1, 5)],
     };
     expect(splitRestock('l', line, 1, true).from_fulfillments).toEqual([
@@ -79,7 +75,7 @@ describe('splitRestock (decisions §10: open units, then pending fulfillments ne
 
   it('3 ordered, 2 fulfilled and shipped, refund 2 → 1 from reserved, 1 to on_hand, 1 returned', () => {
     expect(
-      splitRestock('line_1', { quantity: 3, refunded_quantity: 0, fulfilled_quantity: 2 }, 2, true),
+      splitRestock('line_1', { quantity: 3, cancelled_quantity: 0, fulfilled_quantity: 2 }, 2, true),
     ).toEqual({
       order_line_id: 'line_1',
       from_reserved: 1,
@@ -90,40 +86,10 @@ describe('splitRestock (decisions §10: open units, then pending fulfillments ne
   });
 
   it('nothing fulfilled, refund 2 of 3 → 2 from reserved, none returned, no fulfillment touched', () => {
-    expect(splitRestock('l', { quantity: 3, refunded_quantity: 0, fulfilled_quantity: 0 }, 2, true)).toEqual({
-      order_line_id: 'l',
-      from_reserved: 2,
-      to_on_hand: 0,
-      returned_quantity: 0,
-      from_fulfillments: [],
-    });
-  });
-
-  it('all fulfilled and shipped, refund 2 of 3 → 2 to on_hand, 2 returned', () => {
-    expect(splitRestock('l', { quantity: 3, refunded_quantity: 0, fulfilled_quantity: 3 }, 2, true)).toEqual({
-      order_line_id: 'l',
-      from_reserved: 0,
-      to_on_hand: 2,
-      returned_quantity: 2,
-      from_fulfillments: [],
-    });
-  });
-
-  it('an earlier refund already took the unfulfilled unit: 3 ordered, 2 shipped, 1 refunded, refund 1 → on_hand', () => {
-    expect(splitRestock('l', { quantity: 3, refunded_quantity: 1, fulfilled_quantity: 2 }, 1, true)).toEqual({
-      order_line_id: 'l',
-      from_reserved: 0,
-      to_on_hand: 1,
-      returned_quantity: 1,
-      from_fulfillments: [],
-    });
-  });
-
-  it('reservations already released (cancelled order): unshipped units need no movement, no fulfillment is touched', () => {
-    expect(splitRestock('l', { quantity: 2, refunded_quantity: 0, fulfilled_quantity: 0 }, 2, false)).toEqual(
+    expect(splitRestock('l', { quantity: 3, cancelled_quantity: 0, fulfilled_quantity: 0 }, 2, true)).toEqual(
       {
         order_line_id: 'l',
-        from_reserved: 0,
+        from_reserved: 2,
         to_on_hand: 0,
         returned_quantity: 0,
         from_fulfillments: [],
@@ -131,14 +97,78 @@ describe('splitRestock (decisions §10: open units, then pending fulfillments ne
     );
   });
 
+  it('all fulfilled and shipped, refund 2 of 3 → 2 to on_hand, 2 returned', () => {
+    expect(splitRestock('l', { quantity: 3, cancelled_quantity: 0, fulfilled_quantity: 3 }, 2, true)).toEqual(
+      {
+        order_line_id: 'l',
+        from_reserved: 0,
+        to_on_hand: 2,
+        returned_quantity: 2,
+        from_fulfillments: [],
+      },
+    );
+  });
+
+  it('an earlier restocking refund cancelled the unfulfilled unit: 3 ordered, 2 shipped, 1 cancelled, restock 1 → on_hand', () => {
+    expect(splitRestock('l', { quantity: 3, cancelled_quantity: 1, fulfilled_quantity: 2 }, 1, true)).toEqual(
+      {
+        order_line_id: 'l',
+        from_reserved: 0,
+        to_on_hand: 1,
+        returned_quantity: 1,
+        from_fulfillments: [],
+      },
+    );
+  });
+
+  it('an earlier refund without restock cancelled nothing: 3 ordered, 2 shipped, 1 refunded without restock, restock 1 → the unshipped unit leaves reserved (issue 35)', () => {
+    expect(splitRestock('l', { quantity: 3, cancelled_quantity: 0, fulfilled_quantity: 2 }, 1, true)).toEqual(
+      {
+        order_line_id: 'l',
+        from_reserved: 1,
+        to_on_hand: 0,
+        returned_quantity: 0,
+        from_fulfillments: [],
+      },
+    );
+  });
+
+  it('reservations already released (cancelled order): unshipped units need no movement, no fulfillment is touched', () => {
+    expect(
+      splitRestock('l', { quantity: 2, cancelled_quantity: 0, fulfilled_quantity: 0 }, 2, false),
+    ).toEqual({
+      order_line_id: 'l',
+      from_reserved: 0,
+      to_on_hand: 0,
+      returned_quantity: 0,
+      from_fulfillments: [],
+    });
+  });
+
   it('cancelled order, 3 ordered, 1 shipped, refund 3 → 1 to on_hand, 1 returned, nothing from reserved', () => {
-    const line = { quantity: 3, refunded_quantity: 0, fulfilled_quantity: 1, shipped_quantity: 1 };
+    const line = { quantity: 3, cancelled_quantity: 0, fulfilled_quantity: 1 };
     expect(splitRestock('l', line, 3, false)).toEqual({
       order_line_id: 'l',
       from_reserved: 0,
       to_on_hand: 1,
       returned_quantity: 1,
       from_fulfillments: [],
+    });
+  });
+
+  it('reservations released by a completion by hand, a pending fulfillment left: its units are taken out of it, nothing from reserved, not returned', () => {
+    const line = {
+      quantity: 3,
+      cancelled_quantity: 0,
+      fulfilled_quantity: 3,
+      pending_fulfillments: [pending('ful_1', 1, 1)],
+    };
+    expect(splitRestock('l', line, 2, false)).toEqual({
+      order_line_id: 'l',
+      from_reserved: 0,
+      to_on_hand: 1,
+      returned_quantity: 1,
+      from_fulfillments: [{ fulfillment_id: 'ful_1', quantity: 1 }],
     });
   });
 
@@ -163,15 +193,15 @@ describe('splitRestock (decisions §10: open units, then pending fulfillments ne
           const pendingTotal = quantity - shipped_quantity - room;
           let fulfilled_quantity = shipped_quantity + pendingTotal;
           let refunded_quantity = 0;
+          let cancelled_quantity = 0;
           const totals = { from_reserved: 0, to_on_hand: 0, returned_quantity: 0 };
           for (const chunk of [...chunks, quantity]) {
             const units = Math.min(chunk, quantity - refunded_quantity);
             if (units === 0) break;
             const line = {
               quantity,
-              refunded_quantity,
+              cancelled_quantity,
               fulfilled_quantity,
-              shipped_quantity,
               pending_fulfillments: fulfillments
                 .filter((f) => f.status === 'pending')
                 .map((f, i) => pending(f.id, f.lines[0]?.quantity ?? 0, i)),
@@ -191,8 +221,12 @@ describe('splitRestock (decisions §10: open units, then pending fulfillments ne
             totals.to_on_hand += m.to_on_hand;
             totals.returned_quantity += m.returned_quantity;
             refunded_quantity += units;
+            cancelled_quantity += units - m.returned_quantity;
             fulfilled_quantity -= taken;
+            // Never more units to ship than are fulfillable.
+            expect(fulfilled_quantity).toBeLessThanOrEqual(quantity - cancelled_quantity);
           }
+          expect(cancelled_quantity).toBe(quantity - shipped_quantity);
           expect(totals).toEqual({
             from_reserved: quantity - shipped_quantity,
             to_on_hand: shipped_quantity,

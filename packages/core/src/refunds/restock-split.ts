@@ -11,20 +11,17 @@ export interface PendingFulfillmentUnits {
 export interface RestockLineInput {
   /** Ordered units. */
   quantity: number;
-  /** Units refunded before this refund (restocked or not). */
-  refunded_quantity: number;
-  /** Units in non-cancelled fulfillments. */
+  /**
+   * Units cancelled by restocking refunds before this one (they had not shipped): the line's
+   * fulfillable units are `quantity − cancelled_quantity` (docs/contract.md#restock). Refunds without
+   * restock cancel nothing.
+   */
+  cancelled_quantity: number;
+  /** Units in non-cancelled fulfillments (pending or shipped). */
   fulfilled_quantity: number;
   /**
-   * Units of those fulfillments that have shipped (left `on_hand`). Defaults to
-   * `fulfilled_quantity`, i.e. every fulfillment is taken as shipped. Only read when the order no
-   * longer holds reservations.
-   */
-  shipped_quantity?: number | undefined;
-  /**
    * The line's units in fulfillments that have not shipped (`pending`), in any order. Defaults
-   * to none. While the order holds reservations they must account for every fulfilled unit that
-   * has not shipped (`fulfilled − shipped`).
+   * to none. They must account for every fulfilled unit that has not shipped.
    */
   pending_fulfillments?: readonly PendingFulfillmentUnits[] | undefined;
 }
@@ -40,7 +37,8 @@ export interface RestockMovement {
   order_line_id: string;
   /**
    * Units that had not shipped and were still reserved: they leave `reserved` (open unfulfilled
-   * units, then the units of `from_fulfillments`).
+   * units, then the units of `from_fulfillments`). These units are cancelled (they will not ship);
+   * 0 once the order released its reservations, or for a line that reserved nothing.
    */
   from_reserved: number;
   /** Units that had shipped: they go back to `on_hand`. */
@@ -52,7 +50,8 @@ export interface RestockMovement {
    */
   returned_quantity: number;
   /**
-   * Units taken out of pending fulfillments, newest fulfillment first (part of `from_reserved`):
+   * Units taken out of pending fulfillments, newest fulfillment first (cancelled units; part of
+   * `from_reserved` while the order holds its reservations):
    * each fulfillment's line shrinks by its take and the order line's `fulfilled_quantity` drops
    * by their sum. Empty when none (and in movements recorded before this field existed).
    */
@@ -67,22 +66,20 @@ function newestFirst(a: PendingFulfillmentUnits, b: PendingFulfillmentUnits): nu
 }
 
 /**
- * Splits `units` refunded with `restock: true` (docs/contract.md#restock, Shopify's behaviour). While the
- * order holds its reservations (`inventory_reserved`) a line's units are taken in this order:
+ * Splits `units` refunded with `restock: true` (docs/contract.md#restock, Shopify's `cancel` then
+ * `return`). A line's units are taken in this order:
  *
- * 1. open unfulfilled units, `max(0, quantity − fulfilled − refunded)` (earlier refunds are
- *    assumed to have taken unfulfilled units first too, restocked or not): they leave `reserved`;
- * 2. units in the line's pending fulfillments, newest fulfillment first: they leave `reserved`
- *    AND are taken out of those fulfillments (`from_fulfillments`), so shipping one later moves
- *    only what is left in it. They never shipped, so they are not returned;
+ * 1. open unfulfilled units, `max(0, fulfillable − fulfilled)` with `fulfillable = quantity −
+ *    cancelled_quantity` (refunds without restock took none: their units still ship);
+ * 2. units in the line's pending fulfillments, newest fulfillment first: they are taken out of
+ *    those fulfillments (`from_fulfillments`), so shipping one later moves only what is left in it;
  * 3. shipped units: they go back to `on_hand` and count as returned.
  *
- * When the order no longer holds reservations (`inventory_reserved: false`, e.g. cancelled: its
- * reservations were released and its pending fulfillments cancelled already), unshipped units
- * need no movement (`from_reserved` 0) and only shipped units go back to `on_hand`; units beyond
- * the unfulfilled ones count as returned. No fulfillment is touched then.
+ * Units of 1 and 2 are cancelled (they will not ship; not returned: they never left). While the
+ * order holds its reservations (`inventory_reserved`) they leave `reserved` (`from_reserved`);
+ * once it released them (cancelled, completed) they need no movement (`from_reserved` 0).
  *
- * @example splitRestock('line_1', { quantity: 3, refunded_quantity: 0, fulfilled_quantity: 3,
+ * @example splitRestock('line_1', { quantity: 3, cancelled_quantity: 0, fulfilled_quantity: 3,
  *   pending_fulfillments: [{ fulfillment_id: 'ful_1', quantity: 3, created_at: 1 }] }, 2, true)
  * // { order_line_id: 'line_1', from_reserved: 2, to_on_hand: 0, returned_quantity: 0,
  * //   from_fulfillments: [{ fulfillment_id: 'ful_1', quantity: 2 }] }
@@ -93,18 +90,8 @@ export function splitRestock(
   units: number,
   inventory_reserved: boolean,
 ): RestockMovement {
-  const openUnfulfilled = Math.max(0, line.quantity - line.fulfilled_quantity - line.refunded_quantity);
-  if (!inventory_reserved) {
-    const shipped = line.shipped_quantity ?? line.fulfilled_quantity;
-    const openUnshipped = Math.max(0, line.quantity - shipped - line.refunded_quantity);
-    return {
-      order_line_id,
-      from_reserved: 0,
-      to_on_hand: units - Math.min(units, openUnshipped),
-      returned_quantity: units - Math.min(units, openUnfulfilled),
-      from_fulfillments: [],
-    };
-  }
+  const fulfillable = Math.max(0, line.quantity - line.cancelled_quantity);
+  const openUnfulfilled = Math.max(0, fulfillable - line.fulfilled_quantity);
   const fromOpen = Math.min(units, openUnfulfilled);
   let left = units - fromOpen;
   const from_fulfillments: FulfillmentTake[] = [];
@@ -117,7 +104,7 @@ export function splitRestock(
   }
   return {
     order_line_id,
-    from_reserved: units - left,
+    from_reserved: inventory_reserved ? units - left : 0,
     to_on_hand: left,
     returned_quantity: left,
     from_fulfillments,

@@ -7,6 +7,8 @@ const at = '2024-05-01T10:00:00.000Z';
 const usd = (amount: number) => ({ amount, currency: 'USD' });
 const address = {
   name: 'Ada',
+  first_name: null,
+  last_name: null,
   company: null,
   line1: '1 Main',
   line2: null,
@@ -15,6 +17,8 @@ const address = {
   postal_code: '78701',
   country: 'US',
   phone: null,
+  label: null,
+  receiver_name: null,
 };
 const optionValue = { id: 'optval_1', value: 'S', position: 0 };
 const image = {
@@ -47,7 +51,12 @@ const variant = {
   compare_at_price: null,
   cost_price: null,
   weight: 180,
+  width: 30.5,
+  height: null,
+  depth: 2,
   is_active: true,
+  position: 0,
+  stock: 4,
   option_values: [optionValue],
   images: [image],
   inventory: storefrontInventory,
@@ -68,6 +77,7 @@ const product = {
   options: [{ id: 'opt_1', name: 'Size', position: 0, values: [optionValue] }],
   variants: [variant],
   price: usd(1999),
+  compare_at_price: null,
   metadata: {},
   created_at: at,
   updated_at: at,
@@ -98,6 +108,7 @@ const cart = {
       unit_price: usd(1999),
       line_discount: usd(200),
       line_total: usd(1799),
+      option_values: { Size: 'S' },
       metadata: {},
     },
   ],
@@ -145,6 +156,7 @@ const order = {
       line_discount: usd(0),
       line_total: usd(1999),
       tax_amount: usd(0),
+      option_values: { Size: 'S' },
     },
   ],
   subtotal: usd(1999),
@@ -197,7 +209,11 @@ const order = {
     },
   ],
   metadata: {},
+  currency: 'USD',
+  cancel_reason: null,
   created_at: at,
+  updated_at: at,
+  confirmed_at: null,
   cancelled_at: null,
   completed_at: null,
 };
@@ -265,8 +281,32 @@ const samples: Array<[string, z.ZodType, unknown]> = [
   ['Product', schemas.ProductSchema, product],
   ['Variant', schemas.VariantSchema, variant],
   ['Inventory', schemas.InventorySchema, storefrontInventory],
+  [
+    'InventoryItem',
+    schemas.InventoryItemSchema,
+    {
+      id: 'inv_1',
+      variant_id: 'var_1',
+      sku: 'TEE-S',
+      track_inventory: true,
+      allow_backorder: false,
+      safety_stock: 2,
+      on_hand: 10,
+      reserved: 3,
+      available: 7,
+      metadata: {},
+      levels: [
+        { id: 'ilvl_1', location_id: 'sloc_default', on_hand: 10, reserved: 3, available: 7, version: 4 },
+      ],
+    },
+  ],
   ['Cart', schemas.CartSchema, cart],
   ['Order', schemas.OrderSchema, order],
+  [
+    'CheckoutResult',
+    schemas.CheckoutResultSchema,
+    { ...order, payment: { client_secret: 'pi_1_secret_x', payment_intent_id: 'pi_1' } },
+  ],
   ['Customer', schemas.CustomerSchema, customer],
   ['CustomerAddress', schemas.CustomerAddressSchema, customerAddress],
   ['CustomerAddressList', schemas.CustomerAddressListSchema, { data: [customerAddress] }],
@@ -279,6 +319,7 @@ const samples: Array<[string, z.ZodType, unknown]> = [
       id: 'store_1',
       organization_id: 'org_1',
       name: 'S',
+      slug: 's',
       currency: 'USD',
       timezone: 'UTC',
       prices_include_tax: false,
@@ -471,6 +512,7 @@ describe('request body schemas', () => {
     ['WebhookCreate', schemas.WebhookCreateSchema],
     ['WebhookUpdate', schemas.WebhookUpdateSchema],
     ['WebhookTest', schemas.WebhookTestSchema],
+    ['CartMerge', schemas.CartMergeSchema],
   ];
 
   test.each(bodies)(

@@ -6,6 +6,7 @@ import type { IdGenerator } from '../ports/id-generator';
 import type { PaymentProvider } from '../ports/payment-provider';
 import type { Storage } from '../ports/storage';
 import type { WebhookTransport } from '../ports/webhook-transport';
+import type { RateLimiter } from './rate-limits/rate-limiter';
 
 /** Settings of the engine that services read; defaults are filled in by `createEngine`. */
 export interface EngineConfig {
@@ -28,6 +29,12 @@ export interface EngineConfig {
    * same database notice within this time. Default 1000.
    */
   api_key_cache_ms: number;
+  /**
+   * How long an order waits for a payment the storefront confirms in the browser (a Stripe
+   * checkout without `payment_method_id`, decisions §22) before reconciliation cancels it
+   * (`cancel_reason: "payment_expired"`), in ms (`COMMERCE_PAYMENT_TIMEOUT_MINUTES`). Default 30 minutes.
+   */
+  payment_timeout_ms: number;
 }
 
 /** What every service gets: the ports, chosen once at start-up. */
@@ -42,4 +49,6 @@ export interface ServiceContext {
   events: EventSink;
   webhookTransport: WebhookTransport | null;
   config: EngineConfig;
+  /** The rate limits (docs/contract.md#rate-limits): the HTTP pipeline's, and the customer-account attempts'. */
+  rateLimits: RateLimiter;
 }

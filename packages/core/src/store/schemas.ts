@@ -15,13 +15,17 @@ import { MAX_NAME_LENGTH, MAX_TAX_RATE } from '../shared/schemas/limits';
 /**
  * Store settings (spec "Store"), shared by both modes (docs/contract.md#store-settings). `tax_rate` is a percentage:
  * `20` is 20 %, `8.875` allowed (docs/contract.md#money). `organization_id` names the organization that owns
- * the store (as the public client `@headless-commerce/sdk` declares it).
+ * the store (as the public client `@headless-commerce/sdk` declares it). `slug` (decisions §22) is derived
+ * from the name when the store is created (or first loaded, for a store made before slugs), unique across
+ * the database (`-` and a 6-character suffix when the name's is taken), and stays when the name changes;
+ * it is not an input of `PATCH`.
  */
 export const StoreSchema = z
   .object({
     id: z.string(),
     organization_id: z.string(),
     name: z.string(),
+    slug: z.string(),
     currency: z.string(),
     timezone: z.string(),
     prices_include_tax: z.boolean(),

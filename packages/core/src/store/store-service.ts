@@ -1,8 +1,30 @@
 import type { JsonObject, OrganizationRecord, Scope, StoreRecord } from '../ports/storage';
 import type { ServiceContext } from '../shared/context';
 import { CommerceError } from '../shared/errors';
-import { read, write } from '../shared/unit-of-work';
+import { read, type Work, write } from '../shared/unit-of-work';
+import { freeStoreSlug } from './store-slug';
 import { organizationToWire, storeToWire } from './wire';
+
+/**
+ * Transactions a slug assignment runs at most: a slug conflict with a concurrent transaction
+ * (another process creating the store, or giving another store the same slug) is retried in a new
+ * transaction, which sees what that one committed.
+ */
+const SLUG_ATTEMPTS = 5;
+
+const isSlugConflict = (error: unknown): boolean =>
+  CommerceError.is(error) && error.code === 'duplicate_slug' && error.param === 'slug';
+
+/** Runs `once` again (a new transaction) while it fails on a slug conflict, at most {@link SLUG_ATTEMPTS} times. */
+async function retryingSlugConflicts<T>(once: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await once();
+    } catch (error) {
+      if (attempt >= SLUG_ATTEMPTS || !isSlugConflict(error)) throw error;
+    }
+  }
+}
 
 export interface StoreUpdateInput {
   name?: string | undefined;
@@ -30,58 +52,109 @@ export function createStoreService(ctx: ServiceContext) {
     return store;
   }
 
+  /** A slug for the store `storeId` named `name` that no other store has (decisions §22). */
+  function slugFor(tx: Work['tx'], name: string, storeId: string): Promise<string> {
+    return freeStoreSlug(
+      name,
+      storeId,
+      async (slug) => (await tx.stores.getBySlug(slug))?.id ?? null,
+      () => ctx.crypto.randomToken(12),
+    );
+  }
+
+  /**
+   * The store with its slug: a store without one (created before slugs, 0018_client_fields, or
+   * written to the storage by other means) gets it now, once, from its name, in its own
+   * transaction (`interim`: not a request's response).
+   */
+  async function withSlug(store: StoreRecord): Promise<StoreRecord> {
+    if (store.slug !== null) return store;
+    const claimed = await retryingSlugConflicts(() =>
+      write(
+        ctx,
+        async ({ tx }) => {
+          const current = await tx.stores.get(store.id);
+          if (!current || current.slug !== null) return current;
+          return tx.stores.claimSlug(current.id, await slugFor(tx, current.name, current.id));
+        },
+        { interim: true },
+      ),
+    );
+    return claimed ?? store;
+  }
+
+  function ensureStoreOnce(init: {
+    name?: string;
+    currency?: string;
+    timezone?: string;
+  }): Promise<{ store: StoreRecord; organization: OrganizationRecord }> {
+    return write(ctx, async ({ tx, now }) => {
+      let organization = await tx.organizations.getFirst();
+      if (!organization) {
+        organization = {
+          id: ctx.ids.next('org'),
+          name: init.name ?? ctx.config.default_store_name,
+          plan: 'free',
+          billing_email: null,
+          metadata: {},
+          created_at: now,
+          updated_at: now,
+        };
+        await tx.organizations.insert(organization);
+      }
+      let store = await tx.stores.getFirst();
+      if (!store) {
+        const id = ctx.ids.next('store');
+        const name = init.name ?? ctx.config.default_store_name;
+        store = {
+          id,
+          organization_id: organization.id,
+          name,
+          currency: (init.currency ?? ctx.config.default_currency).toUpperCase(),
+          timezone: init.timezone ?? ctx.config.default_timezone,
+          slug: await slugFor(tx, name, id),
+          prices_include_tax: false,
+          tax_rate: 0,
+          metadata: {},
+          created_at: now,
+          updated_at: now,
+        };
+        await tx.stores.insert(store);
+      } else if (store.slug === null) {
+        // A store created before slugs: its slug, once, from its name now.
+        store = (await tx.stores.claimSlug(store.id, await slugFor(tx, store.name, store.id))) ?? store;
+      }
+      return { store, organization };
+    });
+  }
+
   return {
     /**
      * Creates the organization and its store on first start (docs/contract.md#running); returns the existing
-     * ones otherwise. Safe to call on every start.
+     * ones otherwise, giving the store its `slug` if it has none yet (decisions §22). Safe to call on
+     * every start, from several processes at once: two processes creating the first store at once
+     * collide on the unique slug, and the one that fails runs again and finds the other's store.
      */
     async ensureStore(
       init: { name?: string; currency?: string; timezone?: string } = {},
     ): Promise<{ store: StoreRecord; organization: OrganizationRecord }> {
-      return write(ctx, async ({ tx, now }) => {
-        let organization = await tx.organizations.getFirst();
-        if (!organization) {
-          organization = {
-            id: ctx.ids.next('org'),
-            name: init.name ?? ctx.config.default_store_name,
-            plan: 'free',
-            billing_email: null,
-            metadata: {},
-            created_at: now,
-            updated_at: now,
-          };
-          await tx.organizations.insert(organization);
-        }
-        let store = await tx.stores.getFirst();
-        if (!store) {
-          store = {
-            id: ctx.ids.next('store'),
-            organization_id: organization.id,
-            name: init.name ?? ctx.config.default_store_name,
-            currency: (init.currency ?? ctx.config.default_currency).toUpperCase(),
-            timezone: init.timezone ?? ctx.config.default_timezone,
-            slug: null,
-            prices_include_tax: false,
-            tax_rate: 0,
-            metadata: {},
-            created_at: now,
-            updated_at: now,
-          };
-          await tx.stores.insert(store);
-        }
-        return { store, organization };
-      });
+      return retryingSlugConflicts(() => ensureStoreOnce(init));
     },
 
     /** The store record, for services that need its currency and tax settings. */
     requireStore,
 
     async get(scope: Scope) {
-      return storeToWire(await requireStore(scope));
+      return storeToWire(await withSlug(await requireStore(scope)));
     },
 
-    /** `currency` can change only while the store has no products and no orders (409 otherwise). */
+    /**
+     * `currency` can change only while the store has no products and no orders (409 otherwise).
+     * The slug stays what it is when the name changes (decisions §22: an address stays valid), and
+     * is not an input.
+     */
     async update(scope: Scope, input: StoreUpdateInput) {
+      await withSlug(await requireStore(scope));
       return write(ctx, async ({ tx, now }) => {
         const store = await tx.stores.get(scope.store_id);
         if (!store) throw new CommerceError('not_found', 'No such store');

@@ -67,6 +67,8 @@ function buildSamples({ currency, now, ids }: SampleContext) {
   const customerId = ids.next('cus');
   const address = {
     name: 'Ada Lovelace',
+    first_name: 'Ada',
+    last_name: 'Lovelace',
     company: null,
     line1: '12 Sample Street',
     line2: null,
@@ -75,6 +77,8 @@ function buildSamples({ currency, now, ids }: SampleContext) {
     postal_code: 'N1 9GU',
     country: 'GB',
     phone: null,
+    label: null,
+    receiver_name: null,
   };
   const inventory = (available: number): Inventory => ({
     id: ids.next('inv'),
@@ -149,7 +153,12 @@ function buildSamples({ currency, now, ids }: SampleContext) {
             compare_at_price: null,
             cost_price: m(900),
             weight: 180,
+            width: null,
+            height: null,
+            depth: null,
             is_active: true,
+            position: 0,
+            stock: 10,
             option_values: [],
             images: [],
             inventory: inventory(10),
@@ -159,6 +168,7 @@ function buildSamples({ currency, now, ids }: SampleContext) {
           },
         ],
         price: m(2500),
+        compare_at_price: null,
         metadata: {},
         created_at: at,
         updated_at: at,
@@ -192,6 +202,7 @@ function buildSamples({ currency, now, ids }: SampleContext) {
             line_discount: m(0),
             line_total: m(5000),
             tax_amount: m(0),
+            option_values: {},
           },
         ],
         subtotal: m(5000),
@@ -207,7 +218,11 @@ function buildSamples({ currency, now, ids }: SampleContext) {
         fulfillments: stage === 'completed' ? [fulfillment('delivered')] : [],
         refunds: [],
         metadata: {},
+        currency,
+        cancel_reason: stage === 'cancelled' ? 'requested_by_customer' : null,
         created_at: at,
+        updated_at: at,
+        confirmed_at: paid ? at : null,
         cancelled_at: stage === 'cancelled' ? at : null,
         completed_at: stage === 'completed' ? at : null,
       };

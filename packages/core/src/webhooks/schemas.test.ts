@@ -18,14 +18,22 @@ describe('event types (spec "Events", decisions §14)', () => {
 });
 
 describe('WebhookCreate', () => {
-  test('url and events; metadata defaults to {}', () => {
+  test('url and events; is_active defaults to true, metadata to {}', () => {
     expect(
       parseInput(WebhookCreateSchema, { url: 'https://hooks.example.com/x', events: ['order.created'] }),
     ).toEqual({
       url: 'https://hooks.example.com/x',
       events: ['order.created'],
+      is_active: true,
       metadata: {},
     });
+  });
+
+  test('is_active is accepted (decisions §22): a boolean, nothing else', () => {
+    const input = { url: 'https://a.io', events: ['*'], is_active: false };
+    expect(parseInput(WebhookCreateSchema, input).is_active).toBe(false);
+    expectRejected(WebhookCreateSchema, { ...input, is_active: 'false' }, 'parameter_invalid', 'is_active');
+    expectRejected(WebhookCreateSchema, { ...input, is_active: null }, 'parameter_invalid', 'is_active');
   });
 
   test('every event type is accepted; repeats are kept once', () => {
@@ -96,12 +104,13 @@ describe('WebhookUpdate', () => {
 });
 
 describe('WebhookTest', () => {
-  test('event_type required and a known type (not *)', () => {
+  test('event_type optional (decisions §22: the webhook’s first type then), a known type when given (not *)', () => {
     expect(parseInput(WebhookTestSchema, { event_type: 'order.created' })).toEqual({
       event_type: 'order.created',
     });
-    const missing = expectRejected(WebhookTestSchema, {}, 'parameter_missing', 'event_type');
-    expect(missing.message).toBe('event_type is required');
+    expect(parseInput(WebhookTestSchema, {})).toEqual({});
+    expectRejected(WebhookTestSchema, { event_type: null }, 'parameter_invalid', 'event_type');
+    expectRejected(WebhookTestSchema, { type: 'order.created' }, 'parameter_unknown', 'type');
     expectRejected(WebhookTestSchema, { event_type: '*' }, 'parameter_invalid', 'event_type');
     expectRejected(WebhookTestSchema, { event_type: 'order.exploded' }, 'parameter_invalid', 'event_type');
   });

@@ -156,11 +156,16 @@ export const WebhookEventsInputSchema = z
 /**
  * `POST /v1/admin/webhooks` (docs/contract.md#webhooks). `url` must be an absolute http(s) URL (400);
  * whether it resolves to a private address is checked by the service (422 `url_not_allowed`).
+ * `is_active: false` creates it inactive: it receives nothing until re-activated by `PATCH`.
  */
 export const WebhookCreateSchema = z
   .strictObject({
     url: HttpUrlSchema,
     events: WebhookEventsInputSchema,
+    is_active: z.boolean().default(true).meta({
+      description:
+        'Default true. An inactive webhook receives no deliveries; `PATCH { "is_active": true }` activates it for events created from then on.',
+    }),
     metadata: MetadataInputSchema.default({}),
   })
   .meta({ id: 'WebhookCreate' });
@@ -180,10 +185,15 @@ export type WebhookUpdate = z.infer<typeof WebhookUpdateSchema>;
 /** The path parameters of `/v1/admin/webhooks/{id}/deliveries/{delivery_id}/…`. */
 export const WebhookDeliveryPathSchema = z.object({ id: PathIdSchema, delivery_id: PathIdSchema });
 
-/** `POST /v1/admin/webhooks/{id}/test`: `event_type` required, one of the known event types. */
+/**
+ * `POST /v1/admin/webhooks/{id}/test`: `event_type`, one of the known event types; without it (no
+ * body, or `{}`), the webhook's first subscribed type (`order.created` for `["*"]`).
+ */
 export const WebhookTestSchema = z
   .strictObject({
-    event_type: z.enum(EVENT_TYPES, { error: 'must be a known event type' }),
+    event_type: z.enum(EVENT_TYPES, { error: 'must be a known event type' }).optional().meta({
+      description: 'Default: the webhook\'s first subscribed event type (`order.created` for `["*"]`).',
+    }),
   })
   .meta({ id: 'WebhookTest' });
 export type WebhookTest = z.infer<typeof WebhookTestSchema>;

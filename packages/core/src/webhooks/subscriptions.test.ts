@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { eventsSinceAfterChange, receivesEvent, subscribedSince } from './subscriptions';
+import {
+  defaultTestEventType,
+  eventsSinceAfterChange,
+  receivesEvent,
+  subscribedSince,
+} from './subscriptions';
 
 const webhook = (events: string[], events_since: Record<string, number> = {}, created_at = 10) => ({
   events,
@@ -38,5 +43,15 @@ describe('eventsSinceAfterChange', () => {
     expect(star).toEqual({ '*': 50, a: 10 });
     expect(eventsSinceAfterChange(webhook(['*'], star), ['a', 'b'], 70)).toEqual({ a: 10, b: 50 });
     expect(eventsSinceAfterChange(webhook(['*'], star), ['*'], 70)).toEqual(star);
+  });
+});
+
+describe('defaultTestEventType (decisions §22: a test delivery without event_type)', () => {
+  test("the webhook's first subscribed type; order.created for ['*']", () => {
+    expect(defaultTestEventType(['payment.failed', 'order.created'])).toBe('payment.failed');
+    expect(defaultTestEventType(['customer.password_reset_requested'])).toBe(
+      'customer.password_reset_requested',
+    );
+    expect(defaultTestEventType(['*'])).toBe('order.created');
   });
 });

@@ -1,4 +1,4 @@
-import { SECRET_EVENT_TYPES } from '../events/schemas';
+import { type EventType, SECRET_EVENT_TYPES, WILDCARD_EVENT } from '../events/schemas';
 import type { EventRecord, WebhookRecord } from '../ports/storage';
 
 /** What deciding a webhook's subscriptions needs of it. */
@@ -28,6 +28,21 @@ export function subscribedSince(webhook: WebhookSubscription, type: string): num
 }
 
 const SECRET_EVENTS: ReadonlySet<string> = new Set(SECRET_EVENT_TYPES);
+
+/** The sample a test delivery sends for `["*"]` when no `event_type` is asked for. */
+export const DEFAULT_TEST_EVENT_TYPE: EventType = 'order.created';
+
+/**
+ * The event type a test delivery without `event_type` sends (decisions §22): the webhook's first
+ * subscribed type, {@link DEFAULT_TEST_EVENT_TYPE} for `["*"]`.
+ *
+ * @example defaultTestEventType(['payment.failed', 'order.created']) // 'payment.failed'
+ * @example defaultTestEventType(['*']) // 'order.created'
+ */
+export function defaultTestEventType(events: readonly string[]): EventType {
+  const first = events[0];
+  return first === undefined || first === WILDCARD_EVENT ? DEFAULT_TEST_EVENT_TYPE : (first as EventType);
+}
 
 /** Whether an event carries a secret and so reaches only webhooks that name it (docs/contract.md#password-reset). */
 export function isSecretEvent(type: string): boolean {

@@ -6,7 +6,7 @@ import { read, write } from '../shared/unit-of-work';
 import { iso } from '../shared/wire-format';
 import { sampleEventData } from './sample-payloads';
 import type { WebhookCreate, WebhookTest, WebhookTestResult, WebhookUpdate } from './schemas';
-import { eventsSinceAfterChange } from './subscriptions';
+import { defaultTestEventType, eventsSinceAfterChange } from './subscriptions';
 import { createWebhookDispatcher, type DeliverDueOptions } from './webhook-dispatcher';
 import { requireTransport, sendSigned } from './webhook-sender';
 import { secretFromToken, signingSecrets } from './webhook-signing';
@@ -68,7 +68,9 @@ export function createWebhookService(ctx: ServiceContext) {
           secret,
           previous_secret: null,
           previous_secret_expires_at: null,
-          is_active: true,
+          // Created inactive (`is_active: false`), it receives nothing until re-activated; `update`
+          // then counts its subscriptions from that moment.
+          is_active: input.is_active,
           consecutive_failures: 0,
           metadata: input.metadata,
           created_at: now,
@@ -192,7 +194,8 @@ export function createWebhookService(ctx: ServiceContext) {
     },
 
     /**
-     * Sends one signed sample event of `event_type` to the webhook's URL now (active or not) and
+     * Sends one signed sample event of `event_type` (default: the webhook's first subscribed type,
+     * `order.created` for `["*"]`, decisions §22) to the webhook's URL now (active or not) and
      * reports the outcome. Nothing is recorded: it neither counts toward failures nor resets them.
      * Signed like any delivery (both secrets during a rotation overlap); its `webhook-id` /
      * `X-Webhook-Id` is the sample event's own `evt_` id, new for every test send.
@@ -204,12 +207,13 @@ export function createWebhookService(ctx: ServiceContext) {
         store: await tx.stores.get(scope.store_id),
       }));
       if (!webhook) throw notFound(id);
+      const type = input.event_type ?? defaultTestEventType(webhook.events);
       const now = ctx.clock.now();
       const event: EventPayloadWire = {
         id: ctx.ids.next('evt'),
-        type: input.event_type,
+        type,
         created_at: iso(now),
-        data: sampleEventData(input.event_type, {
+        data: sampleEventData(type, {
           currency: store?.currency ?? ctx.config.default_currency,
           now,
           ids: ctx.ids,

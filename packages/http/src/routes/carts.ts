@@ -3,6 +3,7 @@ import {
   CartDiscountApplySchema,
   CartItemAddSchema,
   CartItemUpdateSchema,
+  CartMergeSchema,
   CartSchema,
   CartUpdateSchema,
   IdPathSchema,
@@ -206,10 +207,12 @@ export const cartsRoutes: AnyRoute[] = [
     auth: 'any',
     customerToken: 'required',
     params: IdPathSchema,
+    body: CartMergeSchema,
     response: CartSchema,
     summary: "Merge a guest cart into the signed-in customer's cart",
     description:
-      "If the customer has another active cart, the guest cart's items (quantities summed, capped by availability) and valid codes go into it, the guest cart becomes `abandoned`, and the customer's cart is returned; otherwise the guest cart is given to the customer. A body, if sent, is ignored.",
+      "Without a body (or with `{}`), `{id}` is the guest cart: if the customer has another active cart, the guest cart's items (quantities summed, capped by availability) and valid codes go into it, the guest cart becomes `abandoned`, and the customer's cart is returned; otherwise the guest cart is given to the customer (another customer's cart: 403 `forbidden` with a secret key, 404 with a publishable key).\n\n" +
+      "With `{ source_cart_id }`, `{id}` is the target, an active cart of the signed-in customer, and the source (a guest cart or another of the customer's carts) is merged into it the same way and becomes `abandoned`; the target is returned. A target that is not the customer's, or a source that is unknown or another customer's → 404 `not_found`; the source equal to `{id}` → 400 `parameter_invalid`; either cart not active → 409 `cart_not_active`.",
     tags,
     operationId: 'mergeCart',
     errors: ['not_found', 'forbidden', 'cart_not_active'],
@@ -218,6 +221,7 @@ export const cartsRoutes: AnyRoute[] = [
         scopeOf(ctx.auth),
         { key_type: ctx.auth.key_type, customer_id: ctx.customer.customer_id },
         ctx.params.id,
+        ctx.body,
       ),
   }),
 ];

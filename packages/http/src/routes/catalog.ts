@@ -6,7 +6,6 @@ import {
   IdSchema,
   ImageCreateSchema,
   ImageSchema,
-  listQuery,
   PAGE_QUERY_SHAPE,
   ProductCreateSchema,
   ProductListSchema,
@@ -20,6 +19,7 @@ import {
   SortOrderSchema,
   StorefrontProductListQuerySchema,
   VariantCreateSchema,
+  VariantListQuerySchema,
   VariantListSchema,
   VariantSchema,
   VariantUpdateSchema,
@@ -28,9 +28,6 @@ import { z } from 'zod';
 import { type AnyRoute, jsonText } from '../route';
 import { defineApiRoute } from './define-api-route';
 import { pageOf, scopeOf } from './scope';
-
-/** `GET /v1/admin/products/{id}/variants`: newest first by default, or `sort=position`. */
-const VariantListQuerySchema = listQuery(['created_at', 'position'], {});
 
 /**
  * `GET /v1/storefront/shipping-methods`: a checkout shows methods in the merchant's order, so
@@ -82,7 +79,7 @@ const productRoutes: AnyRoute[] = [
     response: ProductListSchema,
     summary: 'List products',
     description:
-      'Every status. Filters: `status`, `type`, `q` (partial name, case-insensitive), `tag` (comma-separated, all required). Sorts: `created_at` (default, newest first), `name`, `price` (the representative variant).',
+      'Every status. Filters: `status`, `type`, `q` (partial name, case-insensitive), `tag` (comma-separated, all required). Sorts: `created_at` (default, newest first), `name`, `price` (the representative variant), `updated_at` (newest first by default).',
     tags: PRODUCT_TAGS,
     operationId: 'listProducts',
     handler: async (ctx) => ctx.engine.products.list(scopeOf(ctx.auth), ctx.query),
@@ -137,7 +134,8 @@ const productRoutes: AnyRoute[] = [
     query: VariantListQuerySchema,
     response: VariantListSchema,
     summary: "List a product's variants",
-    description: 'Active and inactive variants. Sorts: `created_at` (default, newest first), `position`.',
+    description:
+      'Active and inactive variants. Sorts: `position` (default, ascending; ties by id), `created_at` (newest first by default).',
     tags: PRODUCT_TAGS,
     operationId: 'listVariants',
     handler: async (ctx) =>
@@ -153,7 +151,7 @@ const productRoutes: AnyRoute[] = [
     response: VariantSchema,
     summary: 'Add a variant',
     description:
-      'Names its option values with `options: { "<option name>": "<value>" }` (a new value of an existing option is added to it) or `option_value_ids`. Gets an Inventory record. Emits `product.updated`.',
+      'Names its option values with `options: { "<option name>": "<value>" }` (a new value of an existing option is added to it) or `option_value_ids`. `width`, `height`, `depth` are numbers ≥ 0; `position` (integer ≥ 0) defaults to one past the product\'s highest. Gets an Inventory record. Emits `product.updated`.',
     tags: PRODUCT_TAGS,
     operationId: 'createVariant',
     errors: ['duplicate_sku', 'currency_mismatch'],

@@ -1,3 +1,4 @@
+import type { AttemptOrigin } from '@cartwright/core/internal';
 import {
   CustomerPasswordChangeSchema,
   CustomerRegisterSchema,
@@ -8,20 +9,27 @@ import {
   PasswordResetRequestSchema,
   SuccessSchema,
 } from '@cartwright/core/schemas';
-import type { AnyRoute } from '../route';
+import type { AnyRoute, RouteContext } from '../route';
 import { defineApiRoute } from './define-api-route';
 import { scopeOf } from './scope';
 
 const TAGS = ['Customer accounts'] as const;
 
-const SIGN_IN_LIMIT =
-  'Rate limited per client address (the strict sign-in limit, shared by register, sign-in and both password-reset routes)';
+const FAILURE_LIMIT = 'Failed attempts are rate limited (the `sign_in` limit) per client address';
+const BUYER_IP =
+  'A storefront server calling with a secret key may name its shopper’s address in `Commerce-Buyer-Ip`, which the per-address limit then counts instead of the connection’s';
+
+/** Where an attempt comes from, for the engine's limits: the client address, and the response's `RateLimit-*` headers. */
+function originOf(ctx: Pick<RouteContext, 'clientAddress' | 'observeRateLimit'>): AttemptOrigin {
+  return { address: ctx.clientAddress, observe: ctx.observeRateLimit };
+}
 
 /**
  * Customer accounts (docs/contract.md#customer-accounts): a storefront signs shoppers up and in with any key, no back end
- * of its own. Register, sign-in and the two password-reset routes count against the strict
- * per-address `sign_in` limit (docs/contract.md#rate-limits); sign-in and reset requests also count per e-mail address, with
- * the same budget, whatever the address they come from (the route's `rateLimitSubject`), before any work.
+ * of its own. The limits are the engine's (docs/contract.md#sign-in): only *failed* attempts count,
+ * per client address (`ctx.clientAddress`, which a secret-key caller may set with
+ * `Commerce-Buyer-Ip`: `buyerIp`) and per e-mail; successful sign-ins and registrations count only
+ * toward the API key's budget. Reset requests count per e-mail, and never against the failures.
  */
 export const customerAuthRoutes: AnyRoute[] = [
   defineApiRoute({
@@ -31,9 +39,8 @@ export const customerAuthRoutes: AnyRoute[] = [
     customerToken: 'none',
     body: CustomerRegisterSchema,
     response: CustomerSessionSchema,
-    rateLimit: 'sign_in',
     summary: 'Register a customer account',
-    description: `Creates a customer with a password and signs them in: the answer carries a customer token for \`X-Customer-Token\`, as \`POST /v1/admin/customers/{id}/token\` issues. Passwords are 8–128 characters and not the e-mail. An e-mail that already belongs to a customer, with a password or without, is 409 \`duplicate_email\` (an account the merchant created gets its password through a reset). Emits \`customer.created\`. ${SIGN_IN_LIMIT}.`,
+    description: `Creates a customer with a password and signs them in: the answer carries a customer token for \`X-Customer-Token\`, as \`POST /v1/admin/customers/{id}/token\` issues. Passwords are 8–128 characters and not the e-mail. An e-mail that already belongs to a customer, with a password or without, is 409 \`duplicate_email\` (an account the merchant created gets its password through a reset). Emits \`customer.created\`. Counts only toward the API key's budget, however many shoppers one address registers.`,
     tags: TAGS,
     operationId: 'registerCustomer',
     errors: ['duplicate_email'],
@@ -46,14 +53,13 @@ export const customerAuthRoutes: AnyRoute[] = [
     customerToken: 'none',
     body: CustomerSignInSchema,
     response: CustomerSessionSchema,
-    rateLimit: 'sign_in',
+    buyerIp: true,
     summary: 'Sign a customer in',
-    description: `Answers a customer token. An unknown e-mail and a wrong password are both 401 \`invalid_credentials\`, with the same message and the same work; a disabled customer is 403 \`customer_disabled\`. ${SIGN_IN_LIMIT}, and per e-mail address with the same budget.`,
+    description: `Answers a customer token. An unknown e-mail and a wrong password are both 401 \`invalid_credentials\`, with the same message and the same work; a disabled customer is 403 \`customer_disabled\`. ${FAILURE_LIMIT} and per e-mail address with the same budget: once either is spent, sign-in is 429 \`rate_limited\` before the password is checked, until the window ends (the owner can still reset the password). Successful sign-ins count only toward the API key's budget. ${BUYER_IP}.`,
     tags: TAGS,
     operationId: 'signInCustomer',
     errors: ['invalid_credentials', 'customer_disabled'],
-    rateLimitSubject: (body) => ({ email: body.email }),
-    handler: async (ctx) => ctx.engine.accounts.signIn(scopeOf(ctx.auth), ctx.body),
+    handler: async (ctx) => ctx.engine.accounts.signIn(scopeOf(ctx.auth), ctx.body, originOf(ctx)),
   }),
   defineApiRoute({
     method: 'POST',
@@ -73,12 +79,11 @@ export const customerAuthRoutes: AnyRoute[] = [
     auth: 'any',
     customerToken: 'required',
     // A stolen token must not buy unlimited guesses of the current password.
-    rateLimit: 'sign_in',
+    buyerIp: true,
     body: CustomerPasswordChangeSchema,
     response: CustomerSchema,
     summary: "Change the signed-in customer's password",
-    description:
-      "A wrong `current_password` is 422 `invalid_credentials` (`param: current_password`). Rate limited per client address like sign-in. Every other token of the customer stops working at once; the request's own token keeps working.",
+    description: `A wrong \`current_password\` is 422 \`invalid_credentials\` (\`param: current_password\`), counted as a failed sign-in: ${FAILURE_LIMIT} and per e-mail address. Every other token of the customer stops working at once; the request's own token keeps working. ${BUYER_IP}.`,
     tags: TAGS,
     operationId: 'changeMyPassword',
     errors: ['invalid_credentials'],
@@ -87,6 +92,7 @@ export const customerAuthRoutes: AnyRoute[] = [
         scopeOf(ctx.auth),
         { customer_id: ctx.customer.customer_id, token_id: ctx.customer.token_id },
         ctx.body,
+        originOf(ctx),
       ),
   }),
   defineApiRoute({
@@ -96,13 +102,12 @@ export const customerAuthRoutes: AnyRoute[] = [
     customerToken: 'none',
     body: PasswordResetRequestSchema,
     response: SuccessSchema,
-    rateLimit: 'sign_in',
     summary: 'Request a password reset',
-    description: `Always 200 \`{ "success": true }\`, whether the e-mail belongs to a customer or not. For an active customer it creates a single-use reset token (\`prt_…\`, valid one hour; a newer request voids older ones) and emits \`customer.password_reset_requested\` with \`data: { customer_id, email, token, expires_at }\`, for the host application to send the e-mail: that event is delivered only to webhooks that name it (never through \`["*"]\`) and to in-process listeners. ${SIGN_IN_LIMIT}, and per e-mail address with the same budget.`,
+    description: `Always 200 \`{ "success": true }\`, whether the e-mail belongs to a customer or not. For an active customer it creates a single-use reset token (\`prt_…\`, valid one hour; a newer request voids older ones) and emits \`customer.password_reset_requested\` with \`data: { customer_id, email, token, expires_at }\`, for the host application to send the e-mail: that event is delivered only to webhooks that name it (never through \`["*"]\`) and to in-process listeners. At most 3 requests an hour per e-mail address create a token (the \`password_reset\` limit); beyond that the answer is still 200 and nothing is sent. Failed sign-ins never block it.`,
     tags: TAGS,
     operationId: 'requestPasswordReset',
-    rateLimitSubject: (body) => ({ email: body.email }),
-    handler: async (ctx) => ctx.engine.accounts.requestPasswordReset(scopeOf(ctx.auth), ctx.body),
+    handler: async (ctx) =>
+      ctx.engine.accounts.requestPasswordReset(scopeOf(ctx.auth), ctx.body, originOf(ctx)),
   }),
   defineApiRoute({
     method: 'POST',
@@ -111,12 +116,13 @@ export const customerAuthRoutes: AnyRoute[] = [
     customerToken: 'none',
     body: PasswordResetConfirmSchema,
     response: CustomerSessionSchema,
-    rateLimit: 'sign_in',
+    buyerIp: true,
     summary: 'Set a new password with a reset token',
-    description: `Sets the password and signs the customer in (a new customer token). An unknown, used or expired reset token is 422 \`reset_token_invalid\`. Every earlier customer token stops working. ${SIGN_IN_LIMIT}.`,
+    description: `Sets the password and signs the customer in (a new customer token). An unknown, used or expired reset token is 422 \`reset_token_invalid\`. Every earlier customer token stops working. An invalid token counts as a failed attempt of the client address (never of an e-mail: failed sign-ins for the account never block its reset). ${BUYER_IP}.`,
     tags: TAGS,
     operationId: 'resetPassword',
     errors: ['reset_token_invalid', 'customer_disabled'],
-    handler: async (ctx) => ctx.engine.accounts.confirmPasswordReset(scopeOf(ctx.auth), ctx.body),
+    handler: async (ctx) =>
+      ctx.engine.accounts.confirmPasswordReset(scopeOf(ctx.auth), ctx.body, originOf(ctx)),
   }),
 ];

@@ -162,7 +162,8 @@ const storefrontRoutes: AnyRoute[] = [
     body: CustomerAddressCreateSchema,
     response: CustomerAddressSchema,
     summary: 'Add an address',
-    description: '`is_default: true` clears the default flag of the other addresses.',
+    description:
+      'Who it is for: `name`, or `first_name` + `last_name` (then `name` is "first_name last_name"); one part alone is 400 `parameter_missing` naming the other. `type` defaults to `both`. `is_default: true` clears the default flag of the other addresses.',
     tags: STOREFRONT_TAGS,
     operationId: 'createMyAddress',
     handler: async (ctx) =>
@@ -177,7 +178,8 @@ const storefrontRoutes: AnyRoute[] = [
     body: CustomerAddressUpdateSchema,
     response: CustomerAddressSchema,
     summary: 'Update an address',
-    description: "Takes the whole address (the spec's address update body) and replaces it.",
+    description:
+      'Partial: fields left out stay as they are, `null` clears an optional one. The address that results must satisfy the create rules (400 `parameter_missing` naming the field it would lack): a new `name` without `first_name` / `last_name` clears them; `first_name` / `last_name` without `name` are merged with the stored ones and, when both are set, make `name` "first_name last_name" again. `is_default: true` clears the default flag of the other addresses.',
     tags: STOREFRONT_TAGS,
     operationId: 'updateMyAddress',
     handler: async (ctx) =>

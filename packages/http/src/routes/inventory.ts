@@ -1,9 +1,9 @@
 import {
   IdPathSchema,
   InventoryAdjustSchema,
+  InventoryItemListSchema,
+  InventoryItemSchema,
   InventoryListQuerySchema,
-  InventoryListSchema,
-  InventorySchema,
   InventoryUpdateSchema,
 } from '@cartwright/core/schemas';
 import type { AnyRoute } from '../route';
@@ -12,7 +12,7 @@ import { pageOf, scopeOf } from './scope';
 
 const TAGS = ['Inventory'] as const;
 
-/** Inventory administration (docs/contract.md#inventory): secret key only. */
+/** Inventory administration (docs/contract.md#inventory): secret key only; items with `sku` and `levels` (decisions §22). */
 export const inventoryRoutes: AnyRoute[] = [
   defineApiRoute({
     method: 'GET',
@@ -20,7 +20,7 @@ export const inventoryRoutes: AnyRoute[] = [
     auth: 'secret',
     customerToken: 'none',
     query: InventoryListQuerySchema,
-    response: InventoryListSchema,
+    response: InventoryItemListSchema,
     summary: 'List inventory',
     description: 'Newest first. `low_stock=true` returns only items with available ≤ safety_stock.',
     tags: TAGS,
@@ -34,7 +34,7 @@ export const inventoryRoutes: AnyRoute[] = [
     auth: 'secret',
     customerToken: 'none',
     params: IdPathSchema,
-    response: InventorySchema,
+    response: InventoryItemSchema,
     summary: 'Retrieve an inventory item',
     tags: TAGS,
     operationId: 'getInventoryItem',
@@ -47,7 +47,7 @@ export const inventoryRoutes: AnyRoute[] = [
     customerToken: 'none',
     params: IdPathSchema,
     body: InventoryUpdateSchema,
-    response: InventorySchema,
+    response: InventoryItemSchema,
     summary: 'Update an inventory item',
     description: 'Settings and an absolute `on_hand`, which may not go below `reserved`.',
     tags: TAGS,
@@ -62,7 +62,7 @@ export const inventoryRoutes: AnyRoute[] = [
     customerToken: 'none',
     params: IdPathSchema,
     body: InventoryAdjustSchema,
-    response: InventorySchema,
+    response: InventoryItemSchema,
     summary: 'Adjust stock on hand',
     description:
       '`quantity` is a signed delta added to `on_hand` atomically; `on_hand` may not go below `reserved`.',

@@ -3,6 +3,7 @@ import {
   AdminOrderListQuerySchema,
   AdminOrderUpdateSchema,
   AdminPaymentCreateSchema,
+  CheckoutResultSchema,
   CheckoutSchema,
   FulfillmentCreateSchema,
   FulfillmentSchema,
@@ -60,7 +61,7 @@ export const ordersRoutes: AnyRoute[] = [
     customerToken: 'optional',
     params: IdPathSchema,
     body: CheckoutSchema,
-    response: OrderSchema,
+    response: CheckoutResultSchema,
     status: 201,
     summary: 'Check out a cart',
     description:
@@ -69,7 +70,13 @@ export const ordersRoutes: AnyRoute[] = [
       'writes the order with its payment and marks the cart `completed`. `manual`: order `pending`, payment ' +
       '`pending`. `stripe`: a confirmed card → order `confirmed`, payment `completed`; a decline → 402 ' +
       '`payment_failed` and no order (the cart stays `active`); 3-D Secure → order `pending` with ' +
-      '`payments[0].client_secret` for Stripe.js, completed later by the Stripe webhook. A second checkout ' +
+      '`payments[0].client_secret` for Stripe.js, completed later by the Stripe webhook. `stripe` without ' +
+      '`payment_method_id` → an unconfirmed PaymentIntent for the total: order `pending`, `payment_status` ' +
+      '`awaiting_payment` (stock reserved, discount use counted, cart `completed`); the storefront confirms it ' +
+      'with Stripe.js using `payment.client_secret`, and the Stripe webhook (or reconciliation) settles it → ' +
+      '`paid`, `confirmed`. Not paid within the payment timeout (`COMMERCE_PAYMENT_TIMEOUT_MINUTES`, default 30) → ' +
+      'the order is cancelled with `cancel_reason: "payment_expired"`. The answer is the Order plus `payment` ' +
+      '(`{ client_secret, payment_intent_id }` for Stripe, null otherwise). A second checkout ' +
       'of a cart whose payment is in flight → 409 `cart_not_active`. A shipping method deactivated after it was ' +
       'chosen → 422 `shipping_method_unavailable` (choose another). `email` is required for guest carts. ' +
       '`payment_method` is accepted as the older name of `payment_provider`.',

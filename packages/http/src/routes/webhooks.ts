@@ -36,7 +36,8 @@ export const webhooksRoutes: AnyRoute[] = [
       'The response is the only one (besides rotate-secret) that shows the `secret` (`whsec_` + standard base64 ' +
       'of 32 random bytes) used to sign deliveries. `events` are event types or `["*"]`. Unless private ' +
       'targets are allowed, a URL that is or resolves to a loopback, private, link-local or metadata address ' +
-      'is refused (422 `url_not_allowed`).\n\n' +
+      'is refused (422 `url_not_allowed`). `is_active: false` creates it inactive: it receives no deliveries ' +
+      'until `PATCH { "is_active": true }`, and then only events created from that moment.\n\n' +
       'Every delivery is a `POST` of the event JSON with the headers `X-Webhook-Signature` (hex HMAC-SHA256 of ' +
       'the exact body keyed with the whole secret string), `X-Webhook-Id` (event id), `X-Webhook-Timestamp` ' +
       '(unix seconds), and the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and ' +
@@ -165,7 +166,8 @@ export const webhooksRoutes: AnyRoute[] = [
     description:
       'Sends one signed sample event of `event_type` to the webhook now and reports whether the target ' +
       'answered 2xx, its status code and the response time. Signed like any delivery; its `webhook-id` is the ' +
-      "sample event's own id. Does not count toward failures.",
+      "sample event's own id. Does not count toward failures. Without `event_type` (no body, or `{}`), the " +
+      'sample is of the webhook\'s first subscribed event type (`order.created` for `["*"]`).',
     tags,
     errors: ['not_found'],
     handler: (ctx) => ctx.engine.webhooks.test(scopeOf(ctx.auth), ctx.params.id, ctx.body),

@@ -98,6 +98,8 @@ describeApi('carts', (api) => {
     });
     expect(cart.shipping_address).toEqual({
       name: 'Ada Lovelace',
+      first_name: null,
+      last_name: null,
       company: null,
       line1: '1 Main St',
       line2: null,
@@ -106,6 +108,8 @@ describeApi('carts', (api) => {
       postal_code: '10001',
       country: 'US',
       phone: null,
+      label: null,
+      receiver_name: null,
     });
   });
 
@@ -654,9 +658,18 @@ describeApi('carts', (api) => {
       session_id: 'sess-merge-give',
       items: [{ variant_id: p.variant_id }],
     });
-    const res = await api().storefront.post(
+    // An unknown body field is refused (decisions §22: the body is read now), and nothing changes.
+    const unknown = await api().storefront.post(
       `/v1/storefront/carts/${guest.id}/merge`,
       { ignored: true },
+      { customerToken: alice.token },
+    );
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatchObject({ code: 'parameter_unknown', param: 'ignored' });
+    expect((await api().storefront.get(`/v1/storefront/carts/${guest.id}`)).body.customer_id).toBeNull();
+    const res = await api().storefront.post(
+      `/v1/storefront/carts/${guest.id}/merge`,
+      {},
       { customerToken: alice.token },
     );
     expect(res.status).toBe(200);

@@ -712,7 +712,7 @@ describeApi(
       expect((await api().post('/v1/admin/products/prod_nope/variants', { price: 1 })).status).toBe(404);
     });
 
-    test('GET variants: all variants (inactive too), created_at desc by default, position sort, starting_after walk', async () => {
+    test('GET variants: all variants (inactive too), position order by default (decisions §22), created_at sort newest first, starting_after walk', async () => {
       const product = await createProduct(api(), {
         name: unique('Many'),
         options: [{ name: 'N', values: ['1', '2', '3', '4', '5'] }],
@@ -730,13 +730,18 @@ describeApi(
       const all = await api().get(base);
       expect(all.status).toBe(200);
       expect(all.body).toMatchObject({ total_count: 5, has_more: false, next_cursor: null });
-      // Newest first; the four created together come in reverse position order.
+      // Position order; the variant added later goes last.
       const createdIds = product.variants.map((v: Body) => v.id);
-      expect(all.body.data.map((v: Body) => v.id)).toEqual([added.body.id, ...[...createdIds].reverse()]);
+      expect(all.body.data.map((v: Body) => v.id)).toEqual([...createdIds, added.body.id]);
       const byPosition = await api().get(`${base}?sort=position`);
       expect(byPosition.body.data.map((v: Body) => v.id)).toEqual([...createdIds, added.body.id]);
-      expect(await walk(api(), `${base}?sort=position`, 2)).toEqual([...createdIds, added.body.id]);
-      expect(await walk(api(), base, 2)).toEqual(all.body.data.map((v: Body) => v.id));
+      // Newest first; the four created together come in reverse position order.
+      const newest = await api().get(`${base}?sort=created_at`);
+      expect(newest.body.data.map((v: Body) => v.id)).toEqual([added.body.id, ...[...createdIds].reverse()]);
+      expect(await walk(api(), base, 2)).toEqual([...createdIds, added.body.id]);
+      expect(await walk(api(), `${base}?sort=created_at`, 2)).toEqual(
+        newest.body.data.map((v: Body) => v.id),
+      );
       expect(byPosition.body.data[1].is_active).toBe(false);
       expect(byPosition.body.data[0].cost_price).toBeNull();
 

@@ -178,11 +178,18 @@ async function observeCheckout(api: TestApi, payment_method_id: string) {
       ...attempts.map((p, i): [string, string] => [p.id, `<payment ${i + 1}>`]),
     ];
     if (res.status === 201) names.push([res.body.id, '<order>']);
-    const varying = new Set(['created_at', 'updated_at', 'completed_at', 'number', 'request_id']);
+    const varying = new Set([
+      'created_at',
+      'updated_at',
+      'completed_at',
+      'confirmed_at',
+      'number',
+      'request_id',
+    ]);
     const anonymise = (value: unknown): unknown => {
       let text = JSON.stringify(value, (key, v) => (varying.has(key) ? '<varies>' : v));
       for (const [actual, placeholder] of names) text = text.split(actual).join(placeholder);
-      return JSON.parse(text.replace(/\b(line|item|evt|use)_[0-9A-Za-z]+/g, '<id>'));
+      return JSON.parse(text.replace(/\b(line|item|evt|use|ilvl)_[0-9A-Za-z]+/g, '<id>'));
     };
     const cartAfter = expectStatus(await api.storefront.get(`/v1/storefront/carts/${cart.id}`), 200).body;
     return anonymise({

@@ -457,6 +457,8 @@ describeApi('customers', (api) => {
     expect(r.body).toEqual({
       id: expect.stringMatching(/^addr_/),
       name: 'Ada Lovelace',
+      first_name: null,
+      last_name: null,
       company: null,
       line1: '12 Analytical Row',
       line2: null,
@@ -465,6 +467,8 @@ describeApi('customers', (api) => {
       postal_code: 'N1 9GU',
       country: 'GB',
       phone: null,
+      label: null,
+      receiver_name: null,
       type: 'both',
       is_default: false,
       created_at: expect.stringMatching(/^\d{4}-/),
@@ -530,7 +534,7 @@ describeApi('customers', (api) => {
     expect(flags).toEqual({ [first.body.id]: false, [second.body.id]: true });
   });
 
-  test('PATCH …/me/addresses/{id} replaces the address; is_default clears the others; emits customer.updated', async () => {
+  test('PATCH …/me/addresses/{id} updates the address; is_default clears the others; emits customer.updated', async () => {
     const { customer, token } = await signedIn(api());
     const a = await api().storefront.post(
       '/v1/storefront/customers/me/addresses',
@@ -567,29 +571,44 @@ describeApi('customers', (api) => {
     expect(byId[a.body.id]).toMatchObject({ is_default: false, company: 'Engines Ltd' });
     expect(byId[b.body.id]).toMatchObject({ is_default: true, city: 'Cambridge' });
 
-    // The update body is the whole address: parts left out become null, is_default false.
-    const replaced = await api().storefront.patch(
+    // The update is partial (decisions §22): fields left out stay as they are; null clears.
+    const kept = await api().storefront.patch(`/v1/storefront/customers/me/addresses/${a.body.id}`, ADDRESS, {
+      customerToken: token,
+    });
+    expect(kept.body).toMatchObject({ company: 'Engines Ltd', is_default: false, type: 'both' });
+    const cleared = await api().storefront.patch(
       `/v1/storefront/customers/me/addresses/${a.body.id}`,
-      ADDRESS,
-      {
-        customerToken: token,
-      },
+      { company: null },
+      { customerToken: token },
     );
-    expect(replaced.body).toMatchObject({ company: null, is_default: false, type: 'both' });
+    expect(cleared.body).toEqual({ ...kept.body, company: null });
   });
 
-  test('PATCH …/me/addresses/{id} with a missing required field → 400 parameter_missing', async () => {
+  test('PATCH …/me/addresses/{id} is partial; one that would leave the address invalid → 400, nothing changed', async () => {
     const { token } = await signedIn(api());
+    const path = (id: string) => `/v1/storefront/customers/me/addresses/${id}`;
     const a = await api().storefront.post('/v1/storefront/customers/me/addresses', ADDRESS, {
       customerToken: token,
     });
-    const r = await api().storefront.patch(
-      `/v1/storefront/customers/me/addresses/${a.body.id}`,
-      { city: 'Paris' },
+    const r = await api().storefront.patch(path(a.body.id), { city: 'Paris' }, { customerToken: token });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ ...a.body, city: 'Paris' });
+    // A first_name without a last_name (the stored address has only a name).
+    const half = await api().storefront.patch(
+      path(a.body.id),
+      { first_name: 'Ada' },
       { customerToken: token },
     );
-    expect(r.status).toBe(400);
-    expect(r.body.error.code).toBe('parameter_missing');
+    expect(half.status).toBe(400);
+    expect(half.body.error).toMatchObject({ code: 'parameter_missing', param: 'last_name' });
+    // A required field cannot be cleared.
+    const cleared = await api().storefront.patch(path(a.body.id), { line1: null }, { customerToken: token });
+    expect(cleared.status).toBe(400);
+    expect(cleared.body.error).toMatchObject({ code: 'parameter_invalid', param: 'line1' });
+    const list = await api().storefront.get('/v1/storefront/customers/me/addresses', {
+      customerToken: token,
+    });
+    expect(list.body.data).toEqual([r.body]);
   });
 
   test('DELETE …/me/addresses/{id} → { id, deleted: true }; the address is gone from list and customer', async () => {
@@ -648,12 +667,14 @@ describeApi('customers', (api) => {
     const events = await eventsDuring(api(), 'customer.updated', async () => {
       await api().storefront.post(
         '/v1/storefront/customers/me/addresses',
-        { ...ADDRESS, line2: 'Flat 3', phone: '+44 1', is_default: true, type: 'billing' },
+        { ...ADDRESS, line2: 'Flat 3', phone: '+44 1', is_default: true, type: 'billing', label: 'Home' },
         { customerToken: token },
       );
     });
     const expected = {
       name: 'Ada Lovelace',
+      first_name: null,
+      last_name: null,
       company: null,
       line1: '12 Analytical Row',
       line2: 'Flat 3',
@@ -662,6 +683,8 @@ describeApi('customers', (api) => {
       postal_code: 'N1 9GU',
       country: 'GB',
       phone: '+44 1',
+      label: 'Home',
+      receiver_name: null,
     };
     const admin = await api().get(`/v1/admin/customers/${customer.id}`);
     expect(admin.body.addresses).toEqual([expected]);

@@ -6,6 +6,7 @@ import {
   expectError,
   expectStatus,
   inventoryOf,
+  orderOf,
   payOrder,
   placeOrder,
   recordEvents,
@@ -189,7 +190,51 @@ describeApi('fulfillments', (api) => {
     ).toBe(1);
   });
 
-  test('refunded units cannot be fulfilled: 3 ordered, 1 refunded before shipping → 2 left to fulfil', async () => {
+  test('a refund without restock moves money only (issue 35): 3 paid, 1 shipped, 1 refunded → the 2 unshipped units still ship, then completed with nothing reserved', async () => {
+    const a = api();
+    const item = await createProduct(a, { price: 1000, on_hand: 10 });
+    const order = await payOrder(a, await placeOrder(a, [{ variant_id: item.variant_id, quantity: 3 }]));
+    const lineId = order.lines[0].id;
+    const first = expectStatus(
+      await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
+        lines: [{ order_line_id: lineId, quantity: 1 }],
+      }),
+      200,
+    ).body;
+    expectStatus(await a.post(`/v1/admin/fulfillments/${first.id}/ship`), 200);
+    expectStatus(
+      await a.post(`/v1/admin/orders/${order.id}/refunds`, {
+        lines: [{ order_line_id: lineId, quantity: 1 }],
+        restock: false,
+      }),
+      200,
+    );
+    expect(await inventoryOf(a, item.inventory_id)).toMatchObject({ on_hand: 9, reserved: 2 });
+    expectError(
+      await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
+        lines: [{ order_line_id: lineId, quantity: 3 }],
+      }),
+      422,
+      'fulfillment_exceeds_unfulfilled',
+      'lines[0][quantity]',
+    );
+    const rest = expectStatus(
+      await a.post(`/v1/admin/orders/${order.id}/fulfillments`, {
+        lines: [{ order_line_id: lineId, quantity: 2 }],
+      }),
+      200,
+    ).body;
+    expect((await orderOf(a, order.id)).status).toBe('processing');
+    expectStatus(await a.post(`/v1/admin/fulfillments/${rest.id}/ship`), 200);
+    expect(await orderOf(a, order.id)).toMatchObject({
+      status: 'completed',
+      fulfillment_status: 'fulfilled',
+      payment_status: 'partially_refunded',
+    });
+    expect(await inventoryOf(a, item.inventory_id)).toMatchObject({ on_hand: 7, reserved: 0, available: 7 });
+  });
+
+  test('units cancelled by a restocking refund cannot be fulfilled: 3 ordered, 1 restocked before shipping → 2 left to fulfil', async () => {
     const a = api();
     const item = await createProduct(a, { price: 1000 });
     const order = await payOrder(a, await placeOrder(a, [{ variant_id: item.variant_id, quantity: 3 }]));
@@ -197,6 +242,7 @@ describeApi('fulfillments', (api) => {
     expectStatus(
       await a.post(`/v1/admin/orders/${order.id}/refunds`, {
         lines: [{ order_line_id: lineId, quantity: 1 }],
+        restock: true,
       }),
       200,
     );

@@ -25,8 +25,14 @@ let counter = 0;
 /** Fixture times strictly increase, so "newest first" is unambiguous whatever the ids. */
 let lastFixtureTime = 0;
 
-/** Inserts a product with one variant and its inventory record, then reserves `reserved` units. */
-async function stockItem(api: TestApi, levels: Levels, scope: Scope = api.scope): Promise<InventoryRecord> {
+/** A stock record as set up, with its variant's SKU and its level's version (decisions §22). */
+type StockItem = InventoryRecord & { sku: string; version: number };
+
+/**
+ * Inserts a product with one variant and its inventory record, then reserves `reserved` units
+ * (a stock change: the level's version goes from 0 to 1).
+ */
+async function stockItem(api: TestApi, levels: Levels, scope: Scope = api.scope): Promise<StockItem> {
   const { ids } = api.engine.context;
   const now = Math.max(Date.now(), lastFixtureTime + 1);
   lastFixtureTime = now;
@@ -48,6 +54,7 @@ async function stockItem(api: TestApi, levels: Levels, scope: Scope = api.scope)
     updated_at: now,
   };
   const n = ++counter;
+  const sku = `SKU-${n}-${now.toString(36)}`;
   const product: ProductAggregate = {
     id: productId,
     store_id: scope.store_id,
@@ -72,7 +79,7 @@ async function stockItem(api: TestApi, levels: Levels, scope: Scope = api.scope)
         store_id: scope.store_id,
         mode: scope.mode,
         product_id: productId,
-        sku: `SKU-${n}-${now.toString(36)}`,
+        sku,
         barcode: null,
         price: 1000,
         compare_at_price: null,
@@ -104,7 +111,7 @@ async function stockItem(api: TestApi, levels: Levels, scope: Scope = api.scope)
       if (!result.ok) throw new Error('fixture: reservation refused');
     }
   });
-  return { ...inventory, reserved: levels.reserved ?? 0 };
+  return { ...inventory, reserved: levels.reserved ?? 0, sku, version: levels.reserved ? 1 : 0 };
 }
 
 /** The inventory events published while `act` runs, each checked to be in the outbox. */
@@ -128,9 +135,11 @@ async function inventoryEventsDuring(api: TestApi, act: () => Promise<unknown>):
   return seen;
 }
 
-const adminView = (record: InventoryRecord) => ({
+/** The InventoryItem `/v1/admin/inventory` shows (decisions §22): the record, its SKU, its one level. */
+const adminView = (record: StockItem) => ({
   id: record.id,
   variant_id: record.variant_id,
+  sku: record.sku,
   track_inventory: record.track_inventory,
   allow_backorder: record.allow_backorder,
   safety_stock: record.safety_stock,
@@ -138,7 +147,23 @@ const adminView = (record: InventoryRecord) => ({
   reserved: record.reserved,
   available: record.on_hand - record.reserved,
   metadata: record.metadata,
+  levels: [
+    {
+      id: `ilvl_${record.id.slice('inv_'.length)}`,
+      location_id: 'sloc_default',
+      on_hand: record.on_hand,
+      reserved: record.reserved,
+      available: record.on_hand - record.reserved,
+      version: record.version,
+    },
+  ],
 });
+
+/** An inventory event's data: the Inventory of the spec (without the item's `sku` and `levels`). */
+const inventoryOf = (item: unknown) => {
+  const { sku: _sku, levels: _levels, ...inventory } = item as Record<string, unknown>;
+  return inventory;
+};
 
 describeApi('inventory', (api) => {
   // ------------------------------------------------------------------ read
@@ -242,14 +267,17 @@ describeApi('inventory', (api) => {
       metadata: { shelf: '3' },
     });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({
-      ...adminView(item),
-      allow_backorder: true,
-      safety_stock: 4,
-      on_hand: 25,
-      available: 23,
-      metadata: { shelf: '3' },
-    });
+    expect(r.body).toEqual(
+      adminView({
+        ...item,
+        allow_backorder: true,
+        safety_stock: 4,
+        on_hand: 25,
+        metadata: { shelf: '3' },
+        version: item.version + 1,
+      }),
+    );
+    expect(r.body).toMatchObject({ available: 23, levels: [{ on_hand: 25, reserved: 2, available: 23 }] });
     expect((await api().get(`/v1/admin/inventory/${item.id}`)).body).toEqual(r.body);
   });
 
@@ -295,7 +323,7 @@ describeApi('inventory', (api) => {
       body = (await api().patch(`/v1/admin/inventory/${item.id}`, { on_hand: 2 })).body;
     });
     expect(events.map((e) => e.type)).toEqual(['inventory.low', 'inventory.out_of_stock']);
-    expect(events[0]?.data).toEqual(body);
+    expect(events[0]?.data).toEqual(inventoryOf(body));
 
     // Raising the safety stock over available fires inventory.low on its own.
     const other = await stockItem(api(), { on_hand: 10, safety_stock: 2 });
@@ -311,7 +339,8 @@ describeApi('inventory', (api) => {
     const item = await stockItem(api(), { on_hand: 10, reserved: 1 });
     const up = await api().post(`/v1/admin/inventory/${item.id}/adjust`, { quantity: 5, reason: 'restock' });
     expect(up.status).toBe(200);
-    expect(up.body).toEqual({ ...adminView(item), on_hand: 15, available: 14 });
+    expect(up.body).toEqual(adminView({ ...item, on_hand: 15, version: item.version + 1 }));
+    expect(up.body).toMatchObject({ available: 14, levels: [{ on_hand: 15, available: 14, version: 2 }] });
     const down = await api().post(`/v1/admin/inventory/${item.id}/adjust`, { quantity: -3 });
     expect(down.status).toBe(200);
     expect(down.body).toMatchObject({ on_hand: 12, reserved: 1, available: 11 });
@@ -352,7 +381,7 @@ describeApi('inventory', (api) => {
       lowBody = (await adjust(-7)).body;
     });
     expect(low.map((e) => e.type)).toEqual(['inventory.low']);
-    expect(low[0]?.data).toEqual(lowBody);
+    expect(low[0]?.data).toEqual(inventoryOf(lowBody));
     expect(low[0]?.data).toMatchObject({ id: item.id, available: 3, safety_stock: 3 });
 
     const out = await inventoryEventsDuring(api(), () => adjust(-3));

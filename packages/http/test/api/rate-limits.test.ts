@@ -1,6 +1,6 @@
 import { DEFAULT_RATE_LIMITS } from '@cartwright/core';
 import { expect, it } from 'vitest';
-import { type ApiResponse, describeApi } from './support/harness';
+import { type ApiResponse, describeApi, type TestApi } from './support/harness';
 import { expectError } from './support/order-fixtures';
 
 /** The RateLimit-* headers of a response, as numbers. */
@@ -160,61 +160,122 @@ describeApi(
   { trustProxy: true },
 );
 
-/** The engine clock of the sign-in block: real time plus an offset the test advances. */
+/** The engine clock of the customer-account blocks: real time plus an offset the test advances. */
 let signInOffsetMs = 0;
 const signInClock = { now: () => Date.now() + signInOffsetMs };
 let signInCounter = 0;
 const someEmail = (name: string) => `${name}.${Date.now().toString(36)}.${++signInCounter}@example.com`;
 
-describeApi(
-  'rate limits: customer sign-in, per client address and per e-mail (decisions §15, §16)',
-  (api) => {
-    const from = (address: string, extra: Record<string, unknown> = {}) => ({
-      headers: { 'x-forwarded-for': address },
-      ...extra,
-    });
-    const login = (address: string, email: string, password: string, extra: Record<string, unknown> = {}) =>
-      api().storefront.post('/v1/storefront/customer-auth/login', { email, password }, from(address, extra));
+const REGISTER = '/v1/storefront/customer-auth/register';
+const LOGIN = '/v1/storefront/customer-auth/login';
+const PASSWORD_CHANGE = '/v1/storefront/customers/me/password';
+const RESET = '/v1/storefront/customers/password-reset';
+const RESET_CONFIRM = '/v1/storefront/customers/password-reset/confirm';
+const RIGHT = 'the right password';
 
-    it('register, sign-in and both reset routes share one per-address budget; the 4th attempt from an address is 429', async () => {
+/** The engine options of the customer-account blocks: 3 failures an hour, cheap hashing, the movable clock. */
+const ACCOUNT_LIMITS = {
+  clock: signInClock,
+  rateLimits: { sign_in: { limit: 3, window_seconds: 3600 } },
+  passwordHashing: { ln: 10, r: 8, p: 1 },
+};
+
+/** Runs `fn` with the engine clock an hour and a bit later (the next window of every account limit). */
+async function anHourLater<T>(fn: () => Promise<T>): Promise<T> {
+  signInOffsetMs += 3_700_000;
+  try {
+    return await fn();
+  } finally {
+    signInOffsetMs = 0;
+  }
+}
+
+/** Requests sent from `address` (X-Forwarded-For, the harness trusts it), with the publishable key unless told. */
+function accountCalls(api: () => TestApi) {
+  const from = (address: string, extra: Record<string, unknown> = {}) => ({
+    key: api().keys.publishable,
+    headers: { 'x-forwarded-for': address },
+    ...extra,
+  });
+  const post = (path: string, body: unknown, address: string, extra: Record<string, unknown> = {}) =>
+    api().post(path, body, from(address, extra));
+  const login = (address: string, email: string, password: string, extra: Record<string, unknown> = {}) =>
+    post(LOGIN, { email, password }, address, extra);
+  const register = async (address: string, email = someEmail('shopper')) => {
+    const res = await post(REGISTER, { email, password: RIGHT }, address);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return { email, token: res.body.token as string };
+  };
+  /** A reset request from `address`: always 200; answers the tokens the engine handed to in-process listeners. */
+  const requestReset = async (address: string, email: string, extra: Record<string, unknown> = {}) => {
+    const tokens: string[] = [];
+    const off = api().engine.events.on('customer.password_reset_requested', (event) => {
+      if (event.data.email.toLowerCase() === email.toLowerCase()) tokens.push(event.data.token);
+    });
+    try {
+      const res = await post(RESET, { email }, address, extra);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toEqual({ success: true });
+      for (let i = 0; i < 20 && tokens.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    } finally {
+      off();
+    }
+    return tokens;
+  };
+  return { from, post, login, register, requestReset };
+}
+
+describeApi(
+  'rate limits: customer accounts count failed attempts only, per address and per e-mail (docs/contract.md#rate-limits)',
+  (api) => {
+    const { post, login, register, requestReset } = accountCalls(api);
+
+    it('successes never count: one address registers and signs in many shoppers past the failure budget', async () => {
+      const address = '203.0.113.49';
+      for (let i = 0; i < 5; i++) {
+        const { email } = await register(address);
+        const res = await login(address, email, RIGHT);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        // Successes show the key's budget, not the failure budget.
+        expect(limitsOf(res).limit).toBe(DEFAULT_RATE_LIMITS.publishable_key.limit);
+      }
+    });
+
+    it('failures from one address: the 4th attempt is 429 before the password is checked; registering and reset requests still work there', async () => {
       const address = '203.0.113.50';
-      const newcomer = someEmail('new');
+      const { email } = await register('203.0.113.52');
       for (let i = 0; i < 3; i++) {
         const res = await login(address, someEmail('guess'), 'wrong password');
         expectError(res, 401, 'invalid_credentials');
         expect(limitsOf(res)).toMatchObject({ limit: 3, remaining: 2 - i });
       }
-      expectRateLimited(await login(address, someEmail('guess'), 'wrong password'), 3);
-      const routes: [string, unknown][] = [
-        ['/v1/storefront/customer-auth/register', { email: newcomer, password: 'a good password' }],
-        ['/v1/storefront/customers/password-reset', { email: someEmail('reset') }],
-        [
-          '/v1/storefront/customers/password-reset/confirm',
-          { token: 'prt_guess', new_password: 'a good password' },
-        ],
-      ];
-      for (const [path, body] of routes) {
-        expectRateLimited(await api().storefront.post(path, body, from(address)), 3);
-      }
-      // Nothing was registered from the refused request; other routes and other addresses still answer.
-      const registered = await api().get(`/v1/admin/customers?q=${encodeURIComponent(newcomer)}`);
-      expect(registered.body.data).toEqual([]);
-      expect((await api().storefront.get('/v1/storefront/products', from(address))).status).toBe(200);
-      expectError(
-        await login('203.0.113.51', someEmail('guess'), 'wrong password'),
-        401,
-        'invalid_credentials',
+      // The right password too: the address's failure budget is spent until the window ends.
+      expectRateLimited(await login(address, email, RIGHT), 3);
+      // An invalid reset token is a failure of the address: refused there as well.
+      expectRateLimited(
+        await post(
+          RESET_CONFIRM,
+          { token: 'prt_guessguessguessguess', new_password: 'a good password' },
+          address,
+        ),
+        3,
       );
+      // Signing up and requesting a reset are not password checks: they still answer.
+      await register(address);
+      expect(await requestReset(address, email)).toHaveLength(1);
+      // Other routes and other addresses still answer.
+      expect(
+        (await api().storefront.get('/v1/storefront/products', { headers: { 'x-forwarded-for': address } }))
+          .status,
+      ).toBe(200);
+      expect((await login('203.0.113.51', email, RIGHT)).status).toBe(200);
+      // The next window starts afresh.
+      await anHourLater(async () => expect((await login(address, email, RIGHT)).status).toBe(200));
     });
 
-    it('sign-in and reset requests for one e-mail share its budget across addresses; a refusal is never stored under an Idempotency-Key', async () => {
+    it('failures for one e-mail across addresses: 429 for its sign-in, yet its owner resets the password and is signed in', async () => {
       const victim = someEmail('victim');
-      const registered = await api().storefront.post(
-        '/v1/storefront/customer-auth/register',
-        { email: victim, password: 'the right password' },
-        from('198.51.100.1'),
-      );
-      expect(registered.status, JSON.stringify(registered.body)).toBe(200);
+      await register('198.51.100.1', victim);
       // Three guesses from three addresses: each address has budget left, the e-mail does not.
       for (let i = 0; i < 3; i++) {
         const res = await login(`198.51.100.${10 + i}`, victim, `guess ${i}`);
@@ -224,42 +285,135 @@ describeApi(
       }
       expectRateLimited(await login('198.51.100.20', victim, 'guess 3'), 3);
       // Compared case-insensitively; the right password too is refused until the window ends.
-      expectRateLimited(await login('198.51.100.21', victim.toUpperCase(), 'guess 4'), 3);
-      const keyed = await login('198.51.100.22', victim, 'the right password', {
-        idempotencyKey: 'signin-1',
-      });
+      expectRateLimited(await login('198.51.100.21', victim.toUpperCase(), RIGHT), 3);
+      const keyed = await login('198.51.100.22', victim, RIGHT, { idempotencyKey: 'signin-1' });
       expectRateLimited(keyed, 3);
-      // A reset request for that e-mail counts in the same budget (docs/contract.md#sign-in: sign-in and reset).
-      expectRateLimited(
-        await api().storefront.post(
-          '/v1/storefront/customers/password-reset',
-          { email: victim },
-          from('198.51.100.23'),
-        ),
-        3,
-      );
       // Another e-mail from an address that was refused for the victim still gets its answer.
       expectError(await login('198.51.100.20', someEmail('other'), 'guess'), 401, 'invalid_credentials');
 
-      signInOffsetMs += 3_600_000;
-      try {
-        // The same Idempotency-Key and body: the 429 was not stored, the request runs.
-        const retried = await login('198.51.100.22', victim, 'the right password', {
-          idempotencyKey: 'signin-1',
-        });
-        expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+      // The owner's way back is never blocked by the e-mail's failures: the reset request creates
+      // a token, and its confirmation signs the owner in.
+      const [token] = await requestReset('198.51.100.30', victim);
+      expect(token).toMatch(/^prt_/);
+      const confirmed = await post(
+        RESET_CONFIRM,
+        { token, new_password: 'a brand new passphrase' },
+        '198.51.100.30',
+      );
+      expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+      expect(confirmed.body.token).toMatch(/^ct_/);
+      expect(
+        (await api().storefront.get('/v1/storefront/customers/me', { customerToken: confirmed.body.token }))
+          .body.email,
+      ).toBe(victim);
+
+      await anHourLater(async () => {
+        // The same Idempotency-Key and body: the 429 was not stored, the request runs (the password
+        // changed meanwhile, so it is an ordinary 401, counted again).
+        const retried = await login('198.51.100.22', victim, RIGHT, { idempotencyKey: 'signin-1' });
+        expectError(retried, 401, 'invalid_credentials');
         expect(retried.headers.get('idempotent-replayed')).toBeNull();
-        expect(retried.body.token).toMatch(/^ct_/);
         expect(limitsOf(retried)).toMatchObject({ limit: 3, remaining: 2 });
-      } finally {
-        signInOffsetMs = 0;
+        expect((await login('198.51.100.23', victim, 'a brand new passphrase')).status).toBe(200);
+      });
+    });
+
+    it('a wrong current password is a failure of the address and of the e-mail; the right one then waits for the window', async () => {
+      const { email, token } = await register('192.0.2.1');
+      const change = (address: string, current_password: string) =>
+        post(PASSWORD_CHANGE, { current_password, new_password: 'another good one' }, address, {
+          customerToken: token,
+        });
+      for (let i = 0; i < 3; i++) {
+        const res = await change(`192.0.2.${10 + i}`, `wrong ${i}`);
+        expectError(res, 422, 'invalid_credentials');
+        expect(limitsOf(res)).toMatchObject({ limit: 3, remaining: 2 - i });
       }
+      expectRateLimited(await change('192.0.2.20', RIGHT), 3);
+      // The e-mail's budget is spent: sign-in with it is refused from anywhere too.
+      expectRateLimited(await login('192.0.2.21', email, RIGHT), 3);
+      await anHourLater(async () => expect((await change('192.0.2.20', RIGHT)).status).toBe(200));
+    });
+
+    it('reset requests: at most 3 an hour per e-mail create a token and an event; beyond that 200 and nothing is sent', async () => {
+      const { email } = await register('192.0.2.50');
+      for (let i = 0; i < 3; i++) expect(await requestReset(`192.0.2.${60 + i}`, email)).toHaveLength(1);
+      expect(await requestReset('192.0.2.70', email)).toEqual([]);
+      expect(await requestReset('192.0.2.71', email.toUpperCase())).toEqual([]);
+      // Unknown e-mails answer alike; another e-mail has its own budget.
+      expect(await requestReset('192.0.2.70', someEmail('nobody'))).toEqual([]);
+      const other = await register('192.0.2.50');
+      expect(await requestReset('192.0.2.70', other.email)).toHaveLength(1);
+      await anHourLater(async () => expect(await requestReset('192.0.2.72', email)).toHaveLength(1));
     });
   },
-  {
-    clock: signInClock,
-    rateLimits: { sign_in: { limit: 3, window_seconds: 3600 } },
-    passwordHashing: { ln: 10, r: 8, p: 1 },
+  ACCOUNT_LIMITS,
+  { trustProxy: true },
+);
+
+describeApi(
+  'rate limits: Commerce-Buyer-Ip names the shopper of a secret-key request (docs/contract.md#rate-limits)',
+  (api) => {
+    const { login } = accountCalls(api);
+    /**
+     * A failed sign-in from `connection` (a storefront server, or a browser) naming `buyer` in
+     * Commerce-Buyer-Ip, with the secret key unless told.
+     */
+    const guess = (connection: string, buyer: string | undefined, key = api().keys.secret) =>
+      login(connection, someEmail('guess'), 'wrong', {
+        key,
+        headers: {
+          'x-forwarded-for': connection,
+          ...(buyer === undefined ? {} : { 'commerce-buyer-ip': buyer }),
+        },
+      });
+    const SERVER = '198.51.100.200';
+
+    it('failures count per named address: two shoppers behind one server have separate budgets, and the server its own', async () => {
+      for (let i = 0; i < 3; i++)
+        expectError(await guess(SERVER, '203.0.113.100'), 401, 'invalid_credentials');
+      expectRateLimited(await guess(SERVER, '203.0.113.100'), 3);
+      // The same address however it is written (canonical form: no leading zeros, IPv4-mapped as IPv4).
+      expectRateLimited(await guess(SERVER, '203.000.113.100'), 3);
+      expectRateLimited(await guess(SERVER, '::ffff:203.0.113.100'), 3);
+      expectRateLimited(await guess(SERVER, '::FFFF:cb00:7164'), 3);
+      // Another shopper behind the same server, and the server's own address, still get answers.
+      expectError(await guess(SERVER, '2001:db8::100'), 401, 'invalid_credentials');
+      expectError(await guess(SERVER, undefined), 401, 'invalid_credentials');
+      // A shopper whose own browser connects from the spent address is refused too: one address, one budget.
+      expectRateLimited(await guess('203.0.113.100', undefined, api().keys.publishable), 3);
+    });
+
+    it('anything but one IP address is 400 parameter_invalid (param Commerce-Buyer-Ip) and counts nothing', async () => {
+      const connection = '198.51.100.210';
+      for (const value of [
+        'not-an-ip',
+        '203.0.113.7:443',
+        '203.0.113.7, 198.51.100.1',
+        '',
+        '[2001:db8::1]',
+        '203.0.113.256',
+      ]) {
+        expectError(await guess(connection, value), 400, 'parameter_invalid', 'Commerce-Buyer-Ip');
+      }
+      // Six refusals, none counted against the connection.
+      for (let i = 0; i < 3; i++) expectError(await guess(connection, undefined), 401, 'invalid_credentials');
+    });
+
+    it('with a publishable key the header is ignored: the connection address counts', async () => {
+      const browser = '198.51.100.201';
+      const pk = api().keys.publishable;
+      // An invalid value is no error with a publishable key.
+      expectError(await guess(browser, 'not-an-ip', pk), 401, 'invalid_credentials');
+      // A named address spent by a server's requests does not refuse the browser…
+      for (let i = 0; i < 3; i++)
+        expectError(await guess(SERVER, '203.0.113.120'), 401, 'invalid_credentials');
+      expectError(await guess(browser, '203.0.113.120', pk), 401, 'invalid_credentials');
+      // …and naming a fresh address does not escape the browser's own budget (its 3rd failure, then 429).
+      expectError(await guess(browser, '203.0.113.121', pk), 401, 'invalid_credentials');
+      expectRateLimited(await guess(browser, '203.0.113.122', pk), 3);
+    });
   },
+  ACCOUNT_LIMITS,
   { trustProxy: true },
 );

@@ -176,7 +176,7 @@ describeApi(
       [{ url: 'https://a.example.com', events: ['order.created', '*'] }, 'parameter_invalid', 'events[1]'],
       [{ url: 'https://a.example.com', events: 'order.created' }, 'parameter_invalid', 'events'],
       [{ url: 'https://a.example.com', events: ['*'], secret: 'whsec_mine' }, 'parameter_unknown', 'secret'],
-      [{ url: 'https://a.example.com', events: ['*'], is_active: false }, 'parameter_unknown', 'is_active'],
+      [{ url: 'https://a.example.com', events: ['*'], is_active: 'no' }, 'parameter_invalid', 'is_active'],
     ])('POST %j → 400 %s (%s)', async (body, code, param) => {
       expectError(await api().post('/v1/admin/webhooks', body), 400, code, param);
     });
@@ -341,7 +341,7 @@ describeApi(
     });
 
     test.each([
-      [{}, 'parameter_missing'],
+      [{ event_type: null }, 'parameter_invalid'],
       [{ event_type: 'order.exploded' }, 'parameter_invalid'],
       [{ event_type: '*' }, 'parameter_invalid'],
       [{ event_type: 7 }, 'parameter_invalid'],

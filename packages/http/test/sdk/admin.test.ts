@@ -61,6 +61,7 @@ describeApi(
         options: [],
         variants: [],
         price: null,
+        compare_at_price: null,
         metadata: { season: 'fw' },
         created_at: isoDate,
         updated_at: isoDate,
@@ -163,6 +164,7 @@ describeApi(
       expect(got).toEqual({
         id: inventory_id,
         variant_id: variant.id,
+        sku: variant.sku,
         track_inventory: true,
         allow_backorder: false,
         safety_stock: 0,
@@ -170,6 +172,17 @@ describeApi(
         reserved: 0,
         available: 5,
         metadata: {},
+        // decisions §22: one level, at sloc_default; createSellable's adjust was its first change.
+        levels: [
+          {
+            id: expect.stringMatching(/^ilvl_/),
+            location_id: 'sloc_default',
+            on_hand: 5,
+            reserved: 0,
+            available: 5,
+            version: 1,
+          },
+        ],
       });
 
       const updated = await admin.inventory.adminUpdate(inventory_id, {
@@ -332,7 +345,12 @@ describeApi('sdk: admin orders, payments, fulfillments, refunds', (api) => {
     const cart = await storefront.carts.create();
     await storefront.carts.addItem(cart.id, { variant_id: variant.id, quantity: 3 });
     const email = `${unique('o')}@example.com`;
-    const placed = await storefront.checkout.create(cart.id, { email, shipping_address: ADDRESS });
+    const { payment: checkoutPayment, ...placed } = await storefront.checkout.create(cart.id, {
+      email,
+      shipping_address: ADDRESS,
+    });
+    // The checkout answer is the order plus `payment` (null for manual).
+    expect(checkoutPayment).toBeNull();
     const order = placed as unknown as Order;
     expect(await admin.inventory.adminGet(inventory_id)).toMatchObject({ reserved: 3, available: 7 });
 
@@ -551,6 +569,7 @@ describeApi('sdk: admin webhooks, API keys, store, organization', (api) => {
       id: expect.stringMatching(/^store_/),
       organization_id: org.id,
       name: expect.any(String),
+      slug: expect.stringMatching(/^[a-z0-9]+(?:-[a-z0-9]+)*$/),
       currency: 'USD',
       timezone: expect.any(String),
       prices_include_tax: false,

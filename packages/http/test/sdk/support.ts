@@ -59,6 +59,8 @@ export const ADDRESS: Address = FIXTURE_ADDRESS;
 /** Our Address as returned: every field present, absent ones null. */
 export const ADDRESS_OUT = {
   name: 'Ada Lovelace',
+  first_name: null,
+  last_name: null,
   company: null,
   line1: '12 St James Square',
   line2: null,
@@ -67,10 +69,19 @@ export const ADDRESS_OUT = {
   postal_code: 'SW1Y 4JH',
   country: 'GB',
   phone: null,
+  label: null,
+  receiver_name: null,
 };
 
-/** The SDK's `Variant` type has `stock`; ours carries the spec's `inventory` object instead. */
+/**
+ * Our Variant: the SDK's `Variant` plus what it does not type — the spec's `inventory` object
+ * and decisions §22's `width`, `height`, `depth` and `position`.
+ */
 export type OurVariant = Variant & {
+  width: number | null;
+  height: number | null;
+  depth: number | null;
+  position: number;
   inventory: {
     id: string;
     variant_id: string;

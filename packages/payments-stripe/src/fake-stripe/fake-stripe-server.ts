@@ -56,6 +56,15 @@ export interface FakeStripe {
   setNetworkFailure(mode: NetworkFailureMode): void;
   /** Finishes the 3-D Secure step of an intent in `requires_action`. */
   completeAction(intentId: string, outcome: 'succeed' | 'fail'): FakePaymentIntent;
+  /**
+   * Confirms an intent as the storefront's Stripe.js does with its client secret (an intent
+   * created without a payment method, awaiting the customer): `pm_card_visa` takes the money
+   * (`payment_intent.succeeded` in `events()`); a declining card leaves it
+   * `requires_payment_method` with `last_payment_error` (`payment_intent.payment_failed`), so the
+   * customer can try another card; `pm_card_authenticationRequired` asks for 3-D Secure (finish
+   * it with `completeAction`). Returns the intent as it stands (not a request: not in `requests`).
+   */
+  confirmIntent(intentId: string, paymentMethod: string): FakePaymentIntent;
   /** A valid `Stripe-Signature` header for `payload` (`timestamp` in unix seconds, default now). */
   signWebhook(payload: string, secret: string, timestamp?: number): string;
   /** Forgets every object, request, idempotent response and failure mode. */
@@ -219,6 +228,16 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       failure = mode;
     },
     completeAction: (intentId, outcome) => ledger.completeAction(intentId, outcome),
+    confirmIntent: (intentId, paymentMethod) => {
+      try {
+        return ledger.confirmPaymentIntent(intentId, { payment_method: paymentMethod });
+      } catch (error) {
+        // A decline answers 402 to the browser; the intent keeps the error and waits for another card.
+        if (error instanceof FakeStripeError && error.status === 402)
+          return ledger.retrievePaymentIntent(intentId);
+        throw error;
+      }
+    },
     signWebhook,
     reset: () => {
       ledger.reset();

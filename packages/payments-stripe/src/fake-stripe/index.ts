@@ -16,4 +16,4 @@ export type {
 } from './fake-stripe-types';
 export { type FormObject, type FormValue, parseForm } from './form-encoding';
 export { TEST_PAYMENT_METHODS, type TestCardBehaviour, type TestPaymentMethod } from './test-payment-methods';
-export { signWebhook } from './webhook-signature';
+export { signWebhook, signWithStripeLibrary } from './webhook-signature';

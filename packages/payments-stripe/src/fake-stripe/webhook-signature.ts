@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import Stripe from 'stripe';
 
 /**
  * A `Stripe-Signature` header for `payload`, as Stripe signs webhook deliveries:
@@ -12,4 +13,17 @@ export function signWebhook(
 ): string {
   const signature = createHmac('sha256', secret).update(`${timestamp}.${payload}`, 'utf8').digest('hex');
   return `t=${timestamp},v1=${signature}`;
+}
+
+/**
+ * The same header made by the official `stripe` library's test helper
+ * (`Stripe.webhooks.generateTestHeaderString`), for tests that must show a delivery signed the
+ * way Stripe's own tooling signs it is accepted.
+ */
+export function signWithStripeLibrary(payload: string, secret: string, timestamp?: number): string {
+  return Stripe.webhooks.generateTestHeaderString({
+    payload,
+    secret,
+    ...(timestamp !== undefined && { timestamp }),
+  });
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { expectCommerceError } from '../expect-error';
 import {
   makeApiKey,
   makeCustomer,
@@ -89,6 +90,62 @@ export function accountsSuite(ctx: SuiteContext): void {
       expect(
         await ctx.tx((tx) => tx.stores.update('store_missing', { name: 'x', updated_at: 1 })),
       ).toBeNull();
+    });
+
+    it('slug (decisions §22): unique across stores (duplicate_slug), found by getBySlug, written by update; claimSlug sets it only while unset', async () => {
+      const base = {
+        organization_id: newId('org'),
+        name: 'Same Name',
+        currency: 'USD',
+        timezone: 'UTC',
+        prices_include_tax: false,
+        tax_rate: 0,
+        metadata: {},
+        created_at: 10,
+        updated_at: 10,
+      };
+      const taken = newId('slug').toLowerCase();
+      const a = { ...base, id: newId('store'), slug: taken };
+      const b = { ...base, id: newId('store'), slug: null };
+      await ctx.tx(async (tx) => {
+        await tx.stores.insert(a);
+        await tx.stores.insert(b);
+      });
+      expect(await ctx.read((r) => r.stores.getBySlug(taken))).toEqual(a);
+      expect(await ctx.read((r) => r.stores.getBySlug(`${taken}-nope`))).toBeNull();
+
+      // The index is global: another store's slug is refused, on insert, update and claim.
+      await expectCommerceError(
+        ctx.tx((tx) => tx.stores.insert({ ...base, id: newId('store'), slug: taken })),
+        'duplicate_slug',
+        'slug',
+      );
+      await expectCommerceError(
+        ctx.tx((tx) => tx.stores.update(b.id, { slug: taken, updated_at: 11 })),
+        'duplicate_slug',
+        'slug',
+      );
+      await expectCommerceError(
+        ctx.tx((tx) => tx.stores.claimSlug(b.id, taken)),
+        'duplicate_slug',
+        'slug',
+      );
+      expect((await ctx.read((r) => r.stores.get(b.id)))?.slug).toBeNull();
+
+      // Claimed once (updated_at untouched); a second claim keeps the first slug.
+      const mine = `${taken}-b`;
+      expect(await ctx.tx((tx) => tx.stores.claimSlug(b.id, mine))).toEqual({ ...b, slug: mine });
+      expect(await ctx.tx((tx) => tx.stores.claimSlug(b.id, `${taken}-c`))).toEqual({ ...b, slug: mine });
+      expect(await ctx.tx((tx) => tx.stores.claimSlug('store_missing', `${taken}-d`))).toBeNull();
+
+      // update writes a slug (core never changes a set one; the port allows it).
+      const moved = `${taken}-e`;
+      expect(await ctx.tx((tx) => tx.stores.update(b.id, { slug: moved, updated_at: 12 }))).toMatchObject({
+        slug: moved,
+        updated_at: 12,
+      });
+      expect((await ctx.read((r) => r.stores.getBySlug(moved)))?.id).toBe(b.id);
+      expect(await ctx.read((r) => r.stores.getBySlug(mine))).toBeNull();
     });
 
     it('hasCatalogOrOrders: false for an empty store, true once a product exists in either mode or an order exists', async () => {

@@ -240,6 +240,40 @@ export function catalogSuite(ctx: SuiteContext): void {
       expect(variants.map((v) => v.id)).toEqual([cheap.id]);
     });
 
+    it('updateVariant sets and clears width / height / depth and moves position; variants read by position then id (decisions §22)', async () => {
+      const scope = newScope();
+      const product = makeProduct(scope, { prices: [100, 200, 300] });
+      product.variants[0]!.width = 12.5;
+      product.variants[0]!.depth = 0;
+      await ctx.tx((tx) => tx.products.insert(product));
+      const [a, b, c] = product.variants.map((v) => v.id) as [string, string, string];
+      const read = async () => (await ctx.read((r) => r.products.get(scope, product.id)))?.variants ?? [];
+      expect((await read()).map((v) => [v.id, v.width, v.height, v.depth])).toEqual([
+        [a, 12.5, null, 0],
+        [b, null, null, null],
+        [c, null, null, null],
+      ]);
+      const moved = await ctx.tx((tx) =>
+        tx.products.updateVariant(scope, c, { position: 0, width: 1.25, height: 7, updated_at: 5 }),
+      );
+      expect(moved).toMatchObject({ id: c, position: 0, width: 1.25, height: 7, depth: null });
+      await ctx.tx((tx) => tx.products.updateVariant(scope, a, { width: null, position: 4, updated_at: 6 }));
+      const after = await read();
+      expect(after.map((v) => [v.id, v.position])).toEqual([
+        [c, 0],
+        [b, 1],
+        [a, 4],
+      ]);
+      expect(after[2]).toMatchObject({ width: null, height: null, depth: 0 });
+      // Equal positions: by id.
+      await ctx.tx((tx) => tx.products.updateVariant(scope, a, { position: 1, updated_at: 7 }));
+      const tied = [a, b].sort();
+      expect((await read()).map((v) => v.id)).toEqual([c, ...tied]);
+      expect((await ctx.read((r) => r.products.getVariant(scope, c)))?.width).toBe(1.25);
+      const purchasable = await ctx.read((r) => r.products.getPurchasable(scope, [c]));
+      expect(purchasable[0]?.variant).toMatchObject({ width: 1.25, height: 7, depth: null, position: 0 });
+    });
+
     it('getVariant returns the variant with its inventory; images are added and removed per product', async () => {
       const scope = newScope();
       const product = makeProduct(scope, { images: 1 });
@@ -269,7 +303,7 @@ export function catalogSuite(ctx: SuiteContext): void {
       expect((await ctx.read((r) => r.products.get(scope, product.id)))?.images).toEqual([product.images[0]]);
     });
 
-    it('getPurchasable: variant_name joins option values with " / " (product name without options), image_url prefers the variant image', async () => {
+    it('getPurchasable: variant_name joins option values with " / " (product name without options), option_values by option name, image_url prefers the variant image', async () => {
       const scope = newScope();
       const product = makeProduct(scope, { name: 'Tee', prices: [1000, 1200], images: 2 });
       const color = {
@@ -294,6 +328,7 @@ export function catalogSuite(ctx: SuiteContext): void {
       expect(result).toHaveLength(3);
       expect(byId.get(product.variants[1]!.id)).toMatchObject({
         variant_name: 'V1 / Blue',
+        option_values: { Size: 'V1', Color: 'Blue' },
         image_url: product.images[1]!.url,
         product: {
           id: product.id,
@@ -308,7 +343,9 @@ export function catalogSuite(ctx: SuiteContext): void {
         variant_name: 'V0',
         image_url: product.images[0]!.url,
       });
+      expect(byId.get(product.variants[0]!.id)?.option_values).toEqual({ Size: 'V0' });
       expect(byId.get(plain.variants[0]!.id)).toMatchObject({ variant_name: 'Mug', image_url: null });
+      expect(byId.get(plain.variants[0]!.id)?.option_values).toEqual({});
       const { inventory, ...variant } = product.variants[0]!;
       expect(byId.get(variant.id)?.variant).toEqual(variant);
       expect(byId.get(variant.id)?.inventory).toEqual(inventory);

@@ -176,7 +176,14 @@ export function customersSuite(ctx: SuiteContext): void {
       const scope = newScope();
       const customer = makeCustomer(scope);
       const other = makeCustomer(scope);
-      const first = makeAddress(scope, customer.id, { created_at: 1, is_default: true });
+      const first = makeAddress(scope, customer.id, {
+        created_at: 1,
+        is_default: true,
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        label: 'Home',
+        receiver_name: 'Lady Lovelace',
+      });
       const second = makeAddress(scope, customer.id, { created_at: 2, type: 'shipping', line2: 'Flat 2' });
       const foreign = makeAddress(scope, other.id, { created_at: 0 });
       await ctx.tx(async (tx) => {
@@ -199,10 +206,28 @@ export function customersSuite(ctx: SuiteContext): void {
           is_default: true,
           city: 'Paris',
           line2: null,
+          first_name: 'Zoë',
+          last_name: 'Durand',
+          label: 'Maison',
+          receiver_name: 'Zoë Durand',
           updated_at: 5,
         }),
       );
-      expect(updated).toEqual({ ...second, is_default: true, city: 'Paris', line2: null, updated_at: 5 });
+      const renamed = {
+        first_name: 'Zoë',
+        last_name: 'Durand',
+        label: 'Maison',
+        receiver_name: 'Zoë Durand',
+      };
+      expect(updated).toEqual({
+        ...second,
+        ...renamed,
+        is_default: true,
+        city: 'Paris',
+        line2: null,
+        updated_at: 5,
+      });
+      expect(await ctx.read((r) => r.customers.getAddress(scope, customer.id, second.id))).toEqual(updated);
       expect(
         await ctx.tx((tx) =>
           tx.customers.updateAddress(scope, other.id, second.id, { city: 'x', updated_at: 6 }),

@@ -261,5 +261,48 @@ export function discountsSuite(ctx: SuiteContext): void {
       );
       expect(foreign.ok).toBe(false);
     });
+
+    it('releaseUsage gives back the use one order made (count and customer uses), once; other orders and scopes keep theirs', async () => {
+      const scope = newScope();
+      const discount = makeDiscount(scope, { usage_limit: 2, per_customer_limit: 2 });
+      await ctx.tx((tx) => tx.discounts.insert(discount));
+      const [expired, kept] = [newId('ord'), newId('ord')];
+      for (const order_id of [expired, kept]) {
+        const used = await ctx.tx((tx) =>
+          tx.discounts.recordUsage(scope, {
+            id: newId('use'),
+            discount_id: discount.id,
+            order_id,
+            customer_key: 'cus_a',
+            at: 5,
+          }),
+        );
+        expect(used).toEqual({ ok: true });
+      }
+      const release = (s: Scope, order_id: string) =>
+        ctx.tx((tx) => tx.discounts.releaseUsage(s, { discount_id: discount.id, order_id }));
+      expect(await release(otherMode(scope), expired)).toBe(0);
+      expect(await release(scope, newId('ord'))).toBe(0);
+      expect(await ctx.read((r) => r.discounts.get(scope, discount.id))).toMatchObject({ usage_count: 2 });
+
+      expect(await release(scope, expired)).toBe(1);
+      expect(await release(scope, expired)).toBe(0);
+      expect(await ctx.read((r) => r.discounts.get(scope, discount.id))).toMatchObject({ usage_count: 1 });
+      expect(await ctx.read((r) => r.discounts.countUsesByCustomer(scope, [discount.id], 'cus_a'))).toEqual({
+        [discount.id]: 1,
+      });
+      // The use given back is free again, within both limits.
+      const again = await ctx.tx((tx) =>
+        tx.discounts.recordUsage(scope, {
+          id: newId('use'),
+          discount_id: discount.id,
+          order_id: newId('ord'),
+          customer_key: 'cus_a',
+          at: 6,
+        }),
+      );
+      expect(again).toEqual({ ok: true });
+      expect(await ctx.read((r) => r.discounts.get(scope, discount.id))).toMatchObject({ usage_count: 2 });
+    });
   });
 }

@@ -61,6 +61,88 @@ export function inventorySuite(ctx: SuiteContext): void {
       expect(await ctx.read((r) => r.inventory.get(scope, a!.id))).toBeNull();
     });
 
+    it('getItem and list carry the variant sku and the level version: 0 when inserted, + 1 per stock write, never by settings, a no-op or a miss', async () => {
+      const scope = newScope();
+      const product = await setup(scope, { prices: [1, 2], skus: ['SKU-VERSION-A', null] });
+      const [va, vb] = product.variants;
+      const [a, b] = [va!.inventory, vb!.inventory];
+      const item = (id: string) => ctx.read((r) => r.inventory.getItem(scope, id));
+      expect(await item(a.id)).toEqual({ ...a, sku: 'SKU-VERSION-A', version: 0 });
+      expect(await item(b.id)).toEqual({ ...b, sku: null, version: 0 });
+
+      await ctx.tx((tx) => reserveInventory(tx, scope, [{ variant_id: a.variant_id, quantity: 2 }], 2));
+      expect(await item(a.id)).toMatchObject({ reserved: 2, version: 1 });
+      await ctx.tx((tx) => adjustInventory(tx, scope, a.id, 3, 3));
+      expect(await item(a.id)).toMatchObject({ on_hand: 13, version: 2 });
+      // Nothing moves: updated_at only. Settings: no level change.
+      await ctx.tx((tx) => adjustInventory(tx, scope, a.id, 0, 4));
+      await ctx.tx((tx) => updateInventory(tx, scope, a.id, { on_hand: 13, updated_at: 5 }));
+      await ctx.tx((tx) =>
+        updateInventory(tx, scope, a.id, { safety_stock: 4, track_inventory: true, updated_at: 6 }),
+      );
+      expect(await item(a.id)).toMatchObject({ on_hand: 13, safety_stock: 4, updated_at: 6, version: 2 });
+      // Refused, rolled back or missed: no write, no version.
+      expect(await ctx.tx((tx) => adjustInventory(tx, scope, a.id, -12, 7))).toEqual({
+        refused: 'below_reserved',
+      });
+      await expect(
+        ctx.tx(async (tx) => {
+          await adjustInventory(tx, scope, a.id, 1, 7);
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      const stale = {
+        variant_id: a.variant_id,
+        expect: { on_hand: 99, reserved: 2, track_inventory: true, allow_backorder: false },
+        set: { on_hand: 98, reserved: 2 },
+      };
+      expect(await ctx.tx((tx) => tx.inventory.apply(scope, [stale], 7))).toEqual([a.variant_id]);
+      expect(await item(a.id)).toMatchObject({ on_hand: 13, reserved: 2, version: 2 });
+
+      // One statement writing both rows moves each by one; release and ship move it too.
+      await ctx.tx((tx) =>
+        reserveInventory(
+          tx,
+          scope,
+          [
+            { variant_id: a.variant_id, quantity: 1 },
+            { variant_id: b.variant_id, quantity: 1 },
+          ],
+          8,
+        ),
+      );
+      await ctx.tx((tx) => releaseInventory(tx, scope, [{ variant_id: a.variant_id, quantity: 1 }], 9));
+      await ctx.tx((tx) =>
+        shipInventory(tx, scope, [{ variant_id: b.variant_id, quantity: 1, from_reserved: 1 }], 10),
+      );
+      const listed = await ctx.read((r) =>
+        r.inventory.list(scope, {}, { limit: 10, sort: 'created_at', order: 'asc' }),
+      );
+      expect(
+        Object.fromEntries(
+          listed.data.map((i) => [i.id, { sku: i.sku, version: i.version, reserved: i.reserved }]),
+        ),
+      ).toEqual({
+        [a.id]: { sku: 'SKU-VERSION-A', version: 4, reserved: 2 },
+        [b.id]: { sku: null, version: 2, reserved: 0 },
+      });
+      // The low_stock list (another statement) carries them too.
+      const low = await ctx.read((r) =>
+        r.inventory.list(scope, { low_stock: true }, { limit: 10, sort: 'created_at', order: 'asc' }),
+      );
+      expect(low.data.map((i) => [i.id, i.sku, i.version])).toEqual([]);
+      await ctx.tx((tx) => updateInventory(tx, scope, b.id, { safety_stock: 9, updated_at: 11 }));
+      const lowAfter = await ctx.read((r) =>
+        r.inventory.list(scope, { low_stock: true }, { limit: 10, sort: 'created_at', order: 'asc' }),
+      );
+      expect(lowAfter.data.map((i) => [i.id, i.sku, i.version])).toEqual([[b.id, null, 2]]);
+
+      // Scope and deleted variants: absent.
+      expect(await ctx.read((r) => r.inventory.getItem(otherMode(scope), a.id))).toBeNull();
+      await ctx.tx((tx) => tx.products.deleteVariant(scope, a.variant_id, 12));
+      expect(await item(a.id)).toBeNull();
+    });
+
     it('low_stock follows every movement across the threshold (reserve, release, adjust, settings), with keyset pages and total_count', async () => {
       const scope = newScope();
       const product = await setup(scope, { prices: [1, 2, 3, 4] }); // on_hand 10 each

@@ -91,7 +91,7 @@ export function ordersSuite(ctx: SuiteContext): void {
         tx.orders.update(
           scope,
           order.id,
-          { status: 'confirmed', paid_total: 2178, payment_status: 'paid', updated_at: 5 },
+          { status: 'confirmed', paid_total: 2178, payment_status: 'paid', confirmed_at: 5, updated_at: 5 },
           { expect_status: 'pending' },
         ),
       );
@@ -99,8 +99,10 @@ export function ordersSuite(ctx: SuiteContext): void {
         status: 'confirmed',
         paid_total: 2178,
         payment_status: 'paid',
+        confirmed_at: 5,
         updated_at: 5,
       });
+      expect(await ctx.read((r) => r.orders.get(scope, order.id))).toMatchObject({ confirmed_at: 5 });
       expect(
         await ctx.tx((tx) =>
           tx.orders.update(

@@ -62,7 +62,7 @@ function expectedOrder<T extends { id: string }>(
 /** Keyset pagination over every offered sort, with ties, in both orders. */
 export function paginationSuite(ctx: SuiteContext): void {
   describe('pagination', () => {
-    it('products: every sort (created_at, name, price with nulls last) walks in both orders with ties, any page size', async () => {
+    it('products: every sort (created_at, name, price with nulls last, updated_at) walks in both orders with ties, any page size', async () => {
       const scope = newScope();
       const names = [
         'beta',
@@ -85,6 +85,10 @@ export function paginationSuite(ctx: SuiteContext): void {
           inactive: i % 5 === 0 ? [0, 1] : [], // no active variant → no price
         }),
       );
+      // Four updated_at ties, in another order than created_at's.
+      products.forEach((product, i) => {
+        product.updated_at = 5000 - (i % 4);
+      });
       await ctx.tx(async (tx) => {
         for (const product of products) await tx.products.insert(product);
       });
@@ -111,9 +115,13 @@ export function paginationSuite(ctx: SuiteContext): void {
           asc: [(p: (typeof stored)[number]) => p.price ?? MAX],
           desc: [(p: (typeof stored)[number]) => p.price ?? -1],
         },
+        updated_at: {
+          asc: [(p: (typeof stored)[number]) => p.updated_at],
+          desc: [(p: (typeof stored)[number]) => p.updated_at],
+        },
       } as const;
       expect(stored.some((p) => p.price === null)).toBe(true);
-      for (const sort of ['created_at', 'name', 'price'] as const) {
+      for (const sort of ['created_at', 'name', 'price', 'updated_at'] as const) {
         for (const order of ['asc', 'desc'] as const) {
           const expected = expectedOrder(stored, [...sorts[sort][order]], order);
           for (const limit of [1, 3, 4, 11, 100]) {

@@ -25,6 +25,20 @@ export function rateLimitsSuite(ctx: SuiteContext): void {
       expect(await ctx.tx((tx) => tx.rateLimits.hit(bucket('order_lookup 203.0.113.7'), 120_000))).toBe(1);
     });
 
+    it('peek reads the count of a window without counting: 0 for none or an older window, a newer window’s count', async () => {
+      const key = bucket('sign_in email:peek');
+      const peek = (window: number) => ctx.tx((tx) => tx.rateLimits.peek(key, window));
+      expect(await peek(60_000)).toBe(0);
+      await ctx.tx((tx) => tx.rateLimits.hit(key, 60_000));
+      await ctx.tx((tx) => tx.rateLimits.hit(key, 60_000));
+      expect(await peek(60_000)).toBe(2);
+      expect(await peek(60_000)).toBe(2);
+      // A lagging clock's older window sees the newer count it would add to; a newer window sees none.
+      expect(await peek(0)).toBe(2);
+      expect(await peek(120_000)).toBe(0);
+      expect(await ctx.tx((tx) => tx.rateLimits.hit(key, 60_000))).toBe(3);
+    });
+
     it('loses no hit when many connections count in one bucket at once', async () => {
       const key = bucket('failed_auth 198.51.100.1');
       const pool = await ctx.openStorages(ctx.options.sharedDatabase ? 4 : 1);

@@ -56,7 +56,10 @@ function describeRefundPaymentColumns(name: string, open: () => Promise<KyselySt
         const row = Object.fromEntries(
           Object.entries(encodeOrder(order, storage.caps)).filter(([column]) => at0015.has(column)),
         );
-        await storage.db.insertInto('orders' as never).values(row as never).execute();
+        await storage.db
+          .insertInto('orders' as never)
+          .values(row as never)
+          .execute();
         const legacy = [
           {
             id: 'ref_applied',

@@ -28,7 +28,10 @@ export function clientFieldsMigration(dialect: SchemaDialect): Migration {
       for (const column of ['width', 'height', 'depth']) {
         await db.schema.alterTable('product_variants').addColumn(column, double).execute();
       }
-      await db.schema.alterTable('stores').addColumn('slug', columnDataType(dialect, 'text', 'slug')).execute();
+      await db.schema
+        .alterTable('stores')
+        .addColumn('slug', columnDataType(dialect, 'text', 'slug'))
+        .execute();
       await sql`create unique index stores_slug_unique on stores (slug)`.execute(db);
       for (const column of ['first_name', 'last_name', 'label', 'receiver_name']) {
         await db.schema.alterTable('customer_addresses').addColumn(column, text).execute();

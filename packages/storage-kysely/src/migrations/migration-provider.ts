@@ -17,6 +17,8 @@ import { customerAccountsMigration } from './0015_customer_accounts';
 import { refundPaymentColumnsMigration } from './0016_refund_payment_columns';
 import { storefrontReadModelMigration } from './0017_storefront_read_model';
 import { clientFieldsMigration } from './0018_client_fields';
+import { adminProductUpdatedSortMigration } from './0019_admin_product_updated_sort';
+import { inventoryLevelVersionMigration } from './0020_inventory_level_version';
 import type { SchemaDialect } from './column-types';
 
 /**
@@ -43,6 +45,8 @@ export function migrationsFor(dialect: SchemaDialect): Record<string, Migration>
     '0016_refund_payment_columns': refundPaymentColumnsMigration(dialect),
     '0017_storefront_read_model': storefrontReadModelMigration(dialect),
     '0018_client_fields': clientFieldsMigration(dialect),
+    '0019_admin_product_updated_sort': adminProductUpdatedSortMigration(dialect),
+    '0020_inventory_level_version': inventoryLevelVersionMigration(dialect),
   };
 }
 

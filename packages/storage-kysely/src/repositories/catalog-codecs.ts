@@ -144,6 +144,8 @@ export function encodeInventory(
     track_inventory: c.bool(inventory.track_inventory),
     allow_backorder: c.bool(inventory.allow_backorder),
     metadata: c.json(inventory.metadata),
+    // A new row's stock level starts at version 0 (0020_inventory_level_version).
+    version: 0,
   };
 }
 

@@ -323,7 +323,11 @@ export class KyselyCustomerRepository implements CustomerRepository {
     patch: Patch<
       CustomerAddressRecord,
       | 'name'
+      | 'first_name'
+      | 'last_name'
       | 'company'
+      | 'label'
+      | 'receiver_name'
       | 'line1'
       | 'line2'
       | 'city'
@@ -339,7 +343,11 @@ export class KyselyCustomerRepository implements CustomerRepository {
     const { shape, args } = updateArgs(
       {
         name: patch.name,
+        first_name: patch.first_name,
+        last_name: patch.last_name,
         company: patch.company,
+        label: patch.label,
+        receiver_name: patch.receiver_name,
         line1: patch.line1,
         line2: patch.line2,
         city: patch.city,

@@ -152,6 +152,25 @@ const uncountUse = template(({ db }, p: Slots<ScopeSlots | 'id'>) =>
     .where('mode', '=', p.mode)
     .where('id', '=', p.id),
 );
+/** An order's recorded use of one discount, deleted when the use is given back. */
+const deleteOrderUse = template(({ db }, p: Slots<ScopeSlots | 'discount_id' | 'order_id'>) =>
+  db
+    .deleteFrom('discount_usages')
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('discount_id', '=', p.discount_id)
+    .where('order_id', '=', p.order_id),
+);
+/** Lowers the count by the uses given back (never below 0; deleted discounts included). */
+const uncountUses = template(({ db }, p: Slots<ScopeSlots | 'id' | 'n'>) =>
+  db
+    .updateTable('discounts')
+    .set((eb) => ({ usage_count: eb('usage_count', '-', p.n) }))
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('id', '=', p.id)
+    .where('usage_count', '>=', p.n),
+);
 const usesByCustomer = template(({ db, caps }, p: Slots<ScopeSlots | 'ids' | 'customer_key'>) =>
   db
     .selectFrom('discount_usages')
@@ -392,6 +411,20 @@ export class KyselyDiscountRepository implements DiscountRepository {
       }),
     ]);
     return { ok: true };
+  }
+
+  /**
+   * Deletes the order's use rows of the discount first (the statement that decides: a second,
+   * concurrent release of the same use deletes nothing), then lowers `usage_count` by as many, in
+   * the caller's transaction.
+   */
+  async releaseUsage(scope: Scope, use: { discount_id: string; order_id: string }): Promise<number> {
+    const released = await this.q.affected(
+      deleteOrderUse,
+      scoped(scope, { discount_id: use.discount_id, order_id: use.order_id }),
+    );
+    if (released > 0) await this.q.affected(uncountUses, scoped(scope, { id: use.discount_id, n: released }));
+    return released;
   }
 
   async countUsesByCustomer(

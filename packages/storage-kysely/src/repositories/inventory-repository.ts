@@ -1,5 +1,6 @@
 import type { Scope } from '@cartwright/core';
 import type {
+  InventoryItemRecord,
   InventoryRecord,
   InventoryRepository,
   InventoryWrite,
@@ -12,15 +13,17 @@ import {
   CompiledQuery,
   type Kysely,
   type RawBuilder,
+  type Selectable,
   type SelectQueryBuilder,
   type SqlBool,
   sql,
 } from 'kysely';
+import type { DialectCapabilities } from '../dialects/dialect-capabilities';
 import { keysetList, runKeysetList } from '../query/keyset-list';
 import type { QueryRunner } from '../query/query-runner';
 import { type Args, type Slots, shapedTemplate, slot, template } from '../query/template';
 import { updateArgs, updateTemplate } from '../query/update-template';
-import type { Database } from '../schema/database';
+import type { Database, InventoryItemsTable } from '../schema/database';
 import { decodeInventory } from './catalog-codecs';
 import { scoped } from './scoped-args';
 
@@ -28,6 +31,36 @@ type ScopeSlots = 'store_id' | 'mode';
 
 /** The variant of the inventory row is not soft-deleted (admin reads hide deleted variants). */
 const liveVariant = sql<SqlBool>`exists (select 1 from product_variants v where v.store_id = inventory_items.store_id and v.mode = inventory_items.mode and v.id = inventory_items.variant_id and v.deleted_at is null)`;
+
+/**
+ * The SKU of the row's variant: one primary-key lookup per row returned (a select-list subquery,
+ * so a list evaluates it only for the rows of its page, and a `FOR UPDATE` never locks the
+ * variant).
+ */
+const variantSku = sql<
+  string | null
+>`(select v.sku from product_variants v where v.store_id = inventory_items.store_id and v.mode = inventory_items.mode and v.id = inventory_items.variant_id)`;
+
+/** A row with its variant's SKU, as `getItem` and `list` return it. */
+type ItemRow = Selectable<InventoryItemsTable> & { sku: string | null };
+
+function decodeItem(row: ItemRow, c: DialectCapabilities): InventoryItemRecord {
+  const record = decodeInventory(row, c) as InventoryItemRecord;
+  record.sku = row.sku;
+  record.version = Number(row.version);
+  return record;
+}
+
+const getItem = template(({ db }, p: Slots<ScopeSlots | 'id'>) =>
+  db
+    .selectFrom('inventory_items')
+    .selectAll()
+    .select(variantSku.as('sku'))
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('id', '=', p.id)
+    .where(liveVariant),
+);
 
 const get = template(({ db }, p: Slots<ScopeSlots | 'id'>) =>
   db
@@ -122,7 +155,7 @@ function variantIn(p: object, n: number) {
 /**
  * The compare-and-set of n rows in ONE statement (SQLite): each row of `v<i>` must still hold
  * `on_hand = eh<i>`, `reserved = er<i>`, `track_inventory = et<i>`, `allow_backorder = eb<i>`,
- * and then takes `on_hand = h<i>`, `reserved = r<i>`. No RETURNING (on SQLite it costs about as
+ * and then takes `on_hand = h<i>`, `reserved = r<i>` and `version + 1`. No RETURNING (on SQLite it costs about as
  * much as the update itself): the affected count tells whether every row matched.
  */
 const casMany = shapedTemplate(
@@ -130,7 +163,12 @@ const casMany = shapedTemplate(
   ({ db }, p: Slots<ScopeSlots | 'at'>, n: number) =>
     db
       .updateTable('inventory_items')
-      .set({ on_hand: perVariant(p, n, 'h'), reserved: perVariant(p, n, 'r'), updated_at: p.at })
+      .set({
+        on_hand: perVariant(p, n, 'h'),
+        reserved: perVariant(p, n, 'r'),
+        updated_at: p.at,
+        version: sql<number>`version + 1`,
+      })
       .where('store_id', '=', p.store_id)
       .where('mode', '=', p.mode)
       .where(variantIn(p, n))
@@ -148,7 +186,7 @@ const ROLLBACK_TO = CompiledQuery.raw('rollback to savepoint cartwright_inventor
  * The compare-and-set of every write in ONE statement (Postgres). `old` locks every named row in
  * variant order (FOR UPDATE, materialised: concurrent movements of several variants cannot
  * deadlock) and yields its latest committed version; `missed` lists the writes whose row is
- * absent or differs from `expect`; `upd` writes every row only when nothing missed (a
+ * absent or differs from `expect`; `upd` writes every row (levels, `updated_at`, `version + 1`) only when nothing missed (a
  * data-modifying CTE runs whether or not it is read). The rows stay locked either way.
  */
 const applyInOneStatement = template(
@@ -158,7 +196,7 @@ const applyInOneStatement = template(
       sql`with w as (select * from unnest(${p.ids}::text[], ${p.eh}::int[], ${p.er}::int[], ${p.et}::bool[], ${p.eb}::bool[], ${p.h}::int[], ${p.r}::int[]) as w(variant_id, eh, er, et, eb, h, r)),
 old as materialized (select i.id, i.variant_id, i.on_hand, i.reserved, i.track_inventory, i.allow_backorder from inventory_items i where i.store_id = ${p.store_id} and i.mode = ${p.mode} and i.variant_id = any(${p.ids}::text[]) order by i.variant_id for update),
 missed as materialized (select w.variant_id from w left join old o on o.variant_id = w.variant_id where o.id is null or o.on_hand <> w.eh or o.reserved <> w.er or o.track_inventory <> w.et or o.allow_backorder <> w.eb),
-upd as (update inventory_items i set on_hand = w.h, reserved = w.r, updated_at = ${p.at} from old o join w on w.variant_id = o.variant_id where i.store_id = ${p.store_id} and i.mode = ${p.mode} and i.id = o.id and not exists (select 1 from missed) returning i.variant_id)
+upd as (update inventory_items i set on_hand = w.h, reserved = w.r, updated_at = ${p.at}, version = i.version + 1 from old o join w on w.variant_id = o.variant_id where i.store_id = ${p.store_id} and i.mode = ${p.mode} and i.id = o.id and not exists (select 1 from missed) returning i.variant_id)
 select variant_id from missed`,
     ),
 );
@@ -191,6 +229,7 @@ const list = keysetList({
     if (f.low_stock) query = query.where(LOW_STOCK);
     return query;
   },
+  select: (_ctx, query) => query.selectAll().select(variantSku.as('sku')),
 });
 
 /** Whether a stored row still holds a write's expectation. */
@@ -233,13 +272,18 @@ export class KyselyInventoryRepository implements InventoryRepository {
     return rows.map((row) => decodeInventory(row, this.q.caps));
   }
 
+  async getItem(scope: Scope, id: string): Promise<InventoryItemRecord | null> {
+    const row = await this.q.first(getItem, scoped(scope, { id }));
+    return row ? decodeItem(row, this.q.caps) : null;
+  }
+
   list(
     scope: Scope,
     filter: { low_stock?: boolean | undefined },
     page: PageRequest<'created_at'>,
-  ): Promise<Page<InventoryRecord>> {
+  ): Promise<Page<InventoryItemRecord>> {
     return runKeysetList(this.q, list, scope, { low_stock: filter.low_stock === true }, {}, page, (rows) =>
-      rows.map((row) => decodeInventory(row, this.q.caps)),
+      rows.map((row) => decodeItem(row, this.q.caps)),
     );
   }
 

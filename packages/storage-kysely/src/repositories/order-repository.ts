@@ -372,6 +372,7 @@ export class KyselyOrderRepository implements OrderRepository {
       | 'cancel_reason'
       | 'cancelled_at'
       | 'completed_at'
+      | 'confirmed_at'
     >,
     options?: { expect_status?: OrderRecord['status'] },
   ): Promise<OrderRecord | null> {
@@ -397,6 +398,7 @@ export class KyselyOrderRepository implements OrderRepository {
         cancel_reason: patch.cancel_reason,
         cancelled_at: patch.cancelled_at,
         completed_at: patch.completed_at,
+        confirmed_at: patch.confirmed_at,
         updated_at: patch.updated_at,
       },
       scoped(scope, { id }),

@@ -355,6 +355,8 @@ function productList<R>(
       created_at: ['created_at'],
       name: ['name_lower'],
       price: { asc: [PRICE_ASC_KEY], desc: [PRICE_DESC_KEY] },
+      // Admin only (decisions §22); `products_updated_idx` (0019) serves it.
+      updated_at: ['updated_at'],
     },
     filterKey: (f: ProductFilterShape) =>
       `${[f.status, f.type, f.q, f.tags, f.price_min, f.price_max].map((flag) => (flag ? 1 : 0)).join('')}${f.tagNeedles}`,
@@ -467,7 +469,7 @@ export class KyselyProductRepository implements ProductRepository {
   list(
     scope: Scope,
     filter: ProductListFilter,
-    page: PageRequest<'created_at' | 'name' | 'price'>,
+    page: PageRequest<'created_at' | 'name' | 'price' | 'updated_at'>,
   ): Promise<Page<ProductAggregate>> {
     const c = this.q.caps;
     const { shape, args, count } = this.#listArgs(scope, filter);
@@ -596,6 +598,10 @@ export class KyselyProductRepository implements ProductRepository {
       | 'compare_at_price'
       | 'cost_price'
       | 'weight'
+      | 'width'
+      | 'height'
+      | 'depth'
+      | 'position'
       | 'is_active'
       | 'option_value_ids'
       | 'metadata'
@@ -611,6 +617,10 @@ export class KyselyProductRepository implements ProductRepository {
         compare_at_price: patch.compare_at_price,
         cost_price: patch.cost_price,
         weight: patch.weight,
+        width: patch.width,
+        height: patch.height,
+        depth: patch.depth,
+        position: patch.position,
         is_active: patch.is_active === undefined ? undefined : c.bool(patch.is_active),
         option_value_ids: patch.option_value_ids === undefined ? undefined : c.json(patch.option_value_ids),
         metadata: patch.metadata === undefined ? undefined : c.json(patch.metadata),
@@ -667,6 +677,7 @@ export class KyselyProductRepository implements ProductRepository {
       );
       const productName = doc[PURCHASABLE.productName] as string;
       const names = (doc[PURCHASABLE.valueNames] as string[] | null) ?? [];
+      const optionNames = (doc[PURCHASABLE.optionNames] as string[] | null) ?? [];
       return {
         variant,
         inventory,
@@ -679,6 +690,7 @@ export class KyselyProductRepository implements ProductRepository {
           deleted: c.toBool(doc[PURCHASABLE.productDeleted]),
         },
         variant_name: names.length > 0 ? names.join(' / ') : productName,
+        option_values: optionValuesByName(optionNames, names),
         image_url: (doc[PURCHASABLE.imageUrl] as string | null) ?? null,
       };
     });
@@ -801,6 +813,19 @@ export class KyselyProductRepository implements ProductRepository {
       await this.q.affected(addTagCounts, args, rows.length);
     }
   }
+}
+
+/**
+ * `{ option name: value }` of a purchasable variant: its kept value names are in its
+ * `option_value_ids` order, which is its product's option order (core resolves one value per
+ * option, in position order; options are written only with the product), so the i-th name is the
+ * value of the product's i-th option.
+ */
+function optionValuesByName(optionNames: readonly string[], valueNames: readonly string[]) {
+  const values: Record<string, string> = {};
+  const n = Math.min(optionNames.length, valueNames.length);
+  for (let i = 0; i < n; i++) values[optionNames[i] as string] = valueNames[i] as string;
+  return values;
 }
 
 function duplicateSku(param: string): CommerceError {

@@ -21,6 +21,14 @@ const hit = template(({ db }, p: Slots<'bucket' | 'window_start'>) =>
     .returning('hits'),
 );
 
+const peek = template(({ db }, p: Slots<'bucket' | 'window_start'>) =>
+  db
+    .selectFrom('rate_limit_counters')
+    .select('hits')
+    .where('bucket', '=', p.bucket)
+    .where('window_start', '>=', p.window_start),
+);
+
 const prune = template(({ db }, p: Slots<'before'>) =>
   db.deleteFrom('rate_limit_counters').where('window_start', '<', p.before),
 );
@@ -31,6 +39,11 @@ export class KyselyRateLimitRepository implements RateLimitRepository {
   async hit(bucket: string, window_start: Millis): Promise<number> {
     const row = await this.q.first(hit, { bucket, window_start });
     return Number(row?.hits ?? 1);
+  }
+
+  async peek(bucket: string, window_start: Millis): Promise<number> {
+    const row = await this.q.first(peek, { bucket, window_start });
+    return Number(row?.hits ?? 0);
   }
 
   prune(before: Millis): Promise<number> {

@@ -24,6 +24,11 @@ const get = template(({ db, caps }, p: Slots<'id'>) => {
   ) as Compilable<Selectable<StoresTable> | { r: string }>;
 });
 const update = updateTemplate('stores', { scoped: false });
+/** `claimSlug`: the slug is set only while the store has none. */
+const claimSlug = updateTemplate('stores', { scoped: false, where: 'slug is null' });
+const getBySlug = template(({ db }, p: Slots<'slug'>) =>
+  db.selectFrom('stores').selectAll().where('slug', '=', p.slug),
+);
 /** Any non-deleted product or any order of the store, in either mode. */
 const hasCatalogOrOrders = template(({ db }, p: Slots<'store_id'>) =>
   db.selectNoFrom((eb) => [
@@ -73,6 +78,11 @@ export class KyselyStoreRepository implements StoreRepository {
     return decodeStore('r' in row ? rowFromJson(STORE_COLUMNS, row.r) : row, this.q.caps);
   }
 
+  async getBySlug(slug: string): Promise<StoreRecord | null> {
+    const row = await this.q.first(getBySlug, { slug });
+    return row ? decodeStore(row, this.q.caps) : null;
+  }
+
   async insert(record: StoreRecord): Promise<void> {
     const c = this.q.caps;
     await insertRows(this.q, insert, 'stores', [
@@ -84,13 +94,14 @@ export class KyselyStoreRepository implements StoreRepository {
     id: string,
     patch: Patch<
       StoreRecord,
-      'name' | 'currency' | 'timezone' | 'prices_include_tax' | 'tax_rate' | 'metadata'
+      'name' | 'slug' | 'currency' | 'timezone' | 'prices_include_tax' | 'tax_rate' | 'metadata'
     >,
   ): Promise<StoreRecord | null> {
     const c = this.q.caps;
     const { shape, args } = updateArgs(
       {
         name: patch.name,
+        slug: patch.slug,
         currency: patch.currency,
         timezone: patch.timezone,
         prices_include_tax:
@@ -103,6 +114,12 @@ export class KyselyStoreRepository implements StoreRepository {
     );
     const row = await this.q.first(update, args, shape);
     return row ? decodeStore(row, c) : null;
+  }
+
+  async claimSlug(id: string, slug: string): Promise<StoreRecord | null> {
+    const { shape, args } = updateArgs({ slug }, { id });
+    const row = await this.q.first(claimSlug, args, shape);
+    return row ? decodeStore(row, this.q.caps) : this.get(id);
   }
 
   async hasCatalogOrOrders(store_id: string): Promise<boolean> {

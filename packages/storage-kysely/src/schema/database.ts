@@ -111,7 +111,14 @@ export interface ProductVariantsTable extends Stored<Records.VariantRecord> {
   image_url: string | null;
 }
 
-export interface InventoryItemsTable extends Stored<Records.InventoryRecord> {}
+export interface InventoryItemsTable extends Stored<Records.InventoryRecord> {
+  /**
+   * The version of the row's stock level (0020_inventory_level_version): 0 when inserted, + 1 by
+   * every compare-and-set write of `on_hand` / `reserved` (`apply`). Read by the admin inventory
+   * reads (`InventoryItemRecord`), not part of `InventoryRecord`.
+   */
+  version: number;
+}
 
 export interface ProductImagesTable extends ScopedColumns, Stored<Records.ImageRecord> {}
 

@@ -42,7 +42,7 @@ export const TABLE_COLUMNS = {
     'store_id mode id product_id sku barcode price compare_at_price cost_price currency weight is_active option_value_ids position metadata created_at updated_at deleted_at option_value_names image_url width height depth',
   ),
   inventory_items: columns(
-    'store_id mode id variant_id product_id track_inventory allow_backorder safety_stock on_hand reserved metadata created_at updated_at',
+    'store_id mode id variant_id product_id track_inventory allow_backorder safety_stock on_hand reserved metadata created_at updated_at version',
   ),
   product_images: columns('store_id mode id product_id url alt_text position width height variant_ids'),
   shipping_methods: columns(

@@ -205,13 +205,18 @@ where v.deleted_at is null and ${where}`;
 
 /**
  * The document of a purchasable variant (`v`, its inventory `i`, its product `p`): the variant
- * element (nested), then its product's id, name, status, type, tags and deleted flag, and the
- * variant's kept option value names and image url (see {@link variantPurchaseUpdateSql}).
+ * element (nested), then its product's id, name, status, type, tags and deleted flag, the
+ * variant's kept option value names and image url (see {@link variantPurchaseUpdateSql}), and
+ * its product's option names in position order (an index range of `product_options_product_idx`
+ * per variant; null or `[]` without options), which pair with the value names (decisions §22:
+ * cart items' and order lines' `option_values`).
  */
 export function purchasableDocumentSql(dialect: Dialect): string {
   const f = fragmentsOf(dialect);
   const deleted = dialect === 'sqlite' ? '(p.deleted_at is not null)' : 'p.deleted_at is not null';
-  return `${f.array}(${variantElement(f)}, v.product_id, p.name, p.status, p.type, ${f.json('p.tags')}, ${deleted}, ${f.json('v.option_value_names')}, v.image_url)`;
+  const optionNames = `(select ${f.agg('o.name', 'o.position, o.id')} from product_options o
+    where o.store_id = v.store_id and o.mode = v.mode and o.product_id = v.product_id)`;
+  return `${f.array}(${variantElement(f)}, v.product_id, p.name, p.status, p.type, ${f.json('p.tags')}, ${deleted}, ${f.json('v.option_value_names')}, v.image_url, ${f.json(optionNames)})`;
 }
 
 /** Joins of {@link purchasableDocumentSql} after `from product_variants v`. */
@@ -380,4 +385,5 @@ export const PURCHASABLE = {
   productDeleted: 6,
   valueNames: 7,
   imageUrl: 8,
+  optionNames: 9,
 } as const;

@@ -43,7 +43,7 @@ export interface ProductRepository {
   list(
     scope: Scope,
     filter: ProductListFilter,
-    page: PageRequest<'created_at' | 'name' | 'price'>,
+    page: PageRequest<'created_at' | 'name' | 'price' | 'updated_at'>,
   ): Promise<Page<ProductAggregate>>;
   update(
     scope: Scope,
@@ -70,6 +70,10 @@ export interface ProductRepository {
       | 'compare_at_price'
       | 'cost_price'
       | 'weight'
+      | 'width'
+      | 'height'
+      | 'depth'
+      | 'position'
       | 'is_active'
       | 'option_value_ids'
       | 'metadata'

@@ -53,7 +53,11 @@ export interface CustomerRepository {
     patch: Patch<
       CustomerAddressRecord,
       | 'name'
+      | 'first_name'
+      | 'last_name'
       | 'company'
+      | 'label'
+      | 'receiver_name'
       | 'line1'
       | 'line2'
       | 'city'

@@ -57,6 +57,12 @@ export interface DiscountRepository {
     scope: Scope,
     use: { id: string; discount_id: string; order_id: string; customer_key: string; at: Millis },
   ): Promise<{ ok: true } | { ok: false; refused: DiscountUsageRefusal }>;
+  /**
+   * Gives back the use an order made of a discount (an order cancelled because its payment never
+   * came, decisions §22): deletes the order's recorded use of it and lowers `usage_count` by as
+   * many as were deleted. Returns how many uses were given back; a second call gives back none.
+   */
+  releaseUsage(scope: Scope, use: { discount_id: string; order_id: string }): Promise<number>;
   /** Prior uses per discount by one customer key, for pricing previews. */
   countUsesByCustomer(
     scope: Scope,

@@ -17,6 +17,17 @@ export interface InventoryChange {
 }
 
 /**
+ * An inventory row as the admin inventory reads show it (decisions §22): the row, its variant's
+ * `sku`, and `version`, the version of its stock level — 0 when the row is inserted, + 1 by every
+ * `apply` that writes it (core sends only writes that move `on_hand` or `reserved`), never moved
+ * by `updateSettings`: a counter that increases with each stock change.
+ */
+export interface InventoryItemRecord extends InventoryRecord {
+  sku: string | null;
+  version: number;
+}
+
+/**
  * A compare-and-set of one inventory row (`InventoryRepository.apply`): the row of `variant_id`
  * must still hold every field of `expect` (the fields the inventory rules read), and then takes
  * the levels of `set`.
@@ -52,16 +63,25 @@ export interface InventoryRepository {
     variant_ids: string[],
     options?: { lock?: boolean },
   ): Promise<InventoryRecord[]>;
-  /** `low_stock`: only rows with available (on_hand − reserved) ≤ safety_stock. One statement. */
+  /**
+   * One row by id with its variant's SKU and its level's version, or null (also when its variant
+   * is soft-deleted). No lock: reads what is committed, or this transaction's own writes. One
+   * statement.
+   */
+  getItem(scope: Scope, id: string): Promise<InventoryItemRecord | null>;
+  /**
+   * `low_stock`: only rows with available (on_hand − reserved) ≤ safety_stock. Each row with its
+   * variant's SKU and its level's version, as `getItem`. One statement.
+   */
   list(
     scope: Scope,
     filter: { low_stock?: boolean | undefined },
     page: PageRequest<'created_at'>,
-  ): Promise<Page<InventoryRecord>>;
+  ): Promise<Page<InventoryItemRecord>>;
   /**
    * Atomically writes every row or none: each write is a compare-and-set — the row of
    * `variant_id` must still hold `expect` (on_hand, reserved, track_inventory, allow_backorder)
-   * and then takes `set` and `updated_at = at`. Returns the variant ids whose row did not hold
+   * and then takes `set`, `updated_at = at` and its `version` + 1 (see `InventoryItemRecord`). Returns the variant ids whose row did not hold
    * its expectation (or does not exist); when that list is non-empty NOTHING was written. At most
    * one write per variant. Locking: every row named is locked until the transaction ends, in
    * variant-id order (Postgres), matched or not, so re-reading them with `lock` and applying

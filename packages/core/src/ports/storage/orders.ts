@@ -68,6 +68,7 @@ export interface OrderRepository {
       | 'cancel_reason'
       | 'cancelled_at'
       | 'completed_at'
+      | 'confirmed_at'
     >,
     options?: { expect_status?: OrderRecord['status'] },
   ): Promise<OrderRecord | null>;

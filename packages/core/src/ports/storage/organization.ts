@@ -19,14 +19,25 @@ export interface OrganizationRepository {
 export interface StoreRepository {
   getFirst(): Promise<StoreRecord | null>;
   get(id: string): Promise<StoreRecord | null>;
+  /** The store whose `slug` is exactly this, or null. One statement. */
+  getBySlug(slug: string): Promise<StoreRecord | null>;
+  /** A `slug` another store already has → `duplicate_slug` (409, param `slug`). */
   insert(record: StoreRecord): Promise<void>;
+  /** A `slug` another store already has → `duplicate_slug` (409, param `slug`). */
   update(
     id: string,
     patch: Patch<
       StoreRecord,
-      'name' | 'currency' | 'timezone' | 'prices_include_tax' | 'tax_rate' | 'metadata'
+      'name' | 'slug' | 'currency' | 'timezone' | 'prices_include_tax' | 'tax_rate' | 'metadata'
     >,
   ): Promise<StoreRecord | null>;
+  /**
+   * Gives the store `slug` only if it has none yet (a guarded update: `WHERE slug IS NULL`;
+   * `updated_at` is left alone), and returns the store as stored afterwards — with the slug of a
+   * concurrent claim that won, if one did — or null when there is no such store. A `slug`
+   * another store has → `duplicate_slug` (409, param `slug`). Two statements.
+   */
+  claimSlug(id: string, slug: string): Promise<StoreRecord | null>;
   /** Whether the store has any product or order in either mode (currency is then locked). */
   hasCatalogOrOrders(store_id: string): Promise<boolean>;
 }

@@ -15,6 +15,12 @@ export interface RateLimitRepository {
    * clock lags) counts in the newer one.
    */
   hit(bucket: string, window_start: Millis): Promise<number>;
+  /**
+   * The requests counted so far in `bucket`'s window that starts at `window_start`, without
+   * counting one: 0 when the bucket has none, or only an older window's; a newer window's count
+   * (a process whose clock lags) as `hit` would count into it.
+   */
+  peek(bucket: string, window_start: Millis): Promise<number>;
   /** Deletes the counters of windows that started before `before`; returns how many. */
   prune(before: Millis): Promise<number>;
 }

@@ -204,6 +204,8 @@ export interface PurchasableVariant {
   product: Pick<ProductRecord, 'id' | 'name' | 'status' | 'type' | 'tags'> & { deleted: boolean };
   /** `variant_name` per docs/contract.md#catalog: option values joined by " / ", or the product name. */
   variant_name: string;
+  /** The variant's option values by option name (`{ Size: 'M' }`; `{}` without options), decisions §22. */
+  option_values: Record<string, string>;
   image_url: string | null;
 }
 
@@ -258,9 +260,18 @@ export interface DiscountRecord extends Scoped {
 
 // ---------------------------------------------------------------- customers
 
+/**
+ * A cart or order address, stored as a JSON value: blank parts are omitted. `first_name`,
+ * `last_name`, `label` and `receiver_name` came with decisions §22; values stored before them
+ * simply lack them (read as `null` on the wire).
+ */
 export interface AddressValue {
   name?: string | undefined;
+  first_name?: string | undefined;
+  last_name?: string | undefined;
   company?: string | undefined;
+  label?: string | undefined;
+  receiver_name?: string | undefined;
   line1?: string | undefined;
   line2?: string | undefined;
   city?: string | undefined;

@@ -17,6 +17,10 @@ function countersStorage() {
       row.hits += 1;
       return row.hits;
     },
+    async peek(bucket, window_start) {
+      const row = rows.get(bucket);
+      return row !== undefined && row.window_start >= window_start ? row.hits : 0;
+    },
     async prune(before) {
       pruned.push(before);
       let count = 0;
@@ -31,6 +35,7 @@ function countersStorage() {
   };
   const storage = {
     transaction: <T>(fn: (tx: Repositories) => Promise<T>) => fn({ rateLimits } as Repositories),
+    read: <T>(fn: (tx: Repositories) => Promise<T>) => fn({ rateLimits } as Repositories),
   } as unknown as Storage;
   return { storage, rows, pruned };
 }
@@ -160,10 +165,79 @@ describe('createRateLimiter', () => {
     expect(rows.size).toBe(0);
   });
 
+  it('counts an address subject by its canonical key, an e-mail within a scope apart from the same e-mail elsewhere', async () => {
+    const { storage, rows } = countersStorage();
+    const limiter = createRateLimiter(storage, manualClock(0), { sign_in: { limit: 2, window_seconds: 60 } });
+    await limiter.countSubject('sign_in', { address: '203.000.113.007:4431' });
+    expect((await limiter.count('sign_in', '::ffff:203.0.113.7'))?.remaining).toBe(0);
+    expect(await limiter.countSubject('sign_in', { address: ' ' })).toBeNull();
+    const scope = { store_id: 'store_1', mode: 'live' };
+    await limiter.countSubject('sign_in', { email: 'Ada@Example.com', scope });
+    expect(
+      (await limiter.countSubject('sign_in', { email: 'ada@example.com', scope: { ...scope, mode: 'test' } }))
+        ?.remaining,
+    ).toBe(1);
+    expect([...rows.keys()].sort()).toEqual([
+      'sign_in 203.0.113.7',
+      'sign_in email:store_1/live/ada@example.com',
+      'sign_in email:store_1/test/ada@example.com',
+    ]);
+  });
+
+  it('peekSubject tells whether one more request would pass, without counting it', async () => {
+    const { storage, rows } = countersStorage();
+    const clock = manualClock(60_000 + 15_000);
+    const limiter = createRateLimiter(storage, clock, { sign_in: { limit: 2, window_seconds: 60 } });
+    const subject = { email: 'ada@example.com' };
+    expect(await limiter.peekSubject('sign_in', subject)).toEqual({
+      allowed: true,
+      limit: 2,
+      remaining: 1,
+      reset_seconds: 45,
+      retry_after_seconds: 0,
+    });
+    expect(rows.size).toBe(0);
+    await limiter.countSubject('sign_in', subject);
+    expect((await limiter.peekSubject('sign_in', subject))?.allowed).toBe(true);
+    await limiter.countSubject('sign_in', subject);
+    // Two counted: the budget is spent, a third would be refused until the window ends.
+    expect(await limiter.peekSubject('sign_in', subject)).toEqual({
+      allowed: false,
+      limit: 2,
+      remaining: 0,
+      reset_seconds: 45,
+      retry_after_seconds: 45,
+    });
+    expect(await limiter.peekSubject('sign_in', subject)).toMatchObject({ allowed: false });
+    expect(rows.get('sign_in email:ada@example.com')?.hits).toBe(2);
+    expect((await limiter.peekSubject('sign_in', { address: '203.0.113.1' }))?.allowed).toBe(true);
+    expect(await limiter.peekSubject('sign_in', { address: '' })).toBeNull();
+    expect(await createRateLimiter(storage, clock, false).peekSubject('sign_in', subject)).toBeNull();
+    clock.set(120_000);
+    expect((await limiter.peekSubject('sign_in', subject))?.allowed).toBe(true);
+  });
+
+  it('password_reset defaults to 3 an hour and is a rule of its own', async () => {
+    expect(DEFAULT_RATE_LIMITS.password_reset).toEqual({ limit: 3, window_seconds: 3600 });
+    const { storage } = countersStorage();
+    const limiter = createRateLimiter(storage, manualClock(0), { sign_in: false });
+    const subject = { email: 'ada@example.com' };
+    for (let i = 0; i < 3; i++)
+      expect((await limiter.countSubject('password_reset', subject))?.allowed).toBe(true);
+    expect(await limiter.countSubject('password_reset', subject)).toMatchObject({
+      allowed: false,
+      retry_after_seconds: 3600,
+    });
+    expect(await limiter.countSubject('sign_in', subject)).toBeNull();
+    expect(
+      createRateLimiter(storage, manualClock(0), { password_reset: false }).policy.password_reset,
+    ).toBeNull();
+  });
+
   it('prunes past windows at most every ten minutes, keeping two of the longest windows', async () => {
     const { storage, pruned } = countersStorage();
     const clock = manualClock(1_000_000);
-    const limiter = createRateLimiter(storage, clock, {});
+    const limiter = createRateLimiter(storage, clock, { password_reset: false });
     await limiter.count('sign_in', '203.0.113.1');
     expect(pruned).toEqual([]);
     clock.set(1_000_000 + 10 * 60_000);

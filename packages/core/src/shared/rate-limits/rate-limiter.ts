@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Clock } from '../../ports/clock';
 import type { Storage } from '../../ports/storage';
+import { CommerceError } from '../errors/commerce-error';
 import { addressKey } from './client-address';
 import {
   createTokenBuckets,
@@ -17,15 +18,18 @@ import {
  *   shared by every shopper, so a budget per key alone would let one client spend everybody's;
  * - `failed_auth`: failed authentications (401) per client address;
  * - `order_lookup`: guest order look-ups per client address;
- * - `sign_in`: customer sign-in attempts (register, sign in, password reset and its confirmation)
- *   per client address, and sign-ins and reset requests per e-mail address (docs/contract.md#sign-in): the
- *   same budget again, counted for the e-mail whatever the client address, so that a guesser who
- *   spreads attempts on one account over many addresses is held to it too.
+ * - `sign_in`: *failed* customer-account attempts (a wrong password or unknown e-mail at sign-in,
+ *   a wrong current password, an unknown or used reset token) per client address, and per e-mail
+ *   address for sign-in and password change (docs/contract.md#sign-in): the same budget again,
+ *   counted for the account whatever the client address, so that a guesser who spreads attempts on
+ *   one account over many addresses is held to it too. Successes are not counted here;
+ * - `password_reset`: password-reset requests per e-mail address (beyond it a request still
+ *   answers 200 but creates no token and sends nothing).
  *
  * The first two are token buckets in each process's memory: they are consulted on every request,
  * and a database write per request would cost more than most requests themselves (a round trip
  * on PostgreSQL, a write lock on SQLite). With N processes behind a balancer a client may get up
- * to N times these budgets: set them per process. The last three guard secrets against guessing,
+ * to N times these budgets: set them per process. The others guard secrets against guessing,
  * are consulted rarely, and are fixed windows counted in the database, so N processes share one
  * budget and a guesser gains nothing by spreading requests over them.
  */
@@ -35,9 +39,10 @@ export interface RateLimitPolicy {
   failed_auth: RateLimitRule;
   order_lookup: RateLimitRule;
   sign_in: RateLimitRule;
+  password_reset: RateLimitRule;
 }
 
-export type SharedRateLimit = 'failed_auth' | 'order_lookup' | 'sign_in';
+export type SharedRateLimit = 'failed_auth' | 'order_lookup' | 'sign_in' | 'password_reset';
 
 /**
  * The defaults: far above what a person in a browser or a merchant's back office sends, and above
@@ -49,6 +54,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitPolicy = {
   failed_auth: { limit: 50, window_seconds: 60 },
   order_lookup: { limit: 30, window_seconds: 60 },
   sign_in: { limit: 10, window_seconds: 60 },
+  password_reset: { limit: 3, window_seconds: 3600 },
 };
 
 const ruleSchema = z
@@ -68,6 +74,7 @@ export const rateLimitOptionsSchema = z.union([
       failed_auth: z.union([ruleSchema, z.literal(false)]),
       order_lookup: z.union([ruleSchema, z.literal(false)]),
       sign_in: z.union([ruleSchema, z.literal(false)]),
+      password_reset: z.union([ruleSchema, z.literal(false)]),
     })
     .partial()
     .strict(),
@@ -76,16 +83,31 @@ export const rateLimitOptionsSchema = z.union([
 export type RateLimitOptions = z.infer<typeof rateLimitOptionsSchema>;
 
 /**
- * What a shared window is counted for besides a client address: an e-mail address (a customer
- * account's sign-in and reset requests, docs/contract.md#sign-in), compared case-insensitively.
+ * What a shared window is counted for: a client address (compared in canonical form, an IPv6
+ * address by its /64: {@link addressKey}), or an e-mail address (a customer account,
+ * docs/contract.md#sign-in), compared case-insensitively, within a store and mode when `scope` is
+ * given (a test-mode and a live-mode account are different accounts).
  */
-export interface RateLimitSubject {
-  email: string;
+export type RateLimitSubject =
+  | { address: string }
+  | { email: string; scope?: { store_id: string; mode: string } | undefined };
+
+/** The counter key of a subject: the address key, or `email:` (`<store>/<mode>/`) and the trimmed, lower-cased e-mail. */
+export function subjectKey(subject: RateLimitSubject): string {
+  if ('address' in subject) return addressKey(subject.address);
+  const scope = subject.scope === undefined ? '' : `${subject.scope.store_id}/${subject.scope.mode}/`;
+  return `email:${scope}${subject.email.trim().toLowerCase()}`;
 }
 
-/** The counter key of a subject: `email:` and the trimmed, lower-cased e-mail. */
-export function subjectKey(subject: RateLimitSubject): string {
-  return `email:${subject.email.trim().toLowerCase()}`;
+/** The 429 `rate_limited` of a refused request (`data.retry_after_seconds` for in-process callers). */
+export function rateLimitedError(decision: RateLimitDecision): CommerceError {
+  return new CommerceError(
+    'rate_limited',
+    `Too many requests: try again in ${decision.retry_after_seconds} s.`,
+    {
+      data: { retry_after_seconds: decision.retry_after_seconds },
+    },
+  );
 }
 
 /** Who made a request, as far as the limits care. */
@@ -105,11 +127,17 @@ export interface RateLimiter {
   /** Counts one request in a shared per-address window; `null` when off or the address is unknown. */
   count(limit: SharedRateLimit, address: string | undefined): Promise<RateLimitDecision | null>;
   /**
-   * Counts one request in a shared window of `limit` for a subject rather than an address (its
-   * counter is `<limit> email:<e-mail>`), with the same budget as the per-address window; `null`
-   * when the limit is off.
+   * Counts one request in a shared window of `limit` for a subject (its counter is
+   * `<limit> <subjectKey>`: an address, or `email:<e-mail>` with the same budget as the
+   * per-address window); `null` when the limit is off or the address is empty.
    */
   countSubject(limit: SharedRateLimit, subject: RateLimitSubject): Promise<RateLimitDecision | null>;
+  /**
+   * Whether one more request would pass the subject's current window of `limit`, without counting
+   * it (a refusal when `limit` requests are counted already); `null` when off or the address is
+   * empty. Check, then count the outcome: concurrent checks may all pass before any is counted.
+   */
+  peekSubject(limit: SharedRateLimit, subject: RateLimitSubject): Promise<RateLimitDecision | null>;
 }
 
 /** How often (at most) a process deletes counters of past windows. */
@@ -138,6 +166,7 @@ export function createRateLimiter(
     failed_auth: rule('failed_auth'),
     order_lookup: rule('order_lookup'),
     sign_in: rule('sign_in'),
+    password_reset: rule('password_reset'),
   };
   const secretBuckets = policy.secret_key && createTokenBuckets(policy.secret_key);
   const publishableBuckets = policy.publishable_key && createTokenBuckets(policy.publishable_key);
@@ -146,6 +175,7 @@ export function createRateLimiter(
       policy.failed_auth?.window_seconds ?? 0,
       policy.order_lookup?.window_seconds ?? 0,
       policy.sign_in?.window_seconds ?? 0,
+      policy.password_reset?.window_seconds ?? 0,
     ) * 1000;
   let prunedAt = clock.now();
 
@@ -168,6 +198,19 @@ export function createRateLimiter(
     return windowDecision(current, hits, windowStart + windowMs, now);
   };
 
+  /** Whether one more request would pass the current window of `limit` for `key`; counts nothing. */
+  const peek = async (limit: SharedRateLimit, key: string): Promise<RateLimitDecision | null> => {
+    const current = policy[limit];
+    if (current === null) return null;
+    const now = clock.now();
+    const windowMs = current.window_seconds * 1000;
+    const windowStart = Math.floor(now / windowMs) * windowMs;
+    const hits = await storage.read((repos) => repos.rateLimits.peek(`${limit} ${key}`, windowStart));
+    return windowDecision(current, hits + 1, windowStart + windowMs, now);
+  };
+
+  const emptyAddress = (subject: RateLimitSubject) => 'address' in subject && subject.address.trim() === '';
+
   return {
     policy,
     take(caller, address) {
@@ -180,7 +223,10 @@ export function createRateLimiter(
       return hit(limit, addressKey(address));
     },
     async countSubject(limit, subject) {
-      return hit(limit, subjectKey(subject));
+      return emptyAddress(subject) ? null : hit(limit, subjectKey(subject));
+    },
+    async peekSubject(limit, subject) {
+      return emptyAddress(subject) ? null : peek(limit, subjectKey(subject));
     },
   };
 }

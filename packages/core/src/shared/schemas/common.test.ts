@@ -22,7 +22,7 @@ import {
   TimestampInputSchema,
 } from './common';
 import { parseInput } from './parse';
-import { expectRejected } from './test-helpers';
+import { expectRejected, inputErrorOf } from './test-helpers';
 
 const Priced = z.strictObject({ price: moneyInput });
 const Paid = z.strictObject({ amount: positiveMoneyInput });
@@ -100,6 +100,32 @@ describe('addresses', () => {
       const { [field]: _left, ...rest } = address;
       expectRejected(AddressInputSchema, rest, 'parameter_missing', field);
     }
+  });
+
+  test('first_name + last_name instead of name (decisions §22); one part alone names the other; every missing field listed', () => {
+    const { name: _name, ...nameless } = address;
+    const parts = { ...nameless, first_name: 'Ada', last_name: 'Lovelace' };
+    expect(parseInput(AddressInputSchema, parts)).toEqual({ ...parts, country: 'US' });
+    expect(parseInput(AddressInputSchema, { ...parts, label: 'Home', receiver_name: 'Ada' }).label).toBe(
+      'Home',
+    );
+    expect(
+      expectRejected(AddressInputSchema, { ...nameless, first_name: 'Ada' }, 'parameter_missing', 'last_name')
+        .message,
+    ).toBe('last_name is required when first_name is given');
+    expectRejected(
+      AddressInputSchema,
+      { ...address, last_name: 'Lovelace' },
+      'parameter_missing',
+      'first_name',
+    );
+    expectRejected(AddressInputSchema, { ...parts, first_name: null }, 'parameter_missing', 'first_name');
+    const { line1: _line1, ...bare } = nameless;
+    const error = inputErrorOf(AddressInputSchema, bare);
+    expect(error.code).toBe('parameter_missing');
+    expect(error.details?.map((d) => d.param).sort()).toEqual(['line1', 'name']);
+    expectRejected(AddressInputSchema, { ...address, label: 'x'.repeat(101) }, 'parameter_invalid', 'label');
+    expectRejected(AddressInputSchema, { ...parts, first_name: ' ' }, 'parameter_invalid', 'first_name');
   });
 
   test('blank name → "name must not be empty"', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Json } from '../../ports';
+import { missingAddressNameField, missingAddressNameMessage } from '../address-name';
 import { ERROR_CODES, ERROR_TYPES, type ErrorCode } from '../errors';
 import { MAX_DECIMAL_PLACES, parseDecimal } from '../money';
 import { isCountryCode } from './country-codes';
@@ -318,10 +319,19 @@ export const positiveMoneyInput = moneyInputOf(1, Number.MAX_SAFE_INTEGER);
 
 // ---------------------------------------------------------------- address
 
-/** An address as responses show it (spec "Shared shapes"); optional parts are `null`. */
+/** Longest address `label` ("Home", "Office"; decisions §22). */
+export const MAX_ADDRESS_LABEL_LENGTH = 100;
+
+/**
+ * An address as responses show it (spec "Shared shapes", decisions §22); optional parts are
+ * `null`. `name` is always set: as given, or `"first_name last_name"` when only the parts were;
+ * the parts are `null` when only `name` was given (docs/contract.md#addresses).
+ */
 export const AddressSchema = z
   .object({
     name: z.string(),
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
     company: z.string().nullable(),
     line1: z.string(),
     line2: z.string().nullable(),
@@ -330,17 +340,31 @@ export const AddressSchema = z
     postal_code: z.string(),
     country: z.string().meta({ description: 'ISO 3166-1 alpha-2' }),
     phone: z.string().nullable(),
+    label: z.string().nullable(),
+    receiver_name: z.string().nullable(),
   })
   .meta({ id: 'Address' });
 export type Address = z.infer<typeof AddressSchema>;
 
+const NAME_PART_DESCRIPTION = 'With the other part, instead of (or besides) `name`.';
+
+/** The name rule of every address body, as OpenAPI describes it (docs/contract.md#addresses). */
+export const ADDRESS_NAME_RULE =
+  'Who it is for: `name`, or `first_name` + `last_name` (then `name` is "first_name last_name"; with all three, `name` is kept as given). One part without the other → 400 `parameter_missing` naming it; none → naming `name`.';
+
 /**
  * The address fields of a request, shared by carts, checkout, orders and the address book:
- * `name`, `line1`, `city`, `postal_code`, `country` required (the spec's address body); the rest
- * optional, `null` meaning blank. Country codes are validated and upper-cased.
+ * `line1`, `city`, `postal_code`, `country` required, and who it is for — `name`, or
+ * `first_name` + `last_name` (the rule is {@link refineAddressName}'s); the rest optional, `null`
+ * meaning blank. Country codes are validated and upper-cased.
  */
 export const ADDRESS_INPUT_SHAPE = {
-  name: RequiredTextSchema,
+  name: RequiredTextSchema.optional().meta({
+    description:
+      'Required unless `first_name` and `last_name` are given; then it defaults to "first_name last_name".',
+  }),
+  first_name: RequiredTextSchema.nullable().optional().meta({ description: NAME_PART_DESCRIPTION }),
+  last_name: RequiredTextSchema.nullable().optional().meta({ description: NAME_PART_DESCRIPTION }),
   company: OptionalTextSchema,
   line1: RequiredTextSchema,
   line2: OptionalTextSchema,
@@ -349,10 +373,36 @@ export const ADDRESS_INPUT_SHAPE = {
   postal_code: RequiredTextSchema,
   country: CountryCodeSchema,
   phone: OptionalTextSchema,
+  label: z.string().max(MAX_ADDRESS_LABEL_LENGTH).nullable().optional(),
+  receiver_name: OptionalTextSchema,
 };
 
+/**
+ * The name rule of an address body (shared/address-name.ts): `name`, or both `first_name` and
+ * `last_name`; one part alone → 400 `parameter_missing` naming the other, none → naming `name`.
+ * Runs even when other fields already failed, so that every missing field is reported at once.
+ */
+export function refineAddressName<T extends z.ZodObject>(schema: T): T {
+  return schema.superRefine(
+    (value, ctx) => {
+      const missing = missingAddressNameField(value as Record<string, unknown>);
+      if (missing === null) return;
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing],
+        message: missingAddressNameMessage(missing),
+        params: { code: 'parameter_missing' },
+      });
+    },
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+  ) as T;
+}
+
 /** An address in a request body (cart, checkout, order). */
-export const AddressInputSchema = z.strictObject(ADDRESS_INPUT_SHAPE).meta({ id: 'AddressInput' });
+export const AddressInputSchema = refineAddressName(z.strictObject(ADDRESS_INPUT_SHAPE)).meta({
+  id: 'AddressInput',
+  description: ADDRESS_NAME_RULE,
+});
 export type AddressInput = z.infer<typeof AddressInputSchema>;
 
 // ---------------------------------------------------------------- responses shared by all areas
@@ -458,27 +508,33 @@ export type ListQuerySchema<Sorts extends readonly string[], Shape extends z.Zod
   typeof PAGE_QUERY_SHAPE & Shape & SortShape<Sorts>
 > & { _zod: { output: { order: SortOrder } } };
 
+/** The order of a sort when the query gives none: `desc` for dates (newest first), else `asc`. */
+export function defaultOrder(sort: string): SortOrder {
+  return sort === 'created_at' || sort === 'updated_at' ? 'desc' : 'asc';
+}
+
 /**
  * Builds a list query (docs/contract.md#list-filters): page parameters, the list's filters (`shape`) and
- * `sort` (one of `sorts`, default `created_at`) with `order`. When `order` is not given it
- * defaults to `desc` for `created_at` and `asc` for any other sort. The output matches the
- * storage port's `PageRequest` plus the filters. Unknown query parameters are ignored (only
- * bodies are strict), so cache-busters and tracking parameters do not break lists.
+ * `sort` (one of `sorts`, default `created_at` or `options.defaultSort`) with `order`. When
+ * `order` is not given it defaults to `desc` for the dates `created_at` and `updated_at` and `asc`
+ * for any other sort ({@link defaultOrder}). The output matches the storage port's `PageRequest`
+ * plus the filters. Unknown query parameters are ignored (only bodies are strict), so
+ * cache-busters and tracking parameters do not break lists.
  */
 export function listQuery<
   const Sorts extends readonly ['created_at', ...string[]],
   Shape extends z.ZodRawShape,
->(sorts: Sorts, shape: Shape): ListQuerySchema<Sorts, Shape> {
+>(sorts: Sorts, shape: Shape, options: { defaultSort?: Sorts[number] } = {}): ListQuerySchema<Sorts, Shape> {
   const schema = z
     .object({
       ...shape,
       ...PAGE_QUERY_SHAPE,
-      sort: z.enum(sorts as unknown as [string, ...string[]]).default('created_at'),
+      sort: z.enum(sorts as unknown as [string, ...string[]]).default(options.defaultSort ?? 'created_at'),
       order: SortOrderSchema.optional(),
     })
     .overwrite((value) => {
       const query = value as { sort: string; order?: SortOrder };
-      if (query.order === undefined) query.order = query.sort === 'created_at' ? 'desc' : 'asc';
+      if (query.order === undefined) query.order = defaultOrder(query.sort);
       return value;
     });
   return schema as unknown as ListQuerySchema<Sorts, Shape>;

@@ -44,6 +44,9 @@ export const MAX_TAX_RATE = 100;
 /** The largest variant weight, in grams (1,000 tonnes). */
 export const MAX_WEIGHT = 1_000_000_000;
 
+/** The largest variant `width`, `height` or `depth` (decisions §22; in the merchant's unit). */
+export const MAX_DIMENSION = 1_000_000_000;
+
 /** The most lines one cart (and so one order) holds (docs/contract.md#input-limits). */
 export const MAX_CART_LINES = 250;
 

@@ -143,11 +143,13 @@ describe('parseInput', () => {
   test('a schema-written message is prefixed with the param', () => {
     const error = expectRejected(
       CheckoutSchema,
-      { payment_provider: 'stripe' },
-      'parameter_missing',
-      'payment_method_id',
+      { payment_provider: 'stripe', payment_method: 'manual' },
+      'parameter_invalid',
+      'payment_method',
     );
-    expect(error.message).toBe('payment_method_id is required when payment_provider is stripe');
+    expect(error.message).toBe(
+      'payment_method is the older name of payment_provider and must not differ from it',
+    );
   });
 
   test('a non-object body → parameter_invalid without param', () => {
