@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { type FakeStripe, startFakeStripe } from '@cartwright/payments-stripe/fake-stripe';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { pnpmStart, type StartedServer as Started, stopServer as stop } from './support/pnpm-start';
 import { type CallResponse, call } from './support/serve-process';
 
 /**
@@ -18,79 +18,16 @@ import { type CallResponse, call } from './support/serve-process';
  * refreshes it.
  */
 
-const ROOT = resolve(import.meta.dirname, '../../..');
 const SECRET = 'sk_test_stripeWebhookServeSecret0000001';
 const PUBLISHABLE = 'pk_test_stripeWebhookServePublish000001';
 const WEBHOOK_SECRET = 'whsec_cliStripeWebhookServe0000000000001';
+/** What every server of this file is started with besides its database and Stripe settings. */
+const SERVE_ENV = {
+  COMMERCE_API_KEYS: `${SECRET},${PUBLISHABLE}`,
+  COMMERCE_SEED: 'demo',
+  COMMERCE_RECONCILE_INTERVAL_MS: '0',
+};
 const ADDRESS = { name: 'Ada Lovelace', line1: '1 St', city: 'London', postal_code: 'N1', country: 'GB' };
-
-/** The words of the root `pnpm start` script after `node`: `<flags…> packages/cli/dist/bin.js serve`. */
-function startCommand(): string[] {
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-    scripts: Record<string, string>;
-  };
-  const words = (pkg.scripts.start ?? '').trim().split(/\s+/);
-  expect(words[0]).toBe('node');
-  const bin = words.find((w) => w.endsWith('.js'));
-  if (!bin || !existsSync(join(ROOT, bin)))
-    throw new Error(`${bin} is missing: build the JavaScript first (pnpm build:js)`);
-  return words.slice(1);
-}
-
-interface Started {
-  child: ChildProcess;
-  url: string;
-  output(): string;
-}
-
-/** `pnpm start`'s command from the repository root, resolved once it prints `listening on …`. */
-function pnpmStart(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, startCommand(), {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      COMMERCE_API_KEYS: `${SECRET},${PUBLISHABLE}`,
-      COMMERCE_SEED: 'demo',
-      COMMERCE_RECONCILE_INTERVAL_MS: '0',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`pnpm start did not start:\n${out}`));
-    }, 60_000);
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = out.match(/listening on (http:\/\/\S+)/);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolvePromise({ child, url: match[1], output: () => out });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(
-        new Error(`pnpm start exited with ${code} (is the built JavaScript current? pnpm build:js):\n${out}`),
-      );
-    });
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolvePromise) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolvePromise();
-    child.once('exit', () => resolvePromise());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-  });
-}
 
 /** Posts `payload` to `/v1/webhooks/stripe` as Stripe does: raw JSON, no API key, `Stripe-Signature` when given. */
 async function postStripeEvent(
@@ -139,6 +76,7 @@ describe('pnpm start with STRIPE_SECRET_KEY, STRIPE_API_BASE and STRIPE_WEBHOOK_
   beforeAll(async () => {
     fake = await startFakeStripe();
     server = await pnpmStart({
+      ...SERVE_ENV,
       DATABASE_URL: join(dir, 'shop.db'),
       STRIPE_SECRET_KEY: 'sk_test_cliStripeWebhook',
       STRIPE_API_BASE: fake.url,
@@ -220,6 +158,7 @@ describe('pnpm start with STRIPE_SECRET_KEY but no STRIPE_WEBHOOK_SECRET', () =>
   beforeAll(async () => {
     fake = await startFakeStripe();
     server = await pnpmStart({
+      ...SERVE_ENV,
       DATABASE_URL: join(dir, 'shop.db'),
       STRIPE_SECRET_KEY: 'sk_test_cliStripeWebhook',
       STRIPE_API_BASE: fake.url,

@@ -1,13 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createTestDatabase } from '@cartwright/storage-conformance/postgres-server';
 import { type CustomerAuthResponse, HeadlessCommerce } from '@headless-commerce/sdk';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import {
+  pnpmStart,
+  type StartedServer as Started,
+  stopServer as stop,
+} from '../../../cli/test/support/pnpm-start';
 import { expectSdkError, isoDate } from './support';
 
 /**
@@ -26,69 +30,8 @@ import { expectSdkError, isoDate } from './support';
  * The SDK's declarations differ from docs/contract.md#customer-accounts in a few places (see `accounts.test.ts`).
  */
 
-const ROOT = resolve(import.meta.dirname, '../../../..');
 const SECRET = 'sk_test_accountsServeSecret000000000001';
 const PUBLISHABLE = 'pk_test_accountsServePublishable0000001';
-
-/** The words of the root `pnpm start` script: `node <flags…> packages/cli/dist/bin.js serve`. */
-function startCommand(): string[] {
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-    scripts: Record<string, string>;
-  };
-  const words = (pkg.scripts.start ?? '').trim().split(/\s+/);
-  expect(words[0]).toBe('node');
-  const bin = words.find((w) => w.endsWith('.js'));
-  if (!bin || !existsSync(join(ROOT, bin)))
-    throw new Error(`${bin} is missing: build the JavaScript first (pnpm build:js)`);
-  return words.slice(1);
-}
-
-interface Started {
-  child: ChildProcess;
-  url: string;
-  output(): string;
-}
-
-/** `pnpm start`'s command from the repository root, resolved once it prints `listening on …`. */
-function pnpmStart(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, startCommand(), {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`pnpm start did not listen:\n${out}`));
-    }, 60_000);
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = out.match(/listening on (http:\/\/\S+)/)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolvePromise({ child, url, output: () => out });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(
-        new Error(`pnpm start exited with ${code} (is the built JavaScript current? pnpm build:js):\n${out}`),
-      );
-    });
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolvePromise) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolvePromise();
-    child.once('exit', () => resolvePromise());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-  });
-}
 
 interface Delivery {
   type: string;
