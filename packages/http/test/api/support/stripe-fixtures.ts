@@ -1,6 +1,6 @@
-import { CommerceError, type Engine, type Order } from '@cartwright/core';
+import { CommerceError, type Engine, type EngineOptions, type Order } from '@cartwright/core';
 import { engineInternals } from '@cartwright/core/internal';
-import type { PaymentProvider } from '@cartwright/core/providers';
+import type { Clock, PaymentProvider } from '@cartwright/core/providers';
 import type { Repositories, Storage } from '@cartwright/core/storage';
 import { stripeProvider } from '@cartwright/payments-stripe';
 import { type FakeStripe, startFakeStripe } from '@cartwright/payments-stripe/fake-stripe';
@@ -161,24 +161,37 @@ export interface StripeTestContext {
   fake: FakeStripe;
   /** The fault plan of the registered `stripe` provider. */
   plan: FaultPlan;
+  /** Moves the engine's clock forward (the fake Stripe and webhook signatures keep real time). */
+  advance(ms: number): void;
 }
 
 /**
  * Runs `body` once per API target with a fake Stripe started first and the engine built with
- * `stripe` = the Stripe provider against the fake (wrapped by `faultyProvider`).
+ * `stripe` = the Stripe provider against the fake (wrapped by `faultyProvider`), on a clock that
+ * follows real time until the block moves it forward (`advance`). `config`: engine settings
+ * (e.g. the payment timeout).
  */
-export function describeStripeApi(name: string, body: (ctx: () => StripeTestContext) => void): void {
+export function describeStripeApi(
+  name: string,
+  body: (ctx: () => StripeTestContext) => void,
+  config: EngineOptions['config'] = {},
+): void {
   for (const target of API_TARGETS) {
     describe(`${name} [${target}]`, () => {
       let current: (StripeTestContext & { close(): Promise<void> }) | undefined;
       beforeAll(async () => {
         const fake = await startFakeStripe();
+        let offset = 0;
+        const clock: Clock = { now: () => Date.now() + offset };
         const { provider, plan } = faultyProvider(stripeForFake(fake));
-        const api = await startApi(target, { payments: [provider] });
+        const api = await startApi(target, { payments: [provider], clock, config });
         current = {
           api,
           fake,
           plan,
+          advance: (ms) => {
+            offset += ms;
+          },
           close: async () => {
             await api.close();
             await fake.stop();
