@@ -1,40 +1,48 @@
 #!/usr/bin/env node
-// Checks every published package as it would be published (run after `pnpm build`): packs it
-// with `pnpm pack` (which applies `publishConfig`), then, on the tarball:
-//   - every target of `exports` (every condition), `bin`, `main`, `module` and `types` is a file
-//     inside the tarball; README.md and LICENSE are there; `repository.directory` is the
-//     package's folder;
+// Checks every published package as it would be published: packs it with `pnpm pack` (which runs
+// the package's `prepack`, scripts/prepack.mjs, and applies `publishConfig`), then, on the
+// tarball:
+//   - every target of `exports` (every condition, declarations included), `bin`, `main`, `module`
+//     and `types` is a file inside the tarball; README.md and LICENSE are there;
+//     `repository.directory` is the package's folder;
 //   - the published export map is the workspace one without the `@cartwright/source` condition
 //     (whose ./src files are not published), and names that condition nowhere;
-//   - publint --strict and arethetypeswrong (node16 profile, esm-only for packages without a
-//     `require` export) pass.
-// Usage: node scripts/check-packages.mjs [--out <dir>]   (keeps the tarballs in <dir>)
+//   - publint --strict and arethetypeswrong pass. attw's profile is `node16` (node16 CommonJS,
+//     node16 ESM, bundler), `esm-only` for packages without a `require` export. Not `strict`:
+//     `node10` (`moduleResolution: node`/`node10`, the default of `module: commonjs`) ignores the
+//     `exports` map, so it finds no subpath and, through `main`, no declarations — an accepted
+//     limitation, documented in docs/embedding.md and the READMEs (use node16, nodenext or
+//     bundler).
+// With --fresh (what `pnpm check:packages` runs), the packages are packed from a copy of the
+// working tree in the state a fresh `pnpm install` leaves (the root postinstall run there: the
+// JavaScript, no declarations; checked), so the tarballs prove that `pnpm pack` ships the
+// declarations with no `pnpm build` before it. Without it, they are packed in place.
+// Usage: node scripts/check-packages.mjs [--fresh] [--out <dir>]   (keeps the tarballs in <dir>)
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
+import { topologicalOrder, workspacePackages } from './prepack.mjs';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const outArg = process.argv.indexOf('--out');
 const outDir =
   outArg > 0 ? resolve(process.argv[outArg + 1]) : mkdtempSync(join(tmpdir(), 'cartwright-pack-'));
 mkdirSync(outDir, { recursive: true });
+const fresh = process.argv.includes('--fresh') ? freshCopy() : undefined;
 process.on('exit', () => {
   if (outArg < 0) rmSync(outDir, { recursive: true, force: true });
+  if (fresh) rmSync(fresh, { recursive: true, force: true });
 });
+const packRoot = fresh ?? root;
 
 const SOURCE_CONDITION = '@cartwright/source';
 const problems = [];
 const packed = [];
 
-for (const name of readdirSync(join(root, 'packages')).sort()) {
-  const dir = join(root, 'packages', name);
-  let pkg;
-  try {
-    pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-  } catch {
-    continue;
-  }
+// Dependencies first: each prepack then finds the declarations of the packages it imports current.
+const byName = workspacePackages(packRoot);
+for (const { dir, pkg } of topologicalOrder(byName).map((name) => byName.get(name))) {
   if (pkg.private) continue;
   const fail = (message) => problems.push(`${pkg.name}: ${message}`);
   const problemsBefore = problems.length;
@@ -51,12 +59,14 @@ for (const name of readdirSync(join(root, 'packages')).sort()) {
     execFileSync('tar', ['xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }),
   );
   const size = execFileSync('du', ['-k', tarball], { encoding: 'utf8' }).split('\t')[0];
+  const declarations = [...files].filter((f) => /\.d\.c?ts$/.test(f)).length;
+  if (declarations === 0) fail('no declarations (.d.ts) in the tarball');
   packed.push({ name: pkg.name, tarball, files: files.size, kib: Number(size) });
 
   // README, LICENSE, repository
   for (const file of ['README.md', 'LICENSE', 'package.json'])
     if (!files.has(file)) fail(`${file} is not in the tarball`);
-  const directory = relative(root, dir);
+  const directory = relative(packRoot, dir);
   if (published.repository?.directory !== directory) fail(`repository.directory should be ${directory}`);
   if (!published.repository?.url) fail('no repository.url');
 
@@ -91,7 +101,7 @@ for (const name of readdirSync(join(root, 'packages')).sort()) {
   run(pkg.name, 'attw', [tarball, '--profile', profile, '--format', 'ascii'], dir);
   const verdict =
     problems.length === problemsBefore
-      ? `${new Set(targets).size} targets present, publint + attw (${profile}) clean`
+      ? `${new Set(targets).size} targets present (${declarations} declaration files), publint + attw (${profile}) clean`
       : `${problems.length - problemsBefore} problem(s)`;
   console.log(`== ${pkg.name}: ${files.size} files, ${size} KiB packed, ${verdict}`);
 }
@@ -101,8 +111,57 @@ if (problems.length > 0) {
   process.exit(1);
 }
 console.log(
-  `packages: ${packed.length} tarballs complete (exports, bin, README, LICENSE), publint and attw clean — in ${outDir}`,
+  `packages: ${packed.length} tarballs complete (exports, declarations, bin, README, LICENSE), publint and attw clean${fresh ? ', packed from a fresh install (JavaScript only, declarations built by prepack)' : ''} — in ${outDir}`,
 );
+
+/**
+ * A copy of the working tree (tracked files and new ones git does not ignore) in the state
+ * `pnpm install` leaves it: the root postinstall run (`build:js`), no declarations anywhere. The
+ * installed dependencies are the repository's: node_modules is a link to its node_modules, and
+ * each package's node_modules (links to the store and to the workspace packages, relative) is
+ * copied.
+ */
+function freshCopy() {
+  const started = performance.now();
+  const copy = mkdtempSync(join(tmpdir(), 'cartwright-fresh-'));
+  const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  let copied = 0;
+  for (const file of listed.split('\0')) {
+    if (!file || !existsSync(join(root, file))) continue; // deleted in the working tree
+    mkdirSync(dirname(join(copy, file)), { recursive: true });
+    cpSync(join(root, file), join(copy, file), { verbatimSymlinks: true });
+    copied++;
+  }
+  symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'));
+  for (const name of readdirSync(join(root, 'packages'))) {
+    const modules = join(root, 'packages', name, 'node_modules');
+    if (!existsSync(modules) || !existsSync(join(copy, 'packages', name))) continue;
+    cpSync(modules, join(copy, 'packages', name, 'node_modules'), {
+      recursive: true,
+      verbatimSymlinks: true,
+      filter: (source) => !source.startsWith(join(modules, '.cache')),
+    });
+  }
+  execFileSync('pnpm', ['run', '--silent', 'postinstall'], { cwd: copy, stdio: 'inherit' });
+  const declarations = readdirSync(join(copy, 'packages')).flatMap((name) => {
+    const dist = join(copy, 'packages', name, 'dist');
+    return existsSync(dist) ? readdirSync(dist, { recursive: true }).filter((f) => /\.d\.c?ts$/.test(f)) : [];
+  });
+  if (declarations.length > 0) {
+    console.error(
+      `check-packages: the fresh copy has declarations before packing: ${declarations.slice(0, 5).join(', ')}`,
+    );
+    process.exit(1);
+  }
+  console.log(
+    `check-packages: fresh copy of the working tree (${copied} files) after the root postinstall (build:js): no declarations — in ${((performance.now() - started) / 1000).toFixed(1)}s`,
+  );
+  return copy;
+}
 
 function stripCondition(value) {
   if (Array.isArray(value)) return value.map(stripCondition);

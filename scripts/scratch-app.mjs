@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // A newcomer's app, outside the repository: installs the packed tarballs with npm from a fresh
-// directory in the system temp folder and runs what the READMEs promise. Run after `pnpm build`
-// (`pnpm check:packages` runs it on the tarballs it checked).
+// directory in the system temp folder and runs what the READMEs promise. Without --tarballs it
+// packs the packages itself (`pnpm pack`: each package's prepack builds what it ships);
+// `pnpm check:packages` runs it on the tarballs it checked, packed from a fresh install.
 //
 //   1. core + storage-kysely alone, no driver: sqliteStorage() fails with the one-line error
 //      naming better-sqlite3 (and postgresStorage() naming pg).
@@ -13,8 +14,11 @@
 //      the engine through `ctx.engine`, mounted with `createHandler` + `createNodeListener` and
 //      called over HTTP, and a payment provider of its own (typed from @cartwright/core/providers)
 //      that takes a checkout and appears in the served OpenAPI document; type-checked strict
-//      without `skipLibCheck` (tsc's time, memory and type count printed, and the same with
-//      `skipLibCheck` for comparison).
+//      without `skipLibCheck` under each supported moduleResolution — nodenext, node16 and
+//      bundler — with nothing but the tarballs installed (tsc's time, memory and type count
+//      printed, and the same with `skipLibCheck` for comparison). node10 (`moduleResolution:
+//      node`, the default of `module: commonjs`) is tried and reported, not required: it ignores
+//      the `exports` map (docs/embedding.md).
 //   4. a third party's adapter tests: the test files of packages/storage-conformance/README.md,
 //      verbatim (every ts/js block whose first line is `// <file name>`), run with vitest from the
 //      registry against storage-kysely's SQLite adapter from its tarball — the whole conformance
@@ -48,6 +52,7 @@ import {
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { topologicalOrder, workspacePackages } from './prepack.mjs';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const args = process.argv.slice(2);
@@ -66,13 +71,11 @@ process.on('exit', () => {
 if (!tarballDir) {
   tarballDir = join(work, 'tarballs');
   mkdirSync(tarballDir);
-  for (const name of readdirSync(join(root, 'packages'))) {
-    const pkg = JSON.parse(readFileSync(join(root, 'packages', name, 'package.json'), 'utf8'));
+  // Dependencies first: each prepack then finds the declarations of the packages it imports current.
+  const byName = workspacePackages(root);
+  for (const { dir, pkg } of topologicalOrder(byName).map((name) => byName.get(name))) {
     if (pkg.private) continue;
-    execFileSync('pnpm', ['pack', '--pack-destination', tarballDir], {
-      cwd: join(root, 'packages', name),
-      stdio: 'ignore',
-    });
+    execFileSync('pnpm', ['pack', '--pack-destination', tarballDir], { cwd: dir, stdio: 'ignore' });
   }
   step(`packed into ${tarballDir}`);
 }
@@ -378,14 +381,27 @@ writeFileSync(
     2,
   ),
 );
+// The other module resolutions a TypeScript app may use (docs/embedding.md): node16 and bundler
+// are supported; node10 (`moduleResolution: node`) ignores `exports` and is not.
+const resolutions = {
+  node16: { module: 'Node16', moduleResolution: 'Node16' },
+  bundler: { module: 'Preserve', moduleResolution: 'Bundler' },
+  node10: { module: 'ESNext', moduleResolution: 'Node10' },
+};
+for (const [name, compilerOptions] of Object.entries(resolutions)) {
+  writeFileSync(
+    join(app, `tsconfig.${name}.json`),
+    JSON.stringify({ extends: './tsconfig.json', compilerOptions }, null, 2),
+  );
+}
 const tsc = join(
   dirname(createRequire(join(root, 'package.json')).resolve('typescript/package.json')),
   'bin',
   'tsc',
 );
 /** One tsc run on the app: whether it passed, its errors, and its own figures (--extendedDiagnostics). */
-function typeCheck(extra) {
-  const result = sh(process.execPath, [tsc, '-p', 'tsconfig.json', '--extendedDiagnostics', ...extra], app, {
+function typeCheck(extra, project = 'tsconfig.json') {
+  const result = sh(process.execPath, [tsc, '-p', project, '--extendedDiagnostics', ...extra], app, {
     allowFailure: true,
   });
   const figure = (name) => new RegExp(`^${name}:\\s+(\\S+)`, 'm').exec(result.stdout)?.[1] ?? '?';
@@ -401,7 +417,25 @@ const skipping = typeCheck(['--skipLibCheck']);
 step(`custom route: tsc strict with skipLibCheck — ${skipping.summary}`);
 check(
   strict.ok,
-  `a custom route type-checks strict without skipLibCheck (ctx.engine is the engine): ${strict.errors.slice(0, 5).join(' | ') || 'no errors'}`,
+  `a custom route type-checks strict without skipLibCheck (ctx.engine is the engine), moduleResolution nodenext: ${strict.errors.slice(0, 5).join(' | ') || 'no errors'}`,
+);
+for (const name of ['node16', 'bundler']) {
+  const result = typeCheck([], `tsconfig.${name}.json`);
+  step(`custom route: tsc strict without skipLibCheck, moduleResolution ${name} — ${result.summary}`);
+  check(
+    result.ok,
+    `the same app type-checks with moduleResolution ${name}: ${result.errors.slice(0, 5).join(' | ') || 'no errors'}`,
+  );
+}
+const node10 = typeCheck([], 'tsconfig.node10.json');
+const node10Counts = new Map();
+for (const line of node10.errors) {
+  const code = /error (TS\d+)/.exec(line)?.[1] ?? '?';
+  node10Counts.set(code, (node10Counts.get(code) ?? 0) + 1);
+}
+const node10Codes = [...node10Counts].map(([code, count]) => `${code} ×${count}`);
+step(
+  `custom route, moduleResolution node10 (not supported, documented): ${node10.ok ? 'type-checks' : `${node10Codes.join(', ')}, e.g. ${node10.errors[0]?.replace(/^.*error /, '') ?? '?'}`}`,
 );
 writeFileSync(
   join(app, 'custom-route.mjs'),

@@ -6,5 +6,5 @@ export default defineConfig({
   dts: false, // declarations: scripts/build-dts.mjs (package.json build)
   clean: true,
   sourcemap: true,
-  external: ['better-sqlite3', 'pg', 'pino'],
+  external: ['better-sqlite3', 'pg', 'mysql2', 'pino'],
 });

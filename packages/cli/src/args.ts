@@ -65,7 +65,7 @@ export function readInvocation(argv: readonly string[]): Invocation {
   if (args.includes('--help') || args.includes('-h')) return { kind: 'help', text: usage };
   try {
     const { values } = parseArgs({
-      args: [...args],
+      args: joinDashValues(args, OPTIONS[command]),
       options: OPTIONS[command],
       strict: true,
       allowPositionals: false,
@@ -75,6 +75,34 @@ export function readInvocation(argv: readonly string[]): Invocation {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new ConfigError(`${message}\n\n${usage}`);
   }
+}
+
+/**
+ * `--limit -5` as `--limit=-5`: `parseArgs` refuses a value that starts with a dash as "ambiguous"
+ * (it could be a forgotten value followed by another flag), which hides the real problem. A word
+ * after a flag that takes a value is that value unless it is one of the command's flags (or
+ * `--`), so the value's own check says what is wrong with it (`--limit must be …, got '-5'`).
+ */
+function joinDashValues(args: readonly string[], options: NonNullable<ParseArgsConfig['options']>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i] as string;
+    const next = args[i + 1];
+    const name = word.startsWith('--') ? word.slice(2) : null;
+    const takesValue = name !== null && Object.hasOwn(options, name) && options[name]?.type === 'string';
+    if (takesValue && next?.startsWith('-') && !isFlag(next, options)) {
+      out.push(`${word}=${next}`);
+      i++;
+    } else {
+      out.push(word);
+    }
+  }
+  return out;
+}
+
+function isFlag(word: string, options: NonNullable<ParseArgsConfig['options']>): boolean {
+  if (word === '--' || word === '-h' || word === '--help') return true;
+  return word.startsWith('--') && Object.hasOwn(options, word.slice(2).split('=')[0] as string);
 }
 
 function isCommand(name: string): name is CommandName {

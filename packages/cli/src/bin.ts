@@ -44,6 +44,11 @@ async function serve(config: ServerConfig, { values }: CommandOf<'serve'>): Prom
     deliverWebhooks: values['no-worker'] !== true,
     reconcile: values['no-reconcile'] !== true,
   });
+  // Before the lines that say it runs: a SIGTERM sent on seeing them must drain, not kill.
+  onShutdown(async (signal) => {
+    console.log(`${signal} received, draining…`);
+    await running.close();
+  });
   if (running.generatedKeys.length > 0) {
     console.log('Generated API keys for test mode (shown once; only their hashes are stored):');
     for (const key of running.generatedKeys) console.log(`  ${key}`);
@@ -53,10 +58,6 @@ async function serve(config: ServerConfig, { values }: CommandOf<'serve'>): Prom
   if (seeded !== null) console.log(seeded);
   console.log(`listening on ${running.url}`);
   console.log(`API reference: ${running.url}/v1/docs (OpenAPI: ${running.url}/v1/openapi.json)`);
-  onShutdown(async (signal) => {
-    console.log(`${signal} received, draining…`);
-    await running.close();
-  });
 }
 
 async function worker(config: ServerConfig, { values }: CommandOf<'worker'>): Promise<void> {
@@ -71,15 +72,15 @@ async function worker(config: ServerConfig, { values }: CommandOf<'worker'>): Pr
     onError: (error) => logger.error({ err: error }, 'webhook delivery failed'),
     onAttempt: (attempt) => logWebhookAttempt(logger, attempt),
   });
-  logger.info(
-    { worker_id: workerId, database: describeDatabase(config.databaseUrl) },
-    'webhook worker running',
-  );
   onShutdown(async (signal) => {
     logger.info({ signal }, 'finishing in-flight deliveries');
     await Promise.all([loop.stop(), reconciler?.stop()]);
     await engine.close();
   });
+  logger.info(
+    { worker_id: workerId, database: describeDatabase(config.databaseUrl) },
+    'webhook worker running',
+  );
 }
 
 async function reconcile(config: ServerConfig, { values }: CommandOf<'reconcile'>): Promise<void> {

@@ -1,4 +1,5 @@
-import { isAbsolute, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { RateLimitOptions, RateLimitPolicy, RateLimitRule } from '@cartwright/core';
 
 /** The log levels of `LOG_LEVEL` (pino's). */
@@ -10,15 +11,15 @@ export interface ServerConfig {
   port: number;
   host: string;
   /**
-   * `postgres://…`/`postgresql://…`, `:memory:`, or an absolute SQLite file path (a relative
-   * `DATABASE_URL` is resolved against the directory the command was typed in: pnpm's `INIT_CWD`,
-   * else the working directory — so `pnpm start` and `pnpm cartwright …` from the repository root
-   * and `pnpm --filter @cartwright/cli …` all use the same `./.data/commerce.db`).
+   * `postgres://…`/`postgresql://…`, `mysql://…`/`mariadb://…`, `:memory:`, or an absolute SQLite
+   * file path. A relative `DATABASE_URL` is resolved against the directory the command was typed
+   * in (pnpm's `INIT_CWD`, else the working directory); without `DATABASE_URL` it is
+   * `.data/commerce.db` in the project's root ({@link projectRoot}), wherever the command is typed.
    */
   databaseUrl: string;
   /**
-   * `DATABASE_POOL_SIZE` (default 10): connections of the PostgreSQL pool of this process
-   * (ignored for SQLite). Measured effects: docs/benchmarks.md.
+   * `DATABASE_POOL_SIZE` (default 10): connections of the PostgreSQL or MariaDB pool of this
+   * process (ignored for SQLite). Measured effects: docs/benchmarks.md.
    */
   databasePoolSize: number;
   /** `LOG_LEVEL` (default `info`). */
@@ -96,32 +97,77 @@ function millis(env: NodeJS.ProcessEnv, name: string, fallback: number): number 
 }
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//i;
+const MARIADB_URL = /^(mysql|mariadb):\/\//i;
 /** A URL scheme (`mysql://`, `postgress://`, `sqlite:`…): two letters or more, so `C:\\x` stays a path. */
 const ANY_SCHEME = /^([a-z][a-z0-9+.-]+):/i;
 
+/** The default `DATABASE_URL`: a SQLite file in the project's root ({@link projectRoot}). */
+export const DEFAULT_DATABASE = '.data/commerce.db';
+
 /**
- * `DATABASE_URL` (docs/contract.md#running): `postgres://…` → PostgreSQL; `:memory:` → in-memory SQLite;
- * a path → a SQLite file, made absolute. Any other scheme (`mysql://`, the typo `postgress://`)
+ * The root of the project a command runs in: the nearest folder, from `dir` upwards, that holds a
+ * workspace (`pnpm-workspace.yaml`, or a package.json with `workspaces`) — so in this repository
+ * the repository root, from any of its subfolders —, else the nearest folder holding a
+ * package.json, else `dir` itself.
+ */
+export function projectRoot(dir: string): string {
+  let nearestPackage: string | null = null;
+  for (let current = resolve(dir); ; ) {
+    if (existsSync(join(current, 'pnpm-workspace.yaml'))) return current;
+    const manifest = join(current, 'package.json');
+    if (existsSync(manifest)) {
+      nearestPackage ??= current;
+      try {
+        if ((JSON.parse(readFileSync(manifest, 'utf8')) as { workspaces?: unknown }).workspaces)
+          return current;
+      } catch {
+        // Not JSON: not a workspace root, and still a package folder.
+      }
+    }
+    const parent = dirname(current);
+    if (parent === current) return nearestPackage ?? resolve(dir);
+    current = parent;
+  }
+}
+
+/** A database server's URL: parseable and, for MariaDB, naming its database. Messages never repeat it. */
+function serverUrl(value: string, kind: 'postgres' | 'mariadb'): string {
+  const scheme = value.slice(0, value.indexOf(':')).toLowerCase();
+  const example = `${scheme}://user:password@host:${kind === 'postgres' ? 5432 : 3306}/shop`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(
+      `DATABASE_URL is not a valid ${scheme}:// URL such as ${example} (check its escaping: a password with @ or / must be percent-encoded)`,
+    );
+  }
+  if (kind === 'mariadb' && url.pathname.replace(/^\//, '') === '') {
+    throw new ConfigError(
+      `DATABASE_URL names no database: expected ${example} (MariaDB has no default database)`,
+    );
+  }
+  return value;
+}
+
+/**
+ * `DATABASE_URL` (docs/contract.md#running): `postgres://…` → PostgreSQL; `mysql://…` or
+ * `mariadb://…` → MariaDB; `:memory:` → in-memory SQLite; a path → a SQLite file, made absolute
+ * against `baseDir` (the directory the command was typed in). Unset: {@link DEFAULT_DATABASE} in
+ * the project's root found from `baseDir`. Any other scheme (`sqlite:`, the typo `postgress://`)
  * is refused instead of becoming a SQLite file named after the URL; the message never repeats the
  * URL (it may hold a password).
  */
 export function resolveDatabaseUrl(raw: string | undefined, baseDir: string): string {
-  const value = raw?.trim() || './.data/commerce.db';
-  if (POSTGRES_URL.test(value)) {
-    try {
-      new URL(value);
-    } catch {
-      throw new ConfigError(
-        'DATABASE_URL is not a valid postgres:// URL (check its escaping: a password with @ or / must be percent-encoded)',
-      );
-    }
-    return value;
-  }
+  const value = raw?.trim() ?? '';
+  if (value === '') return join(projectRoot(baseDir), DEFAULT_DATABASE);
+  if (POSTGRES_URL.test(value)) return serverUrl(value, 'postgres');
+  if (MARIADB_URL.test(value)) return serverUrl(value, 'mariadb');
   if (value === ':memory:') return value;
   const scheme = ANY_SCHEME.exec(value)?.[1];
   if (scheme !== undefined) {
     throw new ConfigError(
-      `DATABASE_URL has the scheme '${scheme}:', which Cartwright does not support: use postgres://… (PostgreSQL), a file path (SQLite) or :memory:`,
+      `DATABASE_URL has the scheme '${scheme}:', which Cartwright does not support: use postgres://… (PostgreSQL), mysql://… or mariadb://… (MariaDB), a file path (SQLite) or :memory:`,
     );
   }
   return isAbsolute(value) ? value : resolve(baseDir, value);

@@ -17,6 +17,7 @@ import { ConfigError, type ServerConfig } from './config';
 import { seedDemo } from './demo-seed';
 import { nodeCrypto } from './node-crypto';
 import { openStorage } from './open-storage';
+import { rootPage } from './root-page';
 import { explainDatabaseError, explainListenError } from './startup-errors';
 
 export interface RunningServer {
@@ -223,13 +224,15 @@ export async function startServer(
     trustProxy: config.trustProxy,
     onError: (error, info) => logger.error({ err: error, request_id: info.requestId }, 'unexpected error'),
   });
-  // The node adapter's light path, plus one structured log line per request.
+  // The node adapter's light path, plus one structured log line per request; `GET /` points to
+  // the API reference (root-page.ts).
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
     let requestId: string | undefined;
     let code: string | undefined;
     try {
-      const response = await handler.handleRaw(toRawRequest(req));
+      const response =
+        rootPage(req.method, req.url, req.headers.accept) ?? (await handler.handleRaw(toRawRequest(req)));
       requestId = response.headers['Request-Id'];
       if (response.status >= 400) code = errorCodeOf(response.body);
       writeNodeResponse(res, response);

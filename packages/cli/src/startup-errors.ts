@@ -1,7 +1,10 @@
 import { ConfigError } from './config';
 import { describeDatabase } from './open-storage';
 
-/** Node's and PostgreSQL's error codes met while starting, with what to tell the operator. */
+/**
+ * Node's, PostgreSQL's, MariaDB's (mysql2) and SQLite's error codes met while starting, with what
+ * to tell the operator.
+ */
 const DATABASE_HINTS: Record<string, string> = {
   ECONNREFUSED: 'nothing accepts connections there — is the server running, and on that port?',
   ENOTFOUND: 'the host name does not resolve',
@@ -11,6 +14,10 @@ const DATABASE_HINTS: Record<string, string> = {
   '28P01': 'password authentication failed',
   '28000': 'the server refused this user',
   '3D000': 'the database does not exist (create it first)',
+  ER_ACCESS_DENIED_ERROR: 'access denied: wrong user or password',
+  ER_DBACCESS_DENIED_ERROR: 'this user may not use that database',
+  ER_HOST_NOT_PRIVILEGED: 'the server does not accept connections from this host',
+  ER_BAD_DB_ERROR: 'the database does not exist (create it first)',
   SQLITE_CANTOPEN: 'the SQLite file cannot be opened (check the folder and its permissions)',
   SQLITE_NOTADB: 'the file is not a SQLite database',
   SQLITE_READONLY: 'the SQLite file is read-only',

@@ -12,9 +12,12 @@ Commands:
 
 Run \`cartwright <command> --help\` for a command's options, \`cartwright --version\` for the version.
 Flags take their value as \`--flag value\` or \`--flag=value\`; an unknown flag is refused.
-Configuration comes from the environment: PORT, HOST, DATABASE_URL, COMMERCE_API_KEYS,
-COMMERCE_WEBHOOK_RETRY_DELAYS, COMMERCE_ALLOW_PRIVATE_WEBHOOKS, COMMERCE_SEED, STRIPE_SECRET_KEY,
-STRIPE_API_BASE, STRIPE_WEBHOOK_SECRET, COMMERCE_RECONCILE_INTERVAL_MS, COMMERCE_RECONCILE_AFTER_MS,
+DATABASE_URL is postgres://… (PostgreSQL), mysql://… or mariadb://… (MariaDB), a SQLite file path
+or :memory:; unset, every command uses the SQLite file .data/commerce.db in the project's root (the
+nearest folder up holding pnpm-workspace.yaml, else a package.json), wherever it is typed.
+Configuration comes from the environment: PORT, HOST, DATABASE_URL, DATABASE_POOL_SIZE,
+COMMERCE_API_KEYS, COMMERCE_WEBHOOK_RETRY_DELAYS, COMMERCE_ALLOW_PRIVATE_WEBHOOKS, COMMERCE_SEED,
+STRIPE_SECRET_KEY, STRIPE_API_BASE, STRIPE_WEBHOOK_SECRET, COMMERCE_RECONCILE_INTERVAL_MS, COMMERCE_RECONCILE_AFTER_MS,
 COMMERCE_PAYMENT_TIMEOUT_MINUTES, COMMERCE_RATE_LIMITS, COMMERCE_RATE_LIMIT_<RULE>,
 COMMERCE_CORS_ORIGINS, COMMERCE_CORS_ADMIN_ORIGINS, COMMERCE_TRUST_PROXY, LOG_LEVEL (see docs/getting-started.md and docs/limits.md).`,
   reconcile: `Usage: cartwright reconcile [--older-than-ms N] [--limit N]
@@ -22,7 +25,8 @@ COMMERCE_CORS_ORIGINS, COMMERCE_CORS_ADMIN_ORIGINS, COMMERCE_TRUST_PROXY, LOG_LE
 Finds checkout payment attempts that never became an order (the process died after the provider
 took the money, or its answer was lost) and pending 3-D Secure payments whose webhook never came,
 asks the provider, and completes the order or refunds/voids the payment. Safe to run at any time
-and from cron; attempts younger than --older-than-ms (default 600000, 10 min) are left alone.
+and from cron; attempts younger than --older-than-ms (default 600000, 10 min) are left alone, and
+one run checks at most --limit payments (a whole number ≥ 1, default 500).
 Prints one JSON line per payment and a summary.`,
   serve: `Usage: cartwright serve [--no-worker] [--no-reconcile]
 
@@ -43,12 +47,12 @@ the per-address limits see the client's address (docs/limits.md).`,
   worker: `Usage: cartwright worker [--interval-ms N] [--no-reconcile]
 
 Delivers due webhooks from DATABASE_URL in a loop (default every 1000 ms when idle). Several
-workers (and servers) can share one PostgreSQL: deliveries are claimed with leases, so no attempt is
+workers (and servers) can share one PostgreSQL or MariaDB: deliveries are claimed with leases, so no attempt is
 sent twice. SIGTERM finishes or releases in-flight attempts and exits 0. Like serve, it also
 reconciles open payments and refunds on a schedule unless --no-reconcile is given.`,
   migrate: `Usage: cartwright migrate
 
-Brings the schema of DATABASE_URL (default ./.data/commerce.db) up to date and exits.`,
+Brings the schema of DATABASE_URL up to date and exits.`,
   seed: `Usage: cartwright seed --demo
 
 Loads a small demo catalog (products with options, variants, images and stock; two shipping

@@ -2,6 +2,7 @@ import { createTestDatabase } from '@cartwright/storage-conformance/postgres-ser
 import pg from 'pg';
 import { describe, expect, inject, test } from 'vitest';
 import { ConfigError, openStorage, readConfig } from '../src/index';
+import { DATABASE_TARGETS } from './support/serve-process';
 
 describe('DATABASE_POOL_SIZE', () => {
   test('defaults to 10 and takes a whole number from 1 to 1000; anything else is a configuration error', () => {
@@ -15,6 +16,8 @@ describe('DATABASE_POOL_SIZE', () => {
     }
   });
 
+  // When PostgreSQL is a CLI target of the run (test-engines.ts); not made otherwise.
+  if (!DATABASE_TARGETS.includes('postgres')) return;
   test('bounds the connections a process opens to PostgreSQL', async () => {
     const url = await createTestDatabase(inject('cartwrightPgUrl'));
     const storage = await openStorage(url, { poolSize: 2 });

@@ -128,6 +128,46 @@ describe('cartwright serve', () => {
     }
   }, 60_000);
 
+  test("GET / points to the API reference and the OpenAPI document (JSON, or HTML for a browser) instead of a 404; other paths stay the API's", async () => {
+    const serve = startServe({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: ':memory:',
+      COMMERCE_API_KEYS: '',
+    });
+    try {
+      const [, url] = await serve.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+      const json = await fetch(`${url}/`);
+      expect(json.status).toBe(200);
+      expect(json.headers.get('content-type')).toBe('application/json');
+      expect(await json.json()).toMatchObject({
+        api: '/v1',
+        api_reference: '/v1/docs',
+        openapi: '/v1/openapi.json',
+      });
+      const page = await fetch(`${url}/?from=bookmark`, {
+        headers: { accept: 'text/html,application/xhtml+xml' },
+      });
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const html = await page.text();
+      expect(html).toContain('href="/v1/docs"');
+      expect(html).toContain('href="/v1/openapi.json"');
+      // The pointers lead somewhere.
+      expect((await fetch(`${url}/v1/docs`)).status).toBe(200);
+      expect((await fetch(`${url}/v1/openapi.json`)).status).toBe(200);
+      // Only GET and HEAD of `/` itself: the rest is the API's (its 404 and 405 answers).
+      expect((await fetch(`${url}/`, { method: 'HEAD' })).status).toBe(200);
+      expect((await fetch(`${url}/`, { method: 'POST' })).status).not.toBe(200);
+      expect((await fetch(`${url}/index.html`)).status).toBe(404);
+      // …and logged like any request.
+      await serve.waitFor(/"method":"GET","path":"\/","status":200/);
+    } finally {
+      serve.child.kill('SIGTERM');
+      await new Promise((r) => serve.child.once('exit', r));
+    }
+  }, 60_000);
+
   test('SIGINT (Ctrl-C) drains and exits 0', async () => {
     const serve = startServe({
       PORT: '0',

@@ -177,6 +177,37 @@ const STRING_BY_NAME: Readonly<Record<string, string>> = {
   version: '1.0.0',
 };
 
+/**
+ * Request bodies given whole, by component, where the generated one would not work as pasted: a
+ * checkout of physical goods needs a shipping address (an optional object, which generation
+ * leaves out), and the deprecated `payment_method` has no place in an example. A guest's checkout:
+ * the reference's line of it, sent to a cart with items, answers 201 with the order.
+ */
+const REQUEST_EXAMPLE_BY_COMPONENT: Readonly<Record<string, JsonObject>> = {
+  Checkout: {
+    email: 'jenny.rosen@example.com',
+    payment_provider: 'manual',
+    shipping_address: {
+      name: 'Jenny Rosen',
+      line1: '1 Market Street',
+      city: 'San Francisco',
+      state: 'CA',
+      postal_code: '94105',
+      country: 'US',
+    },
+    note: 'Leave at the door.',
+  },
+};
+
+/** The whole request example of a body schema that is a component of {@link REQUEST_EXAMPLE_BY_COMPONENT}. */
+function givenRequestExample(schema: unknown): JsonObject | undefined {
+  const prefix = '#/components/schemas/';
+  if (!isObject(schema) || typeof schema.$ref !== 'string' || !schema.$ref.startsWith(prefix))
+    return undefined;
+  const given = REQUEST_EXAMPLE_BY_COMPONENT[schema.$ref.slice(prefix.length)];
+  return given === undefined ? undefined : structuredClone(given);
+}
+
 /** Fields shown as `null` in a response example when they may be null (nothing happened yet). */
 const NULL_IN_RESPONSE = new Set(['next_cursor', 'error', 'client_secret']);
 
@@ -501,7 +532,7 @@ export function addOpenApiExamples<T>(document: T): T {
       const json =
         body !== undefined && isObject(body.content) ? body.content['application/json'] : undefined;
       if (isObject(json) && !('example' in json)) {
-        const example = exampleForSchema(doc, json.schema, 'request');
+        const example = givenRequestExample(json.schema) ?? exampleForSchema(doc, json.schema, 'request');
         if (example !== undefined) json.example = example;
       }
       const responses = isObject(op.responses) ? op.responses : {};
@@ -560,8 +591,9 @@ function idempotencyKeyFor(method: string, path: string): string {
 /**
  * The curl command of an operation, from the document alone: method, URL (path parameters and
  * required query parameters from their examples), `Authorization` with a secret or publishable
- * key placeholder as `x-cartwright-auth` says, `X-Customer-Token` when the operation's security
- * names the customer token, `Idempotency-Key` when the operation declares it, and the request
+ * key placeholder as `x-cartwright-auth` says, `X-Customer-Token` when the operation requires a
+ * customer token (every security requirement names it; where the token is optional — carts,
+ * checkout — the line is a guest's request and works as pasted), `Idempotency-Key` when the operation declares it, and the request
  * body example as compact JSON (`-d`, with `Content-Type`). Lines are joined with ` \` + newline.
  */
 export function curlCommand(
@@ -593,7 +625,8 @@ export function curlCommand(
   const auth = op['x-cartwright-auth'];
   if (auth === 'secret') lines.push(`-H "Authorization: Bearer ${EXAMPLE_CREDENTIALS.secret}"`);
   else if (auth === 'any') lines.push(`-H "Authorization: Bearer ${EXAMPLE_CREDENTIALS.publishable}"`);
-  if (usesCustomerToken(doc, op)) lines.push(`-H "X-Customer-Token: ${EXAMPLE_CREDENTIALS.customerToken}"`);
+  if (requiresCustomerToken(doc, op))
+    lines.push(`-H "X-Customer-Token: ${EXAMPLE_CREDENTIALS.customerToken}"`);
   if (parameters.some((p) => p.in === 'header' && String(p.name).toLowerCase() === 'idempotency-key')) {
     lines.push(`-H "Idempotency-Key: ${idempotencyKeyFor(method, operation.path)}"`);
   }
@@ -616,8 +649,8 @@ function resolveParameter(doc: JsonObject, parameter: unknown): unknown {
   return group[parameter.$ref.slice(prefix.length)];
 }
 
-/** Whether a security requirement of the operation names the `X-Customer-Token` scheme. */
-function usesCustomerToken(doc: JsonObject, op: JsonObject): boolean {
+/** Whether every security requirement of the operation names the `X-Customer-Token` scheme. */
+function requiresCustomerToken(doc: JsonObject, op: JsonObject): boolean {
   const components = isObject(doc.components) ? doc.components : {};
   const schemes = isObject(components.securitySchemes) ? components.securitySchemes : {};
   const tokenSchemes = Object.entries(schemes)
@@ -630,5 +663,5 @@ function usesCustomerToken(doc: JsonObject, op: JsonObject): boolean {
     )
     .map(([name]) => name);
   const security = Array.isArray(op.security) ? op.security : [];
-  return security.some((r) => isObject(r) && tokenSchemes.some((name) => name in r));
+  return security.length > 0 && security.every((r) => isObject(r) && tokenSchemes.some((name) => name in r));
 }

@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
-import { ensureSystemUser, freePort } from './server-process';
+import { join } from 'node:path';
+import { ensureSystemUser, findMariadbPrograms, freePort } from './server-process';
 
 /**
  * A throwaway MariaDB (or MySQL) for tests, like postgres-server.ts.
@@ -37,15 +37,15 @@ export async function startMariadb(): Promise<MariadbServer> {
   const fromEnv = process.env.CARTWRIGHT_TEST_MYSQL_URL;
   if (fromEnv) return { url: fromEnv, stop: async () => {} };
 
-  const server = findProgram(['mariadbd', 'mysqld']);
-  const installDb = findProgram(['mariadb-install-db', 'mysql_install_db']);
-  if (!server || !installDb) {
+  const programs = findMariadbPrograms();
+  if (!programs) {
     throw new Error(
       'MariaDB is needed for the MariaDB storage tests: set CARTWRIGHT_TEST_MYSQL_URL to a server ' +
         '(mysql://user:pass@host:port/db), or install MariaDB so that mariadbd and mariadb-install-db are ' +
         'on PATH or in /usr/sbin (e.g. apt-get install mariadb-server).',
     );
   }
+  const { server, installDb } = programs;
   const asRoot = process.getuid?.() === 0;
   if (asRoot) ensureSystemUser(SYSTEM_USER);
   reapOrphans();
@@ -220,14 +220,4 @@ function isAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-}
-
-function findProgram(names: readonly string[]): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/bin', '/usr/local/bin'];
-  for (const name of names) {
-    for (const dir of dirs) {
-      if (dir && existsSync(join(dir, name))) return join(dir, name);
-    }
-  }
-  return undefined;
 }

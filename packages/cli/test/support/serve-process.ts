@@ -1,9 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createMariadbTestDatabase } from '@cartwright/storage-conformance/mariadb-server';
 import { createTestDatabase } from '@cartwright/storage-conformance/postgres-server';
 import { afterAll, beforeAll, inject } from 'vitest';
+import { testRun } from '../../../storage-conformance/src/test-engines';
 
 /**
  * `cartwright serve` as a child process, for tests of several processes sharing one database and
@@ -19,19 +21,51 @@ export interface ServeProcess {
   output(): string;
 }
 
-export type DatabaseTarget = 'sqlite' | 'postgres';
-export const DATABASE_TARGETS: readonly DatabaseTarget[] = ['sqlite', 'postgres'];
+export type DatabaseTarget = 'sqlite' | 'postgres' | 'mariadb';
+/**
+ * The engines of the multi-process tests: SQLite and PostgreSQL, those of them that are CLI
+ * targets of this run (test-engines.ts `matrix`: SQLite in the fast default run). MariaDB is not
+ * among them: what the CLI does differently per engine is opening it, tested in mariadb.test.ts;
+ * the rules under concurrency are the storage's, tested on MariaDB by the storage and http suites.
+ */
+export const DATABASE_TARGETS: readonly DatabaseTarget[] = (['sqlite', 'postgres'] as const).filter(
+  (target) => testRun().matrix.includes(target),
+);
 
-/** A fresh database for `target`: a SQLite file in `dir`, or a new database of the test cluster. */
+/**
+ * A fresh database for `target`: a SQLite file in `dir`, or a new database of the test
+ * PostgreSQL or MariaDB server (global-setup.ts).
+ */
 export async function freshDatabaseUrl(
   target: DatabaseTarget,
   dir: string,
   name = 'shop.db',
 ): Promise<string> {
   if (target === 'sqlite') return join(dir, name);
+  if (target === 'mariadb') {
+    const serverUrl = inject('cartwrightMysqlUrl');
+    if (!serverUrl) throw new Error(`MariaDB is not available: ${inject('cartwrightMysqlError')}`);
+    return createMariadbTestDatabase(serverUrl);
+  }
   const serverUrl = inject('cartwrightPgUrl');
   if (!serverUrl) throw new Error(`PostgreSQL is not available: ${inject('cartwrightPgError')}`);
   return createTestDatabase(serverUrl);
+}
+
+/**
+ * One `cartwright <args>` run to its end, from the TypeScript sources in the CLI's folder, with
+ * `env` over this process's environment: its exit code and everything it printed.
+ */
+export function runCartwright(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): { code: number | null; out: string } {
+  const result = spawnSync(
+    process.execPath,
+    ['--conditions=@cartwright/source', '--import', 'tsx', 'src/bin.ts', ...args],
+    { cwd: CLI_DIR, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 },
+  );
+  return { code: result.status, out: `${result.stdout}${result.stderr}` };
 }
 
 export function startServe(

@@ -12,6 +12,7 @@ import {
   type StartedServer as Started,
   stopServer as stop,
 } from '../../../cli/test/support/pnpm-start';
+import { API_TARGETS } from '../api/support/targets';
 import { expectSdkError, isoDate } from './support';
 
 /**
@@ -49,7 +50,8 @@ async function eventually<T>(probe: () => T | undefined, timeoutMs: number, what
   }
 }
 
-for (const target of ['sqlite', 'postgres'] as const) {
+// pnpm start serves SQLite and PostgreSQL (the HTTP targets of the run among them).
+for (const target of (['sqlite', 'postgres'] as const).filter((t) => API_TARGETS.includes(t))) {
   describe(`the SDK's five account methods against pnpm start [${target}]`, () => {
     const dir = mkdtempSync(join(tmpdir(), 'cartwright-accounts-serve-'));
     let server: Started;

@@ -1,6 +1,7 @@
 import { createTestDatabase, dropTestDatabase } from '@cartwright/storage-conformance/postgres-server';
 import { sql } from 'kysely';
 import { afterAll, inject } from 'vitest';
+import { testRun } from '../../../storage-conformance/src/test-engines';
 import type { KyselyStorage } from '../kysely-storage';
 import { postgresStorage } from '../postgres';
 import { sqliteStorage } from '../sqlite';
@@ -8,10 +9,12 @@ import { sqliteStorage } from '../sqlite';
 /**
  * Test support for the migration tests: registers `describeFor` once per engine, with `open`
  * giving a fresh database each call — SQLite in memory, and a new PostgreSQL database on the
- * throwaway test cluster (dropped when the file's tests are done).
+ * throwaway test cluster (dropped when the file's tests are done) when PostgreSQL is an engine of
+ * the run (test-engines.ts).
  */
 export function onEveryEngine(describeFor: (name: string, open: () => Promise<KyselyStorage>) => void): void {
   describeFor('sqlite', async () => sqliteStorage({ filename: ':memory:' }));
+  if (!testRun().engines.includes('postgres')) return;
   const databases: string[] = [];
   afterAll(async () => {
     for (const url of databases) await dropTestDatabase(url);

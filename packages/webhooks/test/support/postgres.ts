@@ -4,6 +4,10 @@ import {
   type PostgresServer,
   startPostgres,
 } from '@cartwright/storage-conformance';
+import { testRun } from '../../../storage-conformance/src/test-engines';
+
+/** PostgreSQL is an engine of this run (test-engines.ts): the suites make its blocks only then. */
+export const POSTGRES_IN_RUN = testRun().engines.includes('postgres');
 
 /**
  * Throwaway PostgreSQL for this package's tests (the storage-conformance helper: a private

@@ -11,7 +11,8 @@ import { API_TARGETS, type Target } from './targets';
  * The HTTP API test harness: a real engine on real storage (SQLite in memory, PostgreSQL and
  * MariaDB each in a fresh database of the throwaway server the global setup started), served by
  * node:http on a loopback port, called with real HTTP requests. `describeApi` runs a block once
- * per target; `CARTWRIGHT_API_TARGETS` (default `sqlite,postgres,mariadb`) chooses the targets.
+ * per target; the targets are `API_TARGETS` (targets.ts: SQLite in the fast default run, every
+ * engine of the run in `pnpm test:all` and CI, or `CARTWRIGHT_API_TARGETS`).
  */
 export { API_TARGETS, type Target };
 

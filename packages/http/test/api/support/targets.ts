@@ -1,14 +1,13 @@
+import { testRun } from '../../../../storage-conformance/src/test-engines';
+
 /** The storage engines the HTTP API suites run on (harness.ts `describeApi`). */
 export type Target = 'sqlite' | 'postgres' | 'mariadb';
 
-const ALL: readonly Target[] = ['sqlite', 'postgres', 'mariadb'];
-
 /**
- * The targets of this run: `CARTWRIGHT_API_TARGETS` (comma-separated, e.g. `sqlite,postgres`),
- * default all three. Read by the harness and by the global setup (which starts MariaDB only when
- * it is a target).
+ * The targets of this run: the `matrix` of test-engines.ts — SQLite in the fast default run
+ * (`pnpm test`), every engine of the run in the full one (`pnpm test:all`, CI), or
+ * `CARTWRIGHT_API_TARGETS` (comma-separated, e.g. `sqlite,postgres`). Read by the harness, by the
+ * suites that loop over engines themselves and by the global setup (which starts the servers
+ * of these targets only).
  */
-export const API_TARGETS: Target[] = (process.env.CARTWRIGHT_API_TARGETS ?? ALL.join(','))
-  .split(',')
-  .map((t) => t.trim())
-  .filter((t): t is Target => (ALL as readonly string[]).includes(t));
+export const API_TARGETS: Target[] = testRun().matrix;
