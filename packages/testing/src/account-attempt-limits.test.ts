@@ -1,6 +1,6 @@
-import { CommerceError } from '@cartwright/core';
 import { type AttemptOrigin, engineInternals, type RateLimitDecision } from '@cartwright/core/internal';
 import { afterEach, describe, expect, test } from 'vitest';
+import { rejection } from './commerce-error.test-support';
 import { createTestEngine, type TestEngine } from './create-test-engine';
 
 // The customer-account limits (docs/contract.md#rate-limits, #sign-in) as the account service
@@ -12,16 +12,6 @@ let t: TestEngine;
 afterEach(async () => {
   await t?.close();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<CommerceError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (CommerceError.is(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a CommerceError');
-}
 
 /** An origin at `address` that records the budgets the service shows. */
 function from(address: string | undefined): AttemptOrigin & { seen: RateLimitDecision[] } {

@@ -1,5 +1,5 @@
-import { CommerceError } from '@cartwright/core';
 import { afterEach, describe, expect, test } from 'vitest';
+import { expectCode } from './commerce-error.test-support';
 import { createTestEngine, type TestEngine } from './create-test-engine';
 
 /**
@@ -13,17 +13,6 @@ afterEach(async () => {
   await t?.close();
   t = undefined;
 });
-
-async function expectCode(promise: Promise<unknown>, code: string, param?: string) {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(CommerceError.is(error), String(error)).toBe(true);
-  expect((error as CommerceError).code).toBe(code);
-  if (param !== undefined) expect((error as CommerceError).param).toBe(param);
-  return error as CommerceError;
-}
 
 describe('discounts: PATCH is checked against the stored discount', () => {
   test('type cannot change; a code discount keeps a code; an automatic one takes none', async () => {

@@ -1,5 +1,6 @@
-import { CommerceError, createEngine, DEFAULT_PASSWORD_HASH_PARAMS } from '@cartwright/core';
+import { type CommerceError, createEngine, DEFAULT_PASSWORD_HASH_PARAMS } from '@cartwright/core';
 import { afterEach, describe, expect, test } from 'vitest';
+import { rejection } from './commerce-error.test-support';
 import { createTestEngine, type TestEngine } from './create-test-engine';
 
 // Customer accounts through the engine API (docs/contract.md#customer-accounts), on the in-memory SQLite of
@@ -9,16 +10,6 @@ let t: TestEngine;
 afterEach(async () => {
   await t?.close();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<CommerceError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (CommerceError.is(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a CommerceError');
-}
 
 /** The reset token the engine handed to in-process listeners for this e-mail. */
 function lastResetToken(e: TestEngine, email: string): string {

@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
-import { CommerceError } from '@cartwright/core';
 import { engineInternals } from '@cartwright/core/internal';
 import type { WebhookTransport } from '@cartwright/core/providers';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type CaptureTransport, createCaptureTransport } from './capture-transport';
+import { expectCode } from './commerce-error.test-support';
 import { createTestEngine, type TestEngine } from './create-test-engine';
 
 /**
@@ -18,16 +18,6 @@ afterEach(async () => {
   await t?.close();
   t = undefined;
 });
-
-async function expectCode(promise: Promise<unknown>, code: string) {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(CommerceError.is(error), String(error)).toBe(true);
-  expect((error as CommerceError).code).toBe(code);
-  return error as CommerceError;
-}
 
 async function engineWith(
   transport: WebhookTransport | null,
