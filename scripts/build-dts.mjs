@@ -117,6 +117,10 @@ for (const { ext, wanted } of outputs) {
     format: 'es',
     entryFileNames: `[name]${ext}`,
     chunkFileNames: (chunk) => `${chunk.name.replace(/\.d$/, '')}-[hash]${ext}`,
+    // Shared chunks export their declarations by their own names (`export { OrderSchema }`), not
+    // as `a7`: the entries re-export them without an alias each, which is shorter (core: ~7 KB)
+    // and reads better in an editor.
+    minifyInternalExports: false,
   });
 }
 await bundle.close();

@@ -163,13 +163,19 @@ function freshCopy() {
   return copy;
 }
 
+/**
+ * An export map without the source condition. A subpath left with nothing (one that exists only
+ * under the condition, such as core's `./internal`: the monorepo's own, neither built nor
+ * published) is dropped.
+ */
 function stripCondition(value) {
   if (Array.isArray(value)) return value.map(stripCondition);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
     Object.entries(value)
       .filter(([key]) => key !== SOURCE_CONDITION)
-      .map(([key, v]) => [key, stripCondition(v)]),
+      .map(([key, v]) => [key, stripCondition(v)])
+      .filter(([, v]) => v === null || typeof v !== 'object' || Object.keys(v).length > 0),
   );
 }
 

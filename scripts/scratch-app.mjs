@@ -303,7 +303,7 @@ const catalogSummary = defineRoute({
   summary: 'The names of the active products',
   tags: ['Custom'],
   handler: async (ctx) => {
-    const store = ctx.engine.forStore({ store_id: ctx.auth.store_id, mode: ctx.auth.mode });
+    const store = ctx.engine.forStore(ctx.scope);
     const page = await store.products.list({ status: 'active' });
     const names: string[] = page.data.map((product) => product.name);
     return { count: names.length, names };

@@ -1,9 +1,16 @@
 import type { CartActor } from './carts/cart-access';
 import type { EngineEvents } from './events/event-data';
-import type { ReconcileOptions, ReconcileReport } from './payments/payment-reconciliation';
-import type { ReconcilerOptions } from './payments/reconcile-schedule';
+import type { ExecuteOptions, OperationRequest } from './operations/execute';
+import type { AnyOperation } from './operations/operation';
+import type { PaymentWebhookInput } from './ports/payment-provider';
 import type { Mode, Scope, Storage } from './ports/storage';
+import type { ReconcileOptions, ReconcileReport } from './reconciliation/payment-reconciliation';
+import type { PaymentWebhookAck, PaymentWebhookOutcome } from './reconciliation/payment-webhooks';
+import type { ReconcilerOptions } from './reconciliation/reconcile-schedule';
+import type { IdempotentRequest, IdempotentResult } from './shared/idempotency-service';
+import type { RateLimiter } from './shared/rate-limits/rate-limiter';
 import type { PollingLoop } from './shared/scheduling/polling-loop';
+import type { RequestOutcome, RequestScope, StoredResponse } from './shared/unit-of-work';
 import type { ApiKeyPrincipal, CustomerPrincipal } from './store/auth-service';
 import type { StoreApi } from './store-api';
 import type { DeliverDueOptions, DeliverDueResult } from './webhooks/webhook-dispatcher';
@@ -30,6 +37,12 @@ export interface Engine {
    */
   forStore(scope: Scope, actor?: CartActor): StoreApi;
   /**
+   * Runs one operation of the table (`@cartwright/core/operations`) — what `forStore`'s methods
+   * and the HTTP router both call: `request.input` is validated by the operation's schema unless
+   * `options.validated` says the caller did it with that same schema.
+   */
+  execute(operation: AnyOperation, request: OperationRequest, options?: ExecuteOptions): Promise<unknown>;
+  /**
    * The scope of the store for a mode, as an API key of that mode has it; creates the
    * organization and store on first use (one store per database).
    */
@@ -44,6 +57,13 @@ export interface Engine {
   readonly webhooks: EngineWebhookJobs;
   /** Payment reconciliation: settles payments a crash or a lost provider webhook left pending. */
   readonly payments: EnginePaymentJobs;
+  /**
+   * Runs a keyed request once (docs/contract.md#idempotency): for HTTP layers, which hand it each
+   * `POST` that carries an `Idempotency-Key` (`@cartwright/http` does).
+   */
+  readonly idempotency: EngineIdempotency;
+  /** The rate limits an HTTP layer consults (docs/contract.md#rate-limits). */
+  readonly rateLimits: RateLimiter;
   /** The names checkout's `payment_provider` accepts: the registered providers, `manual` first. */
   readonly paymentProviders: readonly string[];
   /** The storage the engine runs on (see `@cartwright/core/storage`). */
@@ -82,8 +102,31 @@ export interface EngineWebhookJobs {
   startWorker(options?: WebhookWorkerOptions): WebhookWorker;
 }
 
+/** `engine.idempotency`: the idempotency service (its `run`). */
+export interface EngineIdempotency {
+  /**
+   * Runs `execute` once for the request's scope + caller + key: a retry gets the first response
+   * (`replayed`), a different body 409 `idempotency_key_reused`, a retry while the first still
+   * runs 409 `idempotency_key_in_use`. `execute` receives the scope carrying the request's claim
+   * (pass it to the operation); `render` turns an outcome into the response stored with its effect.
+   */
+  run(
+    request: IdempotentRequest,
+    execute: (scope: RequestScope) => Promise<StoredResponse>,
+    render: (outcome: RequestOutcome) => StoredResponse | null,
+  ): Promise<IdempotentResult>;
+}
+
 /** `engine.payments`. */
 export interface EnginePaymentJobs {
+  /**
+   * Handles a payment provider's webhook delivery (`POST /v1/webhooks/{provider}`): verifies it
+   * with the provider and settles what it reports.
+   */
+  handleWebhook(
+    provider: string,
+    input: PaymentWebhookInput,
+  ): Promise<PaymentWebhookAck & { outcome: PaymentWebhookOutcome }>;
   /** Settles payments pending longer than `olderThanMs` with their provider (`cartwright reconcile`). */
   reconcile(options?: ReconcileOptions): Promise<ReconcileReport>;
   /** The same on a schedule, until `stop()`. */

@@ -1,9 +1,13 @@
+import type { CartActor } from './carts/cart-access';
 import { createPasswordHasher } from './customers/passwords';
 import type { Engine } from './engine-interface';
 import { DEFAULT_ENGINE_CONFIG, type EngineOptions, manualPaymentProvider } from './engine-options';
 import { createServices } from './engine-services';
 import { createEventBus } from './events/event-bus';
-import { type CartActor, createStoreFacade } from './facade/store-facade';
+import { type ExecuteOptions, executeOperation, type OperationRequest } from './operations/execute';
+import { createFrontDoor } from './operations/front-door';
+import { type AnyOperation, operationServices } from './operations/operation';
+import { operations } from './operations/table';
 import { createPaymentRegistry } from './payments/payment-registry';
 import { systemClock } from './ports/clock';
 import { webCrypto } from './ports/crypto';
@@ -42,7 +46,7 @@ export async function buildEngine(options: EngineOptions) {
     clock,
     ids: options.ids ?? createRandomIdGenerator(() => clock.now()),
     crypto: options.crypto ?? webCrypto,
-    passwords: createPasswordHasher(options.passwordHashing),
+    passwords: createPasswordHasher(options.passwordHashing, options.crypto ?? webCrypto),
     payments,
     events: events.sink,
     webhookTransport: options.webhookTransport ?? null,
@@ -53,6 +57,10 @@ export async function buildEngine(options: EngineOptions) {
 
   const services = createServices(ctx);
   const rateLimits = ctx.rateLimits;
+  const handlerServices = operationServices(services);
+  const forStore = createFrontDoor(operations, handlerServices, (scope, token) =>
+    services.auth.authenticateCustomerToken(scope, token),
+  );
 
   return {
     [INTERNALS]: true as const,
@@ -80,7 +88,14 @@ export async function buildEngine(options: EngineOptions) {
      * Carts and checkout act as a secret key unless another actor is given.
      */
     forStore(scope: Scope, actor?: CartActor): StoreApi {
-      return createStoreFacade(services, scope, actor);
+      return forStore(scope, actor);
+    },
+    /**
+     * Runs one operation of the table (`@cartwright/core/operations`): what `forStore`'s methods
+     * and the HTTP router both call.
+     */
+    execute(operation: AnyOperation, request: OperationRequest, options?: ExecuteOptions): Promise<unknown> {
+      return executeOperation(handlerServices, operation, request, options);
     },
     async close(): Promise<void> {
       await options.storage.close();

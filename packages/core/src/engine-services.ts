@@ -7,6 +7,7 @@ import { createCustomerService } from './customers/customer-service';
 import { createDiscountService } from './discounts/discount-service';
 import { createInventoryService } from './inventory/inventory-service';
 import { createOrderService } from './orders/order-service';
+import { createPaymentService } from './reconciliation/payment-service';
 import type { ServiceContext } from './shared/context';
 import { createIdempotencyService } from './shared/idempotency-service';
 import { createApiKeyCache } from './store/api-key-cache';
@@ -35,7 +36,7 @@ export function createServices(ctx: ServiceContext) {
     discounts: createDiscountService(ctx),
     carts: createCartService(ctx),
     checkout: createCheckoutService(ctx),
-    orders: createOrderService(ctx),
+    orders: { ...createOrderService(ctx), payments: createPaymentService(ctx) },
     webhooks: createWebhookService(ctx),
   };
   return { ...services, payments: services.orders.payments };

@@ -8,7 +8,10 @@
  * - `@cartwright/core/storage`: the storage port a database adapter implements;
  * - `@cartwright/core/schemas`: the zod schemas of every request and response (custom routes,
  *   OpenAPI);
- * - `@cartwright/core/internal`: what Cartwright's own packages build on (no compatibility promise).
+ * - `@cartwright/core/wire`: the serialisers a storefront read model must reproduce byte for byte;
+ * - `@cartwright/core/storage-rules`: the rules core runs on the storage port (for adapter tests);
+ * - `@cartwright/core/operations`: the operation table `forStore`, the HTTP router and the OpenAPI
+ *   document are derived from (HTTP layers, tools).
  */
 
 export { DEFAULT_PASSWORD_HASH_PARAMS, type PasswordHashParams } from './customers/passwords';
@@ -29,10 +32,10 @@ export type {
   EventDataMap,
 } from './events/event-data';
 export { EVENT_TYPES, type EventType } from './events/schemas';
-// --------------------------------------------------------------------------- background jobs
-export type { ReconcileOptions, ReconcileReport } from './payments/payment-reconciliation';
-export type { ReconcilerOptions } from './payments/reconcile-schedule';
 export type { Mode, Scope } from './ports/storage';
+// --------------------------------------------------------------------------- background jobs
+export type { ReconcileOptions, ReconcileReport } from './reconciliation/payment-reconciliation';
+export type { ReconcilerOptions } from './reconciliation/reconcile-schedule';
 // --------------------------------------------------------------------------------- the objects
 export type {
   Address,

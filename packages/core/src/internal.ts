@@ -1,13 +1,12 @@
 /**
- * `@cartwright/core/internal`: everything Cartwright's own packages (the HTTP API, the storage
- * adapters, the CLI, the test kit, the benchmarks) build on — the services that take validated
- * input, the unit of work, the domain rules (pricing, inventory, refunds, state machines), the
- * wire formats. Published so those packages can depend on it; NO compatibility promise: it changes
- * in any release. Applications use `@cartwright/core` and its documented subpaths.
+ * `@cartwright/core/internal`: the services that take validated input, the unit of work, the
+ * domain rules (pricing, inventory, refunds, state machines) and the wire formats, for the
+ * repository's own tests and benchmarks. NOT published: it exists only under the
+ * `@cartwright/source` export condition (package.json), so no published package can import it;
+ * what those need is on documented subpaths (`@cartwright/core/wire`, `/storage-rules`, …).
  */
 
 export * from './carts/cart-transitions';
-export * from './carts/pricing';
 export { productPageToWire } from './catalog/product-support';
 export { type ProductWire, productToWire } from './catalog/wire';
 export type { AttemptOrigin } from './customers/attempt-limits';
@@ -35,31 +34,32 @@ export {
   type PasswordResetRequested,
   PasswordResetRequestedSchema,
 } from './events/event-data';
-export { type CartActor, createStoreFacade, type In, SECRET_ACTOR, type StoreFacade } from './facade';
+export * from './fulfillments/fulfillment-status';
+export * from './fulfillments/fulfillment-transitions';
 export * from './inventory';
-export * from './orders/fulfillment-status';
-export * from './orders/fulfillment-transitions';
+export { SECRET_ACTOR } from './operations/execute';
 export * from './orders/order-actions';
 export * from './orders/order-automation';
 export * from './orders/order-transitions';
+export * from './payments/payment-status';
+export * from './payments/payment-transitions';
+export * from './ports';
+export * from './pricing';
 export type {
   ReconcileOptions,
   ReconcileOutcome,
   ReconcileReport,
   ReconcileResult,
-} from './payments/payment-reconciliation';
-export * from './payments/payment-status';
-export * from './payments/payment-transitions';
+} from './reconciliation/payment-reconciliation';
 export {
   RECONCILE_DEFAULTS,
   type ReconcilerOptions,
-} from './payments/reconcile-schedule';
-export * from './ports';
-export * from './refunds';
+} from './reconciliation/reconcile-schedule';
 export type {
   RefundReconcileOutcome,
   RefundReconcileResult,
-} from './refunds/refund-reconciliation';
+} from './reconciliation/refund-reconciliation';
+export * from './refunds';
 export * from './refunds/refund-transitions';
 export * from './schemas';
 export type { EngineConfig, ServiceContext } from './shared/context';

@@ -5,7 +5,7 @@
  */
 export { manualPaymentProvider } from './engine';
 export { type Clock, systemClock } from './ports/clock';
-export { type CryptoPort, webCrypto } from './ports/crypto';
+export { type CryptoPort, defaultScrypt, type ScryptParams, webCrypto } from './ports/crypto';
 export type { IdGenerator, IdPrefix } from './ports/id-generator';
 export type * from './ports/payment-provider';
 export { createRandomIdGenerator, createSequentialIdGenerator } from './ports/random-id-generator';

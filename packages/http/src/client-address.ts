@@ -1,5 +1,5 @@
 import { CommerceError } from '@cartwright/core';
-import { canonicalIp } from '@cartwright/core/internal';
+import { canonicalIp } from '@cartwright/core/operations';
 import type { HeaderReader, RawRequest } from './raw-http';
 
 /**

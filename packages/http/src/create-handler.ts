@@ -1,5 +1,4 @@
 import type { Engine } from '@cartwright/core';
-import type { RouteEngine } from './engine-port';
 import { createPipeline, type PipelineOptions } from './pipeline';
 import type { RawRequest, RawResponse } from './raw-http';
 import { readWebBody } from './read-body';
@@ -42,8 +41,7 @@ export interface CartwrightHandler {
  * Bun.serve({ fetch: handler });
  */
 export function createHandler(engine: Engine, options: HandlerOptions): CartwrightHandler {
-  // The same object: `createEngine` returns the engine with its internals, typed as `Engine`.
-  const pipeline = createPipeline(engine as RouteEngine, options);
+  const pipeline = createPipeline(engine, options);
   const fetchHandler = async (request: Request, context?: FetchContext): Promise<Response> => {
     const { path, query } = splitUrl(request.url);
     const clientAddress = context?.clientAddress;

@@ -4,7 +4,7 @@
  * {@link RouteEngine}.
  */
 
-import type { EngineInternals } from '@cartwright/core/internal';
+import type { Engine } from '@cartwright/core';
 
 /** A mode partitions all data (docs/contract.md#keys-and-modes). */
 export type Mode = 'test' | 'live';
@@ -61,9 +61,10 @@ export type RequestOutcome = { value: unknown } | { error: unknown };
 /**
  * Idempotency hook (docs/contract.md#idempotency). The pipeline calls it for POST requests that carry an
  * `Idempotency-Key` header, once the input has been validated (as at Stripe, a request that fails
- * validation stores nothing). `execute` runs the route and returns its response, success or
- * domain error; an unexpected exception (500) is thrown through so nothing is stored and the
- * client may retry. `render` turns the outcome of one of the request's transactions into the
+ * validation stores nothing). `execute` runs the route with the scope it is given (the request's
+ * scope, carrying the claim: core's `RequestScope`) and returns its response, success or domain
+ * error; an unexpected exception (500) is thrown through so nothing is stored and the client may
+ * retry. `render` turns the outcome of one of the request's transactions into the
  * response the route gives for it (the route's status and serialisation; null for a 5xx), so the
  * implementation can store the response in the same transaction as the effect it describes. The
  * implementation returns the first stored response for the same scope + caller + key + request +
@@ -73,7 +74,7 @@ export type RequestOutcome = { value: unknown } | { error: unknown };
 export interface IdempotencyRunner {
   run(
     request: IdempotentRequest,
-    execute: () => Promise<StoredResponse>,
+    execute: (scope: StoreScope) => Promise<StoredResponse>,
     render: (outcome: RequestOutcome) => StoredResponse | null,
   ): Promise<
     StoredResponse & { replayed?: boolean; committed?: StoredResponse | null; unanswered?: boolean }
@@ -128,9 +129,9 @@ export interface HttpRateLimiter {
 }
 
 /**
- * The engine route handlers receive as `ctx.engine`: the engine made by `createEngine`, with its
- * internals (core's `EngineInternals`: the services that take validated input). Custom routes
- * should prefer its front door, `ctx.engine.forStore(scope)`, which validates. The pipeline
- * itself only calls the {@link HttpEngine} slice of it.
+ * The engine route handlers receive as `ctx.engine`: the public `Engine` `createEngine` returned.
+ * The API's own routes are derived from core's operation table and call `engine.execute`, the
+ * entry point `engine.forStore(scope)`'s methods use; the pipeline itself only calls the
+ * {@link HttpEngine} slice of it.
  */
-export type RouteEngine = EngineInternals;
+export type RouteEngine = Engine;

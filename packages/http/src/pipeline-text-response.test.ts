@@ -129,10 +129,10 @@ describe('textResponse', () => {
   it('an idempotent replay (status and body only) takes the route’s responseContentType; a replayed error stays JSON', async () => {
     const stored = new Map<string, StoredResponse>();
     const runner: IdempotencyRunner = {
-      async run({ key }, execute) {
+      async run({ scope, key }, execute) {
         const first = stored.get(key);
         if (first !== undefined) return { ...first, replayed: true };
-        const response = await execute();
+        const response = await execute(scope);
         stored.set(key, { status: response.status, body: response.body });
         return response;
       },

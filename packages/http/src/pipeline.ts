@@ -1,4 +1,4 @@
-import { CommerceError } from '@cartwright/core';
+import { CommerceError, type Scope } from '@cartwright/core';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '@cartwright/core/schemas';
 import { buyerAddressOf, clientAddressOf, type TrustProxy } from './client-address';
 import { type CorsOptions, createCors } from './cors';
@@ -175,6 +175,8 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
             : parse(route.query, parseQuery(raw.query), { location: 'query' }),
         body: route.body === undefined ? body : parse(route.body, body, { location: 'body' }),
         auth: auth as RouteContext['auth'],
+        // The request's scope; under an Idempotency-Key, the one carrying the claim (`execute`).
+        scope: (auth === null ? null : { store_id: auth.store_id, mode: auth.mode }) as RouteContext['scope'],
         customer: customer as RouteContext['customer'],
         requestId,
         idempotencyKey,
@@ -219,7 +221,10 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
         }
         return { status: route.status ?? 200, body, contentType: JSON_CONTENT_TYPE };
       };
-      const execute = async (): Promise<RenderedResponse> => {
+      // `scope`: the request's scope under its idempotency claim (core's `RequestScope`), which
+      // the route passes to the engine, so each of its writes stores its response with its effect.
+      const execute = async (scope?: Scope): Promise<RenderedResponse> => {
+        if (scope !== undefined) ctx.scope = scope;
         let result: unknown;
         try {
           result = await route.handler(ctx);
@@ -237,7 +242,7 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
         idempotency !== undefined && idempotencyKey !== null && raw.method === 'POST' && auth !== null
           ? await idempotency.run(
               {
-                scope: { store_id: auth.store_id, mode: auth.mode },
+                scope: ctx.scope as Scope,
                 caller: { key_id: auth.key_id, customer_id: customer?.customer_id ?? null },
                 key: idempotencyKey,
                 request: `${raw.method} ${raw.path}`,

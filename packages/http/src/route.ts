@@ -1,4 +1,4 @@
-import type { Engine, ErrorCode } from '@cartwright/core';
+import type { Engine, ErrorCode, Scope } from '@cartwright/core';
 import type { ZodType, z } from 'zod';
 import type { AuthContext, CustomerContext, RateLimitDecision } from './engine-port';
 import type { HeaderReader } from './raw-http';
@@ -40,6 +40,13 @@ export interface RouteContext<
   body: B;
   /** The caller's key; `null` only on `auth: 'none'` routes. */
   auth: A extends 'none' ? null : AuthContext;
+  /**
+   * The request's scope: the store and mode of the caller's key, carrying the request's context
+   * (its idempotency claim, core's `RequestScope`). Pass it to the engine unchanged — a fresh
+   * `{ store_id, mode }` would drop the claim, and the effect would commit without its replay
+   * record. `null` only on `auth: 'none'` routes.
+   */
+  scope: A extends 'none' ? null : Scope;
   /** The signed-in customer; never null when the token is required, always null when not read. */
   customer: C extends 'required' ? CustomerContext : C extends 'none' ? null : CustomerContext | null;
   requestId: string;

@@ -19,7 +19,7 @@ function memoryRunner() {
         }
         return { ...previous.response, replayed: true };
       }
-      const response = await execute();
+      const response = await execute(scope);
       stored.set(id, { hash: `${request} ${bodyHash}`, response });
       return response;
     },

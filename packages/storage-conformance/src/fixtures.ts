@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { Scope } from '@cartwright/core';
-import { subscribedSince } from '@cartwright/core/internal';
 import type {
   ApiKeyRecord,
   CartAggregate,
@@ -25,6 +24,7 @@ import type {
   WebhookDeliveryRecord,
   WebhookRecord,
 } from '@cartwright/core/storage';
+import { subscribedSince } from '@cartwright/core/storage-rules';
 
 /**
  * Record builders for the suites. Ids are unique per call (`<prefix>_<counter><random>`, so they

@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { reserveInventory } from '@cartwright/core/internal';
 import type { Storage } from '@cartwright/core/storage';
+import { reserveInventory } from '@cartwright/core/storage-rules';
 import type { MultiProcessSupport, TaskReport, WorkerTask } from './options';
 
 /** How the multi-process cases reach an adapter's database from a fresh Node process. */

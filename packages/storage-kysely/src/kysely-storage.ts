@@ -10,7 +10,7 @@ import { hasStatementFailures } from './query/tracked-statements';
 import { ApiKeyLookups } from './repositories/api-key-lookups';
 import { createRepositories } from './repositories/create-repositories';
 import type { Database } from './schema/database';
-import { installCatalogVersionTriggers } from './storefront-read-model/catalog-versions';
+import { hasCatalogVersions } from './storefront-read-model/catalog-versions';
 import { StorefrontPageCache } from './storefront-read-model/page-cache';
 import { KyselyStorefrontReadModel } from './storefront-read-model/read-model';
 import { rebuildCatalogDocuments } from './storefront-read-model/rebuild-documents';
@@ -109,15 +109,11 @@ export abstract class KyselyStorage implements Storage {
       const failed = results?.find((result) => result.status === 'Error');
       throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
     }
-    // The storefront read model's own machinery (storefront-read-model/README.md): its
-    // catalog-version triggers, and the catalog documents of products whose format is not
-    // the one this code writes.
-    const db = this.db as unknown as Kysely<unknown>;
-    if (!(await installCatalogVersionTriggers(db, this.dialect))) {
-      // No catalog versions on this dialect yet: never keep a response (always exact).
-      this.storefrontPages.resize({ maxEntries: 0 });
-    }
-    await rebuildCatalogDocuments(db, this.caps.dialect);
+    // No catalog-version triggers in this dialect's schema (0021): never keep a response.
+    if (!hasCatalogVersions(this.dialect)) this.storefrontPages.resize({ maxEntries: 0 });
+    // The storefront read model's derived data (storefront-read-model/README.md): the catalog
+    // documents of products whose format is not the one this code writes.
+    await rebuildCatalogDocuments(this.db as unknown as Kysely<unknown>, this.caps.dialect);
   }
 
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {

@@ -6,8 +6,8 @@ import {
   type EngineOptions,
   type Mode,
   type Scope,
+  type StoreApi,
 } from '@cartwright/core';
-import { engineInternals, type StoreApi } from '@cartwright/core/internal';
 import {
   createSequentialIdGenerator,
   type IdGenerator,
@@ -118,6 +118,15 @@ export async function createTestEngine(options: TestEngineOptions = {}): Promise
   const clock = createFakeClock(options.now);
   const payments = options.payments === false ? null : createFakePaymentProvider(options.payments);
   const storage = await openMemoryStorage(options.schema);
+  const { name, currency, timezone, ...settings } = options.store ?? {};
+  // The store is created on first use with the engine's defaults (`engine.scopeFor`): name,
+  // currency and time zone given here become those defaults.
+  const config: Partial<EngineConfig> = {
+    ...options.config,
+    ...(name !== undefined && { default_store_name: name }),
+    ...(currency !== undefined && { default_currency: currency }),
+    ...(timezone !== undefined && { default_timezone: timezone }),
+  };
   const engine = await createEngine({
     storage,
     migrate: false,
@@ -126,19 +135,13 @@ export async function createTestEngine(options: TestEngineOptions = {}): Promise
     crypto: createSeededCrypto(options.seed),
     payments: [...(payments ? [payments] : []), ...(options.providers ?? [])],
     ...(options.webhookTransport !== undefined && { webhookTransport: options.webhookTransport }),
-    ...(options.config !== undefined && { config: options.config }),
+    ...(Object.keys(config).length > 0 && { config }),
     ...(options.onListenerError !== undefined && { onListenerError: options.onListenerError }),
     rateLimits: options.rateLimits ?? false,
     passwordHashing: options.passwordHashing ?? TEST_PASSWORD_HASHING,
   });
   try {
-    const { name, currency, timezone, ...settings } = options.store ?? {};
-    const { store: record } = await engineInternals(engine).store.ensureStore({
-      ...(name !== undefined && { name }),
-      ...(currency !== undefined && { currency }),
-      ...(timezone !== undefined && { timezone }),
-    });
-    const scope: Scope = { store_id: record.id, mode: options.mode ?? 'test' };
+    const scope: Scope = await engine.scopeFor(options.mode ?? 'test');
     const store = engine.forStore(scope);
     if (Object.keys(settings).length > 0) await store.settings.update(settings);
     const events = recordEvents(engine);

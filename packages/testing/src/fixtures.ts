@@ -1,5 +1,4 @@
-import type { In } from '@cartwright/core';
-import type { StoreApi } from '@cartwright/core/internal';
+import type { In, StoreApi } from '@cartwright/core';
 import type {
   CartCreateSchema,
   CustomerCreateSchema,

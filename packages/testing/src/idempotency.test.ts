@@ -1,11 +1,12 @@
-import { CommerceError } from '@cartwright/core';
-import { engineInternals } from '@cartwright/core/internal';
+import { CommerceError, type Scope } from '@cartwright/core';
+import { engineInternals, write } from '@cartwright/core/internal';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createTestEngine, type TestEngine } from './create-test-engine';
 
 /**
  * `Idempotency-Key` (docs/contract.md#idempotency) at engine level: the idempotency service runs a
- * request under a claim as the HTTP pipeline does, so the response is stored with the effect,
+ * request under a claim as the HTTP pipeline does — the handler gets the request's scope, which
+ * carries the claim, and calls the in-process API with it — so the response is stored with the effect,
  * replayed for the same body, refused for another body, forgotten after 24 h, and never stored
  * for an unexpected failure.
  */
@@ -31,7 +32,7 @@ function runner(e: TestEngine) {
   return (
     key: string,
     bodyHash: string,
-    handler: () => Promise<unknown>,
+    handler: (scope: Scope) => Promise<unknown>,
     customer_id: string | null = null,
   ) =>
     service.run(
@@ -42,10 +43,10 @@ function runner(e: TestEngine) {
         request: 'POST /v1/admin/products',
         bodyHash,
       },
-      async () => {
+      async (scope) => {
         let value: unknown;
         try {
-          value = await handler();
+          value = await handler(scope);
         } catch (error) {
           const response = render({ error });
           if (response === null) throw error;
@@ -85,7 +86,8 @@ describe('idempotency service', () => {
   test('the same key and body replay the stored response: one effect', async () => {
     t = await createTestEngine();
     const run = runner(t);
-    const create = () => t!.store.products.create({ name: 'Mug', variants: [{ price: 900 }] });
+    const create = (scope: Scope) =>
+      t!.engine.forStore(scope).products.create({ name: 'Mug', variants: [{ price: 900 }] });
     const first = await run('k1', 'h1', create);
     expect(first.status).toBe(200);
     expect(first.replayed).toBeUndefined();
@@ -97,7 +99,7 @@ describe('idempotency service', () => {
     const other = await run(
       'k1',
       'h1',
-      () => t!.store.products.create({ name: 'Cup', variants: [{ price: 1 }] }),
+      (scope) => t!.engine.forStore(scope).products.create({ name: 'Cup', variants: [{ price: 1 }] }),
       'cus_1',
     );
     expect(other.replayed).toBeUndefined();
@@ -124,9 +126,9 @@ describe('idempotency service', () => {
     t = await createTestEngine();
     const run = runner(t);
     let calls = 0;
-    const duplicate = async () => {
+    const duplicate = async (scope: Scope) => {
       calls++;
-      return t!.store.products.create({ name: '' });
+      return t!.engine.forStore(scope).products.create({ name: '' });
     };
     const refused = await run('k3', 'h', duplicate);
     expect(refused).toMatchObject({ status: 400, body: JSON.stringify({ code: 'parameter_invalid' }) });
@@ -175,10 +177,10 @@ describe('idempotency service', () => {
     const run = runner(t);
     const first$ = gated();
     let effects = 0;
-    const slow = async () => {
+    const slow = async (scope: Scope) => {
       await first$.pass();
       effects++;
-      return t!.store.products.create({ name: 'Slow', variants: [{ price: 100 }] });
+      return t!.engine.forStore(scope).products.create({ name: 'Slow', variants: [{ price: 100 }] });
     };
     const first = run('k7', 'h', slow);
     await first$.started;
@@ -211,18 +213,60 @@ describe('idempotency service', () => {
     t = await createTestEngine({ now: Date.now(), config: { idempotency_lock_ms: 0 } });
     const run = runner(t);
     const first$ = gated();
-    const first = run('k9', 'h', async () => {
+    const first = run('k9', 'h', async (scope) => {
       await first$.pass();
-      return t!.store.products.create({ name: 'First', variants: [{ price: 100 }] });
+      return t!.engine.forStore(scope).products.create({ name: 'First', variants: [{ price: 100 }] });
     });
     await first$.started;
-    const second = await run('k9', 'h', () =>
-      t!.store.products.create({ name: 'Second', variants: [{ price: 100 }] }),
+    const second = await run('k9', 'h', (scope) =>
+      t!.engine.forStore(scope).products.create({ name: 'Second', variants: [{ price: 100 }] }),
     );
     first$.release();
     const lost = await first;
     expect(lost).toMatchObject({ status: 400, body: JSON.stringify({ code: 'idempotency_key_in_use' }) });
     expect(second.status).toBe(200);
     expect((await t.store.products.list()).data.map((p) => p.name)).toEqual(['Second']);
+  });
+
+  test('the claim travels on the scope the request is given, not in ambient state: a fresh { store_id, mode } carries none', async () => {
+    t = await createTestEngine();
+    const run = runner(t);
+    const given = await run('k10', 'h', (scope) =>
+      t!.engine.forStore(scope).products.create({ name: 'Given', variants: [{ price: 100 }] }),
+    );
+    expect(given.committed).toEqual({ status: 200, body: given.body });
+    const fresh = await run('k11', 'h', (scope) =>
+      t!.engine
+        .forStore({ store_id: scope.store_id, mode: scope.mode })
+        .products.create({ name: 'Fresh', variants: [{ price: 100 }] }),
+    );
+    // Its effect committed without the response; the response was stored after it.
+    expect(fresh.status).toBe(200);
+    expect(fresh.committed).toBeNull();
+    expect((await run('k11', 'h', async () => ({}))).body).toBe(fresh.body);
+  });
+
+  test('a write nested in a write of the request joins it and stores nothing; the outer write stores the answer', async () => {
+    t = await createTestEngine();
+    const run = runner(t);
+    const ctx = engineInternals(t.engine).context;
+    const result = await run('k12', 'h', (scope) =>
+      write(ctx, scope, async () => {
+        const inner = await write(ctx, scope, async () => ({ inner: true }));
+        return { outer: inner.inner };
+      }),
+    );
+    expect(result).toMatchObject({ status: 200, body: JSON.stringify({ outer: true }) });
+    expect(result.committed).toEqual({ status: 200, body: JSON.stringify({ outer: true }) });
+    // The outer write fails after the nested one: nothing committed, so no response was stored
+    // with an effect (a nested write that stored its own would claim one that rolled back).
+    const failed = await run('k13', 'h', (scope) =>
+      write(ctx, scope, async () => {
+        await write(ctx, scope, async () => ({ inner: true }));
+        throw new CommerceError('parameter_invalid', 'refused after the nested write');
+      }),
+    );
+    expect(failed).toMatchObject({ status: 400, body: JSON.stringify({ code: 'parameter_invalid' }) });
+    expect(failed.committed).toBeNull();
   });
 });

@@ -423,7 +423,7 @@ describe.each(BACKENDS)('on %s', (name) => {
       const r = await receiver();
       await createWebhook(e, scope, r.url);
       await expect(
-        write(e.context, async ({ emit }) => {
+        write(e.context, null, async ({ emit }) => {
           emit(scope, 'order.created', order(1) as never);
           throw new Error('boom after emit');
         }),

@@ -9,8 +9,8 @@ import type {
   ShippingMethodRecord,
   StoreRecord,
 } from '../ports/storage';
+import { type PricingLineInput, type PricingResult, priceCart } from '../pricing';
 import { CommerceError } from '../shared/errors';
-import { type PricingLineInput, type PricingResult, priceCart } from './pricing';
 
 /** One line to price: a cart item or an admin order line. `key` names it in the result. */
 export interface PriceableItem {

@@ -8,6 +8,7 @@ import type {
   Scope,
   StoreRecord,
 } from '../ports/storage';
+import type { DiscountRejectionCode } from '../pricing';
 import type { ServiceContext } from '../shared/context';
 import { CommerceError } from '../shared/errors';
 import { assertCartLimits } from '../shared/schemas/limits';
@@ -29,7 +30,6 @@ import {
   priceStoredRecords,
   readStoredCartPricing,
 } from './cart-pricing';
-import type { DiscountRejectionCode } from './pricing';
 import type { CartCreate, CartItemAdd, CartItemUpdate, CartMerge, CartUpdate } from './schemas';
 import { addressFromInput, cartToWire } from './wire';
 
@@ -173,7 +173,7 @@ export function createCartService(ctx: ServiceContext) {
      * `customer_id` with a publishable key must be the token's customer (403 `forbidden`).
      */
     async create(scope: Scope, actor: CartActor, input: CartCreate) {
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         const { tx, now } = work;
         let customer_id = actor.customer_id;
         if (input.customer_id !== undefined) {
@@ -261,7 +261,7 @@ export function createCartService(ctx: ServiceContext) {
      * (unknown or inactive → 422 `shipping_method_unavailable`), metadata (replaced as a whole).
      */
     async update(scope: Scope, actor: CartActor, id: string, input: CartUpdate) {
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         const { tx, now } = work;
         const loaded = await loadForWrite(tx, scope, actor, id);
         const { cart } = loaded;
@@ -302,7 +302,7 @@ export function createCartService(ctx: ServiceContext) {
 
     /** `POST /v1/storefront/carts/{id}/items`: the same variant again adds to its quantity. */
     async addItem(scope: Scope, actor: CartActor, id: string, input: CartItemAdd) {
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         const { tx, now } = work;
         const loaded = await loadForWrite(tx, scope, actor, id);
         const { cart } = loaded;
@@ -337,7 +337,7 @@ export function createCartService(ctx: ServiceContext) {
 
     /** `PATCH /v1/storefront/carts/{id}/items/{item_id}`: sets the quantity (≥ 1) and optionally the metadata. */
     async updateItem(scope: Scope, actor: CartActor, id: string, item_id: string, input: CartItemUpdate) {
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         const { tx, now } = work;
         const loaded = await loadForWrite(tx, scope, actor, id);
         const { cart } = loaded;
@@ -368,7 +368,7 @@ export function createCartService(ctx: ServiceContext) {
 
     /** `DELETE /v1/storefront/carts/{id}/items/{item_id}` → the updated cart. */
     async removeItem(scope: Scope, actor: CartActor, id: string, item_id: string) {
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         const { tx, now } = work;
         const loaded = await loadForWrite(tx, scope, actor, id);
         const { cart } = loaded;
@@ -392,7 +392,7 @@ export function createCartService(ctx: ServiceContext) {
      * `discount_usage_limit_reached`; conditions unmet → `discount_not_applicable` (param `code`).
      */
     async applyDiscount(scope: Scope, actor: CartActor, id: string, code: string) {
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         const { tx, now } = work;
         const loaded = await loadForWrite(tx, scope, actor, id, false);
         const { cart } = loaded;
@@ -426,7 +426,7 @@ export function createCartService(ctx: ServiceContext) {
 
     /** `DELETE /v1/storefront/carts/{id}/discounts/{code}` (case-insensitive) → the updated cart. */
     async removeDiscount(scope: Scope, actor: CartActor, id: string, code: string) {
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         const { tx, now } = work;
         const loaded = await loadForWrite(tx, scope, actor, id);
         const { cart } = loaded;
@@ -476,9 +476,9 @@ export function createCartService(ctx: ServiceContext) {
             },
           );
         }
-        return write(ctx, ({ tx, now }) => mergeSource(tx, scope, actor, id, source_id, now));
+        return write(ctx, scope, ({ tx, now }) => mergeSource(tx, scope, actor, id, source_id, now));
       }
-      return write(ctx, async ({ tx, now }) => {
+      return write(ctx, scope, async ({ tx, now }) => {
         const customer_id = actor.customer_id;
         // One merge into a customer at a time, whatever the guest carts: the customer's lock comes
         // first, so a second merge waiting here reads the active cart the first one gave the
@@ -666,7 +666,7 @@ export type CartService = ReturnType<typeof createCartService>;
  */
 function deferSet(work: Work, scope: Scope, id: string, patch: CartPatch): void {
   work.defer(
-    work.tx.carts.set(scope, id, patch).then((found) => {
+    work.tx.carts.update(scope, id, patch, { returning: false }).then((found) => {
       if (!found) throw cartNotFound(id);
     }),
   );

@@ -10,6 +10,7 @@ import {
   MetadataInputSchema,
   MetadataSchema,
   MoneySchema,
+  type Named,
   OptionalLongTextSchema,
   QuantitySchema,
 } from '../shared/schemas/common';
@@ -20,7 +21,9 @@ import type { CartStatus } from './vocabulary';
 export type { CartStatus };
 
 export const CART_STATUSES = ['active', 'completed', 'abandoned'] as const satisfies readonly CartStatus[];
-export const CartStatusSchema = z.enum(CART_STATUSES);
+export interface CartStatusSchema extends Named<typeof cartStatusSchema> {}
+const cartStatusSchema = z.enum(CART_STATUSES);
+export const CartStatusSchema: CartStatusSchema = cartStatusSchema;
 
 /**
  * The name of a payment provider (docs/contract.md#checkout): lowercase letters, digits and `_`, starting
@@ -50,7 +53,8 @@ export const PaymentProviderNameSchema = z
  * A cart line (spec "CartItem"); `sku` and `image_url` are null when the variant has none;
  * `option_values` are the variant's as they are now, by option name (decisions §22).
  */
-export const CartItemSchema = z
+export interface CartItemSchema extends Named<typeof cartItemSchema> {}
+const cartItemSchema = z
   .object({
     id: z.string(),
     variant_id: z.string(),
@@ -67,10 +71,12 @@ export const CartItemSchema = z
     metadata: MetadataSchema,
   })
   .meta({ id: 'CartItem' });
+export const CartItemSchema: CartItemSchema = cartItemSchema;
 export type CartItem = z.infer<typeof CartItemSchema>;
 
 /** The priced totals of a cart (docs/contract.md#pricing). */
-export const CartSummarySchema = z
+export interface CartSummarySchema extends Named<typeof cartSummarySchema> {}
+const cartSummarySchema = z
   .object({
     subtotal: MoneySchema,
     discount_total: MoneySchema,
@@ -81,10 +87,12 @@ export const CartSummarySchema = z
     total_quantity: z.int(),
   })
   .meta({ id: 'CartSummary' });
+export const CartSummarySchema: CartSummarySchema = cartSummarySchema;
 export type CartSummary = z.infer<typeof CartSummarySchema>;
 
 /** A cart (spec "Cart"); addresses are null until set. */
-export const CartSchema = z
+export interface CartSchema extends Named<typeof cartSchema> {}
+const cartSchema = z
   .object({
     id: z.string(),
     status: CartStatusSchema,
@@ -102,6 +110,7 @@ export const CartSchema = z
     updated_at: DateTimeSchema,
   })
   .meta({ id: 'Cart' });
+export const CartSchema: CartSchema = cartSchema;
 export type Cart = z.infer<typeof CartSchema>;
 
 // ---------------------------------------------------------------- requests
@@ -110,13 +119,15 @@ export type Cart = z.infer<typeof CartSchema>;
  * `POST /v1/storefront/carts/{id}/items` (docs/contract.md#carts): `quantity` defaults to 1; the same variant
  * again adds to the existing item's quantity.
  */
-export const CartItemAddSchema = z
+export interface CartItemAddSchema extends Named<typeof cartItemAddSchema> {}
+const cartItemAddSchema = z
   .strictObject({
     variant_id: IdSchema,
     quantity: QuantitySchema.default(1),
     metadata: MetadataInputSchema.optional(),
   })
   .meta({ id: 'CartItemAdd' });
+export const CartItemAddSchema: CartItemAddSchema = cartItemAddSchema;
 export type CartItemAdd = z.infer<typeof CartItemAddSchema>;
 
 /**
@@ -124,7 +135,8 @@ export type CartItemAdd = z.infer<typeof CartItemAddSchema>;
  * belongs to that customer; `customer_id` with a publishable key needs that customer's token
  * (a service rule, docs/contract.md#cart-ownership).
  */
-export const CartCreateSchema = z
+export interface CartCreateSchema extends Named<typeof cartCreateSchema> {}
+const cartCreateSchema = z
   .strictObject({
     session_id: IdentifierTextSchema.optional(),
     customer_id: IdSchema.optional(),
@@ -149,10 +161,12 @@ export const CartCreateSchema = z
     });
   })
   .meta({ id: 'CartCreate' });
+export const CartCreateSchema: CartCreateSchema = cartCreateSchema;
 export type CartCreate = z.infer<typeof CartCreateSchema>;
 
 /** `PATCH /v1/storefront/carts/{id}` (spec): all optional; `null` clears a field. */
-export const CartUpdateSchema = z
+export interface CartUpdateSchema extends Named<typeof cartUpdateSchema> {}
+const cartUpdateSchema = z
   .strictObject({
     customer_id: IdSchema.nullable().optional(),
     shipping_address: AddressInputSchema.nullable().optional(),
@@ -161,21 +175,26 @@ export const CartUpdateSchema = z
     metadata: MetadataInputSchema.optional(),
   })
   .meta({ id: 'CartUpdate' });
+export const CartUpdateSchema: CartUpdateSchema = cartUpdateSchema;
 export type CartUpdate = z.infer<typeof CartUpdateSchema>;
 
 /** `PATCH /v1/storefront/carts/{id}/items/{item_id}` (spec): `quantity` required, ≥ 1. */
-export const CartItemUpdateSchema = z
+export interface CartItemUpdateSchema extends Named<typeof cartItemUpdateSchema> {}
+const cartItemUpdateSchema = z
   .strictObject({
     quantity: QuantitySchema,
     metadata: MetadataInputSchema.optional(),
   })
   .meta({ id: 'CartItemUpdate' });
+export const CartItemUpdateSchema: CartItemUpdateSchema = cartItemUpdateSchema;
 export type CartItemUpdate = z.infer<typeof CartItemUpdateSchema>;
 
 /** `POST /v1/storefront/carts/{id}/discounts` (spec): `code` required. */
-export const CartDiscountApplySchema = z
+export interface CartDiscountApplySchema extends Named<typeof cartDiscountApplySchema> {}
+const cartDiscountApplySchema = z
   .strictObject({ code: IdentifierTextSchema })
   .meta({ id: 'CartDiscountApply' });
+export const CartDiscountApplySchema: CartDiscountApplySchema = cartDiscountApplySchema;
 export type CartDiscountApply = z.infer<typeof CartDiscountApplySchema>;
 
 /**
@@ -183,7 +202,8 @@ export type CartDiscountApply = z.infer<typeof CartDiscountApplySchema>;
  * (no body, or `{}`), `{id}` is the guest cart merged into the customer's active cart (or given to
  * the customer); with it, `{id}` is the customer's cart the source is merged into.
  */
-export const CartMergeSchema = z
+export interface CartMergeSchema extends Named<typeof cartMergeSchema> {}
+const cartMergeSchema = z
   .strictObject({
     source_cart_id: IdSchema.optional().meta({
       description:
@@ -191,6 +211,7 @@ export const CartMergeSchema = z
     }),
   })
   .meta({ id: 'CartMerge' });
+export const CartMergeSchema: CartMergeSchema = cartMergeSchema;
 export type CartMerge = z.infer<typeof CartMergeSchema>;
 
 const CHECKOUT_SHAPE = {

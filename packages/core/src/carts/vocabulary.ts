@@ -1,6 +1,2 @@
-/**
- * The words of carts: the values core's rules decide on. The storage records use them
- * (ports/storage/records.ts imports them from here), not the reverse.
- */
-
-export type CartStatus = 'active' | 'completed' | 'abandoned';
+/** The words of this context live in the vocabulary layer, below the storage port (vocabulary/carts.ts). */
+export type { CartStatus } from '../vocabulary/carts';

@@ -1,9 +1,9 @@
 import type { DiscountValueType } from '../discounts/vocabulary';
 import type { CartAggregate } from '../ports/storage';
+import type { AppliedDiscountResult, PricingResult } from '../pricing';
 import { iso, type MoneyWire, money } from '../shared/wire-format';
 import { addressToWire } from './address-wire';
 import type { PricedCart } from './cart-pricing';
-import type { AppliedDiscountResult, PricingResult } from './pricing';
 
 /** Addresses between the wire and storage live in ./address-wire.ts (decisions §22). */
 export { addressFromInput, addressToWire } from './address-wire';

@@ -16,7 +16,7 @@ export function createImageCommands(ctx: ServiceContext) {
      * `parameter_invalid` on `variant_ids[i]`) attach it to variants (`Variant.images`).
      */
     async addImage(scope: Scope, productId: string, input: ImageCreate): Promise<ImageWire> {
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         const product = await requireProduct(work.tx, scope, productId, { forUpdate: true });
         const variantIds = input.variant_ids ?? [];
         const own = new Set(product.variants.map((variant) => variant.id));
@@ -45,7 +45,7 @@ export function createImageCommands(ctx: ServiceContext) {
       productId: string,
       imageId: string,
     ): Promise<{ id: string; deleted: true }> {
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         const product = await requireProduct(work.tx, scope, productId, { forUpdate: true });
         const known = product.images.some((image) => image.id === imageId);
         if (!known || !(await work.tx.products.deleteImage(scope, productId, imageId))) {

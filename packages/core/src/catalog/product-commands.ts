@@ -69,7 +69,7 @@ export function createProductCommands(ctx: ServiceContext) {
      * added); no default variant is made up. Emits `product.created`.
      */
     async create(scope: Scope, input: ProductCreate): Promise<ProductWire> {
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         const { tx, now } = work;
         const currency = await storeCurrency(tx, scope);
         const id = ctx.ids.next('prod');
@@ -127,7 +127,7 @@ export function createProductCommands(ctx: ServiceContext) {
      * another product → 409 `duplicate_slug`. Emits `product.updated`.
      */
     async update(scope: Scope, id: string, input: ProductUpdate): Promise<ProductWire> {
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         const { tx, now } = work;
         const updated = await tx.products.update(scope, id, {
           updated_at: now,
@@ -152,7 +152,7 @@ export function createProductCommands(ctx: ServiceContext) {
      * keep their snapshots). Emits `product.deleted` with the product as it was.
      */
     async delete(scope: Scope, id: string): Promise<{ id: string; deleted: true }> {
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         const { tx, now } = work;
         const wire = productToWire(await requireProduct(tx, scope, id), 'admin');
         if (!(await tx.products.delete(scope, id, now))) throw errors.notFound('product', id);

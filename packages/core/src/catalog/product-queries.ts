@@ -102,8 +102,7 @@ export function createProductQueries(ctx: ServiceContext) {
       const text = model
         ? await model.getProduct(scope, by, key, 'active')
         : await read(ctx, async (tx) => {
-            const product =
-              by === 'id' ? await tx.products.get(scope, key) : await tx.products.getBySlug(scope, key);
+            const product = await tx.products.get(scope, by === 'id' ? key : { slug: key });
             return visible(product) ? JSON.stringify(productToWire(product, 'storefront')) : null;
           });
       if (text === null) throw errors.notFound('product', key);
@@ -119,7 +118,7 @@ export function createProductQueries(ctx: ServiceContext) {
 
     /** `GET /v1/storefront/products/by-slug/{slug}`: 404 unless an active product has that slug. */
     async getStorefrontBySlug(scope: Scope, slug: string): Promise<ProductWire> {
-      const product = await read(ctx, (tx) => tx.products.getBySlug(scope, slug));
+      const product = await read(ctx, (tx) => tx.products.get(scope, { slug }));
       if (!visible(product)) throw errors.notFound('product', slug);
       return productToWire(product, 'storefront');
     },

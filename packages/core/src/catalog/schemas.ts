@@ -12,6 +12,7 @@ import {
   MetadataSchema,
   MoneySchema,
   moneyInput,
+  type Named,
   NonNegativeIntegerSchema,
   OptionalLongTextSchema,
   OptionalTextSchema,
@@ -39,10 +40,14 @@ export const PRODUCT_TYPES = [
   'service',
   'bundle',
 ] as const satisfies readonly ProductType[];
-export const ProductTypeSchema = z.enum(PRODUCT_TYPES);
+export interface ProductTypeSchema extends Named<typeof productTypeSchema> {}
+const productTypeSchema = z.enum(PRODUCT_TYPES);
+export const ProductTypeSchema: ProductTypeSchema = productTypeSchema;
 
 export const PRODUCT_STATUSES = ['draft', 'active', 'archived'] as const satisfies readonly ProductStatus[];
-export const ProductStatusSchema = z.enum(PRODUCT_STATUSES);
+export interface ProductStatusSchema extends Named<typeof productStatusSchema> {}
+const productStatusSchema = z.enum(PRODUCT_STATUSES);
+export const ProductStatusSchema: ProductStatusSchema = productStatusSchema;
 
 /** Sorts offered by both product lists (docs/contract.md#representative-price); `price` is the representative variant's. */
 export const PRODUCT_SORTS = ['created_at', 'name', 'price'] as const;
@@ -55,7 +60,8 @@ export const VARIANT_SORTS = ['created_at', 'position'] as const;
 
 // ---------------------------------------------------------------- responses
 
-export const ImageSchema = z
+export interface ImageSchema extends Named<typeof imageSchema> {}
+const imageSchema = z
   .object({
     id: z.string(),
     url: z.string(),
@@ -65,18 +71,22 @@ export const ImageSchema = z
     height: z.int().nullable(),
   })
   .meta({ id: 'Image' });
+export const ImageSchema: ImageSchema = imageSchema;
 export type Image = z.infer<typeof ImageSchema>;
 
-export const OptionValueSchema = z
+export interface OptionValueSchema extends Named<typeof optionValueSchema> {}
+const optionValueSchema = z
   .object({
     id: z.string(),
     value: z.string(),
     position: z.int(),
   })
   .meta({ id: 'OptionValue' });
+export const OptionValueSchema: OptionValueSchema = optionValueSchema;
 export type OptionValue = z.infer<typeof OptionValueSchema>;
 
-export const OptionSchema = z
+export interface OptionSchema extends Named<typeof optionSchema> {}
+const optionSchema = z
   .object({
     id: z.string(),
     name: z.string(),
@@ -84,6 +94,7 @@ export const OptionSchema = z
     values: z.array(OptionValueSchema),
   })
   .meta({ id: 'Option' });
+export const OptionSchema: OptionSchema = optionSchema;
 export type Option = z.infer<typeof OptionSchema>;
 
 /**
@@ -93,7 +104,8 @@ export type Option = z.infer<typeof OptionSchema>;
  * inventory's `available` when it is tracked, else `null` (decisions §22;
  * docs/contract.md#money, #storefront-visibility).
  */
-export const VariantSchema = z
+export interface VariantSchema extends Named<typeof variantSchema> {}
+const variantSchema = z
   .object({
     id: z.string(),
     product_id: z.string(),
@@ -117,13 +129,15 @@ export const VariantSchema = z
     updated_at: DateTimeSchema,
   })
   .meta({ id: 'Variant' });
+export const VariantSchema: VariantSchema = variantSchema;
 export type Variant = z.infer<typeof VariantSchema>;
 
 /**
  * A product (spec "Product"), plus `price` and `compare_at_price`: those of its representative
  * variant (the cheapest active one) or `null` (docs/contract.md#representative-price).
  */
-export const ProductSchema = z
+export interface ProductSchema extends Named<typeof productSchema> {}
+const productSchema = z
   .object({
     id: z.string(),
     name: z.string(),
@@ -143,6 +157,7 @@ export const ProductSchema = z
     updated_at: DateTimeSchema,
   })
   .meta({ id: 'Product' });
+export const ProductSchema: ProductSchema = productSchema;
 export type Product = z.infer<typeof ProductSchema>;
 
 export const ProductListSchema = listOf(ProductSchema);
@@ -178,20 +193,25 @@ const IMAGE_INPUT_SHAPE = {
 };
 
 /** An image in product creation (docs/contract.md#catalog). */
-export const ImageInputSchema = z.strictObject(IMAGE_INPUT_SHAPE).meta({ id: 'ImageInput' });
+export interface ImageInputSchema extends Named<typeof imageInputSchema> {}
+const imageInputSchema = z.strictObject(IMAGE_INPUT_SHAPE).meta({ id: 'ImageInput' });
+export const ImageInputSchema: ImageInputSchema = imageInputSchema;
 export type ImageInput = z.infer<typeof ImageInputSchema>;
 
 /**
  * `POST /v1/admin/products/{id}/images`. `variant_ids` (optional) attaches the image to variants
  * of the product, which then list it in `Variant.images`.
  */
-export const ImageCreateSchema = z
+export interface ImageCreateSchema extends Named<typeof imageCreateSchema> {}
+const imageCreateSchema = z
   .strictObject({ ...IMAGE_INPUT_SHAPE, variant_ids: listOfAtMost(IdSchema).optional() })
   .meta({ id: 'ImageCreate' });
+export const ImageCreateSchema: ImageCreateSchema = imageCreateSchema;
 export type ImageCreate = z.infer<typeof ImageCreateSchema>;
 
 /** An option in product creation: `{ name, values: [string] }`, names and values unique. */
-export const OptionInputSchema = z
+export interface OptionInputSchema extends Named<typeof optionInputSchema> {}
+const optionInputSchema = z
   .strictObject({
     name: RequiredTextSchema,
     values: listOfAtMost(RequiredTextSchema).min(1),
@@ -206,6 +226,7 @@ export const OptionInputSchema = z
     });
   })
   .meta({ id: 'OptionInput' });
+export const OptionInputSchema: OptionInputSchema = optionInputSchema;
 export type OptionInput = z.infer<typeof OptionInputSchema>;
 
 const VARIANT_FIELDS = {
@@ -253,14 +274,17 @@ const VARIANT_CREATE_SHAPE = {
  * defaults to the end: after the product's variants (variants endpoint), or the entry's index
  * (product creation).
  */
-export const VariantCreateSchema = z
+export interface VariantCreateSchema extends Named<typeof variantCreateSchema> {}
+const variantCreateSchema = z
   .strictObject(VARIANT_CREATE_SHAPE)
   .superRefine(oneOptionForm)
   .meta({ id: 'VariantCreate' });
+export const VariantCreateSchema: VariantCreateSchema = variantCreateSchema;
 export type VariantCreate = z.infer<typeof VariantCreateSchema>;
 
 /** `PATCH /v1/admin/variants/{id}`: the variant fields, all optional; `null` clears nullable ones. */
-export const VariantUpdateSchema = z
+export interface VariantUpdateSchema extends Named<typeof variantUpdateSchema> {}
+const variantUpdateSchema = z
   .strictObject({
     ...VARIANT_FIELDS,
     price: moneyInput.optional(),
@@ -269,6 +293,7 @@ export const VariantUpdateSchema = z
   })
   .superRefine(oneOptionForm)
   .meta({ id: 'VariantUpdate' });
+export const VariantUpdateSchema: VariantUpdateSchema = variantUpdateSchema;
 export type VariantUpdate = z.infer<typeof VariantUpdateSchema>;
 
 /**
@@ -376,7 +401,8 @@ function checkVariantOptions(
  * `POST /v1/admin/products` (docs/contract.md#catalog): `slug` is derived from the name when left out;
  * `type` defaults to physical, `status` to draft. Every variant gets an Inventory record.
  */
-export const ProductCreateSchema = z
+export interface ProductCreateSchema extends Named<typeof productCreateSchema> {}
+const productCreateSchema = z
   .strictObject({
     name: RequiredTextSchema,
     slug: SlugSchema.optional(),
@@ -392,13 +418,15 @@ export const ProductCreateSchema = z
   })
   .superRefine(checkVariantOptions)
   .meta({ id: 'ProductCreate' });
+export const ProductCreateSchema: ProductCreateSchema = productCreateSchema;
 export type ProductCreate = z.infer<typeof ProductCreateSchema>;
 
 /**
  * `PATCH /v1/admin/products/{id}`: the spec's fields (name, status, description, tags, attributes,
  * metadata) plus `slug` and `type`. Images, options and variants have their own endpoints.
  */
-export const ProductUpdateSchema = z
+export interface ProductUpdateSchema extends Named<typeof productUpdateSchema> {}
+const productUpdateSchema = z
   .strictObject({
     name: RequiredTextSchema.optional(),
     slug: SlugSchema.optional(),
@@ -410,6 +438,7 @@ export const ProductUpdateSchema = z
     metadata: MetadataInputSchema.optional(),
   })
   .meta({ id: 'ProductUpdate' });
+export const ProductUpdateSchema: ProductUpdateSchema = productUpdateSchema;
 export type ProductUpdate = z.infer<typeof ProductUpdateSchema>;
 
 // ---------------------------------------------------------------- list queries
@@ -426,27 +455,34 @@ const PRODUCT_SEARCH_SHAPE = {
  * (inclusive, minor units, against the representative variant), sort created_at | name | price.
  * Only active products are listed (a service rule, not a parameter).
  */
-export const StorefrontProductListQuerySchema = listQuery(PRODUCT_SORTS, {
+export interface StorefrontProductListQuerySchema extends Named<typeof storefrontProductListQuerySchema> {}
+const storefrontProductListQuerySchema = listQuery(PRODUCT_SORTS, {
   ...PRODUCT_SEARCH_SHAPE,
   price_min: queryInt(IntegerSchema.min(0)).optional(),
   price_max: queryInt(IntegerSchema.min(0)).optional(),
 });
+export const StorefrontProductListQuerySchema: StorefrontProductListQuerySchema =
+  storefrontProductListQuerySchema;
 export type StorefrontProductListQuery = z.infer<typeof StorefrontProductListQuerySchema>;
 
 /**
  * `GET /v1/admin/products`: `status`, `type`, `q`, `tag` (docs/contract.md#list-filters); sorts
  * created_at | name | price | updated_at (newest first by default for the dates).
  */
-export const AdminProductListQuerySchema = listQuery(ADMIN_PRODUCT_SORTS, {
+export interface AdminProductListQuerySchema extends Named<typeof adminProductListQuerySchema> {}
+const adminProductListQuerySchema = listQuery(ADMIN_PRODUCT_SORTS, {
   ...PRODUCT_SEARCH_SHAPE,
   status: ProductStatusSchema.optional(),
   type: ProductTypeSchema.optional(),
 });
+export const AdminProductListQuerySchema: AdminProductListQuerySchema = adminProductListQuerySchema;
 export type AdminProductListQuery = z.infer<typeof AdminProductListQuerySchema>;
 
 /**
  * `GET /v1/admin/products/{id}/variants`: in position order by default (`sort=position`,
  * ascending; ties by id), or `sort=created_at` (newest first by default).
  */
-export const VariantListQuerySchema = listQuery(VARIANT_SORTS, {}, { defaultSort: 'position' });
+export interface VariantListQuerySchema extends Named<typeof variantListQuerySchema> {}
+const variantListQuerySchema = listQuery(VARIANT_SORTS, {}, { defaultSort: 'position' });
+export const VariantListQuerySchema: VariantListQuerySchema = variantListQuerySchema;
 export type VariantListQuery = z.infer<typeof VariantListQuerySchema>;

@@ -23,7 +23,7 @@ export function createShippingMethodService(ctx: ServiceContext) {
   return {
     /** `POST /v1/admin/shipping-methods`. */
     async create(scope: Scope, input: ShippingMethodCreate): Promise<ShippingMethodWire> {
-      return write(ctx, async ({ tx, now }) => {
+      return write(ctx, scope, async ({ tx, now }) => {
         const currency = await storeCurrency(tx, scope);
         const record = {
           id: ctx.ids.next('ship'),
@@ -71,7 +71,7 @@ export function createShippingMethodService(ctx: ServiceContext) {
      * (`free_shipping_threshold: null` removes the threshold, `metadata` is replaced whole).
      */
     async update(scope: Scope, id: string, input: ShippingMethodUpdate): Promise<ShippingMethodWire> {
-      return write(ctx, async ({ tx, now }) => {
+      return write(ctx, scope, async ({ tx, now }) => {
         const currency = await storeCurrency(tx, scope);
         const threshold = storeAmountOrNull(
           input.free_shipping_threshold,
@@ -95,7 +95,7 @@ export function createShippingMethodService(ctx: ServiceContext) {
 
     /** `DELETE /v1/admin/shipping-methods/{id}`: a soft delete (orders keep the method's name). */
     async delete(scope: Scope, id: string): Promise<{ id: string; deleted: true }> {
-      const deleted = await write(ctx, ({ tx, now }) => tx.shippingMethods.delete(scope, id, now));
+      const deleted = await write(ctx, scope, ({ tx, now }) => tx.shippingMethods.delete(scope, id, now));
       if (!deleted) throw errors.notFound('shipping method', id);
       return { id, deleted: true as const };
     },

@@ -7,6 +7,7 @@ import {
   MetadataSchema,
   MoneySchema,
   moneyInput,
+  type Named,
   NonNegativeIntegerSchema,
   OptionalLongTextSchema,
   QueryBooleanSchema,
@@ -22,7 +23,8 @@ export const SHIPPING_METHOD_SORTS = ['created_at', 'position'] as const;
  * A shipping method (docs/contract.md#shipping-methods). Its price is charged unless the discounted subtotal reaches
  * `free_shipping_threshold` (null: never free), docs/contract.md#shipping-price.
  */
-export const ShippingMethodSchema = z
+export interface ShippingMethodSchema extends Named<typeof shippingMethodSchema> {}
+const shippingMethodSchema = z
   .object({
     id: z.string(),
     name: z.string(),
@@ -36,6 +38,7 @@ export const ShippingMethodSchema = z
     updated_at: DateTimeSchema,
   })
   .meta({ id: 'ShippingMethod' });
+export const ShippingMethodSchema: ShippingMethodSchema = shippingMethodSchema;
 export type ShippingMethod = z.infer<typeof ShippingMethodSchema>;
 
 export const ShippingMethodListSchema = listOf(ShippingMethodSchema);
@@ -44,7 +47,8 @@ export type ShippingMethodList = z.infer<typeof ShippingMethodListSchema>;
 // ---------------------------------------------------------------- requests
 
 /** `POST /v1/admin/shipping-methods` (docs/contract.md#shipping-methods). */
-export const ShippingMethodCreateSchema = z
+export interface ShippingMethodCreateSchema extends Named<typeof shippingMethodCreateSchema> {}
+const shippingMethodCreateSchema = z
   .strictObject({
     name: RequiredTextSchema,
     description: OptionalLongTextSchema,
@@ -55,10 +59,12 @@ export const ShippingMethodCreateSchema = z
     metadata: MetadataInputSchema.default({}),
   })
   .meta({ id: 'ShippingMethodCreate' });
+export const ShippingMethodCreateSchema: ShippingMethodCreateSchema = shippingMethodCreateSchema;
 export type ShippingMethodCreate = z.infer<typeof ShippingMethodCreateSchema>;
 
 /** `PATCH /v1/admin/shipping-methods/{id}`: any field; `null` clears the threshold. */
-export const ShippingMethodUpdateSchema = z
+export interface ShippingMethodUpdateSchema extends Named<typeof shippingMethodUpdateSchema> {}
+const shippingMethodUpdateSchema = z
   .strictObject({
     name: RequiredTextSchema.optional(),
     description: OptionalLongTextSchema,
@@ -69,16 +75,25 @@ export const ShippingMethodUpdateSchema = z
     metadata: MetadataInputSchema.optional(),
   })
   .meta({ id: 'ShippingMethodUpdate' });
+export const ShippingMethodUpdateSchema: ShippingMethodUpdateSchema = shippingMethodUpdateSchema;
 export type ShippingMethodUpdate = z.infer<typeof ShippingMethodUpdateSchema>;
 
 // ---------------------------------------------------------------- list queries
 
 /** `GET /v1/admin/shipping-methods`: optional `is_active`, sort created_at | position. */
-export const AdminShippingMethodListQuerySchema = listQuery(SHIPPING_METHOD_SORTS, {
+export interface AdminShippingMethodListQuerySchema
+  extends Named<typeof adminShippingMethodListQuerySchema> {}
+const adminShippingMethodListQuerySchema = listQuery(SHIPPING_METHOD_SORTS, {
   is_active: QueryBooleanSchema.optional(),
 });
+export const AdminShippingMethodListQuerySchema: AdminShippingMethodListQuerySchema =
+  adminShippingMethodListQuerySchema;
 export type AdminShippingMethodListQuery = z.infer<typeof AdminShippingMethodListQuerySchema>;
 
 /** `GET /v1/storefront/shipping-methods`: active methods only (a service rule). */
-export const StorefrontShippingMethodListQuerySchema = listQuery(SHIPPING_METHOD_SORTS, {});
+export interface StorefrontShippingMethodListQuerySchema
+  extends Named<typeof storefrontShippingMethodListQuerySchema> {}
+const storefrontShippingMethodListQuerySchema = listQuery(SHIPPING_METHOD_SORTS, {});
+export const StorefrontShippingMethodListQuerySchema: StorefrontShippingMethodListQuerySchema =
+  storefrontShippingMethodListQuerySchema;
 export type StorefrontShippingMethodListQuery = z.infer<typeof StorefrontShippingMethodListQuerySchema>;

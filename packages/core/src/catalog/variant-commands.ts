@@ -43,7 +43,7 @@ export function createVariantCommands(ctx: ServiceContext) {
      * product's variants (one more than the highest position).
      */
     async createVariant(scope: Scope, productId: string, input: VariantCreate): Promise<VariantWire> {
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         const { tx, now } = work;
         const product = await requireProduct(tx, scope, productId, { forUpdate: true });
         const currency = await storeCurrency(tx, scope);
@@ -74,7 +74,7 @@ export function createVariantCommands(ctx: ServiceContext) {
      * Stock is changed through the inventory endpoints.
      */
     async updateVariant(scope: Scope, id: string, input: VariantUpdate): Promise<VariantWire> {
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         const { tx, now } = work;
         const existing = await tx.products.getVariant(scope, id);
         if (!existing) throw errors.notFound('variant', id);
@@ -115,7 +115,7 @@ export function createVariantCommands(ctx: ServiceContext) {
      * inventory is no longer listed by the storage). Its option values stay on the product.
      */
     async deleteVariant(scope: Scope, id: string): Promise<{ id: string; deleted: true }> {
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         const { tx, now } = work;
         const existing = await tx.products.getVariant(scope, id);
         const product = existing && (await tx.products.get(scope, existing.product_id, { forUpdate: true }));

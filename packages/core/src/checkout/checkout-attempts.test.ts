@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { paymentToWire } from '../orders/wire';
 import { isRefusal, paymentStatusOf } from '../payments/payment-attempt';
+import { paymentToWire } from '../payments/wire';
 import type { PaymentRecord } from '../ports/storage';
 import { CommerceError } from '../shared/errors';
 import {

@@ -1,5 +1,5 @@
-import type { Payment } from '../orders/schemas';
-import { paymentToWire } from '../orders/wire';
+import type { Payment } from '../payments/schemas';
+import { paymentToWire } from '../payments/wire';
 import type { CreatePaymentInput } from '../ports/payment-provider';
 import type {
   InventoryMovement,
@@ -85,7 +85,7 @@ export function lastCheckoutAttempt(
   return findLastAttempt((n) =>
     n === 1 && first !== undefined
       ? Promise.resolve(first)
-      : tx.orders.getPaymentByIdempotencyKey(scope, checkoutAttemptKey(cart_id, n)),
+      : tx.orders.getPayment(scope, { idempotency_key: checkoutAttemptKey(cart_id, n) }),
   );
 }
 

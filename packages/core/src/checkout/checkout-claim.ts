@@ -9,8 +9,8 @@ import type { Checkout } from '../carts/schemas';
 import { addressFromInput } from '../carts/wire';
 import { customerKeyOf } from '../discounts/discount-usage';
 import { emitInventoryCrossings } from '../inventory/inventory-events';
-import { reserveLines } from '../inventory/order-inventory';
 import { buildOrder } from '../orders/order-builder';
+import { reserveLines } from '../orders/order-inventory';
 import type { CreatePaymentInput, PaymentProvider } from '../ports/payment-provider';
 import type {
   CartAggregate,
@@ -116,7 +116,7 @@ export async function claimCheckout(
     tx.carts.get(scope, cartId, { forUpdate: true }),
     tx.stores.get(scope.store_id),
     tx.discounts.listForPricing(scope, []),
-    tx.orders.getPaymentByIdempotencyKey(scope, checkoutAttemptKey(cartId, 1)),
+    tx.orders.getPayment(scope, { idempotency_key: checkoutAttemptKey(cartId, 1) }),
   ]);
   let cart = checkoutCart(locked, cartId, caller);
 

@@ -1,6 +1,7 @@
 import { recordDiscountUsage } from '../discounts/discount-usage';
 import { settleOrder, statusEvent } from '../orders/order-progress';
-import { orderToWire, paymentToWire } from '../orders/wire';
+import { orderToWire } from '../orders/wire';
+import { paymentToWire } from '../payments/wire';
 import type { CartRecord, OrderAggregate, PaymentRecord, Scope } from '../ports/storage';
 import type { ServiceContext } from '../shared/context';
 import { CommerceError } from '../shared/errors';

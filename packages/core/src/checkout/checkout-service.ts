@@ -66,7 +66,7 @@ function orderOrThrow(settled: AttemptSettlement) {
  *    `pending`, and the 201 order's `payments[0].client_secret` lets the storefront authenticate;
  *    `awaiting_payment` (Stripe without `payment_method_id`: the storefront confirms the
  *    PaymentIntent with Stripe.js) → both `pending`, the order's `payment_status`
- *    `awaiting_payment` until it is settled or expires (`payments/payment-expiry.ts`);
+ *    `awaiting_payment` until it is settled or expires (`reconciliation/payment-expiry.ts`);
  *    the provider's webhook (`handleWebhook`) completes or fails it later. If the order is
  *    refused now (a discount ran out since the claim), the money is given back at once and the
  *    refusal returned (422).
@@ -90,6 +90,7 @@ export function createCheckoutService(ctx: ServiceContext) {
       // the claim's when it settles in process; an attempt is interim (the order comes later).
       const claim = await write(
         ctx,
+        scope,
         (work) => claimCheckout(ctx, work, scope, cartId, input, caller, chosen),
         { answer: (claimed) => (claimed.kind === 'attempt' ? INTERIM : orderOrThrow(claimed)) },
       );

@@ -73,6 +73,7 @@ export async function closeAttempt(
 ): Promise<PaymentRecord> {
   return write(
     ctx,
+    scope,
     async (work) => {
       const { tx, now } = work;
       const { attempt } = await lockAttempt(work, scope, ref);
@@ -120,6 +121,7 @@ async function writeAttemptOrder(
 ): Promise<OrderAggregate | null> {
   return write(
     ctx,
+    scope,
     async (work) => {
       const { tx, now } = work;
       const { attempt, cart } = await lockAttempt(work, scope, ref);

@@ -117,7 +117,7 @@ export function createCustomerAccountService(ctx: ServiceContext) {
 
   /** Sign-in as `signIn` describes it, once the limits let it through. */
   async function signInChecked(scope: Scope, input: CustomerSignIn): Promise<CustomerSession> {
-    const customer = await read(ctx, (tx) => tx.customers.getByEmail(scope, input.email));
+    const customer = await read(ctx, (tx) => tx.customers.get(scope, { email: input.email }));
     const ok =
       customer?.password_hash != null
         ? await passwords.verify(input.password, customer.password_hash)
@@ -127,7 +127,7 @@ export function createCustomerAccountService(ctx: ServiceContext) {
     const rehash = passwords.needsRehash(customer.password_hash as string)
       ? await passwords.hash(input.password)
       : null;
-    return write(ctx, async (work) => {
+    return write(ctx, scope, async (work) => {
       const current = await unchanged(work.tx, scope, customer);
       // The password changed (or the customer went) since it was checked: check again.
       if (!current) throw invalidCredentials();
@@ -155,10 +155,10 @@ export function createCustomerAccountService(ctx: ServiceContext) {
     if (!(await passwords.verify(input.current_password, customer.password_hash))) throw wrong();
     refuseEmailAsPassword(customer.email, input.new_password, 'new_password');
     const password_hash = await passwords.hash(input.new_password);
-    return write(ctx, async (work) => {
+    return write(ctx, scope, async (work) => {
       if (!(await unchanged(work.tx, scope, customer))) throw wrong();
       const updated = await setPassword(work, scope, customer, password_hash);
-      await work.tx.customerTokens.deleteForCustomer(scope, customer.id, caller.token_id);
+      await work.tx.customerTokens.delete(scope, { customer_id: customer.id, except_id: caller.token_id });
       await work.tx.passwordResets.deleteForCustomer(scope, customer.id);
       return customerView(work.tx, scope, updated);
     });
@@ -168,26 +168,31 @@ export function createCustomerAccountService(ctx: ServiceContext) {
   async function createResetToken(scope: Scope, input: PasswordResetRequest): Promise<typeof SUCCESS> {
     const token = `prt_${ctx.crypto.randomToken(RESET_TOKEN_BYTES)}`;
     const token_hash = await ctx.crypto.sha256Hex(token);
-    await write(ctx, async ({ tx, now, emit }) => {
-      const customer = await tx.customers.getByEmail(scope, input.email);
-      if (!customer || customer.status === 'disabled') return;
-      const record: PasswordResetRecord = {
-        id: ctx.ids.next('prt'),
-        store_id: scope.store_id,
-        mode: scope.mode,
-        customer_id: customer.id,
-        token_hash,
-        expires_at: now + PASSWORD_RESET_TTL_MS,
-        created_at: now,
-      };
-      await tx.passwordResets.replace(record);
-      emit(scope, 'customer.password_reset_requested', {
-        customer_id: customer.id,
-        email: customer.email,
-        token,
-        expires_at: iso(record.expires_at),
-      });
-    });
+    await write(
+      ctx,
+      scope,
+      async ({ tx, now, emit }) => {
+        const customer = await tx.customers.get(scope, { email: input.email });
+        if (!customer || customer.status === 'disabled') return;
+        const record: PasswordResetRecord = {
+          id: ctx.ids.next('prt'),
+          store_id: scope.store_id,
+          mode: scope.mode,
+          customer_id: customer.id,
+          token_hash,
+          expires_at: now + PASSWORD_RESET_TTL_MS,
+          created_at: now,
+        };
+        await tx.passwordResets.replace(record);
+        emit(scope, 'customer.password_reset_requested', {
+          customer_id: customer.id,
+          email: customer.email,
+          token,
+          expires_at: iso(record.expires_at),
+        });
+      },
+      { answer: () => SUCCESS },
+    );
     return SUCCESS;
   }
 
@@ -197,7 +202,7 @@ export function createCustomerAccountService(ctx: ServiceContext) {
     const token_hash = await ctx.crypto.sha256Hex(input.token);
     // Hashed before the transaction (about 100 ms), so the claim holds no lock meanwhile.
     const password_hash = await passwords.hash(input.new_password);
-    return write(ctx, async (work) => {
+    return write(ctx, scope, async (work) => {
       const { tx, now } = work;
       const reset = await tx.passwordResets.consume(scope, token_hash);
       if (!reset || reset.expires_at <= now) throw resetTokenInvalid();
@@ -205,7 +210,7 @@ export function createCustomerAccountService(ctx: ServiceContext) {
       if (customer.status === 'disabled') throw disabled();
       refuseEmailAsPassword(customer.email, input.new_password, 'new_password');
       const updated = await setPassword(work, scope, customer, password_hash);
-      await tx.customerTokens.deleteForCustomer(scope, customer.id);
+      await tx.customerTokens.delete(scope, { customer_id: customer.id });
       await tx.passwordResets.deleteForCustomer(scope, customer.id);
       return openSession(work, scope, updated);
     });
@@ -221,7 +226,7 @@ export function createCustomerAccountService(ctx: ServiceContext) {
     async register(scope: Scope, input: CustomerRegister): Promise<CustomerSession> {
       // CustomerRegisterSchema already refused the e-mail as password.
       const password_hash = await passwords.hash(input.password);
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         const { now } = work;
         const record: CustomerRecord = {
           id: ctx.ids.next('cus'),
@@ -259,7 +264,9 @@ export function createCustomerAccountService(ctx: ServiceContext) {
 
     /** `POST /v1/storefront/customer-auth/logout`: revokes the presented token. */
     async signOut(scope: Scope, token_id: string): Promise<typeof SUCCESS> {
-      await write(ctx, ({ tx }) => tx.customerTokens.delete(scope, token_id));
+      await write(ctx, scope, ({ tx }) => tx.customerTokens.delete(scope, token_id), {
+        answer: () => SUCCESS,
+      });
       return SUCCESS;
     },
 

@@ -124,7 +124,7 @@ export function createCustomerAddressBook(ctx: ServiceContext) {
 
     /** `POST /v1/storefront/customers/me/addresses`. */
     async createAddress(scope: Scope, customer_id: string, input: CustomerAddressCreate) {
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         const { tx, now } = work;
         await requireCustomer(tx, scope, customer_id);
         const record: CustomerAddressRecord = {
@@ -145,9 +145,9 @@ export function createCustomerAddressBook(ctx: ServiceContext) {
 
     /** `PATCH /v1/storefront/customers/me/addresses/{address_id}`: a partial update (see above). */
     async updateAddress(scope: Scope, customer_id: string, address_id: string, input: CustomerAddressUpdate) {
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         const { tx, now } = work;
-        const existing = await tx.customers.getAddress(scope, customer_id, address_id);
+        const [existing] = await tx.customers.listAddresses(scope, [customer_id], { id: address_id });
         if (!existing) throw addressNotFound(address_id);
         const columns = mergedColumns(existing, input);
         const unchanged = (Object.keys(columns) as (keyof typeof columns)[]).every(
@@ -167,7 +167,7 @@ export function createCustomerAddressBook(ctx: ServiceContext) {
 
     /** `DELETE /v1/storefront/customers/me/addresses/{address_id}` → `{ id, deleted: true }`. */
     async deleteAddress(scope: Scope, customer_id: string, address_id: string) {
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         const deleted = await work.tx.customers.deleteAddress(scope, customer_id, address_id);
         if (!deleted) throw addressNotFound(address_id);
         await emitCustomerUpdated(work, scope, customer_id);

@@ -56,7 +56,7 @@ export function createCustomerService(ctx: ServiceContext) {
       // Optional password (docs/contract.md#passwords; CustomerCreateSchema refuses the e-mail as
       // password), hashed before the transaction.
       const password_hash = input.password === undefined ? null : await ctx.passwords.hash(input.password);
-      return write(ctx, async ({ tx, now, emit }) => {
+      return write(ctx, scope, async ({ tx, now, emit }) => {
         const record: CustomerRecord = {
           id: ctx.ids.next('cus'),
           store_id: scope.store_id,
@@ -97,7 +97,7 @@ export function createCustomerService(ctx: ServiceContext) {
 
     /** `PATCH /v1/admin/customers/{id}`: any field, `status` included (docs/contract.md#customers). */
     async update(scope: Scope, id: string, input: CustomerUpdate): Promise<CustomerWire> {
-      return write(ctx, (work) => applyChanges(work, scope, id, input));
+      return write(ctx, scope, (work) => applyChanges(work, scope, id, input));
     },
 
     /**
@@ -106,8 +106,8 @@ export function createCustomerService(ctx: ServiceContext) {
      * again. Their orders keep their `customer_id`.
      */
     async delete(scope: Scope, id: string) {
-      return write(ctx, async ({ tx, now }) => {
-        await tx.customerTokens.deleteForCustomer(scope, id);
+      return write(ctx, scope, async ({ tx, now }) => {
+        await tx.customerTokens.delete(scope, { customer_id: id });
         await tx.passwordResets.deleteForCustomer(scope, id);
         // Unknown id: the 404 rolls the token deletion back (there was nothing to delete anyway).
         if (!(await tx.customers.delete(scope, id, now))) throw errors.notFound('customer', id);
@@ -135,7 +135,7 @@ export function createCustomerService(ctx: ServiceContext) {
       input: StorefrontCustomerUpdate,
     ): Promise<CustomerWire> {
       const { status: _ignored, ...profile } = input;
-      return write(ctx, (work) => applyChanges(work, scope, customer_id, profile));
+      return write(ctx, scope, (work) => applyChanges(work, scope, customer_id, profile));
     },
 
     ...createCustomerAddressBook(ctx),

@@ -24,7 +24,7 @@ export async function issueCustomerToken(
   expires_in: number = CUSTOMER_TOKEN_DEFAULT_EXPIRES_IN,
 ) {
   const token = await newCustomerToken(ctx);
-  return write(ctx, async (work) => {
+  return write(ctx, scope, async (work) => {
     await requireCustomer(work.tx, scope, customer_id);
     return storeCustomerToken(ctx, work, scope, customer_id, token, expires_in);
   });

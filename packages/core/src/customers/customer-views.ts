@@ -1,5 +1,6 @@
 import type { CustomerAddressRecord, CustomerRecord, Repositories, Scope } from '../ports/storage';
 import { CommerceError } from '../shared/errors';
+import { customerTotals } from './customer-totals';
 import { type CustomerWire, customerToWire } from './wire';
 
 /** The store's currency, in which `total_spent` is shown. */
@@ -21,7 +22,7 @@ export async function customerViews(
   if (records.length === 0) return [];
   const ids = records.map((record) => record.id);
   const currency = await storeCurrency(tx, scope);
-  const totals = await tx.customers.totals(scope, ids);
+  const totals = customerTotals(ids, await tx.orders.sumByCustomer(scope, ids));
   const addresses = await tx.customers.listAddresses(scope, ids);
   const byCustomer = new Map<string, CustomerAddressRecord[]>();
   for (const address of addresses) {

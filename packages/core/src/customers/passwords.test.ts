@@ -1,6 +1,22 @@
+import { randomBytes, scrypt } from 'node:crypto';
+import { scryptAsync } from '@noble/hashes/scrypt.js';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { defaultScrypt } from '../ports/crypto';
 import { createPasswordHasher, DEFAULT_PASSWORD_HASH_PARAMS } from './passwords';
+
+/** A hash as the hasher made it with `node:crypto` before it went through the crypto port. */
+function nodeHash(password: string, ln: number, salt = randomBytes(16)): Promise<string> {
+  return new Promise((resolve, reject) => {
+    scrypt(password, salt, 32, { N: 2 ** ln, r: 8, p: 1, maxmem: 256 * 2 ** ln * 8 }, (error, key) => {
+      if (error) reject(error);
+      else
+        resolve(
+          `$scrypt$ln=${ln},r=8,p=1$${salt.toString('base64').replace(/=+$/, '')}$${key.toString('base64').replace(/=+$/, '')}`,
+        );
+    });
+  });
+}
 
 // Cheap parameters keep the unit tests fast; the default's cost is measured in the closing note.
 const cheap = createPasswordHasher({ ln: 8, r: 8, p: 1 });
@@ -54,6 +70,67 @@ describe('password hashing (scrypt, PHC string)', () => {
     expect(() => createPasswordHasher({ ln: 10, r: 0, p: 1 })).toThrow(TypeError);
     expect(() => createPasswordHasher({ ln: 10, r: 8, p: 1.5 })).toThrow(TypeError);
     expect(DEFAULT_PASSWORD_HASH_PARAMS).toEqual({ ln: 15, r: 8, p: 1 });
+  });
+
+  test('hashes made with node:crypto before the crypto port verify, and new ones verify there (same format, same bytes)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ minLength: 1, maxLength: 64, unit: 'grapheme' }), async (password) => {
+        const old = await nodeHash(password, 8);
+        expect(await cheap.verify(password, old)).toBe(true);
+        expect(await cheap.verify(`${password}!`, old)).toBe(false);
+        const made = await cheap.hash(password);
+        const [, , , salt] = made.split('$');
+        expect(await nodeHash(password, 8, Buffer.from(salt as string, 'base64'))).toBe(made);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  test('a port without scrypt uses the default; a port with one derives every key', async () => {
+    const calls: number[] = [];
+    const hasher = createPasswordHasher(
+      { ln: 6, r: 8, p: 1 },
+      {
+        scrypt: (password, salt, params, length) => {
+          calls.push(params.N);
+          return defaultScrypt(password, salt, params, length);
+        },
+      },
+    );
+    const hash = await hasher.hash('a password');
+    expect(await hasher.verify('a password', hash)).toBe(true);
+    expect(calls).toEqual([64, 64]);
+    expect(await createPasswordHasher({ ln: 6, r: 8, p: 1 }, {}).verify('a password', hash)).toBe(true);
+  });
+
+  test('the default scrypt (native on Node) and the pure-JavaScript fallback give the RFC 7914 vectors', async () => {
+    const utf8 = new TextEncoder();
+    const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+    // RFC 7914 §12, the second and third vectors.
+    const vectors = [
+      {
+        P: 'password',
+        S: 'NaCl',
+        N: 1024,
+        r: 8,
+        p: 16,
+        hex: 'fdbabe1c9d3472007856e7190d01e9fe7c6ad7cbc8237830e77376634b3731622eaf30d92e22a3886ff109279d9830dac727afb94a83ee6d8360cbdfa2cc0640',
+      },
+      {
+        P: 'pleaseletmein',
+        S: 'SodiumChloride',
+        N: 16384,
+        r: 8,
+        p: 1,
+        hex: '7023bdcb3afd7348461c06cd81fd38ebfda8fbba904f8e3ea9b543f6545da1f2d5432955613f0fcf62d49705242a9af9e61e85dc0d651e40dfcf017b45575887',
+      },
+    ];
+    for (const v of vectors) {
+      const params = { N: v.N, r: v.r, p: v.p };
+      expect(hex(await defaultScrypt(utf8.encode(v.P), utf8.encode(v.S), params, 64))).toBe(v.hex);
+      const fallback = await scryptAsync(utf8.encode(v.P), utf8.encode(v.S), { ...params, dkLen: 64 });
+      expect(hex(fallback)).toBe(v.hex);
+    }
   });
 
   test('property: any password of 1–128 characters verifies against its own hash only', async () => {

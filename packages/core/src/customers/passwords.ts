@@ -1,23 +1,7 @@
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { type CryptoPort, defaultScrypt } from '../ports/crypto';
+import type { PasswordHasher, PasswordHashParams } from '../shared/password-hashing';
 
-/**
- * Password hashing for customer accounts (docs/contract.md#passwords): scrypt from `node:crypto` (memory-hard),
- * a random 16-byte salt per password, the parameters stored with the hash in the PHC string format
- * `$scrypt$ln=15,r=8,p=1$<salt>$<hash>` (base64 without padding), so a hash made with older
- * parameters still verifies and is upgraded on the customer's next sign-in.
- *
- * Cost (measured on the project's 2-core machine, Node 20): ln = 15 (N = 32,768), r = 8, p = 1
- * takes about 100 ms of CPU and 32 MiB per hash; ln = 14 about 50 ms. scrypt runs on libuv's thread
- * pool, so a hash does not block the event loop. `createTestEngine()` uses ln = 10 (about 2 ms).
- */
-export interface PasswordHashParams {
-  /** log2 of scrypt's N (CPU and memory cost): 10–20. */
-  ln: number;
-  /** Block size. */
-  r: number;
-  /** Parallelism. */
-  p: number;
-}
+export type { PasswordHasher, PasswordHashParams };
 
 /** The defaults: about 100 ms of CPU and 32 MiB per hash on a 2-core machine. */
 export const DEFAULT_PASSWORD_HASH_PARAMS: PasswordHashParams = { ln: 15, r: 8, p: 1 };
@@ -26,47 +10,42 @@ const SALT_BYTES = 16;
 const HASH_BYTES = 32;
 const PHC = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
 
-export interface PasswordHasher {
-  readonly params: PasswordHashParams;
-  /** A new hash of `password` with a fresh salt and the current parameters. */
-  hash(password: string): Promise<string>;
-  /** Whether `password` matches `encoded`, in time independent of where they differ. */
-  verify(password: string, encoded: string): Promise<boolean>;
-  /** Whether `encoded` was made with other parameters than the current ones (rehash on sign-in). */
-  needsRehash(encoded: string): boolean;
-  /**
-   * Does the work of one `verify` and answers false: what a sign-in with an unknown e-mail costs,
-   * so that it cannot be told from a wrong password by its timing (docs/contract.md#passwords).
-   */
-  verifyNothing(password: string): Promise<false>;
+type Scrypt = NonNullable<CryptoPort['scrypt']>;
+
+const utf8 = new TextEncoder();
+
+/** Standard base64 without padding (the PHC string's alphabet). */
+function b64(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/=+$/, '');
 }
 
-function derive(password: string, salt: Buffer, params: PasswordHashParams, length: number): Promise<Buffer> {
-  const N = 2 ** params.ln;
-  return new Promise((resolve, reject) => {
-    // maxmem: scrypt needs 128·N·r bytes; Node's default cap (32 MiB) is exactly ln = 15, r = 8.
-    scrypt(
-      password,
-      salt,
-      length,
-      { N, r: params.r, p: params.p, maxmem: 256 * N * params.r },
-      (error, key) => (error ? reject(error) : resolve(key)),
-    );
-  });
+/**
+ * The bytes of unpadded base64 text of the PHC alphabet, decoded as Node's `Buffer.from(text,
+ * 'base64')` does: bits of a last partial byte are dropped, and so is a lone last character.
+ */
+function unb64(text: string): Uint8Array {
+  const binary = atob(text.length % 4 === 1 ? text.slice(0, -1) : text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
 }
 
-const b64 = (buffer: Buffer) => buffer.toString('base64').replace(/=+$/, '');
+/** Whether `a` and `b` are equal, in time that depends on their length only. */
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= (a[i] as number) ^ (b[i] as number);
+  return difference === 0;
+}
 
-function decode(encoded: string): { params: PasswordHashParams; salt: Buffer; hash: Buffer } | null {
+function decode(encoded: string): { params: PasswordHashParams; salt: Uint8Array; hash: Uint8Array } | null {
   const match = PHC.exec(encoded);
   if (!match) return null;
   const params = { ln: Number(match[1]), r: Number(match[2]), p: Number(match[3]) };
   if (!validParams(params)) return null;
-  return {
-    params,
-    salt: Buffer.from(match[4] as string, 'base64'),
-    hash: Buffer.from(match[5] as string, 'base64'),
-  };
+  return { params, salt: unb64(match[4] as string), hash: unb64(match[5] as string) };
 }
 
 function validParams(params: PasswordHashParams): boolean {
@@ -84,9 +63,13 @@ function validParams(params: PasswordHashParams): boolean {
   );
 }
 
-/** The scrypt hasher with the given parameters (default {@link DEFAULT_PASSWORD_HASH_PARAMS}). */
+/**
+ * The scrypt hasher with the given parameters (default {@link DEFAULT_PASSWORD_HASH_PARAMS}),
+ * deriving keys with the crypto port's `scrypt` (default: {@link defaultScrypt}).
+ */
 export function createPasswordHasher(
   params: PasswordHashParams = DEFAULT_PASSWORD_HASH_PARAMS,
+  crypto?: Pick<CryptoPort, 'scrypt'>,
 ): PasswordHasher {
   if (!validParams(params)) {
     throw new TypeError(
@@ -94,10 +77,14 @@ export function createPasswordHasher(
     );
   }
   const current = `ln=${params.ln},r=${params.r},p=${params.p}`;
+  const scrypt: Scrypt = crypto?.scrypt?.bind(crypto) ?? defaultScrypt;
   let decoy: Promise<string> | undefined;
 
+  const derive = (password: string, salt: Uint8Array, cost: PasswordHashParams, length: number) =>
+    scrypt(utf8.encode(password), salt, { N: 2 ** cost.ln, r: cost.r, p: cost.p }, length);
+
   async function hash(password: string): Promise<string> {
-    const salt = randomBytes(SALT_BYTES);
+    const salt = globalThis.crypto.getRandomValues(new Uint8Array(SALT_BYTES));
     const key = await derive(password, salt, params, HASH_BYTES);
     return `$scrypt$${current}$${b64(salt)}$${b64(key)}`;
   }
@@ -106,7 +93,7 @@ export function createPasswordHasher(
     const parts = decode(encoded);
     if (!parts || parts.hash.length === 0) return false;
     const key = await derive(password, parts.salt, parts.params, parts.hash.length);
-    return timingSafeEqual(key, parts.hash);
+    return equalBytes(key, parts.hash);
   }
 
   return {

@@ -13,6 +13,7 @@ import {
   MetadataInputSchema,
   MetadataSchema,
   MoneySchema,
+  type Named,
   OptionalTextSchema,
   RequiredTextSchema,
   refineAddressName,
@@ -23,11 +24,15 @@ import type { CustomerStatus } from './vocabulary';
 /** The vocabulary of this context (./vocabulary.ts, which the storage records use too), re-exported here. */
 export type { CustomerStatus };
 export const CUSTOMER_STATUSES = ['active', 'disabled'] as const satisfies readonly CustomerStatus[];
-export const CustomerStatusSchema = z.enum(CUSTOMER_STATUSES);
+export interface CustomerStatusSchema extends Named<typeof customerStatusSchema> {}
+const customerStatusSchema = z.enum(CUSTOMER_STATUSES);
+export const CustomerStatusSchema: CustomerStatusSchema = customerStatusSchema;
 
 export const ADDRESS_TYPES = ['shipping', 'billing', 'both'] as const;
 export type AddressType = (typeof ADDRESS_TYPES)[number];
-export const AddressTypeSchema = z.enum(ADDRESS_TYPES);
+export interface AddressTypeSchema extends Named<typeof addressTypeSchema> {}
+const addressTypeSchema = z.enum(ADDRESS_TYPES);
+export const AddressTypeSchema: AddressTypeSchema = addressTypeSchema;
 
 /** Longest customer token lifetime, in seconds (30 days, docs/contract.md#customer-tokens). */
 export const CUSTOMER_TOKEN_MAX_EXPIRES_IN = 2_592_000;
@@ -41,7 +46,8 @@ export const CUSTOMER_TOKEN_DEFAULT_EXPIRES_IN = 86_400;
  * flag; `total_orders` counts non-draft, non-cancelled orders; `total_spent` is paid minus
  * refunded (docs/contract.md#customer-totals). Optional names and ids are `null` when unset.
  */
-export const CustomerSchema = z
+export interface CustomerSchema extends Named<typeof customerSchema> {}
+const customerSchema = z
   .object({
     id: z.string(),
     email: z.string(),
@@ -60,6 +66,7 @@ export const CustomerSchema = z
     created_at: DateTimeSchema,
   })
   .meta({ id: 'Customer' });
+export const CustomerSchema: CustomerSchema = customerSchema;
 export type Customer = z.infer<typeof CustomerSchema>;
 
 export const CustomerListSchema = listOf(CustomerSchema);
@@ -69,7 +76,8 @@ export type CustomerList = z.infer<typeof CustomerListSchema>;
  * A saved address of the signed-in customer (spec "CustomerAddress", decisions §22): the
  * {@link AddressSchema} fields with its id, type and default flag.
  */
-export const CustomerAddressSchema = z
+export interface CustomerAddressSchema extends Named<typeof customerAddressSchema> {}
+const customerAddressSchema = z
   .object({
     id: z.string(),
     name: z.string(),
@@ -90,39 +98,48 @@ export const CustomerAddressSchema = z
     created_at: DateTimeSchema,
   })
   .meta({ id: 'CustomerAddress' });
+export const CustomerAddressSchema: CustomerAddressSchema = customerAddressSchema;
 export type CustomerAddress = z.infer<typeof CustomerAddressSchema>;
 
 /** `GET /v1/storefront/customers/me/addresses`: only `data`, no paging (spec). */
-export const CustomerAddressListSchema = z
+export interface CustomerAddressListSchema extends Named<typeof customerAddressListSchema> {}
+const customerAddressListSchema = z
   .object({ data: z.array(CustomerAddressSchema) })
   .meta({ id: 'CustomerAddressList' });
+export const CustomerAddressListSchema: CustomerAddressListSchema = customerAddressListSchema;
 export type CustomerAddressList = z.infer<typeof CustomerAddressListSchema>;
 
 /** `POST /v1/admin/customers/{id}/token` response (docs/contract.md#customer-tokens). */
-export const CustomerTokenSchema = z
+export interface CustomerTokenSchema extends Named<typeof customerTokenSchema> {}
+const customerTokenSchema = z
   .object({
     token: z.string(),
     customer_id: z.string(),
     expires_at: DateTimeSchema,
   })
   .meta({ id: 'CustomerToken' });
+export const CustomerTokenSchema: CustomerTokenSchema = customerTokenSchema;
 export type CustomerToken = z.infer<typeof CustomerTokenSchema>;
 
 /**
  * A signed-in customer (docs/contract.md#customer-accounts): the answer of register, sign-in and reset confirmation.
  * `token` is a customer token as `POST /v1/admin/customers/{id}/token` issues (docs/contract.md#customer-tokens).
  */
-export const CustomerSessionSchema = z
+export interface CustomerSessionSchema extends Named<typeof customerSessionSchema> {}
+const customerSessionSchema = z
   .object({
     customer: CustomerSchema,
     token: z.string(),
     expires_at: DateTimeSchema,
   })
   .meta({ id: 'CustomerSession' });
+export const CustomerSessionSchema: CustomerSessionSchema = customerSessionSchema;
 export type CustomerSession = z.infer<typeof CustomerSessionSchema>;
 
 /** `{ "success": true }`: sign-out and password reset requests (docs/contract.md#password-reset). */
-export const SuccessSchema = z.object({ success: z.literal(true) }).meta({ id: 'Success' });
+export interface SuccessSchema extends Named<typeof successSchema> {}
+const successSchema = z.object({ success: z.literal(true) }).meta({ id: 'Success' });
+export const SuccessSchema: SuccessSchema = successSchema;
 export type Success = z.infer<typeof SuccessSchema>;
 
 // ---------------------------------------------------------------- requests
@@ -162,7 +179,8 @@ const PROFILE_FIELDS = {
 };
 
 /** `POST /v1/admin/customers`. The e-mail is unique per store and mode (409 `duplicate_email`). */
-export const CustomerCreateSchema = z
+export interface CustomerCreateSchema extends Named<typeof customerCreateSchema> {}
+const customerCreateSchema = z
   .strictObject({
     email: EmailSchema,
     ...PROFILE_FIELDS,
@@ -175,10 +193,12 @@ export const CustomerCreateSchema = z
   })
   .superRefine(passwordIsNotEmail)
   .meta({ id: 'CustomerCreate' });
+export const CustomerCreateSchema: CustomerCreateSchema = customerCreateSchema;
 export type CustomerCreate = z.infer<typeof CustomerCreateSchema>;
 
 /** `POST /v1/storefront/customer-auth/register` (docs/contract.md#sign-up). */
-export const CustomerRegisterSchema = z
+export interface CustomerRegisterSchema extends Named<typeof customerRegisterSchema> {}
+const customerRegisterSchema = z
   .strictObject({
     email: EmailSchema,
     password: PasswordSchema,
@@ -186,34 +206,44 @@ export const CustomerRegisterSchema = z
   })
   .superRefine(passwordIsNotEmail)
   .meta({ id: 'CustomerRegister' });
+export const CustomerRegisterSchema: CustomerRegisterSchema = customerRegisterSchema;
 export type CustomerRegister = z.infer<typeof CustomerRegisterSchema>;
 
 /** `POST /v1/storefront/customer-auth/login` (docs/contract.md#sign-in). */
-export const CustomerSignInSchema = z
+export interface CustomerSignInSchema extends Named<typeof customerSignInSchema> {}
+const customerSignInSchema = z
   .strictObject({ email: EmailSchema, password: PresentedPasswordSchema })
   .meta({ id: 'CustomerSignIn' });
+export const CustomerSignInSchema: CustomerSignInSchema = customerSignInSchema;
 export type CustomerSignIn = z.infer<typeof CustomerSignInSchema>;
 
 /** `POST /v1/storefront/customers/me/password` (docs/contract.md#passwords). */
-export const CustomerPasswordChangeSchema = z
+export interface CustomerPasswordChangeSchema extends Named<typeof customerPasswordChangeSchema> {}
+const customerPasswordChangeSchema = z
   .strictObject({ current_password: PresentedPasswordSchema, new_password: PasswordSchema })
   .meta({ id: 'CustomerPasswordChange' });
+export const CustomerPasswordChangeSchema: CustomerPasswordChangeSchema = customerPasswordChangeSchema;
 export type CustomerPasswordChange = z.infer<typeof CustomerPasswordChangeSchema>;
 
 /** `POST /v1/storefront/customers/password-reset` (docs/contract.md#password-reset). */
-export const PasswordResetRequestSchema = z
+export interface PasswordResetRequestSchema extends Named<typeof passwordResetRequestSchema> {}
+const passwordResetRequestSchema = z
   .strictObject({ email: EmailSchema })
   .meta({ id: 'PasswordResetRequest' });
+export const PasswordResetRequestSchema: PasswordResetRequestSchema = passwordResetRequestSchema;
 export type PasswordResetRequest = z.infer<typeof PasswordResetRequestSchema>;
 
 /** `POST /v1/storefront/customers/password-reset/confirm` (docs/contract.md#password-reset). */
-export const PasswordResetConfirmSchema = z
+export interface PasswordResetConfirmSchema extends Named<typeof passwordResetConfirmSchema> {}
+const passwordResetConfirmSchema = z
   .strictObject({ token: z.string().min(1).max(MAX_IDENTIFIER_LENGTH), new_password: PasswordSchema })
   .meta({ id: 'PasswordResetConfirm' });
+export const PasswordResetConfirmSchema: PasswordResetConfirmSchema = passwordResetConfirmSchema;
 export type PasswordResetConfirm = z.infer<typeof PasswordResetConfirmSchema>;
 
 /** `PATCH /v1/admin/customers/{id}`: any field, `status` included (docs/contract.md#customers). */
-export const CustomerUpdateSchema = z
+export interface CustomerUpdateSchema extends Named<typeof customerUpdateSchema> {}
+const customerUpdateSchema = z
   .strictObject({
     email: EmailSchema.optional(),
     ...PROFILE_FIELDS,
@@ -223,13 +253,15 @@ export const CustomerUpdateSchema = z
     metadata: MetadataInputSchema.optional(),
   })
   .meta({ id: 'CustomerUpdate' });
+export const CustomerUpdateSchema: CustomerUpdateSchema = customerUpdateSchema;
 export type CustomerUpdate = z.infer<typeof CustomerUpdateSchema>;
 
 /**
  * `PATCH /v1/storefront/customers/me` (spec): `status` is accepted and validated, because the spec
  * lists it, but the service never applies it (docs/contract.md#customers: 200, status unchanged).
  */
-export const StorefrontCustomerUpdateSchema = z
+export interface StorefrontCustomerUpdateSchema extends Named<typeof storefrontCustomerUpdateSchema> {}
+const storefrontCustomerUpdateSchema = z
   .strictObject({
     ...PROFILE_FIELDS,
     status: CustomerStatusSchema.optional(),
@@ -237,19 +269,22 @@ export const StorefrontCustomerUpdateSchema = z
     metadata: MetadataInputSchema.optional(),
   })
   .meta({ id: 'StorefrontCustomerUpdate' });
+export const StorefrontCustomerUpdateSchema: StorefrontCustomerUpdateSchema = storefrontCustomerUpdateSchema;
 export type StorefrontCustomerUpdate = z.infer<typeof StorefrontCustomerUpdateSchema>;
 
 /**
  * `POST /v1/storefront/customers/me/addresses`: the address body (`name`, or `first_name` +
  * `last_name`, as everywhere an address is taken), `type` defaulting to `both`, `is_default` to false.
  */
-export const CustomerAddressCreateSchema = refineAddressName(
+export interface CustomerAddressCreateSchema extends Named<typeof customerAddressCreateSchema> {}
+const customerAddressCreateSchema = refineAddressName(
   z.strictObject({
     ...ADDRESS_INPUT_SHAPE,
     type: AddressTypeSchema.default('both'),
     is_default: z.boolean().default(false),
   }),
 ).meta({ id: 'CustomerAddressCreate', description: ADDRESS_NAME_RULE });
+export const CustomerAddressCreateSchema: CustomerAddressCreateSchema = customerAddressCreateSchema;
 export type CustomerAddressCreate = z.infer<typeof CustomerAddressCreateSchema>;
 
 /**
@@ -258,7 +293,8 @@ export type CustomerAddressCreate = z.infer<typeof CustomerAddressCreateSchema>;
  * must satisfy the create rules (the address book checks the name group: 400
  * `parameter_missing` naming the missing field).
  */
-export const CustomerAddressUpdateSchema = z
+export interface CustomerAddressUpdateSchema extends Named<typeof customerAddressUpdateSchema> {}
+const customerAddressUpdateSchema = z
   .strictObject({
     ...ADDRESS_INPUT_SHAPE,
     name: RequiredTextSchema.optional().meta({
@@ -273,24 +309,29 @@ export const CustomerAddressUpdateSchema = z
     is_default: z.boolean().optional(),
   })
   .meta({ id: 'CustomerAddressUpdate' });
+export const CustomerAddressUpdateSchema: CustomerAddressUpdateSchema = customerAddressUpdateSchema;
 export type CustomerAddressUpdate = z.infer<typeof CustomerAddressUpdateSchema>;
 
 /** `POST /v1/admin/customers/{id}/token` body, optional: `expires_in` seconds, 1..2592000, default 86400. */
-export const CustomerTokenCreateSchema = z
+export interface CustomerTokenCreateSchema extends Named<typeof customerTokenCreateSchema> {}
+const customerTokenCreateSchema = z
   .strictObject({
     expires_in: IntegerSchema.min(1)
       .max(CUSTOMER_TOKEN_MAX_EXPIRES_IN)
       .default(CUSTOMER_TOKEN_DEFAULT_EXPIRES_IN),
   })
   .meta({ id: 'CustomerTokenCreate' });
+export const CustomerTokenCreateSchema: CustomerTokenCreateSchema = customerTokenCreateSchema;
 export type CustomerTokenCreate = z.infer<typeof CustomerTokenCreateSchema>;
 
 // ---------------------------------------------------------------- list queries
 
 /** `GET /v1/admin/customers`: `q` (name or e-mail, partial), `status`, `tag` (one tag). */
-export const AdminCustomerListQuerySchema = listQuery(['created_at'], {
+export interface AdminCustomerListQuerySchema extends Named<typeof adminCustomerListQuerySchema> {}
+const adminCustomerListQuerySchema = listQuery(['created_at'], {
   q: z.string().max(MAX_SEARCH_LENGTH).optional(),
   status: CustomerStatusSchema.optional(),
   tag: z.string().min(1).max(MAX_IDENTIFIER_LENGTH).optional(),
 });
+export const AdminCustomerListQuerySchema: AdminCustomerListQuerySchema = adminCustomerListQuerySchema;
 export type AdminCustomerListQuery = z.infer<typeof AdminCustomerListQuerySchema>;

@@ -1,7 +1,2 @@
-/**
- * The words of customers: the values core's rules decide on. The storage records use them
- * (ports/storage/records.ts imports them from here), not the reverse.
- */
-
-/** A customer's status (the customer object's `status`). */
-export type CustomerStatus = 'active' | 'disabled';
+/** The words of this context live in the vocabulary layer, below the storage port (vocabulary/customers.ts). */
+export type { CustomerStatus } from '../vocabulary/customers';

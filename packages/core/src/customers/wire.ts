@@ -1,5 +1,6 @@
-import type { CustomerAddressRecord, CustomerRecord, CustomerTotals } from '../ports/storage';
+import type { CustomerAddressRecord, CustomerRecord } from '../ports/storage';
 import { iso, money } from '../shared/wire-format';
+import type { CustomerTotals } from './customer-totals';
 
 /** Totals of a customer without orders. */
 const NO_TOTALS: CustomerTotals = { total_orders: 0, total_spent: 0 };

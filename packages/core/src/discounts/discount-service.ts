@@ -1,7 +1,7 @@
-import { amountInStoreCurrency } from '../carts/money-input';
 import type { DiscountConditionRecord, DiscountRecord, PageRequest, Scope } from '../ports/storage';
 import type { ServiceContext } from '../shared/context';
 import { CommerceError } from '../shared/errors';
+import { amountInStoreCurrency } from '../shared/money-input';
 import type { MoneyInput } from '../shared/schemas/common';
 import { read, write } from '../shared/unit-of-work';
 import type { AdminDiscountListQuery, DiscountConditionInput, DiscountUpdate } from './schemas';
@@ -77,7 +77,7 @@ export function createDiscountService(ctx: ServiceContext) {
         currency,
         'maximum_discount',
       );
-      return write(ctx, async ({ tx, now }) => {
+      return write(ctx, scope, async ({ tx, now }) => {
         const record: DiscountRecord = {
           id: ctx.ids.next('disc'),
           store_id: scope.store_id,
@@ -140,7 +140,7 @@ export function createDiscountService(ctx: ServiceContext) {
         input.maximum_discount === undefined
           ? undefined
           : amountInStoreCurrency(input.maximum_discount, currency, 'maximum_discount');
-      return write(ctx, async ({ tx, now }) => {
+      return write(ctx, scope, async ({ tx, now }) => {
         const current = await tx.discounts.get(scope, id);
         if (!current) throw notFound(id);
         const merged = mergeRules(current, input);
@@ -169,7 +169,7 @@ export function createDiscountService(ctx: ServiceContext) {
 
     /** `DELETE /v1/admin/discounts/{id}` → `{ id, deleted: true }`. */
     async delete(scope: Scope, id: string) {
-      return write(ctx, async ({ tx, now }) => {
+      return write(ctx, scope, async ({ tx, now }) => {
         const deleted = await tx.discounts.delete(scope, id, now);
         if (!deleted) throw notFound(id);
         return { id, deleted: true as const };

@@ -10,6 +10,7 @@ import {
   MetadataSchema,
   MoneySchema,
   moneyInput,
+  type Named,
   OptionalLongTextSchema,
   PositiveIntegerSchema,
   QueryBooleanSchema,
@@ -19,12 +20,14 @@ import {
 import { MAX_AMOUNT, MAX_LIST_ITEMS } from '../shared/schemas/limits';
 import type { DiscountConditionType, DiscountTarget, DiscountValueType } from './vocabulary';
 
-export type { DiscountConditionOperator, DiscountType } from '../carts/pricing';
+export type { DiscountConditionOperator, DiscountType } from '../pricing/discounts/discount-definition';
 /** The vocabulary of this context (./vocabulary.ts, which the storage records use too), re-exported here. */
 export type { DiscountConditionType, DiscountTarget, DiscountValueType };
 
 export const DISCOUNT_TYPES = ['code', 'automatic'] as const;
-export const DiscountTypeSchema = z.enum(DISCOUNT_TYPES);
+export interface DiscountTypeSchema extends Named<typeof discountTypeSchema> {}
+const discountTypeSchema = z.enum(DISCOUNT_TYPES);
+export const DiscountTypeSchema: DiscountTypeSchema = discountTypeSchema;
 
 /** docs/contract.md#discounts: `fixed` (minor units), `percentage` (0 < value ≤ 100), `free_shipping`. */
 export const DISCOUNT_VALUE_TYPES = [
@@ -32,7 +35,9 @@ export const DISCOUNT_VALUE_TYPES = [
   'percentage',
   'free_shipping',
 ] as const satisfies readonly DiscountValueType[];
-export const DiscountValueTypeSchema = z.enum(DISCOUNT_VALUE_TYPES);
+export interface DiscountValueTypeSchema extends Named<typeof discountValueTypeSchema> {}
+const discountValueTypeSchema = z.enum(DISCOUNT_VALUE_TYPES);
+export const DiscountValueTypeSchema: DiscountValueTypeSchema = discountValueTypeSchema;
 
 /** docs/contract.md#discounts: what a discount applies to; default `order`. */
 export const DISCOUNT_TARGETS = [
@@ -40,7 +45,9 @@ export const DISCOUNT_TARGETS = [
   'line_item',
   'shipping',
 ] as const satisfies readonly DiscountTarget[];
-export const DiscountTargetSchema = z.enum(DISCOUNT_TARGETS);
+export interface DiscountTargetSchema extends Named<typeof discountTargetSchema> {}
+const discountTargetSchema = z.enum(DISCOUNT_TARGETS);
+export const DiscountTargetSchema: DiscountTargetSchema = discountTargetSchema;
 
 export const DISCOUNT_CONDITION_TYPES = [
   'product',
@@ -49,15 +56,21 @@ export const DISCOUNT_CONDITION_TYPES = [
   'customer',
   'customer_tag',
 ] as const satisfies readonly DiscountConditionType[];
-export const DiscountConditionTypeSchema = z.enum(DISCOUNT_CONDITION_TYPES);
+export interface DiscountConditionTypeSchema extends Named<typeof discountConditionTypeSchema> {}
+const discountConditionTypeSchema = z.enum(DISCOUNT_CONDITION_TYPES);
+export const DiscountConditionTypeSchema: DiscountConditionTypeSchema = discountConditionTypeSchema;
 
 export const DISCOUNT_CONDITION_OPERATORS = ['in', 'not_in'] as const;
-export const DiscountConditionOperatorSchema = z.enum(DISCOUNT_CONDITION_OPERATORS);
+export interface DiscountConditionOperatorSchema extends Named<typeof discountConditionOperatorSchema> {}
+const discountConditionOperatorSchema = z.enum(DISCOUNT_CONDITION_OPERATORS);
+export const DiscountConditionOperatorSchema: DiscountConditionOperatorSchema =
+  discountConditionOperatorSchema;
 
 // ---------------------------------------------------------------- responses
 
 /** A condition of a discount (docs/contract.md#discounts). */
-export const DiscountConditionSchema = z
+export interface DiscountConditionSchema extends Named<typeof discountConditionSchema> {}
+const discountConditionSchema = z
   .object({
     id: z.string(),
     type: DiscountConditionTypeSchema,
@@ -65,6 +78,7 @@ export const DiscountConditionSchema = z
     values: z.array(z.string()),
   })
   .meta({ id: 'DiscountCondition' });
+export const DiscountConditionSchema: DiscountConditionSchema = discountConditionSchema;
 /** Named `…Response` because pricing's `DiscountCondition` (without `id`) is the domain type. */
 export type DiscountConditionResponse = z.infer<typeof DiscountConditionSchema>;
 
@@ -72,7 +86,8 @@ export type DiscountConditionResponse = z.infer<typeof DiscountConditionSchema>;
  * A discount (spec "Discount"). `code` is null for automatic discounts; limits, money bounds and
  * the validity window are null when unset.
  */
-export const DiscountSchema = z
+export interface DiscountSchema extends Named<typeof discountSchema> {}
+const discountSchema = z
   .object({
     id: z.string(),
     name: z.string(),
@@ -95,6 +110,7 @@ export const DiscountSchema = z
     created_at: DateTimeSchema,
   })
   .meta({ id: 'Discount' });
+export const DiscountSchema: DiscountSchema = discountSchema;
 export type Discount = z.infer<typeof DiscountSchema>;
 
 export const DiscountListSchema = listOf(DiscountSchema);
@@ -104,7 +120,8 @@ export type DiscountList = z.infer<typeof DiscountListSchema>;
  * A discount as applied to a cart or order (spec "AppliedDiscount"): `saved` is what it took off.
  * `code` is null for automatic discounts.
  */
-export const AppliedDiscountSchema = z
+export interface AppliedDiscountSchema extends Named<typeof appliedDiscountSchema> {}
+const appliedDiscountSchema = z
   .object({
     discount_id: z.string(),
     code: z.string().nullable(),
@@ -114,6 +131,7 @@ export const AppliedDiscountSchema = z
     saved: MoneySchema,
   })
   .meta({ id: 'AppliedDiscount' });
+export const AppliedDiscountSchema: AppliedDiscountSchema = appliedDiscountSchema;
 export type AppliedDiscount = z.infer<typeof AppliedDiscountSchema>;
 
 // ---------------------------------------------------------------- value rules
@@ -144,13 +162,15 @@ export function discountValueProblem(valueType: DiscountValueType, value: number
 // ---------------------------------------------------------------- requests
 
 /** A condition in a discount request; `operator` defaults to `in`. */
-export const DiscountConditionInputSchema = z
+export interface DiscountConditionInputSchema extends Named<typeof discountConditionInputSchema> {}
+const discountConditionInputSchema = z
   .strictObject({
     type: DiscountConditionTypeSchema,
     operator: DiscountConditionOperatorSchema.default('in'),
     values: z.array(IdentifierTextSchema).min(1).max(MAX_LIST_ITEMS),
   })
   .meta({ id: 'DiscountConditionInput' });
+export const DiscountConditionInputSchema: DiscountConditionInputSchema = discountConditionInputSchema;
 export type DiscountConditionInput = z.infer<typeof DiscountConditionInputSchema>;
 
 const DISCOUNT_FIELDS = {
@@ -247,7 +267,8 @@ const DISCOUNT_CREATE_SHAPE = {
  * for free_shipping). `target` defaults to `order`, or `shipping` for free_shipping. Code uniqueness
  * (case-insensitive, 409 `duplicate_code`) is the storage's.
  */
-export const DiscountCreateSchema = z
+export interface DiscountCreateSchema extends Named<typeof discountCreateSchema> {}
+const discountCreateSchema = z
   .strictObject(DISCOUNT_CREATE_SHAPE)
   .superRefine((discount, ctx) => checkDiscountFields(discount, ctx, true))
   .overwrite((discount) => {
@@ -256,6 +277,7 @@ export const DiscountCreateSchema = z
     return discount;
   })
   .meta({ id: 'DiscountCreate' });
+export const DiscountCreateSchema: DiscountCreateSchema = discountCreateSchema;
 /** The parsed create body, typed with what `.overwrite` guarantees: `value` and `target` always set. */
 export type DiscountCreate = Omit<z.infer<typeof DiscountCreateSchema>, 'value' | 'target'> & {
   value: number;
@@ -267,7 +289,8 @@ export type DiscountCreate = Omit<z.infer<typeof DiscountCreateSchema>, 'value' 
  * are in the request; the service checks the rest against the stored discount (for example a new
  * `value` alone, with {@link discountValueProblem}).
  */
-export const DiscountUpdateSchema = z
+export interface DiscountUpdateSchema extends Named<typeof discountUpdateSchema> {}
+const discountUpdateSchema = z
   .strictObject({
     name: RequiredTextSchema.optional(),
     description: OptionalLongTextSchema,
@@ -288,13 +311,16 @@ export const DiscountUpdateSchema = z
   })
   .superRefine((discount, ctx) => checkDiscountFields(discount, ctx, false))
   .meta({ id: 'DiscountUpdate' });
+export const DiscountUpdateSchema: DiscountUpdateSchema = discountUpdateSchema;
 export type DiscountUpdate = z.infer<typeof DiscountUpdateSchema>;
 
 // ---------------------------------------------------------------- list queries
 
 /** `GET /v1/admin/discounts`: `type` (code | automatic), `is_active` (true | false). */
-export const AdminDiscountListQuerySchema = listQuery(['created_at'], {
+export interface AdminDiscountListQuerySchema extends Named<typeof adminDiscountListQuerySchema> {}
+const adminDiscountListQuerySchema = listQuery(['created_at'], {
   type: DiscountTypeSchema.optional(),
   is_active: QueryBooleanSchema.optional(),
 });
+export const AdminDiscountListQuerySchema: AdminDiscountListQuerySchema = adminDiscountListQuerySchema;
 export type AdminDiscountListQuery = z.infer<typeof AdminDiscountListQuerySchema>;

@@ -1,13 +1,7 @@
-/**
- * The words of discounts: the values core's rules decide on. The storage records use them
- * (ports/storage/records.ts imports them from here), not the reverse.
- */
-
-export type DiscountValueType = 'fixed' | 'percentage' | 'free_shipping';
-
-export type DiscountTarget = 'order' | 'line_item' | 'shipping';
-
-export type DiscountConditionType = 'product' | 'variant' | 'product_tag' | 'customer' | 'customer_tag';
-
-/** Why an atomic usage count was refused. */
-export type DiscountUsageRefusal = 'usage_limit_reached' | 'per_customer_limit_reached';
+/** The words of this context live in the vocabulary layer, below the storage port (vocabulary/discounts.ts). */
+export type {
+  DiscountConditionType,
+  DiscountTarget,
+  DiscountUsageRefusal,
+  DiscountValueType,
+} from '../vocabulary/discounts';

@@ -3,8 +3,10 @@ import type { Product } from '../catalog/schemas';
 import type { Customer } from '../customers/schemas';
 import type { Engine } from '../engine';
 import type { Inventory } from '../inventory/schemas';
-import type { Order, Payment, Refund } from '../orders/schemas';
+import type { Order } from '../orders/schemas';
+import type { Payment } from '../payments/schemas';
 import type { EventRecord, Scope } from '../ports/storage';
+import type { Refund } from '../refunds/schemas';
 import type { Work } from '../shared/unit-of-work';
 import { createEventBus } from './event-bus';
 import {

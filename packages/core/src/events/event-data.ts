@@ -1,19 +1,13 @@
 import { z } from 'zod';
 import { type Product, ProductSchema } from '../catalog/schemas';
 import { type Customer, CustomerSchema } from '../customers/schemas';
+import { type Fulfillment, FulfillmentSchema } from '../fulfillments/schemas';
 import { type Inventory, InventorySchema } from '../inventory/schemas';
-import {
-  type Fulfillment,
-  FulfillmentSchema,
-  type Order,
-  OrderSchema,
-  type Payment,
-  PaymentSchema,
-  type Refund,
-  RefundSchema,
-} from '../orders/schemas';
+import { type Order, OrderSchema } from '../orders/schemas';
+import { type Payment, PaymentSchema } from '../payments/schemas';
 import type { Mode } from '../ports/storage';
-import { DateTimeSchema } from '../shared/schemas/common';
+import { type Refund, RefundSchema } from '../refunds/schemas';
+import { DateTimeSchema, type Named } from '../shared/schemas/common';
 import type { EventType } from './schemas';
 
 /**
@@ -21,10 +15,12 @@ import type { EventType } from './schemas';
  * Payment shows `order_id: null` and the `cart_id` it paid for. (A payment of an existing order
  * that fails later is a plain Payment.)
  */
-export const CheckoutPaymentFailedSchema = PaymentSchema.extend({
+export interface CheckoutPaymentFailedSchema extends Named<typeof checkoutPaymentFailedSchema> {}
+const checkoutPaymentFailedSchema = PaymentSchema.extend({
   order_id: z.null(),
   cart_id: z.string().nullable(),
 });
+export const CheckoutPaymentFailedSchema: CheckoutPaymentFailedSchema = checkoutPaymentFailedSchema;
 export type CheckoutPaymentFailed = z.infer<typeof CheckoutPaymentFailedSchema>;
 
 /**
@@ -32,12 +28,14 @@ export type CheckoutPaymentFailed = z.infer<typeof CheckoutPaymentFailedSchema>;
  * valid until `expires_at`) for the host application to e-mail. A secret: delivered only to
  * webhooks that list the type by name, never through `["*"]`.
  */
-export const PasswordResetRequestedSchema = z.object({
+export interface PasswordResetRequestedSchema extends Named<typeof passwordResetRequestedSchema> {}
+const passwordResetRequestedSchema = z.object({
   customer_id: z.string(),
   email: z.string(),
   token: z.string(),
   expires_at: DateTimeSchema,
 });
+export const PasswordResetRequestedSchema: PasswordResetRequestedSchema = passwordResetRequestedSchema;
 export type PasswordResetRequested = z.infer<typeof PasswordResetRequestedSchema>;
 
 /**

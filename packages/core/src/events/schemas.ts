@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTimeSchema, MetadataSchema } from '../shared/schemas/common';
+import { DateTimeSchema, MetadataSchema, type Named } from '../shared/schemas/common';
 
 /** The 16 event types of the spec ("Events / Event types"). */
 export const SPEC_EVENT_TYPES = [
@@ -39,7 +39,9 @@ export const EVENT_TYPES = [
   ...SECRET_EVENT_TYPES,
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
-export const EventTypeSchema = z.enum(EVENT_TYPES);
+export interface EventTypeSchema extends Named<typeof eventTypeSchema> {}
+const eventTypeSchema = z.enum(EVENT_TYPES);
+export const EventTypeSchema: EventTypeSchema = eventTypeSchema;
 
 /** The wildcard subscription: `events: ["*"]` means every event type (stored and echoed as `["*"]`). */
 export const WILDCARD_EVENT = '*';
@@ -47,13 +49,16 @@ export const WILDCARD_EVENT = '*';
 /** What a webhook's `events` may contain: any event type, or the wildcard alone. */
 export const WEBHOOK_EVENT_TYPES = [...EVENT_TYPES, WILDCARD_EVENT] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
+export interface WebhookEventTypeSchema extends Named<typeof webhookEventTypeSchema> {}
+const webhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
+export const WebhookEventTypeSchema: WebhookEventTypeSchema = webhookEventTypeSchema;
 
 /**
  * The event payload (spec "Events / Payload"): the body of every webhook delivery. `data` is the
  * affected resource as the wire shows it.
  */
-export const EventPayloadSchema = z
+export interface EventPayloadSchema extends Named<typeof eventPayloadSchema> {}
+const eventPayloadSchema = z
   .object({
     id: z.string(),
     type: EventTypeSchema,
@@ -62,5 +67,6 @@ export const EventPayloadSchema = z
     store_id: z.string(),
   })
   .meta({ id: 'Event' });
+export const EventPayloadSchema: EventPayloadSchema = eventPayloadSchema;
 /** Named `…Wire` because the event bus's `EventPayload` (with `type: string`) is already exported. */
 export type EventPayloadWire = z.infer<typeof EventPayloadSchema>;

@@ -5,6 +5,7 @@ import { read, write } from '../shared/unit-of-work';
 import { emitInventoryCrossings } from './inventory-events';
 import { adjustInventory, updateInventory } from './inventory-writes';
 import type { InventoryAdjust, InventoryUpdate } from './schemas';
+import { LOW_STOCK_FILTER } from './thresholds';
 import { inventoryItemToWire } from './wire';
 
 /** Filters of `GET /v1/admin/inventory` (docs/contract.md#list-filters). */
@@ -46,7 +47,8 @@ export function createInventoryService(ctx: ServiceContext) {
   return {
     /** `GET /v1/admin/inventory`, newest first; `low_stock=true` keeps available ≤ safety_stock. */
     async list(scope: Scope, filter: InventoryListFilter, page: PageRequest<'created_at'>) {
-      const result = await read(ctx, (tx) => tx.inventory.list(scope, filter, page));
+      const levels = filter.low_stock === true ? LOW_STOCK_FILTER : {};
+      const result = await read(ctx, (tx) => tx.inventory.list(scope, levels, page));
       return { ...result, data: result.data.map(inventoryItemToWire) };
     },
 
@@ -60,7 +62,7 @@ export function createInventoryService(ctx: ServiceContext) {
      * `reserved` → 422 `insufficient_inventory` (param `on_hand`), nothing changed.
      */
     async update(scope: Scope, id: string, input: InventoryUpdate) {
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         const result = await updateInventory(work.tx, scope, id, {
           updated_at: work.now,
           ...(input.track_inventory !== undefined && { track_inventory: input.track_inventory }),
@@ -84,7 +86,7 @@ export function createInventoryService(ctx: ServiceContext) {
      * movement log yet; it is the natural field of one when it comes.
      */
     async adjust(scope: Scope, id: string, input: InventoryAdjust) {
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         const result = await adjustInventory(work.tx, scope, id, input.quantity, work.now);
         const change = changeOrThrow(result, id, 'quantity');
         emitInventoryCrossings(work, scope, [change]);

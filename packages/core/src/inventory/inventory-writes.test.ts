@@ -28,12 +28,16 @@ const row: InventoryRecord = {
 function brokenInventory(calls: string[]): { inventory: InventoryRepository } {
   return {
     inventory: {
-      get: async () => row,
-      getItem: async () => ({ ...row, sku: null, version: 0 }),
-      getByVariantIds: async (_scope, _ids, options) => {
+      get: (async (
+        _scope: unknown,
+        key: string | { variant_ids: string[] },
+        options?: { lock?: boolean },
+      ) => {
+        if (typeof key === 'string') return row;
         calls.push(options?.lock === true ? 'read locked' : 'read');
         return [row];
-      },
+      }) as InventoryRepository['get'],
+      getItem: async () => ({ ...row, sku: null, version: 0 }),
       list: async () => ({ data: [], has_more: false, total_count: 0, next_cursor: null }) as never,
       apply: async (_scope, writes: readonly InventoryWrite[]) => {
         calls.push('apply');

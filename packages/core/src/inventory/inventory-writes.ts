@@ -52,7 +52,7 @@ async function lockedRows(
   scope: Scope,
   variantIds: readonly string[],
 ): Promise<InventoryRows> {
-  const rows = await tx.inventory.getByVariantIds(scope, [...new Set(variantIds)], { lock: true });
+  const rows = await tx.inventory.get(scope, { variant_ids: [...new Set(variantIds)] }, { lock: true });
   return new Map(rows.map((row) => [row.variant_id, row]));
 }
 

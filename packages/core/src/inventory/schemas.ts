@@ -5,6 +5,7 @@ import {
   listQuery,
   MetadataInputSchema,
   MetadataSchema,
+  type Named,
   NonNegativeIntegerSchema,
   QueryBooleanSchema,
 } from '../shared/schemas/common';
@@ -17,7 +18,8 @@ import { INT4_MAX, INT4_MIN, MAX_TEXT_LENGTH } from '../shared/schemas/limits';
  * Storefront responses show `available` and hide `on_hand`, `reserved` and `safety_stock` as
  * `null` (docs/contract.md#storefront-visibility).
  */
-export const InventorySchema = z
+export interface InventorySchema extends Named<typeof inventorySchema> {}
+const inventorySchema = z
   .object({
     id: z.string(),
     variant_id: z.string(),
@@ -30,6 +32,7 @@ export const InventorySchema = z
     metadata: MetadataSchema,
   })
   .meta({ id: 'Inventory' });
+export const InventorySchema: InventorySchema = inventorySchema;
 export type Inventory = z.infer<typeof InventorySchema>;
 
 export const InventoryListSchema = listOf(InventorySchema);
@@ -43,7 +46,8 @@ export type InventoryList = z.infer<typeof InventoryListSchema>;
  * created, + 1 with every change of `on_hand` or `reserved` (reservations, releases, shipments,
  * restocks, adjustments, an absolute `on_hand`); settings do not move it.
  */
-export const InventoryLevelSchema = z
+export interface InventoryLevelSchema extends Named<typeof inventoryLevelSchema> {}
+const inventoryLevelSchema = z
   .object({
     id: z.string(),
     location_id: z.string(),
@@ -53,6 +57,7 @@ export const InventoryLevelSchema = z
     version: z.int().min(0),
   })
   .meta({ id: 'InventoryLevel' });
+export const InventoryLevelSchema: InventoryLevelSchema = inventoryLevelSchema;
 export type InventoryLevel = z.infer<typeof InventoryLevelSchema>;
 
 /**
@@ -62,7 +67,8 @@ export type InventoryLevel = z.infer<typeof InventoryLevelSchema>;
  * `available` as the item). Admin only: the storefront sees inventory inside variants, without
  * levels (docs/contract.md#storefront-visibility).
  */
-export const InventoryItemSchema = z
+export interface InventoryItemSchema extends Named<typeof inventoryItemSchema> {}
+const inventoryItemSchema = z
   .object({
     id: z.string(),
     variant_id: z.string(),
@@ -77,6 +83,7 @@ export const InventoryItemSchema = z
     levels: z.array(InventoryLevelSchema),
   })
   .meta({ id: 'InventoryItem' });
+export const InventoryItemSchema: InventoryItemSchema = inventoryItemSchema;
 export type InventoryItem = z.infer<typeof InventoryItemSchema>;
 
 export const InventoryItemListSchema = listOf(InventoryItemSchema);
@@ -88,7 +95,8 @@ export type InventoryItemList = z.infer<typeof InventoryItemListSchema>;
  * The `inventory` of a variant in product and variant creation (docs/contract.md#catalog). Fields left out
  * take the service's defaults; `on_hand` and `safety_stock` are counts ≥ 0.
  */
-export const InventoryInputSchema = z
+export interface InventoryInputSchema extends Named<typeof inventoryInputSchema> {}
+const inventoryInputSchema = z
   .strictObject({
     track_inventory: z.boolean().optional(),
     allow_backorder: z.boolean().optional(),
@@ -96,13 +104,15 @@ export const InventoryInputSchema = z
     on_hand: NonNegativeIntegerSchema.optional(),
   })
   .meta({ id: 'InventoryInput' });
+export const InventoryInputSchema: InventoryInputSchema = inventoryInputSchema;
 export type InventoryInput = z.infer<typeof InventoryInputSchema>;
 
 /**
  * `PATCH /v1/admin/inventory/{id}` (docs/contract.md#inventory): settings and an absolute `on_hand`. Going below
  * `reserved` is a business rule (422 `insufficient_inventory`), checked by the service.
  */
-export const InventoryUpdateSchema = z
+export interface InventoryUpdateSchema extends Named<typeof inventoryUpdateSchema> {}
+const inventoryUpdateSchema = z
   .strictObject({
     track_inventory: z.boolean().optional(),
     allow_backorder: z.boolean().optional(),
@@ -111,19 +121,24 @@ export const InventoryUpdateSchema = z
     metadata: MetadataInputSchema.optional(),
   })
   .meta({ id: 'InventoryUpdate' });
+export const InventoryUpdateSchema: InventoryUpdateSchema = inventoryUpdateSchema;
 export type InventoryUpdate = z.infer<typeof InventoryUpdateSchema>;
 
 /** `POST /v1/admin/inventory/{id}/adjust`: `quantity` is a signed delta added to `on_hand`. */
-export const InventoryAdjustSchema = z
+export interface InventoryAdjustSchema extends Named<typeof inventoryAdjustSchema> {}
+const inventoryAdjustSchema = z
   .strictObject({
     quantity: IntegerSchema.min(INT4_MIN).max(INT4_MAX),
     reason: z.string().max(MAX_TEXT_LENGTH).optional(),
   })
   .meta({ id: 'InventoryAdjust' });
+export const InventoryAdjustSchema: InventoryAdjustSchema = inventoryAdjustSchema;
 export type InventoryAdjust = z.infer<typeof InventoryAdjustSchema>;
 
 /** `GET /v1/admin/inventory`: `low_stock=true` keeps items with available ≤ safety_stock (docs/contract.md#list-filters). */
-export const InventoryListQuerySchema = listQuery(['created_at'], {
+export interface InventoryListQuerySchema extends Named<typeof inventoryListQuerySchema> {}
+const inventoryListQuerySchema = listQuery(['created_at'], {
   low_stock: QueryBooleanSchema.optional(),
 });
+export const InventoryListQuerySchema: InventoryListQuerySchema = inventoryListQuerySchema;
 export type InventoryListQuery = z.infer<typeof InventoryListQuerySchema>;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { detectThresholdCrossings, isLowStock } from './thresholds';
+import type { InventoryLevelFilter } from '../ports/storage';
+import { detectThresholdCrossings, isLowStock, LOW_STOCK_FILTER } from './thresholds';
 
 const lv = (on_hand: number, reserved: number, safety_stock: number) => ({ on_hand, reserved, safety_stock });
 
@@ -8,6 +9,35 @@ describe('isLowStock (decisions §7: available ≤ safety_stock)', () => {
   it('available 3, safety 3 → low', () => expect(isLowStock(lv(5, 2, 3))).toBe(true));
   it('available 4, safety 3 → not low', () => expect(isLowStock(lv(6, 2, 3))).toBe(false));
   it('available 0, safety 0 → low', () => expect(isLowStock(lv(0, 0, 0))).toBe(true));
+});
+
+/** What `InventoryRepository.list` keeps for `filter`, as the port defines it. */
+function keptByList(
+  row: { on_hand: number; reserved: number; safety_stock: number },
+  filter: InventoryLevelFilter,
+) {
+  if (filter.on_hand_at_most === undefined) return true;
+  return row.on_hand <= filter.on_hand_at_most.reduce((sum, column) => sum + row[column], 0);
+}
+
+describe('LOW_STOCK_FILTER: the storage list filter of the low_stock rule', () => {
+  it('keeps exactly the rows isLowStock calls low (property over any levels, backorders included)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -1_000_000, max: 2_147_483_647 }),
+        fc.integer({ min: 0, max: 2_147_483_647 }),
+        fc.integer({ min: 0, max: 2_147_483_647 }),
+        (on_hand, reserved, safety_stock) => {
+          const row = lv(on_hand, reserved, safety_stock);
+          return keptByList(row, LOW_STOCK_FILTER) === isLowStock(row);
+        },
+      ),
+    );
+  });
+
+  it('is written as the partial index inventory_items_low_stock_idx reads it: on_hand ≤ safety_stock + reserved', () => {
+    expect(LOW_STOCK_FILTER).toEqual({ on_hand_at_most: ['safety_stock', 'reserved'] });
+  });
 });
 
 describe('detectThresholdCrossings (decisions §10)', () => {

@@ -1,3 +1,4 @@
+import type { InventoryLevelFilter } from '../ports/storage';
 import { availableOf, type InventoryLevels } from './inventory-levels';
 
 /** The inventory events of the spec. */
@@ -6,8 +7,9 @@ export type InventoryEventType = 'inventory.low' | 'inventory.out_of_stock';
 type ThresholdFields = Pick<InventoryLevels, 'on_hand' | 'reserved' | 'safety_stock'>;
 
 /**
- * At or below safety stock: `available ≤ safety_stock` — the admin `low_stock=true` filter
- * (docs/contract.md#list-filters). SQL: `on_hand - reserved <= safety_stock`.
+ * At or below safety stock: `available ≤ safety_stock` — the `inventory.low` threshold and the
+ * admin `low_stock=true` filter (docs/contract.md#list-filters), which the storage applies as
+ * {@link LOW_STOCK_FILTER}.
  *
  * Decision: literal to the decisions, the rule does not look at `track_inventory` (an untracked
  * variant's numbers only move when the merchant sets them).
@@ -15,6 +17,15 @@ type ThresholdFields = Pick<InventoryLevels, 'on_hand' | 'reserved' | 'safety_st
 export function isLowStock(inventory: ThresholdFields): boolean {
   return availableOf(inventory) <= inventory.safety_stock;
 }
+
+/**
+ * {@link isLowStock} as the storage's list filter: `available ≤ safety_stock` is
+ * `on_hand ≤ safety_stock + reserved` (integers, far from overflow), a comparison of each row's own
+ * columns the storage evaluates (index-backed) without knowing what "low" means.
+ */
+export const LOW_STOCK_FILTER = {
+  on_hand_at_most: ['safety_stock', 'reserved'],
+} as const satisfies InventoryLevelFilter;
 
 /**
  * The events a change of one inventory record fires (docs/contract.md#inventory-events), in this order:

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ORDER_FULFILLMENT_STATUSES } from '../fulfillments/fulfillment-status';
 import { ORDER_PAYMENT_STATUSES } from '../payments/payment-status';
 import type { PaymentStatus } from '../payments/vocabulary';
 import { canTransition } from '../shared/state-machine';
-import { ORDER_FULFILLMENT_STATUSES } from './fulfillment-status';
 import {
   automaticOrderPath,
   orderStatusAfterFulfillment,

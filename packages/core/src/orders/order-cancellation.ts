@@ -1,6 +1,6 @@
-import { releaseOrderReservations } from '../inventory/order-inventory';
 import type { OrderAggregate, Scope } from '../ports/storage';
 import type { Work } from '../shared/unit-of-work';
+import { releaseOrderReservations } from './order-inventory';
 
 /**
  * What cancelling an order does besides its status (docs/contract.md#reservations, #order-status): releases the

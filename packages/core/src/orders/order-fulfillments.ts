@@ -1,21 +1,21 @@
+import { fulfillmentMachine } from '../fulfillments/fulfillment-transitions';
+import { orderLinePicker } from '../fulfillments/order-line-refs';
+import type { FulfillmentCreate, FulfillmentShip, FulfillmentUpdate } from '../fulfillments/schemas';
+import { fulfillmentToWire } from '../fulfillments/wire';
 import { emitInventoryCrossings } from '../inventory/inventory-events';
 import { shipInventory } from '../inventory/inventory-writes';
-import { shipMovements } from '../inventory/order-inventory';
 import type { FulfillmentRecord, Scope } from '../ports/storage';
 import { cancelledUnitsByLine } from '../refunds/refund-ledger';
 import type { ServiceContext } from '../shared/context';
 import { CommerceError } from '../shared/errors';
 import { assertTransition } from '../shared/state-machine';
 import { type Work, write } from '../shared/unit-of-work';
-import { fulfillmentMachine } from './fulfillment-transitions';
 import { unfulfilledQuantity } from './line-units';
 import { assertOrderFulfillable } from './order-actions';
-import { orderLinePicker } from './order-line-refs';
+import { shipMovements } from './order-inventory';
 import { requireOrder } from './order-loading';
 import { saveOrderProgress } from './order-progress';
-import type { FulfillmentCreate, FulfillmentShip, FulfillmentUpdate } from './schemas';
 import type { FulfillmentRecordStatus } from './vocabulary';
-import { fulfillmentToWire } from './wire';
 
 async function requireFulfillment(work: Work, scope: Scope, id: string): Promise<FulfillmentRecord> {
   const fulfillment = await work.tx.orders.getFulfillment(scope, id);
@@ -72,7 +72,7 @@ export function createOrderFulfillments(ctx: ServiceContext) {
      * `processing`; a created fulfillment never completes an order (its units have not shipped).
      */
     async create(scope: Scope, orderId: string, input: FulfillmentCreate) {
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         const { tx, now } = work;
         const order = await requireOrder(tx, scope, orderId, { forUpdate: true });
         assertOrderFulfillable(order.status);
@@ -135,7 +135,7 @@ export function createOrderFulfillments(ctx: ServiceContext) {
 
     /** `PATCH /v1/admin/fulfillments/{id}`: tracking number, URL, carrier (`null` clears), metadata (replaced). */
     async update(scope: Scope, id: string, input: FulfillmentUpdate) {
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         await requireFulfillment(work, scope, id);
         const updated = await work.tx.orders.updateFulfillment(scope, id, {
           updated_at: work.now,
@@ -159,7 +159,7 @@ export function createOrderFulfillments(ctx: ServiceContext) {
      * docs/contract.md#order-status). Event `fulfillment.shipped` (and inventory threshold events).
      */
     async ship(scope: Scope, id: string, tracking: FulfillmentShip = {}) {
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         const { tx } = work;
         const found = await requireFulfillment(work, scope, id);
         const order = await requireOrder(tx, scope, found.order_id, { forUpdate: true });
@@ -193,7 +193,7 @@ export function createOrderFulfillments(ctx: ServiceContext) {
 
     /** `POST /v1/admin/fulfillments/{id}/deliver`: shipped → delivered, `delivered_at` set. Event `fulfillment.delivered`. */
     async deliver(scope: Scope, id: string) {
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         const current = await requireFulfillment(work, scope, id);
         const delivered = await advance(work, scope, current, 'delivered');
         const wire = fulfillmentToWire(delivered);

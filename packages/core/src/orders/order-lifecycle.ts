@@ -8,7 +8,6 @@ import {
 import { addressFromInput } from '../carts/wire';
 import { customerKeyOf, recordDiscountUsage } from '../discounts/discount-usage';
 import { emitInventoryCrossings } from '../inventory/inventory-events';
-import { reserveLines, withReservedQuantities } from '../inventory/order-inventory';
 import type { CustomerRecord, InventoryChange, OrderAggregate, PaymentRecord, Scope } from '../ports/storage';
 import type { ServiceContext } from '../shared/context';
 import { CommerceError } from '../shared/errors';
@@ -16,6 +15,7 @@ import { write } from '../shared/unit-of-work';
 import { assertOrderAction, type OrderAdminAction } from './order-actions';
 import { buildOrder } from './order-builder';
 import { cancelOrderParts } from './order-cancellation';
+import { reserveLines, withReservedQuantities } from './order-inventory';
 import { requireOrder, requireStoreIn } from './order-loading';
 import { saveOrderProgress, settleOrder, statusEvent } from './order-progress';
 import type { AdminOrderCreate, AdminOrderUpdate, OrderCancel } from './schemas';
@@ -83,6 +83,7 @@ export function createOrderLifecycle(ctx: ServiceContext) {
   ) {
     const moved = await write(
       ctx,
+      scope,
       async (work) => {
         const { tx, now } = work;
         const order = await requireOrder(tx, scope, id, { forUpdate: true });
@@ -116,7 +117,7 @@ export function createOrderLifecycle(ctx: ServiceContext) {
      * Both take the next order number. Event: `order.created`.
      */
     async create(scope: Scope, input: AdminOrderCreate) {
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         const { tx, now } = work;
         const [store, customer] = await Promise.all([
           requireStoreIn(tx, scope),
@@ -212,7 +213,7 @@ export function createOrderLifecycle(ctx: ServiceContext) {
      * discounts' uses are counted; prices stay those the draft was created with.
      */
     async update(scope: Scope, id: string, input: AdminOrderUpdate) {
-      return write(ctx, async (work) => {
+      return write(ctx, scope, async (work) => {
         const { tx, now } = work;
         const order = await requireOrder(tx, scope, id, { forUpdate: true });
         if (input.status !== undefined && input.status !== 'pending') {

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { heldReservations } from '../inventory/order-inventory';
 import type { OrderAggregate, OrderLineRecord, PaymentRecord, RefundRecord } from '../ports/storage';
 import { restockMovementValues } from '../refunds/refund-ledger';
 import { orderLine } from './order-fixtures';
+import { heldReservations } from './order-inventory';
 import { deriveProgress, settleOrder } from './order-progress';
 
 function line(id: string, overrides: Partial<OrderLineRecord> = {}): OrderLineRecord {

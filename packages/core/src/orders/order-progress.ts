@@ -1,4 +1,4 @@
-import { releaseOrderReservations } from '../inventory/order-inventory';
+import { deriveFulfillmentStatus } from '../fulfillments/fulfillment-status';
 import { isAwaitingPayment } from '../payments/awaiting-payment';
 import { derivePaymentStatus } from '../payments/payment-status';
 import type { PaymentStatus } from '../payments/vocabulary';
@@ -6,9 +6,9 @@ import type { OrderAggregate, Scope } from '../ports/storage';
 import { completedRefundTotal, restockTotalsByLine } from '../refunds/refund-ledger';
 import { CommerceError } from '../shared/errors';
 import type { Work } from '../shared/unit-of-work';
-import { deriveFulfillmentStatus } from './fulfillment-status';
 import { allUnitsShipped, fulfillableQuantity } from './line-units';
 import { automaticOrderPath } from './order-automation';
+import { releaseOrderReservations } from './order-inventory';
 import type { FulfillmentStatus, OrderStatus } from './vocabulary';
 import { orderToWire } from './wire';
 

@@ -1,10 +1,11 @@
 import type { OrderAggregate, OrderListFilter, Page, PageRequest, Scope } from '../ports/storage';
+import { refundToWire } from '../refunds/wire';
 import type { ServiceContext } from '../shared/context';
 import { CommerceError } from '../shared/errors';
 import { byCreatedAt, pageOfSorted } from '../shared/loaded-page';
 import { read } from '../shared/unit-of-work';
 import type { AdminOrderListQuery, Order, StorefrontOrderListQuery } from './schemas';
-import { orderToStorefrontWire, orderToWire, refundToWire } from './wire';
+import { orderToStorefrontWire, orderToWire } from './wire';
 
 type OrderSort = 'created_at' | 'number' | 'total';
 
@@ -108,7 +109,7 @@ export function createOrderQueries(ctx: ServiceContext) {
      * is wrong, so numbers cannot be probed).
      */
     async lookup(scope: Scope, number: number, email: string) {
-      const order = await read(ctx, (tx) => tx.orders.getByNumber(scope, number));
+      const order = await read(ctx, (tx) => tx.orders.get(scope, { number }));
       if (!visibleToStorefront(order) || order.email.trim().toLowerCase() !== email.trim().toLowerCase()) {
         throw new CommerceError('not_found', 'No order matches this number and e-mail');
       }

@@ -1,16 +1,15 @@
 import { describe, expect, test } from 'vitest';
+import { FulfillmentCreateSchema, FulfillmentUpdateSchema } from '../fulfillments/schemas';
+import { AdminPaymentCreateSchema } from '../payments/schemas';
+import { RefundCreateSchema } from '../refunds/schemas';
 import { parseInput } from '../shared/schemas/parse';
 import { expectRejected } from '../shared/schemas/test-helpers';
 import {
   AdminOrderCreateSchema,
   AdminOrderListQuerySchema,
   AdminOrderUpdateSchema,
-  AdminPaymentCreateSchema,
-  FulfillmentCreateSchema,
-  FulfillmentUpdateSchema,
   OrderCancelSchema,
   OrderLookupQuerySchema,
-  RefundCreateSchema,
   StorefrontOrderListQuerySchema,
 } from './schemas';
 

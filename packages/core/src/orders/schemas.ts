@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { AppliedDiscountSchema } from '../discounts/schemas';
+import { ORDER_FULFILLMENT_STATUSES } from '../fulfillments/fulfillment-status';
+import { FulfillmentSchema } from '../fulfillments/schemas';
 import { ORDER_PAYMENT_STATUSES } from '../payments/payment-status';
-import type { PaymentRecordStatus } from '../payments/vocabulary';
-import type { RefundRecordStatus } from '../refunds/vocabulary';
+import { PaymentSchema } from '../payments/schemas';
+import { RefundSchema } from '../refunds/schemas';
 import {
   AddressInputSchema,
   AddressSchema,
   DateTimeSchema,
   EmailSchema,
-  HttpUrlSchema,
-  IdentifierTextSchema,
   IdSchema,
   IntegerSchema,
   listOf,
@@ -17,16 +17,17 @@ import {
   MetadataInputSchema,
   MetadataSchema,
   MoneySchema,
+  type Named,
   OptionalLongTextSchema,
-  OptionalTextSchema,
-  positiveMoneyInput,
   QuantitySchema,
   QueryTimestampSchema,
   queryInt,
 } from '../shared/schemas/common';
 import { MAX_CART_LINES, MAX_IDENTIFIER_LENGTH, MAX_SEARCH_LENGTH } from '../shared/schemas/limits';
-import { ORDER_FULFILLMENT_STATUSES } from './fulfillment-status';
-import type { FulfillmentRecordStatus, OrderStatus } from './vocabulary';
+import type { OrderStatus } from './vocabulary';
+
+// Order schemas. The payments, fulfillments and refunds an order shows are their contexts'
+// (payments/schemas.ts, fulfillments/schemas.ts, refunds/schemas.ts).
 
 /** Order `status` (spec); moves are decided by the state machine (docs/contract.md#order-status). */
 export const ORDER_STATUSES = [
@@ -37,7 +38,9 @@ export const ORDER_STATUSES = [
   'completed',
   'cancelled',
 ] as const satisfies readonly OrderStatus[];
-export const OrderStatusSchema = z.enum(ORDER_STATUSES);
+export interface OrderStatusSchema extends Named<typeof orderStatusSchema> {}
+const orderStatusSchema = z.enum(ORDER_STATUSES);
+export const OrderStatusSchema: OrderStatusSchema = orderStatusSchema;
 
 /** The statuses a storefront order list can filter on (the spec's list: no drafts). */
 export const STOREFRONT_ORDER_STATUSES = [
@@ -51,35 +54,12 @@ export const STOREFRONT_ORDER_STATUSES = [
 /** Re-exported from the state module, where `payment_status` is derived. */
 export { ORDER_FULFILLMENT_STATUSES, ORDER_PAYMENT_STATUSES };
 
-export const OrderPaymentStatusSchema = z.enum(ORDER_PAYMENT_STATUSES);
-export const OrderFulfillmentStatusSchema = z.enum(ORDER_FULFILLMENT_STATUSES);
-
-/** Payment `status` (docs/contract.md#payments). */
-export const PAYMENT_STATUSES = [
-  'pending',
-  'completed',
-  'failed',
-  'cancelled',
-  'refunded',
-] as const satisfies readonly PaymentRecordStatus[];
-export const PaymentStatusSchema = z.enum(PAYMENT_STATUSES);
-
-/** Fulfillment `status` (docs/contract.md#fulfillments). */
-export const FULFILLMENT_STATUSES = [
-  'pending',
-  'shipped',
-  'delivered',
-  'cancelled',
-] as const satisfies readonly FulfillmentRecordStatus[];
-export const FulfillmentStatusSchema = z.enum(FULFILLMENT_STATUSES);
-
-/** Refund `status` (docs/contract.md#refunds). */
-export const REFUND_STATUSES = [
-  'pending',
-  'completed',
-  'failed',
-] as const satisfies readonly RefundRecordStatus[];
-export const RefundStatusSchema = z.enum(REFUND_STATUSES);
+export interface OrderPaymentStatusSchema extends Named<typeof orderPaymentStatusSchema> {}
+const orderPaymentStatusSchema = z.enum(ORDER_PAYMENT_STATUSES);
+export const OrderPaymentStatusSchema: OrderPaymentStatusSchema = orderPaymentStatusSchema;
+export interface OrderFulfillmentStatusSchema extends Named<typeof orderFulfillmentStatusSchema> {}
+const orderFulfillmentStatusSchema = z.enum(ORDER_FULFILLMENT_STATUSES);
+export const OrderFulfillmentStatusSchema: OrderFulfillmentStatusSchema = orderFulfillmentStatusSchema;
 
 /** Sorts offered by order lists. */
 export const ORDER_SORTS = ['created_at', 'number', 'total'] as const;
@@ -90,7 +70,8 @@ export const ORDER_SORTS = ['created_at', 'number', 'total'] as const;
  * An order line: a snapshot of names, SKU, option values (`{ option name: value }`, decisions
  * §22) and prices at order time (spec "OrderLine").
  */
-export const OrderLineSchema = z
+export interface OrderLineSchema extends Named<typeof orderLineSchema> {}
+const orderLineSchema = z
   .object({
     id: z.string(),
     variant_id: z.string(),
@@ -109,76 +90,12 @@ export const OrderLineSchema = z
     option_values: z.record(z.string(), z.string()),
   })
   .meta({ id: 'OrderLine' });
+export const OrderLineSchema: OrderLineSchema = orderLineSchema;
 export type OrderLine = z.infer<typeof OrderLineSchema>;
 
-/**
- * A payment (spec "Payment"). `provider_id` is null for payments without a provider reference
- * (manual, admin-recorded); `note` and `metadata` are what `POST …/payments` recorded.
- * `client_secret` (3-D Secure) appears only in the storefront's views — checkout's 201
- * response and the signed-in customer's orders — on a `pending` payment that waits for the
- * customer to authenticate: the storefront hands it to the provider's client library (Stripe.js
- * `handleNextAction`). Admin views and events never carry it.
- */
-export const PaymentSchema = z
-  .object({
-    id: z.string(),
-    order_id: z.string(),
-    provider: z.string(),
-    provider_id: z.string().nullable(),
-    amount: MoneySchema,
-    status: PaymentStatusSchema,
-    note: z.string().nullable(),
-    metadata: MetadataSchema,
-    created_at: DateTimeSchema,
-    client_secret: z.string().optional(),
-  })
-  .meta({ id: 'Payment' });
-export type Payment = z.infer<typeof PaymentSchema>;
-
-/** Units of one order line, in fulfillments and refunds. */
-export const OrderLineQuantitySchema = z
-  .object({ order_line_id: z.string(), quantity: z.int() })
-  .meta({ id: 'OrderLineQuantity' });
-export type OrderLineQuantity = z.infer<typeof OrderLineQuantitySchema>;
-
-/** A fulfillment (spec "Fulfillment"); tracking fields and the ship/deliver times are null until set. */
-export const FulfillmentSchema = z
-  .object({
-    id: z.string(),
-    order_id: z.string(),
-    status: FulfillmentStatusSchema,
-    tracking_number: z.string().nullable(),
-    tracking_url: z.string().nullable(),
-    carrier: z.string().nullable(),
-    lines: z.array(OrderLineQuantitySchema),
-    metadata: MetadataSchema,
-    created_at: DateTimeSchema,
-    shipped_at: DateTimeSchema.nullable(),
-    delivered_at: DateTimeSchema.nullable(),
-  })
-  .meta({ id: 'Fulfillment' });
-export type Fulfillment = z.infer<typeof FulfillmentSchema>;
-
-/** A refund (spec "Refund"); `reason` is null when none was given. */
-export const RefundSchema = z
-  .object({
-    id: z.string(),
-    order_id: z.string(),
-    amount: MoneySchema,
-    reason: z.string().nullable(),
-    restock: z.boolean(),
-    status: RefundStatusSchema,
-    lines: z.array(OrderLineQuantitySchema),
-    created_at: DateTimeSchema,
-  })
-  .meta({ id: 'Refund' });
-export type Refund = z.infer<typeof RefundSchema>;
-
-export const RefundListSchema = listOf(RefundSchema);
-export type RefundList = z.infer<typeof RefundListSchema>;
-
 /** An order (spec "Order"). Addresses, shipping method name and note are null when absent. */
-export const OrderSchema = z
+export interface OrderSchema extends Named<typeof orderSchema> {}
+const orderSchema = z
   .object({
     id: z.string(),
     number: z.int(),
@@ -218,29 +135,34 @@ export const OrderSchema = z
     completed_at: DateTimeSchema.nullable(),
   })
   .meta({ id: 'Order' });
+export const OrderSchema: OrderSchema = orderSchema;
 export type Order = z.infer<typeof OrderSchema>;
 
 /**
  * What the storefront needs to finish a payment in the browser (decisions §22): the provider's
  * client secret and payment id (Stripe: pass `client_secret` to Stripe.js).
  */
-export const CheckoutPaymentSchema = z
+export interface CheckoutPaymentSchema extends Named<typeof checkoutPaymentSchema> {}
+const checkoutPaymentSchema = z
   .object({
     client_secret: z.string(),
     payment_intent_id: z.string(),
   })
   .meta({ id: 'CheckoutPayment' });
+export const CheckoutPaymentSchema: CheckoutPaymentSchema = checkoutPaymentSchema;
 
 /**
  * Checkout's answer: the Order (storefront view) plus `payment` — `{ client_secret,
  * payment_intent_id }` for a Stripe checkout, null otherwise (decisions §22).
  */
-export const CheckoutResultSchema = OrderSchema.extend({
+export interface CheckoutResultSchema extends Named<typeof checkoutResultSchema> {}
+const checkoutResultSchema = OrderSchema.extend({
   payment: CheckoutPaymentSchema.nullable().meta({
     description:
       'For a Stripe checkout, the PaymentIntent to confirm with Stripe.js (without `payment_method_id`) or to authenticate (3-D Secure); null for `manual` and for an order total of 0.',
   }),
 }).meta({ id: 'CheckoutResult' });
+export const CheckoutResultSchema: CheckoutResultSchema = checkoutResultSchema;
 export type CheckoutResult = z.infer<typeof CheckoutResultSchema>;
 
 export const OrderListSchema = listOf(OrderSchema);
@@ -248,16 +170,12 @@ export type OrderList = z.infer<typeof OrderListSchema>;
 
 // ---------------------------------------------------------------- requests
 
-/** `{ order_line_id, quantity ≥ 1 }` in fulfillment and refund requests. */
-export const OrderLineQuantityInputSchema = z
-  .strictObject({ order_line_id: IdSchema, quantity: QuantitySchema })
-  .meta({ id: 'OrderLineQuantityInput' });
-export type OrderLineQuantityInput = z.infer<typeof OrderLineQuantityInputSchema>;
-
 /** A line of an admin order: the price comes from the catalog, never from the request. */
-export const AdminOrderLineInputSchema = z
+export interface AdminOrderLineInputSchema extends Named<typeof adminOrderLineInputSchema> {}
+const adminOrderLineInputSchema = z
   .strictObject({ variant_id: IdSchema, quantity: QuantitySchema.default(1) })
   .meta({ id: 'AdminOrderLineInput' });
+export const AdminOrderLineInputSchema: AdminOrderLineInputSchema = adminOrderLineInputSchema;
 export type AdminOrderLineInput = z.infer<typeof AdminOrderLineInputSchema>;
 
 /**
@@ -265,7 +183,8 @@ export type AdminOrderLineInput = z.infer<typeof AdminOrderLineInputSchema>;
  * `customer_id` required (the customer's e-mail is used when only `customer_id` is given),
  * `status` `draft` (default, reserves nothing) or `pending` (reserves inventory).
  */
-export const AdminOrderCreateSchema = z
+export interface AdminOrderCreateSchema extends Named<typeof adminOrderCreateSchema> {}
+const adminOrderCreateSchema = z
   .strictObject({
     lines: z.array(AdminOrderLineInputSchema).min(1).max(MAX_CART_LINES),
     email: EmailSchema.optional(),
@@ -288,6 +207,7 @@ export const AdminOrderCreateSchema = z
     }
   })
   .meta({ id: 'AdminOrderCreate' });
+export const AdminOrderCreateSchema: AdminOrderCreateSchema = adminOrderCreateSchema;
 export type AdminOrderCreate = z.infer<typeof AdminOrderCreateSchema>;
 
 /**
@@ -295,7 +215,8 @@ export type AdminOrderCreate = z.infer<typeof AdminOrderCreateSchema>;
  * `pending`, which finalises a draft (other moves have their own endpoints: any other status →
  * 409 `invalid_state_transition`).
  */
-export const AdminOrderUpdateSchema = z
+export interface AdminOrderUpdateSchema extends Named<typeof adminOrderUpdateSchema> {}
+const adminOrderUpdateSchema = z
   .strictObject({
     shipping_address: AddressInputSchema.nullable().optional(),
     billing_address: AddressInputSchema.nullable().optional(),
@@ -308,99 +229,22 @@ export const AdminOrderUpdateSchema = z
     status: OrderStatusSchema.optional(),
   })
   .meta({ id: 'AdminOrderUpdate' });
+export const AdminOrderUpdateSchema: AdminOrderUpdateSchema = adminOrderUpdateSchema;
 export type AdminOrderUpdate = z.infer<typeof AdminOrderUpdateSchema>;
 
 /** `POST /v1/admin/orders/{id}/cancel`: an optional reason. */
-export const OrderCancelSchema = z
-  .strictObject({ reason: OptionalLongTextSchema })
-  .meta({ id: 'OrderCancel' });
+export interface OrderCancelSchema extends Named<typeof orderCancelSchema> {}
+const orderCancelSchema = z.strictObject({ reason: OptionalLongTextSchema }).meta({ id: 'OrderCancel' });
+export const OrderCancelSchema: OrderCancelSchema = orderCancelSchema;
 export type OrderCancel = z.infer<typeof OrderCancelSchema>;
-
-/**
- * `POST /v1/admin/orders/{id}/payments` (docs/contract.md#payments): a completed payment taken outside the
- * engine. `provider` is a free label (`cash`, `bank_transfer`); `amount` ≥ 1.
- */
-export const AdminPaymentCreateSchema = z
-  .strictObject({
-    amount: positiveMoneyInput,
-    provider: IdentifierTextSchema,
-    note: OptionalLongTextSchema,
-    metadata: MetadataInputSchema.default({}),
-  })
-  .meta({ id: 'AdminPaymentCreate' });
-export type AdminPaymentCreate = z.infer<typeof AdminPaymentCreateSchema>;
-
-/** `POST /v1/admin/orders/{id}/fulfillments` (docs/contract.md#fulfillments): `lines` required, non-empty. */
-export const FulfillmentCreateSchema = z
-  .strictObject({
-    lines: z.array(OrderLineQuantityInputSchema).min(1).max(MAX_CART_LINES),
-    tracking_number: OptionalTextSchema,
-    tracking_url: HttpUrlSchema.nullable().optional(),
-    carrier: OptionalTextSchema,
-    metadata: MetadataInputSchema.default({}),
-  })
-  .meta({ id: 'FulfillmentCreate' });
-export type FulfillmentCreate = z.infer<typeof FulfillmentCreateSchema>;
-
-/** `PATCH /v1/admin/fulfillments/{id}`: tracking details and metadata; `null` clears. */
-export const FulfillmentUpdateSchema = z
-  .strictObject({
-    tracking_number: OptionalTextSchema,
-    tracking_url: HttpUrlSchema.nullable().optional(),
-    carrier: OptionalTextSchema,
-    metadata: MetadataInputSchema.optional(),
-  })
-  .meta({ id: 'FulfillmentUpdate' });
-export type FulfillmentUpdate = z.infer<typeof FulfillmentUpdateSchema>;
-
-/**
- * `POST /v1/admin/fulfillments/{id}/ship`: the tracking known at shipping time, written with the
- * move (each optional; the fulfillment keeps what it had otherwise).
- */
-export const FulfillmentShipSchema = z
-  .strictObject({
-    tracking_number: OptionalTextSchema,
-    tracking_url: HttpUrlSchema.nullable().optional(),
-    carrier: OptionalTextSchema,
-  })
-  .meta({ id: 'FulfillmentShip' });
-export type FulfillmentShip = z.infer<typeof FulfillmentShipSchema>;
 
 /**
  * The body of an action that takes no input (confirm, process, complete, deliver, a payment's
  * complete): empty or `{}`; any field → 400 `parameter_unknown` (docs/contract.md#requests).
  */
-export const NoInputSchema = z.strictObject({}).meta({ id: 'NoInput' });
-
-/**
- * `POST /v1/admin/orders/{id}/refunds` (docs/contract.md#refunds). `amount` (≥ 1) defaults, in the
- * service, to what was paid for the given lines' units; `restock` defaults to false. Limits
- * against what is refundable are business rules (422).
- */
-export const RefundCreateSchema = z
-  .strictObject({
-    reason: OptionalLongTextSchema,
-    amount: positiveMoneyInput.optional(),
-    restock: z.boolean().default(false),
-    lines: z.array(OrderLineQuantityInputSchema).max(MAX_CART_LINES).optional(),
-  })
-  .superRefine((refund, ctx) => {
-    const seen = new Map<string, number>();
-    refund.lines?.forEach((line, index) => {
-      const first = seen.get(line.order_line_id);
-      if (first !== undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['lines', index, 'order_line_id'],
-          message: `repeats lines[${first}][order_line_id]; give each line once`,
-        });
-      } else {
-        seen.set(line.order_line_id, index);
-      }
-    });
-  })
-  .meta({ id: 'RefundCreate' });
-export type RefundCreate = z.infer<typeof RefundCreateSchema>;
+export interface NoInputSchema extends Named<typeof noInputSchema> {}
+const noInputSchema = z.strictObject({}).meta({ id: 'NoInput' });
+export const NoInputSchema: NoInputSchema = noInputSchema;
 
 // ---------------------------------------------------------------- list queries
 
@@ -408,15 +252,18 @@ export type RefundCreate = z.infer<typeof RefundCreateSchema>;
  * `GET /v1/storefront/orders` (docs/contract.md#list-filters): the signed-in customer's orders, filtered by
  * `status` (no drafts), `created_after`, `created_before` (inclusive, epoch ms on output).
  */
-export const StorefrontOrderListQuerySchema = listQuery(ORDER_SORTS, {
+export interface StorefrontOrderListQuerySchema extends Named<typeof storefrontOrderListQuerySchema> {}
+const storefrontOrderListQuerySchema = listQuery(ORDER_SORTS, {
   status: z.enum(STOREFRONT_ORDER_STATUSES).optional(),
   created_after: QueryTimestampSchema.optional(),
   created_before: QueryTimestampSchema.optional(),
 });
+export const StorefrontOrderListQuerySchema: StorefrontOrderListQuerySchema = storefrontOrderListQuerySchema;
 export type StorefrontOrderListQuery = z.infer<typeof StorefrontOrderListQuerySchema>;
 
 /** `GET /v1/admin/orders` (docs/contract.md#lists). */
-export const AdminOrderListQuerySchema = listQuery(ORDER_SORTS, {
+export interface AdminOrderListQuerySchema extends Named<typeof adminOrderListQuerySchema> {}
+const adminOrderListQuerySchema = listQuery(ORDER_SORTS, {
   status: OrderStatusSchema.optional(),
   payment_status: OrderPaymentStatusSchema.optional(),
   fulfillment_status: OrderFulfillmentStatusSchema.optional(),
@@ -427,14 +274,17 @@ export const AdminOrderListQuerySchema = listQuery(ORDER_SORTS, {
   created_after: QueryTimestampSchema.optional(),
   created_before: QueryTimestampSchema.optional(),
 });
+export const AdminOrderListQuerySchema: AdminOrderListQuerySchema = adminOrderListQuerySchema;
 export type AdminOrderListQuery = z.infer<typeof AdminOrderListQuerySchema>;
 
 /**
  * `GET /v1/storefront/orders/lookup?number=&email=` (docs/contract.md#guest-order-lookup): both required (400 when either
  * is missing); the e-mail is compared case-insensitively by the service.
  */
-export const OrderLookupQuerySchema = z.object({
+export interface OrderLookupQuerySchema extends Named<typeof orderLookupQuerySchema> {}
+const orderLookupQuerySchema = z.object({
   number: queryInt(IntegerSchema.min(1)),
   email: z.string().min(1).max(MAX_IDENTIFIER_LENGTH),
 });
+export const OrderLookupQuerySchema: OrderLookupQuerySchema = orderLookupQuerySchema;
 export type OrderLookupQuery = z.infer<typeof OrderLookupQuerySchema>;

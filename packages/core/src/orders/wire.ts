@@ -1,22 +1,18 @@
 import { addressToWire } from '../carts/wire';
 import type { DiscountValueType } from '../discounts/schemas';
-import { AWAITING_PAYMENT_KEY } from '../payments/awaiting-payment';
-import type {
-  AppliedDiscountValue,
-  FulfillmentRecord,
-  OrderAggregate,
-  OrderLineRecord,
-  PaymentRecord,
-  RefundRecord,
-} from '../ports/storage';
+import { fulfillmentToWire } from '../fulfillments/wire';
+import { paymentToStorefrontWire, paymentToWire } from '../payments/wire';
+import type { AppliedDiscountValue, OrderAggregate, OrderLineRecord } from '../ports/storage';
+import { refundToWire } from '../refunds/wire';
 import { iso, isoOrNull, money } from '../shared/wire-format';
-import type { CheckoutResult, Fulfillment, Order, OrderLine, Payment, Refund } from './schemas';
+import type { CheckoutResult, Order, OrderLine } from './schemas';
 
 /**
- * Serializers of the order area (spec "Order", "OrderLine", "Payment", "Fulfillment", "Refund").
- * Orders look the same to the admin and the storefront (no field is admin-only), so there is one
- * view. Every function is pure and allocation-light: it maps records already loaded in a fixed
- * number of queries.
+ * Serializers of the order area (spec "Order", "OrderLine"); an order's payments, fulfillments
+ * and refunds are serialized by their contexts (payments/wire.ts, fulfillments/wire.ts,
+ * refunds/wire.ts). Orders look the same to the admin and the storefront (no field is
+ * admin-only), so there is one view. Every function is pure and allocation-light: it maps records
+ * already loaded in a fixed number of queries.
  */
 
 /** One order line: its snapshot and unit counts. */
@@ -37,84 +33,6 @@ export function orderLineToWire(line: OrderLineRecord, currency: string): OrderL
     line_total: money(line.line_total, currency),
     tax_amount: money(line.tax_amount, currency),
     option_values: line.option_values,
-  };
-}
-
-/**
- * The payment metadata key under which a checkout attempt keeps its snapshot (the order to
- * write and the exact provider input, see `orders/checkout-attempts.ts`). Internal: the Payment
- * resource never shows it.
- */
-export const CHECKOUT_SNAPSHOT_KEY = '_cartwright_checkout';
-
-/** The payment metadata keys the Payment resource never shows (the engine's own bookkeeping). */
-const INTERNAL_PAYMENT_KEYS = [CHECKOUT_SNAPSHOT_KEY, AWAITING_PAYMENT_KEY];
-
-function publicMetadata(metadata: PaymentRecord['metadata']): PaymentRecord['metadata'] {
-  if (!INTERNAL_PAYMENT_KEYS.some((key) => key in metadata)) return metadata;
-  const rest = { ...metadata };
-  for (const key of INTERNAL_PAYMENT_KEYS) delete rest[key];
-  return rest;
-}
-
-/**
- * A payment (admin view). `order_id` is the empty string only for a failed checkout attempt that
- * never became an order (such payments appear in `payment.failed` events, never in an order).
- */
-export function paymentToWire(payment: PaymentRecord): Payment {
-  return {
-    id: payment.id,
-    order_id: payment.order_id ?? '',
-    provider: payment.provider,
-    provider_id: payment.provider_id,
-    amount: money(payment.amount, payment.currency),
-    status: payment.status,
-    note: payment.note,
-    metadata: publicMetadata(payment.metadata),
-    created_at: iso(payment.created_at),
-  };
-}
-
-/**
- * A payment as the storefront sees it: the admin view plus `client_secret` while the payment is
- * `pending` and the provider asked the customer to act (3-D Secure), so the storefront can run
- * the provider's authentication step.
- */
-export function paymentToStorefrontWire(payment: PaymentRecord): Payment {
-  const wire = paymentToWire(payment);
-  return payment.status === 'pending' && payment.client_secret !== null
-    ? { ...wire, client_secret: payment.client_secret }
-    : wire;
-}
-
-/** A fulfillment with its lines. */
-export function fulfillmentToWire(fulfillment: FulfillmentRecord): Fulfillment {
-  return {
-    id: fulfillment.id,
-    order_id: fulfillment.order_id,
-    status: fulfillment.status,
-    tracking_number: fulfillment.tracking_number,
-    tracking_url: fulfillment.tracking_url,
-    carrier: fulfillment.carrier,
-    lines: fulfillment.lines.map((l) => ({ order_line_id: l.order_line_id, quantity: l.quantity })),
-    metadata: fulfillment.metadata,
-    created_at: iso(fulfillment.created_at),
-    shipped_at: isoOrNull(fulfillment.shipped_at),
-    delivered_at: isoOrNull(fulfillment.delivered_at),
-  };
-}
-
-/** A refund with its lines (its internal restock record is not shown). */
-export function refundToWire(refund: RefundRecord): Refund {
-  return {
-    id: refund.id,
-    order_id: refund.order_id,
-    amount: money(refund.amount, refund.currency),
-    reason: refund.reason,
-    restock: refund.restock,
-    status: refund.status,
-    lines: refund.lines.map((l) => ({ order_line_id: l.order_line_id, quantity: l.quantity })),
-    created_at: iso(refund.created_at),
   };
 }
 

@@ -1,4 +1,4 @@
-import { orderLinePicker } from '../orders/order-line-refs';
+import { orderLinePicker } from '../fulfillments/order-line-refs';
 import { CommerceError } from '../shared/errors';
 import { linePaidAmount, lineRefundAmount } from './line-refund-amount';
 import { type RestockLineInput, type RestockMovement, splitRestock } from './restock-split';

@@ -1,6 +1,2 @@
-/**
- * The words of refunds: the values core's rules decide on. The storage records use them
- * (ports/storage/records.ts imports them from here), not the reverse.
- */
-
-export type RefundRecordStatus = 'pending' | 'completed' | 'failed';
+/** The words of this context live in the vocabulary layer, below the storage port (vocabulary/refunds.ts). */
+export type { RefundRecordStatus } from '../vocabulary/refunds';

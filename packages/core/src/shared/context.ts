@@ -1,4 +1,3 @@
-import type { PasswordHasher } from '../customers/passwords';
 import type { Clock } from '../ports/clock';
 import type { CryptoPort } from '../ports/crypto';
 import type { EventSink } from '../ports/event-sink';
@@ -6,6 +5,7 @@ import type { IdGenerator } from '../ports/id-generator';
 import type { PaymentProvider } from '../ports/payment-provider';
 import type { Storage } from '../ports/storage';
 import type { WebhookTransport } from '../ports/webhook-transport';
+import type { PasswordHasher } from './password-hashing';
 import type { RateLimiter } from './rate-limits/rate-limiter';
 
 /** Settings of the engine that services read; defaults are filled in by `createEngine`. */

@@ -1,9 +1,16 @@
 import type { IdempotencyClaimRef, Scope } from '../ports/storage';
 import type { ServiceContext } from './context';
 import { CommerceError } from './errors';
-import { type RequestClaim, type RequestOutcome, runUnderClaim, type StoredResponse } from './unit-of-work';
+import { beginIdempotentRequest } from './idempotency-begin';
+import {
+  type RequestClaim,
+  type RequestOutcome,
+  type RequestScope,
+  type StoredResponse,
+  scopeUnderClaim,
+} from './unit-of-work';
 
-export type { RequestOutcome, StoredResponse } from './unit-of-work';
+export type { RequestOutcome, RequestScope, StoredResponse } from './unit-of-work';
 
 /** Who sent a keyed request: the API key, and the customer of the customer token if one came. */
 export interface IdempotencyCaller {
@@ -60,7 +67,8 @@ export function callerOf(caller: IdempotencyCaller): string {
  * one effect; if the first is still running after the lock time → 409 `idempotency_key_in_use`.
  *
  * Crash safety: the key is claimed (in progress, with a random claim token and a lock expiry) in
- * a transaction of its own; the request then runs under that claim, and every `write` it makes
+ * a transaction of its own; `execute` then runs the request with a scope that carries that claim
+ * (`RequestScope`, passed down to every use case it calls), and every `write` given that scope
  * stores the response it leads to in the same transaction as its effect, as a compare-and-set on
  * the token (unit-of-work.ts). A crash therefore never leaves an effect without its replay record
  * or a record without its effect, and a request whose lock expired and was taken over by a retry
@@ -76,7 +84,7 @@ export function createIdempotencyService(ctx: ServiceContext) {
   return {
     async run(
       request: IdempotentRequest,
-      execute: () => Promise<StoredResponse>,
+      execute: (scope: RequestScope) => Promise<StoredResponse>,
       render: (outcome: RequestOutcome) => StoredResponse | null,
     ): Promise<IdempotentResult> {
       const { scope, key } = request;
@@ -97,7 +105,7 @@ export function createIdempotencyService(ctx: ServiceContext) {
         if (purge) purgedAt = now;
         const begin = await ctx.storage.transaction(async (tx) => {
           if (purge) await tx.idempotency.purgeExpired(now);
-          return tx.idempotency.begin(scope, {
+          return beginIdempotentRequest(tx.idempotency, scope, {
             ...ref,
             operation: request.request,
             request_hash: request.bodyHash,
@@ -127,10 +135,18 @@ export function createIdempotencyService(ctx: ServiceContext) {
           await sleep(POLL_MS);
           continue;
         }
-        const claim: RequestClaim = { scope, ref, render, committed: null, unanswered: false, open: true };
+        const claim: RequestClaim = {
+          scope,
+          ref,
+          render,
+          committed: null,
+          unanswered: false,
+          open: true,
+          writing: false,
+        };
         let response: StoredResponse;
         try {
-          response = await runUnderClaim(claim, execute);
+          response = await execute(scopeUnderClaim(claim));
         } catch (error) {
           claim.open = false;
           await ctx.storage.transaction((tx) => tx.idempotency.release(scope, ref)).catch(() => undefined);

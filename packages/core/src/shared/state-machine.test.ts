@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cartMachine } from '../carts/cart-transitions';
-import { fulfillmentMachine } from '../orders/fulfillment-transitions';
+import { fulfillmentMachine } from '../fulfillments/fulfillment-transitions';
 import { orderMachine } from '../orders/order-transitions';
 import { paymentMachine } from '../payments/payment-transitions';
 import { refundMachine } from '../refunds/refund-transitions';

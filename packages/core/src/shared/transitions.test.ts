@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assertCartActive, cartMachine } from '../carts/cart-transitions';
-import { fulfillmentMachine } from '../orders/fulfillment-transitions';
+import { fulfillmentMachine } from '../fulfillments/fulfillment-transitions';
 import { orderMachine } from '../orders/order-transitions';
 import { paymentMachine, paymentStatusAfterRefunds } from '../payments/payment-transitions';
 import { refundMachine } from '../refunds/refund-transitions';

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { EventDataMap } from '../events/event-data';
 import type { EventType } from '../events/schemas';
 import type {
@@ -23,10 +22,10 @@ export type RequestOutcome = { value: unknown } | { error: unknown };
 
 /**
  * The claim of a request that carries an `Idempotency-Key` (docs/contract.md#idempotency), held by the
- * idempotency service while the request runs. Every `write` of the request stores the response
- * it leads to in its own transaction, as a compare-and-set on the claim token, so an effect
- * never commits without its replay record, and a request whose claim was taken over commits
- * nothing.
+ * idempotency service while the request runs. Every `write` given the request's scope
+ * ({@link RequestScope}) stores the response it leads to in its own transaction, as a
+ * compare-and-set on the claim token, so an effect never commits without its replay record, and a
+ * request whose claim was taken over commits nothing.
  */
 export interface RequestClaim {
   readonly scope: Scope;
@@ -45,19 +44,36 @@ export interface RequestClaim {
   unanswered: boolean;
   /** False once the request has answered: writes of work it left behind are not its. */
   open: boolean;
+  /**
+   * A `write` of the request is running its use case: a `write` nested in it (given the same
+   * scope) joins that transaction and stores nothing. A request's writes run one after another.
+   */
+  writing: boolean;
 }
 
-interface ClaimFrame {
-  readonly claim: RequestClaim;
-  /** Inside a `write` of the request: a nested `write` joins that transaction and stores nothing. */
-  readonly inWrite: boolean;
+/**
+ * What a request hands down to its use case besides the store and mode (architecture point 18:
+ * context is passed, not ambient). Today: the claim on its `Idempotency-Key`, if it sent one.
+ */
+export interface RequestContext {
+  readonly claim?: RequestClaim | undefined;
 }
 
-const claimFrames = new AsyncLocalStorage<ClaimFrame>();
+/**
+ * A scope as a request passes it down: the store and mode, plus the request's context. The HTTP
+ * pipeline (through the idempotency service) makes one per request and hands it to the operation,
+ * which hands it to its service; services pass the scope they were given on to `write` unchanged
+ * (never a fresh `{ store_id, mode }`, which would drop the context). A plain {@link Scope} is a
+ * RequestScope without a request: writes outside a request (reconciliation, webhook deliveries,
+ * event listeners) store no response.
+ */
+export interface RequestScope extends Scope {
+  readonly request?: RequestContext | undefined;
+}
 
-/** Runs a request under its idempotency claim (see {@link RequestClaim}). */
-export function runUnderClaim<T>(claim: RequestClaim, fn: () => Promise<T>): Promise<T> {
-  return claimFrames.run({ claim, inWrite: false }, fn);
+/** The scope a request under `claim` passes down (see {@link RequestScope}). */
+export function scopeUnderClaim(claim: RequestClaim): RequestScope {
+  return { store_id: claim.scope.store_id, mode: claim.scope.mode, request: { claim } };
 }
 
 /** What a `write`'s `answer` returns for a transaction that is not the request's last. */
@@ -113,19 +129,21 @@ export interface Work {
  * appended to the outbox in the same transaction, so an event exists exactly when its change
  * committed; in-process subscribers hear of them only after the commit.
  *
- * Under a request's idempotency claim ({@link runUnderClaim}), the transaction also stores the
- * response the request gives for its value (`options.answer`, else the value itself) as a
- * compare-and-set on the claim; if the claim was taken over meanwhile (its lock expired and a
+ * `scope` is the scope the use case was given ({@link RequestScope}; null for a write that
+ * belongs to no store). Given a request's scope under an idempotency claim, the transaction also
+ * stores the response the request gives for its value (`options.answer`, else the value itself)
+ * as a compare-and-set on the claim; if the claim was taken over meanwhile (its lock expired and a
  * retry took the key), it throws 409 `idempotency_key_in_use` and the effect rolls back.
  * `options.interim` marks a transaction after which the request writes again.
  */
 export async function write<T>(
   ctx: ServiceContext,
+  scope: RequestScope | null,
   fn: (work: Work) => Promise<T>,
   options?: WriteOptions<T>,
 ): Promise<T> {
-  const frame = claimFrames.getStore();
-  const claim = frame?.claim.open && !frame.inWrite ? frame.claim : null;
+  const given = scope?.request?.claim;
+  const claim = given !== undefined && given.open && !given.writing ? given : null;
   let emitted: EventRecord[] = [];
   let deferred: Array<Promise<unknown>> = [];
   let stored: StoredResponse | null = null;
@@ -155,8 +173,16 @@ export async function write<T>(
         deferred.push(pending);
       },
     };
-    const value =
-      claim === null ? await fn(work) : await claimFrames.run({ claim, inWrite: true }, () => fn(work));
+    let value: T;
+    if (claim === null) value = await fn(work);
+    else {
+      claim.writing = true;
+      try {
+        value = await fn(work);
+      } finally {
+        claim.writing = false;
+      }
+    }
     // The outbox travels with the last writes and COMMIT (nothing here needs its result).
     if (emitted.length > 0) work.defer(tx.events.append(emitted));
     if (claim !== null) {
@@ -187,11 +213,8 @@ export async function write<T>(
       claim.unanswered = false;
     }
   }
-  if (emitted.length > 0) {
-    // Listeners run outside the request's claim: their own writes are not the request's.
-    if (claim === null) ctx.events.publish(emitted);
-    else claimFrames.exit(() => ctx.events.publish(emitted));
-  }
+  // Listeners get the events, not the request's scope: their own writes are not the request's.
+  if (emitted.length > 0) ctx.events.publish(emitted);
   return result;
 }
 
@@ -203,14 +226,29 @@ export async function write<T>(
  */
 function failuresOf(deferred: ReadonlyArray<Promise<unknown>>): Promise<void> {
   if (deferred.length === 0) return Promise.resolve();
-  let timer: ReturnType<typeof setImmediate> | undefined;
+  let cancel: (() => void) | undefined;
   const turn = new Promise<void>((resolve) => {
-    timer = setImmediate(resolve);
+    cancel = nextTurn(resolve);
   });
-  const settled = Promise.all(deferred).then(() => {
-    if (timer !== undefined) clearImmediate(timer);
-  });
+  const settled = Promise.all(deferred).then(() => cancel?.());
   return Promise.race([settled, turn]);
+}
+
+/**
+ * Calls `fn` in the next turn of the event loop: `setImmediate` where the runtime has it (Node,
+ * Bun), else a zero-delay timer (browsers, workers). Answers a function that cancels the call.
+ */
+function nextTurn(fn: () => void): () => void {
+  const host = globalThis as {
+    setImmediate?: (fn: () => void) => unknown;
+    clearImmediate?: (handle: unknown) => void;
+  };
+  if (host.setImmediate !== undefined && host.clearImmediate !== undefined) {
+    const handle = host.setImmediate(fn);
+    return () => host.clearImmediate?.(handle);
+  }
+  const handle = setTimeout(fn, 0);
+  return () => clearTimeout(handle);
 }
 
 /**

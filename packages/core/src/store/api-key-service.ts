@@ -80,7 +80,7 @@ export function createApiKeyService(ctx: ServiceContext, keyCache: ApiKeyCache) 
       }
       const record = await recordFor(key, scope.store_id, input.name ?? null, expiresAt, now);
       const created = { ...apiKeyToWire(record), key };
-      await write(ctx, ({ tx }) => tx.apiKeys.insert(record), { answer: () => created });
+      await write(ctx, scope, ({ tx }) => tx.apiKeys.insert(record), { answer: () => created });
       return created;
     },
 
@@ -95,7 +95,7 @@ export function createApiKeyService(ctx: ServiceContext, keyCache: ApiKeyCache) 
         });
       }
       const hash = await ctx.crypto.sha256Hex(rawKey);
-      return write(ctx, async ({ tx, now }) => {
+      return write(ctx, null, async ({ tx, now }) => {
         if (await tx.apiKeys.findByHash(hash)) return false;
         await tx.apiKeys.insert(await recordFor(rawKey, store_id, name, null, now));
         return true;
@@ -118,7 +118,7 @@ export function createApiKeyService(ctx: ServiceContext, keyCache: ApiKeyCache) 
      * (`AuthService.authenticateApiKey`), so a request that starts after this response is refused.
      */
     async delete(scope: Scope, id: string) {
-      const ok = await write(ctx, ({ tx, now }) => tx.apiKeys.revoke(scope, id, now));
+      const ok = await write(ctx, scope, ({ tx, now }) => tx.apiKeys.revoke(scope, id, now));
       keyCache.clear();
       if (!ok) throw new CommerceError('not_found', `No such API key: '${id}'`);
       return { id, deleted: true as const };
@@ -138,6 +138,7 @@ export function createApiKeyService(ctx: ServiceContext, keyCache: ApiKeyCache) 
       const notFound = () => new CommerceError('not_found', `No such API key: '${id}'`);
       const rotated = await write(
         ctx,
+        scope,
         ({ tx }) => tx.apiKeys.rotate(scope, id, { key_hash, key_prefix: keyPrefixOf(key) }),
         {
           answer: (record) => {

@@ -5,6 +5,7 @@ import {
   EmailSchema,
   MetadataInputSchema,
   MetadataSchema,
+  type Named,
   RateSchema,
   RequiredTextSchema,
 } from '../shared/schemas/common';
@@ -20,7 +21,8 @@ import { MAX_NAME_LENGTH, MAX_TAX_RATE } from '../shared/schemas/limits';
  * the database (`-` and a 6-character suffix when the name's is taken), and stays when the name changes;
  * it is not an input of `PATCH`.
  */
-export const StoreSchema = z
+export interface StoreSchema extends Named<typeof storeSchema> {}
+const storeSchema = z
   .object({
     id: z.string(),
     organization_id: z.string(),
@@ -35,10 +37,12 @@ export const StoreSchema = z
     updated_at: DateTimeSchema,
   })
   .meta({ id: 'Store' });
+export const StoreSchema: StoreSchema = storeSchema;
 export type Store = z.infer<typeof StoreSchema>;
 
 /** The organization record (docs/contract.md#store-settings). */
-export const OrganizationSchema = z
+export interface OrganizationSchema extends Named<typeof organizationSchema> {}
+const organizationSchema = z
   .object({
     id: z.string(),
     name: z.string(),
@@ -49,6 +53,7 @@ export const OrganizationSchema = z
     updated_at: DateTimeSchema,
   })
   .meta({ id: 'Organization' });
+export const OrganizationSchema: OrganizationSchema = organizationSchema;
 export type Organization = z.infer<typeof OrganizationSchema>;
 
 // ---------------------------------------------------------------- requests
@@ -69,7 +74,8 @@ export function isTimeZone(zone: string): boolean {
  * it once products or orders exist is a 409 (service rule). `tax_rate` is a percentage 0..100
  * with at most 6 decimal places; `timezone` an IANA zone name.
  */
-export const StoreUpdateSchema = z
+export interface StoreUpdateSchema extends Named<typeof storeUpdateSchema> {}
+const storeUpdateSchema = z
   .strictObject({
     name: RequiredTextSchema.optional(),
     currency: CurrencyCodeSchema.optional(),
@@ -83,14 +89,17 @@ export const StoreUpdateSchema = z
     metadata: MetadataInputSchema.optional(),
   })
   .meta({ id: 'StoreUpdate' });
+export const StoreUpdateSchema: StoreUpdateSchema = storeUpdateSchema;
 export type StoreUpdate = z.infer<typeof StoreUpdateSchema>;
 
 /** `PATCH /v1/admin/organization` (spec: `name`; docs/contract.md#store-settings: also `billing_email`, `metadata`). */
-export const OrganizationUpdateSchema = z
+export interface OrganizationUpdateSchema extends Named<typeof organizationUpdateSchema> {}
+const organizationUpdateSchema = z
   .strictObject({
     name: RequiredTextSchema.optional(),
     billing_email: EmailSchema.nullable().optional(),
     metadata: MetadataInputSchema.optional(),
   })
   .meta({ id: 'OrganizationUpdate' });
+export const OrganizationUpdateSchema: OrganizationUpdateSchema = organizationUpdateSchema;
 export type OrganizationUpdate = z.infer<typeof OrganizationUpdateSchema>;

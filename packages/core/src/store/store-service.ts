@@ -57,7 +57,7 @@ export function createStoreService(ctx: ServiceContext) {
     return freeStoreSlug(
       name,
       storeId,
-      async (slug) => (await tx.stores.getBySlug(slug))?.id ?? null,
+      async (slug) => (await tx.stores.get({ slug }))?.id ?? null,
       () => ctx.crypto.randomToken(12),
     );
   }
@@ -67,11 +67,12 @@ export function createStoreService(ctx: ServiceContext) {
    * written to the storage by other means) gets it now, once, from its name, in its own
    * transaction (`interim`: not a request's response).
    */
-  async function withSlug(store: StoreRecord): Promise<StoreRecord> {
+  async function withSlug(scope: Scope, store: StoreRecord): Promise<StoreRecord> {
     if (store.slug !== null) return store;
     const claimed = await retryingSlugConflicts(() =>
       write(
         ctx,
+        scope,
         async ({ tx }) => {
           const current = await tx.stores.get(store.id);
           if (!current || current.slug !== null) return current;
@@ -88,8 +89,8 @@ export function createStoreService(ctx: ServiceContext) {
     currency?: string;
     timezone?: string;
   }): Promise<{ store: StoreRecord; organization: OrganizationRecord }> {
-    return write(ctx, async ({ tx, now }) => {
-      let organization = await tx.organizations.getFirst();
+    return write(ctx, null, async ({ tx, now }) => {
+      let organization = await tx.organizations.get();
       if (!organization) {
         organization = {
           id: ctx.ids.next('org'),
@@ -102,7 +103,7 @@ export function createStoreService(ctx: ServiceContext) {
         };
         await tx.organizations.insert(organization);
       }
-      let store = await tx.stores.getFirst();
+      let store = await tx.stores.get();
       if (!store) {
         const id = ctx.ids.next('store');
         const name = init.name ?? ctx.config.default_store_name;
@@ -145,7 +146,7 @@ export function createStoreService(ctx: ServiceContext) {
     requireStore,
 
     async get(scope: Scope) {
-      return storeToWire(await withSlug(await requireStore(scope)));
+      return storeToWire(await withSlug(scope, await requireStore(scope)));
     },
 
     /**
@@ -154,8 +155,8 @@ export function createStoreService(ctx: ServiceContext) {
      * is not an input.
      */
     async update(scope: Scope, input: StoreUpdateInput) {
-      await withSlug(await requireStore(scope));
-      return write(ctx, async ({ tx, now }) => {
+      await withSlug(scope, await requireStore(scope));
+      return write(ctx, scope, async ({ tx, now }) => {
         const store = await tx.stores.get(scope.store_id);
         if (!store) throw new CommerceError('not_found', 'No such store');
         const currency = input.currency?.toUpperCase();
@@ -195,7 +196,7 @@ export function createStoreService(ctx: ServiceContext) {
 
     async updateOrganization(scope: Scope, input: OrganizationUpdateInput) {
       const store = await requireStore(scope);
-      return write(ctx, async ({ tx, now }) => {
+      return write(ctx, scope, async ({ tx, now }) => {
         const updated = await tx.organizations.update(store.organization_id, {
           updated_at: now,
           ...(input.name !== undefined && { name: input.name }),

@@ -1,6 +1,2 @@
-/**
- * The words of the store context: the values core's rules decide on. The storage records use them
- * (ports/storage/records.ts imports them from here), not the reverse.
- */
-
-export type KeyType = 'secret' | 'publishable';
+/** The words of this context live in the vocabulary layer, below the storage port (vocabulary/store.ts). */
+export type { KeyType } from '../vocabulary/store';

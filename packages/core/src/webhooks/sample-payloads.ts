@@ -2,9 +2,12 @@ import type { Product } from '../catalog/schemas';
 import type { Customer } from '../customers/schemas';
 import type { EventDataMap, PasswordResetRequested } from '../events/event-data';
 import type { EventType } from '../events/schemas';
+import type { Fulfillment } from '../fulfillments/schemas';
 import type { Inventory } from '../inventory/schemas';
-import type { Fulfillment, Order, Payment, Refund } from '../orders/schemas';
+import type { Order } from '../orders/schemas';
+import type { Payment } from '../payments/schemas';
 import type { IdGenerator } from '../ports/id-generator';
+import type { Refund } from '../refunds/schemas';
 import { iso, money } from '../shared/wire-format';
 
 interface SampleContext {

@@ -6,6 +6,7 @@ import {
   listOf,
   MetadataInputSchema,
   MetadataSchema,
+  type Named,
   PathIdSchema,
 } from '../shared/schemas/common';
 import { MAX_LIST_ITEMS } from '../shared/schemas/limits';
@@ -21,7 +22,9 @@ export const WEBHOOK_DELIVERY_STATUSES = [
   'failed',
   'cancelled',
 ] as const satisfies readonly WebhookDeliveryStatus[];
-export const WebhookDeliveryStatusSchema = z.enum(WEBHOOK_DELIVERY_STATUSES);
+export interface WebhookDeliveryStatusSchema extends Named<typeof webhookDeliveryStatusSchema> {}
+const webhookDeliveryStatusSchema = z.enum(WEBHOOK_DELIVERY_STATUSES);
+export const WebhookDeliveryStatusSchema: WebhookDeliveryStatusSchema = webhookDeliveryStatusSchema;
 
 /** Dashboard notification types (docs/contract.md#webhook-delivery). */
 export const NOTIFICATION_TYPES = ['webhook.deactivated'] as const;
@@ -34,7 +37,8 @@ export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
  * bytes) is shown in the create and rotate-secret responses only and is `null` everywhere else.
  * `events` is a list of event types, or `["*"]`.
  */
-export const WebhookSchema = z
+export interface WebhookSchema extends Named<typeof webhookSchema> {}
+const webhookSchema = z
   .object({
     id: z.string(),
     url: z.string(),
@@ -54,13 +58,15 @@ export const WebhookSchema = z
     updated_at: DateTimeSchema,
   })
   .meta({ id: 'Webhook' });
+export const WebhookSchema: WebhookSchema = webhookSchema;
 export type Webhook = z.infer<typeof WebhookSchema>;
 
 export const WebhookListSchema = listOf(WebhookSchema);
 export type WebhookList = z.infer<typeof WebhookListSchema>;
 
 /** One attempt of a delivery. */
-export const WebhookAttemptSchema = z
+export interface WebhookAttemptSchema extends Named<typeof webhookAttemptSchema> {}
+const webhookAttemptSchema = z
   .object({
     attempt: z.int(),
     succeeded: z.boolean(),
@@ -70,6 +76,7 @@ export const WebhookAttemptSchema = z
     created_at: DateTimeSchema,
   })
   .meta({ id: 'WebhookAttempt' });
+export const WebhookAttemptSchema: WebhookAttemptSchema = webhookAttemptSchema;
 export type WebhookAttempt = z.infer<typeof WebhookAttemptSchema>;
 
 /**
@@ -78,7 +85,8 @@ export type WebhookAttempt = z.infer<typeof WebhookAttemptSchema>;
  * arrived), `duration_ms`, `error`, and `next_retry_at` (null when no retry is scheduled), and
  * `attempts`: each attempt, oldest first.
  */
-export const WebhookDeliverySchema = z
+export interface WebhookDeliverySchema extends Named<typeof webhookDeliverySchema> {}
+const webhookDeliverySchema = z
   .object({
     id: z.string(),
     webhook_id: z.string(),
@@ -95,13 +103,15 @@ export const WebhookDeliverySchema = z
     attempts: z.array(WebhookAttemptSchema),
   })
   .meta({ id: 'WebhookDelivery' });
+export const WebhookDeliverySchema: WebhookDeliverySchema = webhookDeliverySchema;
 export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
 
 export const WebhookDeliveryListSchema = listOf(WebhookDeliverySchema);
 export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryListSchema>;
 
 /** A dashboard notification (`GET /v1/admin/notifications`), e.g. `webhook.deactivated`. */
-export const NotificationSchema = z
+export interface NotificationSchema extends Named<typeof notificationSchema> {}
+const notificationSchema = z
   .object({
     id: z.string(),
     type: z.string(),
@@ -110,6 +120,7 @@ export const NotificationSchema = z
     created_at: DateTimeSchema,
   })
   .meta({ id: 'Notification' });
+export const NotificationSchema: NotificationSchema = notificationSchema;
 export type Notification = z.infer<typeof NotificationSchema>;
 
 export const NotificationListSchema = listOf(NotificationSchema);
@@ -119,13 +130,15 @@ export type NotificationList = z.infer<typeof NotificationListSchema>;
  * `POST /v1/admin/webhooks/{id}/test` response (spec): `status_code` is the target's response
  * code, null when no response arrived (refused, timeout).
  */
-export const WebhookTestResultSchema = z
+export interface WebhookTestResultSchema extends Named<typeof webhookTestResultSchema> {}
+const webhookTestResultSchema = z
   .object({
     success: z.boolean(),
     status_code: z.int().nullable(),
     response_time_ms: z.int(),
   })
   .meta({ id: 'WebhookTestResult' });
+export const WebhookTestResultSchema: WebhookTestResultSchema = webhookTestResultSchema;
 export type WebhookTestResult = z.infer<typeof WebhookTestResultSchema>;
 
 // ---------------------------------------------------------------- requests
@@ -134,7 +147,8 @@ export type WebhookTestResult = z.infer<typeof WebhookTestResultSchema>;
  * A webhook's `events` (docs/contract.md#webhooks): at least one known event type, or `["*"]` alone.
  * Repeated types are kept once.
  */
-export const WebhookEventsInputSchema = z
+export interface WebhookEventsInputSchema extends Named<typeof webhookEventsInputSchema> {}
+const webhookEventsInputSchema = z
   .array(
     z.enum(WEBHOOK_EVENT_TYPES, {
       error: `must be a known event type, or '${WILDCARD_EVENT}' for all`,
@@ -152,13 +166,15 @@ export const WebhookEventsInputSchema = z
     }
   })
   .overwrite((events) => [...new Set(events)]);
+export const WebhookEventsInputSchema: WebhookEventsInputSchema = webhookEventsInputSchema;
 
 /**
  * `POST /v1/admin/webhooks` (docs/contract.md#webhooks). `url` must be an absolute http(s) URL (400);
  * whether it resolves to a private address is checked by the service (422 `url_not_allowed`).
  * `is_active: false` creates it inactive: it receives nothing until re-activated by `PATCH`.
  */
-export const WebhookCreateSchema = z
+export interface WebhookCreateSchema extends Named<typeof webhookCreateSchema> {}
+const webhookCreateSchema = z
   .strictObject({
     url: HttpUrlSchema,
     events: WebhookEventsInputSchema,
@@ -169,10 +185,12 @@ export const WebhookCreateSchema = z
     metadata: MetadataInputSchema.default({}),
   })
   .meta({ id: 'WebhookCreate' });
+export const WebhookCreateSchema: WebhookCreateSchema = webhookCreateSchema;
 export type WebhookCreate = z.infer<typeof WebhookCreateSchema>;
 
 /** `PATCH /v1/admin/webhooks/{id}`: re-activating (`is_active: true`) resets the failure count. */
-export const WebhookUpdateSchema = z
+export interface WebhookUpdateSchema extends Named<typeof webhookUpdateSchema> {}
+const webhookUpdateSchema = z
   .strictObject({
     url: HttpUrlSchema.optional(),
     events: WebhookEventsInputSchema.optional(),
@@ -180,20 +198,25 @@ export const WebhookUpdateSchema = z
     metadata: MetadataInputSchema.optional(),
   })
   .meta({ id: 'WebhookUpdate' });
+export const WebhookUpdateSchema: WebhookUpdateSchema = webhookUpdateSchema;
 export type WebhookUpdate = z.infer<typeof WebhookUpdateSchema>;
 
 /** The path parameters of `/v1/admin/webhooks/{id}/deliveries/{delivery_id}/…`. */
-export const WebhookDeliveryPathSchema = z.object({ id: PathIdSchema, delivery_id: PathIdSchema });
+export interface WebhookDeliveryPathSchema extends Named<typeof webhookDeliveryPathSchema> {}
+const webhookDeliveryPathSchema = z.object({ id: PathIdSchema, delivery_id: PathIdSchema });
+export const WebhookDeliveryPathSchema: WebhookDeliveryPathSchema = webhookDeliveryPathSchema;
 
 /**
  * `POST /v1/admin/webhooks/{id}/test`: `event_type`, one of the known event types; without it (no
  * body, or `{}`), the webhook's first subscribed type (`order.created` for `["*"]`).
  */
-export const WebhookTestSchema = z
+export interface WebhookTestSchema extends Named<typeof webhookTestSchema> {}
+const webhookTestSchema = z
   .strictObject({
     event_type: z.enum(EVENT_TYPES, { error: 'must be a known event type' }).optional().meta({
       description: 'Default: the webhook\'s first subscribed event type (`order.created` for `["*"]`).',
     }),
   })
   .meta({ id: 'WebhookTest' });
+export const WebhookTestSchema: WebhookTestSchema = webhookTestSchema;
 export type WebhookTest = z.infer<typeof WebhookTestSchema>;

@@ -1,6 +1,2 @@
-/**
- * The words of webhooks: the values core's rules decide on. The storage records use them
- * (ports/storage/records.ts imports them from here), not the reverse.
- */
-
-export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
+/** The words of this context live in the vocabulary layer, below the storage port (vocabulary/webhooks.ts). */
+export type { WebhookDeliveryStatus } from '../vocabulary/webhooks';

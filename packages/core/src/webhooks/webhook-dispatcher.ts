@@ -175,14 +175,15 @@ export function createWebhookDispatcher(ctx: ServiceContext) {
    * THE attempt of a delivery, for the worker (`deliverDue`) and for a manual re-send (`retry`):
    * sends one claimed delivery, signed with the webhook's signing secrets at that time, and
    * records the attempt under the lease guard with its consequences (schedule, failure count,
-   * deactivation). `withDelivery` also reads the delivery as recorded, in that transaction
-   * (the retry's response, stored with it for an `Idempotency-Key`).
+   * deactivation). `request`, the scope of the request that re-sends it (`retry`), also reads the
+   * delivery as recorded, in that transaction (the retry's response, stored with it for an
+   * `Idempotency-Key`).
    */
   async function deliverOne(
     claimed: ClaimedDelivery,
     workerId: string,
     fixedNow: number | undefined,
-    withDelivery = false,
+    request: Scope | null = null,
   ): Promise<{
     outcome: AttemptOutcome;
     deactivated: string | null;
@@ -218,13 +219,13 @@ export function createWebhookDispatcher(ctx: ServiceContext) {
         next_attempt_at: result.outcome === 'lost' ? null : next.next_attempt_at,
         deactivated: result.deactivated !== null,
       };
-      if (!withDelivery || result.outcome === 'lost') return { ...result, delivery: null, report };
+      if (request === null || result.outcome === 'lost') return { ...result, delivery: null, report };
       const read = await tx.webhooks.getDelivery(scope, delivery.webhook_id, delivery.id);
       return { ...result, delivery: read ? webhookDeliveryToWire(read) : null, report };
     };
     // The worker's attempt is no request's; a manual retry's is its request's last effect.
-    if (!withDelivery) return ctx.storage.transaction(record);
-    return write(ctx, ({ tx }) => record(tx), {
+    if (request === null) return ctx.storage.transaction(record);
+    return write(ctx, request, ({ tx }) => record(tx), {
       answer: (result) => {
         if (result.delivery === null) throw deliveryTakenOver(delivery.id);
         return result.delivery;
@@ -306,6 +307,7 @@ export function createWebhookDispatcher(ctx: ServiceContext) {
       const workerId = `rty_${ctx.crypto.randomToken(12)}`;
       const claimed = await write(
         ctx,
+        scope,
         async ({ tx, now }) => {
           const webhook = await tx.webhooks.get(scope, webhookId);
           if (!webhook) throw commerceErrors.notFound('webhook', webhookId);
@@ -336,7 +338,7 @@ export function createWebhookDispatcher(ctx: ServiceContext) {
         },
         { interim: true },
       );
-      const { delivery } = await deliverOne(claimed, workerId, undefined, true);
+      const { delivery } = await deliverOne(claimed, workerId, undefined, scope);
       if (delivery === null) throw deliveryTakenOver(deliveryId);
       return delivery;
     },

@@ -56,7 +56,7 @@ export function createWebhookService(ctx: ServiceContext) {
     async create(scope: Scope, input: WebhookCreate) {
       await assertUrlAllowed(input.url);
       const secret = generateSecret(ctx);
-      return write(ctx, async ({ tx, now }) => {
+      return write(ctx, scope, async ({ tx, now }) => {
         const record: WebhookRecord = {
           id: ctx.ids.next('wh'),
           store_id: scope.store_id,
@@ -102,7 +102,7 @@ export function createWebhookService(ctx: ServiceContext) {
      */
     async update(scope: Scope, id: string, input: WebhookUpdate) {
       if (input.url !== undefined) await assertUrlAllowed(input.url);
-      return write(ctx, async ({ tx, now }) => {
+      return write(ctx, scope, async ({ tx, now }) => {
         const current = await tx.webhooks.get(scope, id);
         if (!current) throw notFound(id);
         const patch: Patch<
@@ -141,7 +141,7 @@ export function createWebhookService(ctx: ServiceContext) {
 
     /** Deletes the webhook; its pending deliveries are cancelled. */
     async delete(scope: Scope, id: string) {
-      return write(ctx, async ({ tx, now }) => {
+      return write(ctx, scope, async ({ tx, now }) => {
         if (!(await tx.webhooks.get(scope, id))) throw notFound(id);
         await tx.webhooks.cancelPendingDeliveries(scope, id, now);
         if (!(await tx.webhooks.delete(scope, id, now))) throw notFound(id);
@@ -165,6 +165,7 @@ export function createWebhookService(ctx: ServiceContext) {
       };
       const rotated = await write(
         ctx,
+        scope,
         ({ tx, now }) =>
           tx.webhooks.rotateSecret(scope, id, {
             secret,

@@ -1,27 +1,19 @@
+import { operations } from '@cartwright/core/operations';
 import type { AnyRoute } from '../route';
-import { cartsRoutes } from './carts';
-import { catalogRoutes } from './catalog';
-import { customerAuthRoutes } from './customer-auth';
-import { customersRoutes } from './customers';
-import { discountsRoutes } from './discounts';
-import { inventoryRoutes } from './inventory';
-import { ordersRoutes } from './orders';
+import { routeOf } from './operation-routes';
 import { paymentsRoutes } from './payments';
-import { storeRoutes } from './store';
 import { systemRoutes } from './system';
-import { webhooksRoutes } from './webhooks';
 
-/** Every `/v1` route of the API, in one list (the router and the OpenAPI document use it). */
+const isWebhookOperation = (operation: { name: string }) => operation.name.startsWith('webhooks.');
+
+/**
+ * Every route of the API: the system routes (OpenAPI document, reference, health), one route per
+ * operation of core's table in its order, and the payment providers' webhooks — placed before
+ * the webhook subscriptions, where the OpenAPI document has always listed them.
+ */
 export const apiRoutes: readonly AnyRoute[] = [
   ...systemRoutes,
-  ...storeRoutes,
-  ...catalogRoutes,
-  ...inventoryRoutes,
-  ...customersRoutes,
-  ...customerAuthRoutes,
-  ...discountsRoutes,
-  ...cartsRoutes,
-  ...ordersRoutes,
+  ...operations.filter((operation) => !isWebhookOperation(operation)).map(routeOf),
   ...paymentsRoutes,
-  ...webhooksRoutes,
+  ...operations.filter(isWebhookOperation).map(routeOf),
 ];

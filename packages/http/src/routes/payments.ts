@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { AnyRoute } from '../route';
-import { defineApiRoute } from './define-api-route';
+import { type AnyRoute, defineRoute } from '../route';
 
 const ProviderPathSchema = z
   .object({ provider: z.string().min(1).max(64) })
@@ -37,7 +36,7 @@ const PaymentWebhookAckSchema = z
  * `pending`; see `handleWebhook` in core.
  */
 export const paymentsRoutes: AnyRoute[] = [
-  defineApiRoute({
+  defineRoute({
     method: 'POST',
     path: '/v1/webhooks/:provider',
     auth: 'none',
@@ -56,7 +55,7 @@ export const paymentsRoutes: AnyRoute[] = [
     operationId: 'receivePaymentWebhook',
     errors: ['parameter_missing', 'parameter_invalid', 'not_found'],
     handler: (ctx) =>
-      ctx.engine.orders.payments.handleWebhook(ctx.params.provider, {
+      ctx.engine.payments.handleWebhook(ctx.params.provider, {
         raw_body: ctx.rawBody ?? '',
         headers: ctx.headers,
       }),

@@ -5,8 +5,7 @@ import { type PreparedDocument, prepareDocument, serveDocument } from '../api-re
 import type { HttpEngine } from '../engine-port';
 import { JSON_CONTENT_TYPE } from '../error-response';
 import { DEFAULT_OPENAPI_INFO, type OpenApiInfo, openApiJson } from '../openapi';
-import type { AnyRoute, ApiInfo } from '../route';
-import { defineApiRoute } from './define-api-route';
+import { type AnyRoute, type ApiInfo, defineRoute } from '../route';
 
 const OpenApiDocumentSchema = z
   .looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }) })
@@ -31,7 +30,7 @@ export const JSON_DOCUMENT_CSP = "default-src 'none'; frame-ancestors 'none'";
  */
 export function createOpenApiRoute(info: OpenApiInfo = DEFAULT_OPENAPI_INFO): AnyRoute {
   const documents = new WeakMap<ApiInfo, PreparedDocument>();
-  return defineApiRoute({
+  return defineRoute({
     method: 'GET',
     path: '/v1/openapi.json',
     auth: 'none',
@@ -68,7 +67,7 @@ export function createOpenApiRoute(info: OpenApiInfo = DEFAULT_OPENAPI_INFO): An
  */
 export function createDocsRoute(info: OpenApiInfo = DEFAULT_OPENAPI_INFO): AnyRoute {
   const pages = new WeakMap<ApiInfo, PreparedDocument>();
-  return defineApiRoute({
+  return defineRoute({
     method: 'GET',
     path: '/v1/docs',
     auth: 'none',
@@ -110,7 +109,7 @@ const ApiIndexSchema = z.object({
  * out of the OpenAPI document, like `/v1/docs`.
  */
 export function createIndexRoute(info: OpenApiInfo = DEFAULT_OPENAPI_INFO): AnyRoute {
-  return defineApiRoute({
+  return defineRoute({
     method: 'GET',
     path: '/v1',
     auth: 'none',

@@ -92,6 +92,16 @@ describeApi('API key revocation and rotation across engines (issue 19)', (api) =
     expect((await read(again.key)).status).toBe(200);
   });
 
+  test('GET /v1/admin/api-keys/{id} answers the record without its secret (the operation added through the table)', async () => {
+    const created = await newKey();
+    const got = expectStatus(await api().get(`/v1/admin/api-keys/${created.id}`), 200).body;
+    expect(got).toEqual(
+      expect.objectContaining({ id: created.id, name: 'ops', key_prefix: created.key.slice(0, 12) }),
+    );
+    expect(JSON.stringify(got)).not.toContain(created.key);
+    expect((await api().get('/v1/admin/api-keys/key_doesnotexist')).status).toBe(404);
+  });
+
   test('rotating a revoked or unknown key → 404 not_found', async () => {
     const created = await newKey();
     expectStatus(await api().delete(`/v1/admin/api-keys/${created.id}`), 200);

@@ -130,7 +130,7 @@ async function attemptsOf(api: TestApi, cartId: string): Promise<PaymentRecord[]
   const found: PaymentRecord[] = [];
   for (let n = 1; ; n++) {
     const row = await api.engine.storage.read((tx) =>
-      tx.orders.getPaymentByIdempotencyKey(api.scope, `checkout_${cartId}_${n}`),
+      tx.orders.getPayment(api.scope, { idempotency_key: `checkout_${cartId}_${n}` }),
     );
     if (!row) return found;
     found.push(row);
@@ -304,7 +304,7 @@ describeApi(
                     prop === 'recordUsage'
                       ? async (...args: Parameters<Repositories['discounts']['recordUsage']>) => {
                           await target.recordUsage(...args); // counted, then refused: must roll back too
-                          return { ok: false, refused: 'usage_limit_reached' };
+                          return null; // the usage_limit cap refused it
                         }
                       : Reflect.get(target, prop, target).bind(target),
                 }),

@@ -1,4 +1,4 @@
-import { CommerceError } from '@cartwright/core';
+import { CommerceError, type Scope } from '@cartwright/core';
 import { KyselyStorage } from '@cartwright/storage-kysely';
 import { expect, test } from 'vitest';
 import { statusForCode } from '../../src/status-map';
@@ -246,7 +246,7 @@ describeApi(
     });
 
     test('a request that dies after its effect committed is replayed, not run again (response stored in the effect’s transaction)', async () => {
-      const { engine, scope } = api();
+      const { engine } = api();
       const product = await createProduct(api());
       const email = `${unique('crash')}@example.com`;
       const key = unique('idem-crash-');
@@ -254,8 +254,8 @@ describeApi(
       await expect(
         engine.idempotency.run(
           request(key),
-          async () => {
-            created = await engine.orders.create(scope, orderInput(product.variant_id, email));
+          async (requestScope) => {
+            created = await engine.orders.create(requestScope, orderInput(product.variant_id, email));
             throw new Error('the process died before answering');
           },
           render,
@@ -274,7 +274,7 @@ describeApi(
     });
 
     test('a request whose lock expired and was taken over by a retry cannot commit a second effect', async () => {
-      const { engine, scope } = api();
+      const { engine } = api();
       const product = await createProduct(api());
       const email = `${unique('stale')}@example.com`;
       const key = unique('idem-stale-');
@@ -286,9 +286,9 @@ describeApi(
       const gate = new Promise<void>((resolve) => {
         proceed = resolve;
       });
-      const execute = async () => {
+      const execute = async (requestScope: Scope) => {
         try {
-          const order = await engine.orders.create(scope, orderInput(product.variant_id, email));
+          const order = await engine.orders.create(requestScope, orderInput(product.variant_id, email));
           return { status: 201, body: JSON.stringify(order) };
         } catch (error) {
           const response = render({ error });
@@ -298,10 +298,10 @@ describeApi(
       };
       const slow = engine.idempotency.run(
         request(key),
-        async () => {
+        async (requestScope) => {
           started();
           await gate;
-          return execute();
+          return execute(requestScope);
         },
         render,
       );

@@ -52,7 +52,7 @@ const tick = () => {
 
 async function emit(api: TestApi, type: string, id: string) {
   tick();
-  await write(api.engine.context, async ({ emit: raise }) =>
+  await write(api.engine.context, null, async ({ emit: raise }) =>
     raise(api.scope, type as EventType, { id } as never),
   );
 }

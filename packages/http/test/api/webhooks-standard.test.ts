@@ -126,7 +126,9 @@ async function createWebhook(api: TestApi, url: string, events: string[] = ['*']
 }
 
 async function emit(api: TestApi, scope: Scope, type: string, data: Record<string, unknown>) {
-  await write(api.engine.context, async ({ emit: raise }) => raise(scope, type as EventType, data as never));
+  await write(api.engine.context, null, async ({ emit: raise }) =>
+    raise(scope, type as EventType, data as never),
+  );
 }
 
 /** Deactivates every webhook of the test mode, so a test sees only the webhooks it creates. */

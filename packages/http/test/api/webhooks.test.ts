@@ -72,7 +72,7 @@ async function createWebhook(api: TestApi, body: Record<string, unknown>, key?: 
 }
 
 async function emit(api: TestApi, scope: Scope, type: string, data: Record<string, unknown>, count = 1) {
-  await write(api.engine.context, async ({ emit: raise }) => {
+  await write(api.engine.context, null, async ({ emit: raise }) => {
     for (let i = 0; i < count; i++) raise(scope, type as EventType, { ...data, n: i } as never);
   });
 }

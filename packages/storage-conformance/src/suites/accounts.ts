@@ -15,7 +15,7 @@ import type { SuiteContext } from '../suite-context';
 /** Organizations, stores, API keys and customer tokens. */
 export function accountsSuite(ctx: SuiteContext): void {
   describe('organizations and stores', () => {
-    it('inserts, reads (getFirst = oldest), updates an organization; unknown id → null', async () => {
+    it('inserts, reads (get() = the oldest), updates an organization; unknown id → null', async () => {
       const first = {
         id: newId('org'),
         name: 'Acme',
@@ -35,7 +35,7 @@ export function accountsSuite(ctx: SuiteContext): void {
       });
       const read = await ctx.read((r) => r.organizations.get(first.id));
       expect(read).toEqual({ ...first, created_at: 1, updated_at: 1 });
-      expect((await ctx.read((r) => r.organizations.getFirst()))?.id).toBe(first.id);
+      expect((await ctx.read((r) => r.organizations.get()))?.id).toBe(first.id);
       const updated = await ctx.tx((tx) =>
         tx.organizations.update(first.id, {
           name: 'Acme Inc',
@@ -73,7 +73,7 @@ export function accountsSuite(ctx: SuiteContext): void {
       };
       await ctx.tx((tx) => tx.stores.insert(store));
       expect(await ctx.read((r) => r.stores.get(store.id))).toEqual(store);
-      expect(await ctx.read((r) => r.stores.getFirst())).not.toBeNull();
+      expect(await ctx.read((r) => r.stores.get())).not.toBeNull();
       const updated = await ctx.tx((tx) =>
         tx.stores.update(store.id, {
           tax_rate: 0.1 + 0.2,
@@ -92,7 +92,7 @@ export function accountsSuite(ctx: SuiteContext): void {
       ).toBeNull();
     });
 
-    it('slug (decisions §22): unique across stores (duplicate_slug), found by getBySlug, written by update; claimSlug sets it only while unset', async () => {
+    it('slug (decisions §22): unique across stores (duplicate_slug), found by get({ slug }), written by update; claimSlug sets it only while unset', async () => {
       const base = {
         organization_id: newId('org'),
         name: 'Same Name',
@@ -111,8 +111,8 @@ export function accountsSuite(ctx: SuiteContext): void {
         await tx.stores.insert(a);
         await tx.stores.insert(b);
       });
-      expect(await ctx.read((r) => r.stores.getBySlug(taken))).toEqual(a);
-      expect(await ctx.read((r) => r.stores.getBySlug(`${taken}-nope`))).toBeNull();
+      expect(await ctx.read((r) => r.stores.get({ slug: taken }))).toEqual(a);
+      expect(await ctx.read((r) => r.stores.get({ slug: `${taken}-nope` }))).toBeNull();
 
       // The index is global: another store's slug is refused, on insert, update and claim.
       await expectCommerceError(
@@ -144,8 +144,8 @@ export function accountsSuite(ctx: SuiteContext): void {
         slug: moved,
         updated_at: 12,
       });
-      expect((await ctx.read((r) => r.stores.getBySlug(moved)))?.id).toBe(b.id);
-      expect(await ctx.read((r) => r.stores.getBySlug(mine))).toBeNull();
+      expect((await ctx.read((r) => r.stores.get({ slug: moved })))?.id).toBe(b.id);
+      expect(await ctx.read((r) => r.stores.get({ slug: mine }))).toBeNull();
     });
 
     it('hasCatalogOrOrders: false for an empty store, true once a product exists in either mode or an order exists', async () => {
@@ -211,7 +211,7 @@ export function accountsSuite(ctx: SuiteContext): void {
       expect(
         await ctx.read((r) => r.customerTokens.findByHash(otherMode(scope), token.token_hash)),
       ).toBeNull();
-      await ctx.tx((tx) => tx.customerTokens.deleteForCustomer(scope, customer.id));
+      await ctx.tx((tx) => tx.customerTokens.delete(scope, { customer_id: customer.id }));
       expect(await ctx.read((r) => r.customerTokens.findByHash(scope, token.token_hash))).toBeNull();
       expect(await ctx.read((r) => r.customerTokens.findByHash(scope, second.token_hash))).toBeNull();
     });

@@ -109,16 +109,26 @@ export function cartsSuite(ctx: SuiteContext): void {
         metadata: RICH_METADATA,
         updated_at: 7,
       };
-      expect(await ctx.tx((tx) => tx.carts.set(scope, cart.id, patch))).toBe(true);
+      expect(await ctx.tx((tx) => tx.carts.update(scope, cart.id, patch, { returning: false }))).toBe(true);
       expect(await ctx.read((r) => r.carts.get(scope, cart.id))).toEqual({ ...cart, ...patch });
-      expect(await ctx.tx((tx) => tx.carts.set(scope, cart.id, { updated_at: 9 }))).toBe(true);
+      expect(
+        await ctx.tx((tx) => tx.carts.update(scope, cart.id, { updated_at: 9 }, { returning: false })),
+      ).toBe(true);
       expect(await ctx.read((r) => r.carts.get(scope, cart.id))).toEqual({
         ...cart,
         ...patch,
         updated_at: 9,
       });
-      expect(await ctx.tx((tx) => tx.carts.set(otherMode(scope), cart.id, { updated_at: 10 }))).toBe(false);
-      expect(await ctx.tx((tx) => tx.carts.set(scope, 'cart_missing', { updated_at: 10 }))).toBe(false);
+      expect(
+        await ctx.tx((tx) =>
+          tx.carts.update(otherMode(scope), cart.id, { updated_at: 10 }, { returning: false }),
+        ),
+      ).toBe(false);
+      expect(
+        await ctx.tx((tx) =>
+          tx.carts.update(scope, 'cart_missing', { updated_at: 10 }, { returning: false }),
+        ),
+      ).toBe(false);
       expect((await ctx.read((r) => r.carts.get(scope, cart.id)))?.updated_at).toBe(9);
     });
 

@@ -1,5 +1,5 @@
-import { reserveInventory } from '@cartwright/core/internal';
 import type { ProductAggregate, Storage, VariantWithInventory } from '@cartwright/core/storage';
+import { reserveInventory } from '@cartwright/core/storage-rules';
 import { describe, expect, it } from 'vitest';
 import { writeConcurrently } from '../concurrent-writes';
 import { makeProduct, newId, makeImage as newImage, newScope, makeVariant as newVariant } from '../fixtures';
@@ -12,7 +12,7 @@ import type { SuiteContext } from '../suite-context';
  */
 export function catalogDocumentsSuite(ctx: SuiteContext): void {
   describe('product aggregates follow every child write', () => {
-    it('each variant field, options, images and inventory changes show in get, getBySlug and lists', async () => {
+    it('each variant field, options, images and inventory changes show in get (by id and by slug) and lists', async () => {
       const scope = newScope();
       const sized = makeProduct(scope, { prices: [1000, 2000], images: 1 });
       const option = {
@@ -33,7 +33,7 @@ export function catalogDocumentsSuite(ctx: SuiteContext): void {
       const expectEverywhere = async (expected: ProductAggregate) => {
         await ctx.read(async (r) => {
           expect(await r.products.get(scope, product.id)).toEqual(expected);
-          expect(await r.products.getBySlug(scope, product.slug)).toEqual(expected);
+          expect(await r.products.get(scope, { slug: product.slug })).toEqual(expected);
           const page = await r.products.list(scope, {}, { limit: 5, sort: 'created_at', order: 'desc' });
           expect(page.data).toEqual([expected]);
         });

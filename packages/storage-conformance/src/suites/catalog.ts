@@ -49,12 +49,12 @@ export function catalogSuite(ctx: SuiteContext): void {
         await tx.products.insert(b);
       });
       expect((await ctx.read((r) => r.products.get(scope, a.id)))?.id).toBe(a.id);
-      expect((await ctx.read((r) => r.products.getBySlug(scope, b.slug)))?.id).toBe(b.id);
+      expect((await ctx.read((r) => r.products.get(scope, { slug: b.slug })))?.id).toBe(b.id);
       expect(await ctx.read((r) => r.products.get(scope, 'prod_missing'))).toBeNull();
-      expect(await ctx.read((r) => r.products.getBySlug(scope, 'slug-missing'))).toBeNull();
+      expect(await ctx.read((r) => r.products.get(scope, { slug: 'slug-missing' }))).toBeNull();
       const foreign = otherMode(scope);
       expect(await ctx.read((r) => r.products.get(foreign, a.id))).toBeNull();
-      expect(await ctx.read((r) => r.products.getBySlug(foreign, a.slug))).toBeNull();
+      expect(await ctx.read((r) => r.products.get(foreign, { slug: a.slug }))).toBeNull();
       const foreignPage = await ctx.read((r) =>
         r.products.list(foreign, {}, { limit: 5, sort: 'created_at', order: 'desc' }),
       );
@@ -175,7 +175,7 @@ export function catalogSuite(ctx: SuiteContext): void {
       expect(await ctx.tx((tx) => tx.products.delete(scope, product.id, 5))).toBe(true);
       expect(await ctx.tx((tx) => tx.products.delete(scope, product.id, 6))).toBe(false);
       expect(await ctx.read((r) => r.products.get(scope, product.id))).toBeNull();
-      expect(await ctx.read((r) => r.products.getBySlug(scope, product.slug))).toBeNull();
+      expect(await ctx.read((r) => r.products.get(scope, { slug: product.slug }))).toBeNull();
       expect(await ctx.read((r) => r.products.getVariant(scope, product.variants[0]!.id))).toBeNull();
       expect(await ctx.read((r) => r.products.getPurchasable(scope, [product.variants[0]!.id]))).toEqual([]);
       const page = await ctx.read((r) =>

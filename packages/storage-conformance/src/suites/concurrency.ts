@@ -1,5 +1,5 @@
-import { reserveInventory } from '@cartwright/core/internal';
-import type { Storage } from '@cartwright/core/storage';
+import type { DiscountUsageCounters, Storage } from '@cartwright/core/storage';
+import { reserveInventory } from '@cartwright/core/storage-rules';
 import { describe, expect, it } from 'vitest';
 import {
   deliveryFor,
@@ -109,7 +109,7 @@ export function concurrencySuite(ctx: SuiteContext): void {
         const results = await inParallel(pool.storages, 30, (storage, i) =>
           storage.transaction(async (tx) => {
             const pair = i % 2 === 0 ? [a!, b!] : [b!, a!];
-            const current = await tx.inventory.getByVariantIds(scope, pair);
+            const current = await tx.inventory.get(scope, { variant_ids: pair });
             const result = await reserveInventory(
               tx,
               scope,
@@ -135,7 +135,7 @@ export function concurrencySuite(ctx: SuiteContext): void {
       }
     });
 
-    it('a discount with usage_limit 3 under 20 parallel uses → exactly 3', async () => {
+    it('a discount with usage_limit 3 under 20 parallel uses → exactly 3 counted and recorded', async () => {
       const scope = newScope();
       const discount = makeDiscount(scope, { usage_limit: 3 });
       await ctx.tx((tx) => tx.discounts.insert(discount));
@@ -147,44 +147,61 @@ export function concurrencySuite(ctx: SuiteContext): void {
               id: newId('use'),
               discount_id: discount.id,
               order_id: newId('ord'),
-              customer_key: `cus_${i}`,
-              at: 1,
+              customer_key: 'same',
+              at: i,
             }),
           ),
         );
         expect(results.filter((r) => r instanceof Error)).toEqual([]);
-        expect(results.filter((r) => !(r instanceof Error) && r.ok)).toHaveLength(3);
-        expect(
-          results.filter((r) => !(r instanceof Error) && !r.ok && r.refused === 'usage_limit_reached'),
-        ).toHaveLength(17);
+        const counted = results.filter(
+          (r): r is DiscountUsageCounters => r !== null && !(r instanceof Error),
+        );
+        expect(counted.map((r) => r.usage_count).sort()).toEqual([1, 2, 3]);
+        expect(results.filter((r) => r === null)).toHaveLength(17);
       } finally {
         await pool.close();
       }
       expect(await ctx.read((r) => r.discounts.get(scope, discount.id))).toMatchObject({ usage_count: 3 });
+      expect(await ctx.read((r) => r.discounts.countUsesByCustomer(scope, [discount.id], 'same'))).toEqual({
+        [discount.id]: 3,
+      });
     });
 
-    it('per_customer_limit 1 under 10 parallel uses by one customer → exactly 1', async () => {
+    it("recordUsage locks the discount until commit: of 10 parallel uses by one key, each reads every use committed before it, so per_customer_limit 1 (core's rule, with the undo) lets exactly 1 through", async () => {
       const scope = newScope();
       const discount = makeDiscount(scope, { per_customer_limit: 1 });
       await ctx.tx((tx) => tx.discounts.insert(discount));
       const pool = await storages();
+      const seen: number[] = [];
       try {
         const results = await inParallel(pool.storages, 10, (storage) =>
-          storage.transaction((tx) =>
-            tx.discounts.recordUsage(scope, {
+          storage.transaction(async (tx) => {
+            const order_id = newId('ord');
+            const counted = await tx.discounts.recordUsage(scope, {
               id: newId('use'),
               discount_id: discount.id,
-              order_id: newId('ord'),
+              order_id,
               customer_key: 'same@example.com',
               at: 1,
-            }),
-          ),
+            });
+            if (!counted) throw new Error('not counted');
+            const uses = await tx.discounts.countUsesByCustomer(scope, [discount.id], 'same@example.com');
+            const n = uses[discount.id] ?? 0;
+            seen.push(n);
+            // Core's rule (discount-usage.ts) on what the lock guarantees: over the limit, the use is
+            // given back (the guarded decrement) and this transaction commits without it.
+            if (n > (counted.per_customer_limit ?? Number.POSITIVE_INFINITY)) {
+              expect(await tx.discounts.releaseUsage(scope, { discount_id: discount.id, order_id })).toBe(1);
+              return 'refused';
+            }
+            return 'used';
+          }),
         );
         expect(results.filter((r) => r instanceof Error)).toEqual([]);
-        expect(results.filter((r) => !(r instanceof Error) && r.ok)).toHaveLength(1);
-        expect(
-          results.filter((r) => !(r instanceof Error) && !r.ok && r.refused === 'per_customer_limit_reached'),
-        ).toHaveLength(9);
+        expect(results.filter((r) => r === 'used')).toHaveLength(1);
+        expect(results.filter((r) => r === 'refused')).toHaveLength(9);
+        // Every transaction saw the uses committed before it, and none of those after it.
+        expect(seen.sort((a, b) => a - b)).toEqual([1, 2, 2, 2, 2, 2, 2, 2, 2, 2]);
       } finally {
         await pool.close();
       }
@@ -288,29 +305,43 @@ export function concurrencySuite(ctx: SuiteContext): void {
       expect(eventIds).toHaveLength(30);
     });
 
-    it('idempotency begin under 20 parallel callers → exactly one started', async () => {
+    it('idempotency: 20 parallel claims of one key → exactly one wins; 20 parallel take-overs of the record they read → exactly one', async () => {
       const scope = newScope();
       const key = newId('idem');
+      const claimOf = (claim_token: string, now: number) => ({
+        key,
+        caller: 'key_x',
+        claim_token,
+        operation: 'POST /v1/x',
+        request_hash: 'h',
+        locked_until: now + 1000,
+        created_at: now,
+        expires_at: now + 10_000,
+      });
       const pool = await storages();
       try {
-        const results = await inParallel(pool.storages, 20, (storage) =>
-          storage.transaction((tx) =>
-            tx.idempotency.begin(scope, {
-              key,
-              caller: 'key_x',
-              claim_token: newId('claim'),
-              operation: 'POST /v1/x',
-              request_hash: 'h',
-              now: 1,
-              lock_ms: 1000,
-              ttl_ms: 10_000,
-            }),
-          ),
+        const first = await inParallel(pool.storages, 20, (storage, i) =>
+          storage.transaction((tx) => tx.idempotency.claim(scope, claimOf(`first_${i}`, 1), null)),
         );
-        expect(results.filter((r) => r instanceof Error)).toEqual([]);
-        const outcomes = results.map((r) => (r as { outcome: string }).outcome);
-        expect(outcomes.filter((o) => o === 'started')).toHaveLength(1);
-        expect(outcomes.filter((o) => o === 'in_progress')).toHaveLength(19);
+        expect(first.filter((r) => r instanceof Error)).toEqual([]);
+        const won = first.flatMap((r, i) => (!(r instanceof Error) && r.claimed ? [`first_${i}`] : []));
+        expect(won).toHaveLength(1);
+        // Every loser read the winner's record.
+        for (const r of first) {
+          if (!(r instanceof Error) && !r.claimed) expect(r.current?.claim_token).toBe(won[0]);
+        }
+        const seen = first.find((r) => !(r instanceof Error) && !r.claimed);
+        const stale = seen && !(seen instanceof Error) && !seen.claimed ? seen.current : null;
+        expect(stale).not.toBeNull();
+        const second = await inParallel(pool.storages, 20, (storage, i) =>
+          storage.transaction((tx) => tx.idempotency.claim(scope, claimOf(`next_${i}`, 5000), stale)),
+        );
+        expect(second.filter((r) => r instanceof Error)).toEqual([]);
+        const took = second.flatMap((r, i) => (!(r instanceof Error) && r.claimed ? [`next_${i}`] : []));
+        expect(took).toHaveLength(1);
+        for (const r of second) {
+          if (!(r instanceof Error) && !r.claimed) expect(r.current?.claim_token).toBe(took[0]);
+        }
       } finally {
         await pool.close();
       }

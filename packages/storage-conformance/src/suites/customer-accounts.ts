@@ -29,7 +29,7 @@ export function customerAccountsSuite(ctx: SuiteContext): void {
     ctx.openStorages(ctx.options.sharedDatabase ? (ctx.options.concurrentStorages ?? 4) : 1);
 
   describe('customer accounts', () => {
-    it('password_hash round-trips through insert, get, getByEmail, list and update (back to null too)', async () => {
+    it('password_hash round-trips through insert, get (by id and by e-mail), list and update (back to null too)', async () => {
       const scope = newScope();
       const customer = makeCustomer(scope, { email: 'Pass.Word@Example.com', password_hash: 'scrypt$a$b$c' });
       const without = makeCustomer(scope);
@@ -39,7 +39,9 @@ export function customerAccountsSuite(ctx: SuiteContext): void {
       });
       expect(await ctx.read((r) => r.customers.get(scope, customer.id))).toEqual(customer);
       expect((await ctx.read((r) => r.customers.get(scope, without.id)))?.password_hash).toBeNull();
-      expect(await ctx.read((r) => r.customers.getByEmail(scope, 'pass.word@example.com'))).toEqual(customer);
+      expect(await ctx.read((r) => r.customers.get(scope, { email: 'pass.word@example.com' }))).toEqual(
+        customer,
+      );
       const listed = await ctx.read((r) =>
         r.customers.list(scope, {}, { limit: 10, sort: 'created_at', order: 'asc' }),
       );
@@ -50,7 +52,7 @@ export function customerAccountsSuite(ctx: SuiteContext): void {
         tx.customers.update(scope, customer.id, { password_hash: 'scrypt$new', updated_at: 5 }),
       );
       expect(changed).toEqual({ ...customer, password_hash: 'scrypt$new', updated_at: 5 });
-      expect((await ctx.read((r) => r.customers.getByEmail(scope, customer.email)))?.password_hash).toBe(
+      expect((await ctx.read((r) => r.customers.get(scope, { email: customer.email })))?.password_hash).toBe(
         'scrypt$new',
       );
       // A patch without password_hash leaves it alone.
@@ -85,7 +87,7 @@ export function customerAccountsSuite(ctx: SuiteContext): void {
       expect(await ctx.read((r) => r.customerTokens.findByHash(scope, kept.token_hash))).toEqual(kept);
     });
 
-    it('deleteForCustomer revokes every token of the customer, or every one but except_id; others and other scopes untouched', async () => {
+    it('delete({ customer_id }) revokes every token of the customer, or every one but except_id; others and other scopes untouched', async () => {
       const scope = newScope();
       const customer = makeCustomer(scope);
       const other = makeCustomer(scope);
@@ -108,22 +110,28 @@ export function customerAccountsSuite(ctx: SuiteContext): void {
           ),
         );
 
-      await ctx.tx((tx) => tx.customerTokens.deleteForCustomer(scope, customer.id, current.id));
+      await ctx.tx((tx) =>
+        tx.customerTokens.delete(scope, { customer_id: customer.id, except_id: current.id }),
+      );
       expect(await alive(mine)).toEqual([false, true, false]);
       expect(await alive([others, twins])).toEqual([true, true]);
 
       // An except_id that is another customer's token protects nothing of this customer.
       const again = makeCustomerToken(scope, customer.id);
       await ctx.tx((tx) => tx.customerTokens.insert(again));
-      await ctx.tx((tx) => tx.customerTokens.deleteForCustomer(scope, customer.id, others.id));
+      await ctx.tx((tx) =>
+        tx.customerTokens.delete(scope, { customer_id: customer.id, except_id: others.id }),
+      );
       expect(await alive([current, again])).toEqual([false, false]);
       expect(await alive([others, twins])).toEqual([true, true]);
 
       const last = makeCustomerToken(scope, customer.id);
       await ctx.tx((tx) => tx.customerTokens.insert(last));
-      await ctx.tx((tx) => tx.customerTokens.deleteForCustomer(scope, customer.id));
+      expect(await ctx.tx((tx) => tx.customerTokens.delete(scope, { customer_id: customer.id }))).toBe(true);
       expect(await alive([last])).toEqual([false]);
       expect(await alive([others, twins])).toEqual([true, true]);
+      // Nothing left to revoke: false.
+      expect(await ctx.tx((tx) => tx.customerTokens.delete(scope, { customer_id: customer.id }))).toBe(false);
     });
 
     it('password reset: consume returns the record once (expired too), then null; scoped; deleteForCustomer', async () => {
@@ -291,7 +299,7 @@ export function customerAccountsSuite(ctx: SuiteContext): void {
         expect((error as CommerceError).code).toBe('duplicate_email');
         expect((error as CommerceError).param).toBe('email');
       }
-      const stored = await ctx.read((r) => r.customers.getByEmail(scope, `${local}@EXAMPLE.com`));
+      const stored = await ctx.read((r) => r.customers.get(scope, { email: `${local}@EXAMPLE.com` }));
       expect(stored?.id).toBe(winners[0]);
       const all = await ctx.read((r) =>
         r.customers.list(scope, {}, { limit: 20, sort: 'created_at', order: 'asc' }),

@@ -3,7 +3,7 @@ import { expectCommerceError } from '../expect-error';
 import { makeAddress, makeCustomer, makeOrder, newScope, otherMode, RICH_METADATA } from '../fixtures';
 import type { SuiteContext } from '../suite-context';
 
-/** Customers (case-insensitive unique e-mail, totals derived from orders) and their addresses. */
+/** Customers (case-insensitive unique e-mail), their addresses, and the order sums their totals derive from. */
 export function customersSuite(ctx: SuiteContext): void {
   describe('customers', () => {
     it('round-trips a customer; finds by e-mail case-insensitively; lists the customers of the scope; scope isolation', async () => {
@@ -19,8 +19,10 @@ export function customersSuite(ctx: SuiteContext): void {
         await tx.customers.insert(other);
       });
       expect(await ctx.read((r) => r.customers.get(scope, customer.id))).toEqual(customer);
-      expect(await ctx.read((r) => r.customers.getByEmail(scope, 'ada.l@example.com'))).toEqual(customer);
-      expect(await ctx.read((r) => r.customers.getByEmail(otherMode(scope), 'ada.l@example.com'))).toBeNull();
+      expect(await ctx.read((r) => r.customers.get(scope, { email: 'ada.l@example.com' }))).toEqual(customer);
+      expect(
+        await ctx.read((r) => r.customers.get(otherMode(scope), { email: 'ada.l@example.com' })),
+      ).toBeNull();
       expect(await ctx.read((r) => r.customers.get(otherMode(scope), customer.id))).toBeNull();
       const listed = await ctx.read((r) =>
         r.customers.list(scope, {}, { limit: 10, sort: 'created_at', order: 'asc' }),
@@ -56,7 +58,7 @@ export function customersSuite(ctx: SuiteContext): void {
       expect(await ctx.tx((tx) => tx.customers.delete(scope, first.id, 3))).toBe(true);
       expect(await ctx.tx((tx) => tx.customers.delete(scope, first.id, 3))).toBe(false);
       expect(await ctx.read((r) => r.customers.get(scope, first.id))).toBeNull();
-      expect(await ctx.read((r) => r.customers.getByEmail(scope, 'dup@example.com'))).toBeNull();
+      expect(await ctx.read((r) => r.customers.get(scope, { email: 'dup@example.com' }))).toBeNull();
       await ctx.tx((tx) => tx.customers.insert(makeCustomer(scope, { email: 'dup@example.com' })));
     });
 
@@ -87,8 +89,10 @@ export function customersSuite(ctx: SuiteContext): void {
         metadata: { rank: 'admiral' },
         updated_at: 9,
       });
-      expect(await ctx.read((r) => r.customers.getByEmail(scope, 'old@example.com'))).toBeNull();
-      expect((await ctx.read((r) => r.customers.getByEmail(scope, 'new@example.com')))?.id).toBe(customer.id);
+      expect(await ctx.read((r) => r.customers.get(scope, { email: 'old@example.com' }))).toBeNull();
+      expect((await ctx.read((r) => r.customers.get(scope, { email: 'new@example.com' })))?.id).toBe(
+        customer.id,
+      );
       const search = async (q: string) =>
         (
           await ctx.read((r) =>
@@ -145,29 +149,48 @@ export function customersSuite(ctx: SuiteContext): void {
       expect(await ids({ tag: 'nope' })).toEqual([]);
     });
 
-    it('totals derive from orders: non-draft, non-cancelled count; paid − refunded sum; zeros for others', async () => {
+    it('orders.sumByCustomer sums orders per customer and status, drafts and cancelled included, in its scope only', async () => {
       const scope = newScope();
       const customer = makeCustomer(scope);
+      const other = makeCustomer(scope);
       await ctx.tx(async (tx) => {
         await tx.customers.insert(customer);
+        await tx.customers.insert(other);
         const base = { customer_id: customer.id };
         await tx.orders.insert(makeOrder(scope, 1001, { ...base, status: 'pending', paid_total: 0 }));
         await tx.orders.insert(
           makeOrder(scope, 1002, { ...base, status: 'completed', paid_total: 5000, refunded_total: 1200 }),
+        );
+        await tx.orders.insert(
+          makeOrder(scope, 1005, { ...base, status: 'completed', paid_total: 700, refunded_total: 0 }),
         );
         await tx.orders.insert(makeOrder(scope, 1003, { ...base, status: 'draft', paid_total: 0 }));
         await tx.orders.insert(
           makeOrder(scope, 1004, { ...base, status: 'cancelled', paid_total: 300, refunded_total: 300 }),
         );
         await tx.orders.insert(
+          makeOrder(scope, 1006, { customer_id: other.id, status: 'confirmed', paid_total: 10 }),
+        );
+        await tx.orders.insert(
+          makeOrder(scope, 1007, { customer_id: null, status: 'confirmed', paid_total: 10 }),
+        );
+        await tx.orders.insert(
           makeOrder(otherMode(scope), 1001, { ...base, status: 'completed', paid_total: 999 }),
         );
       });
-      expect(await ctx.read((r) => r.customers.totals(scope, [customer.id, 'cus_none']))).toEqual({
-        [customer.id]: { total_orders: 2, total_spent: 3800 },
-        cus_none: { total_orders: 0, total_spent: 0 },
-      });
-      expect(await ctx.read((r) => r.customers.totals(scope, []))).toEqual({});
+      const sums = await ctx.read((r) => r.orders.sumByCustomer(scope, [customer.id, 'cus_none']));
+      const byStatus = (a: { status: string }, b: { status: string }) => a.status.localeCompare(b.status);
+      expect([...sums].sort(byStatus)).toEqual([
+        { customer_id: customer.id, status: 'cancelled', count: 1, paid_total: 300, refunded_total: 300 },
+        { customer_id: customer.id, status: 'completed', count: 2, paid_total: 5700, refunded_total: 1200 },
+        { customer_id: customer.id, status: 'draft', count: 1, paid_total: 0, refunded_total: 0 },
+        { customer_id: customer.id, status: 'pending', count: 1, paid_total: 0, refunded_total: 0 },
+      ]);
+      expect(await ctx.read((r) => r.orders.sumByCustomer(scope, [other.id]))).toEqual([
+        { customer_id: other.id, status: 'confirmed', count: 1, paid_total: 10, refunded_total: 0 },
+      ]);
+      expect(await ctx.read((r) => r.orders.sumByCustomer(otherMode(scope), [other.id]))).toEqual([]);
+      expect(await ctx.read((r) => r.orders.sumByCustomer(scope, []))).toEqual([]);
     });
   });
 
@@ -191,11 +214,18 @@ export function customersSuite(ctx: SuiteContext): void {
         await tx.customers.insert(other);
         for (const address of [second, first, foreign]) await tx.customers.insertAddress(address);
       });
-      expect(await ctx.read((r) => r.customers.getAddress(scope, customer.id, first.id))).toEqual(first);
-      expect(await ctx.read((r) => r.customers.getAddress(scope, other.id, first.id))).toBeNull();
       expect(
-        await ctx.read((r) => r.customers.getAddress(otherMode(scope), customer.id, first.id)),
-      ).toBeNull();
+        await ctx.read((r) => r.customers.listAddresses(scope, [customer.id], { id: first.id })),
+      ).toEqual([first]);
+      expect(await ctx.read((r) => r.customers.listAddresses(scope, [other.id], { id: first.id }))).toEqual(
+        [],
+      );
+      expect(
+        await ctx.read((r) => r.customers.listAddresses(otherMode(scope), [customer.id], { id: first.id })),
+      ).toEqual([]);
+      expect(
+        await ctx.read((r) => r.customers.listAddresses(scope, [other.id, customer.id], { id: second.id })),
+      ).toEqual([second]);
       expect(await ctx.read((r) => r.customers.listAddresses(scope, [customer.id]))).toEqual([first, second]);
       const both = await ctx.read((r) => r.customers.listAddresses(scope, [customer.id, other.id]));
       expect(both.map((a) => a.id).sort()).toEqual([first.id, second.id, foreign.id].sort());
@@ -227,7 +257,9 @@ export function customersSuite(ctx: SuiteContext): void {
         line2: null,
         updated_at: 5,
       });
-      expect(await ctx.read((r) => r.customers.getAddress(scope, customer.id, second.id))).toEqual(updated);
+      expect(
+        await ctx.read((r) => r.customers.listAddresses(scope, [customer.id], { id: second.id })),
+      ).toEqual([updated]);
       expect(
         await ctx.tx((tx) =>
           tx.customers.updateAddress(scope, other.id, second.id, { city: 'x', updated_at: 6 }),

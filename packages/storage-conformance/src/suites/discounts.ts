@@ -4,7 +4,11 @@ import { expectCommerceError } from '../expect-error';
 import { makeDiscount, newId, newScope, otherMode } from '../fixtures';
 import type { SuiteContext } from '../suite-context';
 
-/** Discounts: case-insensitive codes, automatic order, atomic usage counting. */
+/**
+ * Discounts: case-insensitive codes, automatic order, and the usage primitives — a capped counter
+ * with its log (`recordUsage`), its guarded undo (`releaseUsage`), and the count of a key's uses.
+ * The per-customer limit is core's rule (tested in core).
+ */
 export function discountsSuite(ctx: SuiteContext): void {
   /** The discounts of these codes, as pricing reads them (`listForPricing`'s `by_code`). */
   const byCodes = async (scope: Scope, codes: string[]) =>
@@ -190,9 +194,9 @@ export function discountsSuite(ctx: SuiteContext): void {
       ).toBeNull();
     });
 
-    it('recordUsage counts within usage_limit, then refuses usage_limit_reached without changing anything', async () => {
+    it('recordUsage is a capped counter with its log: counts and records within usage_limit, answers the counters; at the cap null and nothing changed', async () => {
       const scope = newScope();
-      const discount = makeDiscount(scope, { usage_limit: 2 });
+      const discount = makeDiscount(scope, { usage_limit: 2, per_customer_limit: 5 });
       await ctx.tx((tx) => tx.discounts.insert(discount));
       const use = (customer_key: string) =>
         ctx.tx((tx) =>
@@ -204,9 +208,9 @@ export function discountsSuite(ctx: SuiteContext): void {
             at: 5,
           }),
         );
-      expect(await use('cus_a')).toEqual({ ok: true });
-      expect(await use('cus_b')).toEqual({ ok: true });
-      expect(await use('cus_c')).toEqual({ ok: false, refused: 'usage_limit_reached' });
+      expect(await use('cus_a')).toEqual({ usage_count: 1, usage_limit: 2, per_customer_limit: 5 });
+      expect(await use('cus_b')).toEqual({ usage_count: 2, usage_limit: 2, per_customer_limit: 5 });
+      expect(await use('cus_a')).toBeNull();
       expect(await ctx.read((r) => r.discounts.get(scope, discount.id))).toMatchObject({
         usage_count: 2,
         updated_at: discount.updated_at,
@@ -217,15 +221,16 @@ export function discountsSuite(ctx: SuiteContext): void {
         [discount.id]: 1,
         disc_none: 0,
       });
+      expect(await ctx.read((r) => r.discounts.countUsesByCustomer(scope, [], 'cus_a'))).toEqual({});
     });
 
-    it('recordUsage enforces per_customer_limit per customer key; the refusal leaves usage_count as it was', async () => {
+    it('recordUsage records every use of a key and enforces no per-customer rule (core does); countUsesByCustomer counts per key and scope', async () => {
       const scope = newScope();
-      const discount = makeDiscount(scope, { per_customer_limit: 2 });
+      const discount = makeDiscount(scope, { per_customer_limit: 1 });
       await ctx.tx((tx) => tx.discounts.insert(discount));
-      const use = (customer_key: string) =>
+      const use = (s: Scope, customer_key: string) =>
         ctx.tx((tx) =>
-          tx.discounts.recordUsage(scope, {
+          tx.discounts.recordUsage(s, {
             id: newId('use'),
             discount_id: discount.id,
             order_id: newId('ord'),
@@ -233,33 +238,32 @@ export function discountsSuite(ctx: SuiteContext): void {
             at: 5,
           }),
         );
-      expect(await use('a@example.com')).toEqual({ ok: true });
-      expect(await use('a@example.com')).toEqual({ ok: true });
-      expect(await use('a@example.com')).toEqual({ ok: false, refused: 'per_customer_limit_reached' });
-      expect(await use('cus_other')).toEqual({ ok: true });
-      expect(await ctx.read((r) => r.discounts.get(scope, discount.id))).toMatchObject({ usage_count: 3 });
+      for (const n of [1, 2, 3]) {
+        expect(await use(scope, 'a@example.com')).toEqual({
+          usage_count: n,
+          usage_limit: null,
+          per_customer_limit: 1,
+        });
+      }
+      expect(await use(scope, 'cus_other')).toMatchObject({ usage_count: 4 });
       expect(
         await ctx.read((r) => r.discounts.countUsesByCustomer(scope, [discount.id], 'a@example.com')),
-      ).toEqual({
-        [discount.id]: 2,
-      });
+      ).toEqual({ [discount.id]: 3 });
       expect(
         await ctx.read((r) =>
           r.discounts.countUsesByCustomer(otherMode(scope), [discount.id], 'a@example.com'),
         ),
+      ).toEqual({ [discount.id]: 0 });
+      // Another scope's discount is unknown here: nothing counted, nothing recorded.
+      expect(await use(otherMode(scope), 'x')).toBeNull();
+      expect(
+        await ctx.read((r) => r.discounts.countUsesByCustomer(otherMode(scope), [discount.id], 'x')),
       ).toEqual({
         [discount.id]: 0,
       });
-      const foreign = await ctx.tx((tx) =>
-        tx.discounts.recordUsage(otherMode(scope), {
-          id: newId('use'),
-          discount_id: discount.id,
-          order_id: 'o',
-          customer_key: 'x',
-          at: 1,
-        }),
-      );
-      expect(foreign.ok).toBe(false);
+      // A deleted discount counts no use.
+      await ctx.tx((tx) => tx.discounts.delete(scope, discount.id, 9));
+      expect(await use(scope, 'cus_late')).toBeNull();
     });
 
     it('releaseUsage gives back the use one order made (count and customer uses), once; other orders and scopes keep theirs', async () => {
@@ -277,7 +281,7 @@ export function discountsSuite(ctx: SuiteContext): void {
             at: 5,
           }),
         );
-        expect(used).toEqual({ ok: true });
+        expect(used).toMatchObject({ usage_limit: 2, per_customer_limit: 2 });
       }
       const release = (s: Scope, order_id: string) =>
         ctx.tx((tx) => tx.discounts.releaseUsage(s, { discount_id: discount.id, order_id }));
@@ -301,7 +305,7 @@ export function discountsSuite(ctx: SuiteContext): void {
           at: 6,
         }),
       );
-      expect(again).toEqual({ ok: true });
+      expect(again).toEqual({ usage_count: 2, usage_limit: 2, per_customer_limit: 2 });
       expect(await ctx.read((r) => r.discounts.get(scope, discount.id))).toMatchObject({ usage_count: 2 });
     });
   });

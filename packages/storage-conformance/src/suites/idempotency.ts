@@ -1,5 +1,5 @@
 import type { Scope } from '@cartwright/core';
-import type { IdempotencyClaimRef } from '@cartwright/core/storage';
+import type { IdempotencyClaim, IdempotencyClaimRef, IdempotencyRecord } from '@cartwright/core/storage';
 import { describe, expect, it } from 'vitest';
 import { newId, newScope, otherMode } from '../fixtures';
 import type { SuiteContext } from '../suite-context';
@@ -9,31 +9,39 @@ const TTL = 86_400_000;
 const CALLER = 'key_a';
 
 /**
- * Idempotency keys (docs/contract.md#idempotency): first writer wins, replay, mismatch, takeover of stale
- * claims, keys scoped to their caller, and the compare-and-set on the claim token that lets a
- * response be stored in the transaction of its effect.
+ * Idempotency keys, as primitives (what a stored record MEANS — replay, mismatch, in progress,
+ * take-over — is core's decision, tested in core): the claim is an insert-if-absent or a
+ * compare-and-set on the record read, answering the record as stored when it misses; `complete`,
+ * `renew` and `release` are compare-and-sets on the claim token; records are scoped to their
+ * caller; `purgeExpired` deletes by `expires_at`.
  */
 export function idempotencySuite(ctx: SuiteContext): void {
-  const begin = (
-    scope: Scope,
-    key: string,
-    now: number,
-    request_hash = 'h1',
-    operation = 'POST /v1/x',
-    claim: { caller?: string; token?: string } = {},
-  ) =>
-    ctx.tx((tx) =>
-      tx.idempotency.begin(scope, {
-        key,
-        caller: claim.caller ?? CALLER,
-        claim_token: claim.token ?? newId('claim'),
-        operation,
-        request_hash,
-        now,
-        lock_ms: LOCK,
-        ttl_ms: TTL,
-      }),
-    );
+  const claimOf = (key: string, now: number, over: Partial<IdempotencyClaim> = {}): IdempotencyClaim => ({
+    key,
+    caller: CALLER,
+    claim_token: newId('claim'),
+    operation: 'POST /v1/x',
+    request_hash: 'h1',
+    locked_until: now + LOCK,
+    created_at: now,
+    expires_at: now + TTL,
+    ...over,
+  });
+  const claim = (scope: Scope, c: IdempotencyClaim, expected: IdempotencyRecord | null = null) =>
+    ctx.tx((tx) => tx.idempotency.claim(scope, c, expected));
+  /** The record as stored, read through a claim that misses on purpose. */
+  const stored = async (scope: Scope, key: string, caller = CALLER): Promise<IdempotencyRecord | null> => {
+    const probe = claimOf(key, 0, { caller });
+    const result = await claim(scope, probe, {
+      ...probe,
+      claim_token: 'no-such-claim',
+      state: 'in_progress',
+      response_status: null,
+      response_body: null,
+    });
+    expect(result.claimed).toBe(false);
+    return result.claimed ? null : result.current;
+  };
   const ref = (key: string, claim_token: string, caller = CALLER): IdempotencyClaimRef => ({
     key,
     caller,
@@ -41,169 +49,168 @@ export function idempotencySuite(ctx: SuiteContext): void {
   });
 
   describe('idempotency', () => {
-    it('started → in_progress → complete → replay; a different body or operation → mismatch; per scope', async () => {
+    it('claim is insert-if-absent: the first claim wins, the next misses and reads the record as stored (per scope and caller)', async () => {
       const scope = newScope();
       const key = newId('idem');
-      expect(await begin(scope, key, 1000, 'h1', 'POST /v1/x', { token: 'tok_1' })).toEqual({
-        outcome: 'started',
+      const first = claimOf(key, 1000, { claim_token: 'tok_1' });
+      expect(await claim(scope, first)).toEqual({ claimed: true });
+      const record: IdempotencyRecord = {
+        ...first,
+        state: 'in_progress',
+        response_status: null,
+        response_body: null,
+      };
+      // A second claim expecting no record misses and writes nothing, whatever it carries.
+      expect(await claim(scope, claimOf(key, 1001, { request_hash: 'h2', operation: 'POST /v1/y' }))).toEqual(
+        {
+          claimed: false,
+          current: record,
+        },
+      );
+      expect(await stored(scope, key)).toEqual(record);
+      // Another mode, store or caller is another record.
+      expect(await claim(otherMode(scope), claimOf(key, 1001))).toEqual({ claimed: true });
+      expect(await claim(newScope(), claimOf(key, 1001))).toEqual({ claimed: true });
+      expect(await claim(scope, claimOf(key, 1001, { caller: 'key_b' }))).toEqual({ claimed: true });
+      expect(await claim(scope, claimOf(key, 1001, { caller: 'key_a/cus_1' }))).toEqual({ claimed: true });
+      expect(await stored(scope, key)).toEqual(record);
+    });
+
+    it('claim with an expected record is a compare-and-set: it replaces exactly the record read, and misses once anything in it moved', async () => {
+      const scope = newScope();
+      const key = newId('idem');
+      await claim(scope, claimOf(key, 1000, { claim_token: 'held' }));
+      const read = (await stored(scope, key))!;
+      // The holder renews: the record read is no longer the record stored.
+      expect(await ctx.tx((tx) => tx.idempotency.renew(scope, ref(key, 'held'), 1000 + 2 * LOCK))).toBe(true);
+      const renewed = (await stored(scope, key))!;
+      expect(renewed.locked_until).toBe(1000 + 2 * LOCK);
+      expect(await claim(scope, claimOf(key, 2000, { claim_token: 'late' }), read)).toEqual({
+        claimed: false,
+        current: renewed,
       });
-      expect(await begin(scope, key, 1001)).toEqual({ outcome: 'in_progress' });
-      // Locked until 1000 + LOCK: still in progress just before (an in-progress answer changes nothing).
-      expect(await begin(scope, key, 1000 + LOCK - 1)).toEqual({ outcome: 'in_progress' });
+      // The holder completes: the record read before is stale again.
       expect(
         await ctx.tx((tx) =>
-          tx.idempotency.complete(scope, ref(key, 'tok_1'), { status: 201, body: '{"id":"ord_1","é":"✓"}' }),
+          tx.idempotency.complete(scope, ref(key, 'held'), { status: 201, body: '{"é":"✓"}' }),
         ),
       ).toBe(true);
-      expect(await begin(scope, key, 2000)).toEqual({
-        outcome: 'replay',
-        status: 201,
-        body: '{"id":"ord_1","é":"✓"}',
+      const completed = (await stored(scope, key))!;
+      expect(completed).toMatchObject({
+        state: 'completed',
+        response_status: 201,
+        response_body: '{"é":"✓"}',
       });
-      expect(await begin(scope, key, 2000, 'h2')).toEqual({ outcome: 'mismatch' });
-      expect(await begin(scope, key, 2000, 'h1', 'POST /v1/y')).toEqual({ outcome: 'mismatch' });
-      expect(await begin(otherMode(scope), key, 2000)).toEqual({ outcome: 'started' });
-      expect(await begin(newScope(), key, 2000)).toEqual({ outcome: 'started' });
-    });
-
-    it('a key is scoped to its caller: another caller with the same key and body starts its own request', async () => {
-      const scope = newScope();
-      const key = newId('idem');
-      expect(await begin(scope, key, 1000, 'h1', 'POST /v1/x', { caller: 'key_a', token: 't_a' })).toEqual({
-        outcome: 'started',
+      expect(await claim(scope, claimOf(key, 2000, { claim_token: 'late' }), renewed)).toEqual({
+        claimed: false,
+        current: completed,
       });
-      await ctx.tx((tx) =>
-        tx.idempotency.complete(scope, ref(key, 't_a', 'key_a'), { status: 200, body: '{}' }),
-      );
-      expect(await begin(scope, key, 1001, 'h1', 'POST /v1/x', { caller: 'key_b' })).toEqual({
-        outcome: 'started',
+      // Expecting exactly what is stored replaces it: a new claim, in progress, no response.
+      const next = claimOf(key, 3000, { claim_token: 'next', request_hash: 'other' });
+      expect(await claim(scope, next, completed)).toEqual({ claimed: true });
+      expect(await stored(scope, key)).toEqual({
+        ...next,
+        state: 'in_progress',
+        response_status: null,
+        response_body: null,
       });
-      expect(await begin(scope, key, 1001, 'h1', 'POST /v1/x', { caller: 'key_a/cus_1' })).toEqual({
-        outcome: 'started',
-      });
-      expect(await begin(scope, key, 1002, 'h1', 'POST /v1/x', { caller: 'key_a' })).toEqual({
-        outcome: 'replay',
-        status: 200,
-        body: '{}',
-      });
-      expect(await begin(scope, key, 1002, 'h1', 'POST /v1/x', { caller: 'key_b' })).toEqual({
-        outcome: 'in_progress',
+      // Expecting a record where there is none, or none where there is one, misses.
+      const absent = newId('idem');
+      expect(await claim(scope, claimOf(absent, 1), completed)).toEqual({ claimed: false, current: null });
+      expect((await claim(scope, claimOf(key, 1))).claimed).toBe(false);
+      // The other mode's record of the same key is not this one.
+      expect(await claim(otherMode(scope), claimOf(key, 1), completed)).toEqual({
+        claimed: false,
+        current: null,
       });
     });
 
-    it('release forgets an in-progress key of its own claim; a stale lock or an expired record is taken over', async () => {
+    it('release deletes only an in-progress record of its own claim token', async () => {
       const scope = newScope();
       const key = newId('idem');
-      expect(await begin(scope, key, 1000, 'h1', 'POST /v1/x', { token: 't1' })).toEqual({
-        outcome: 'started',
-      });
+      await claim(scope, claimOf(key, 1000, { claim_token: 't1' }));
       await ctx.tx((tx) => tx.idempotency.release(scope, ref(key, 'someone-else')));
-      expect(await begin(scope, key, 1001)).toEqual({ outcome: 'in_progress' });
+      await ctx.tx((tx) => tx.idempotency.release(otherMode(scope), ref(key, 't1')));
+      await ctx.tx((tx) => tx.idempotency.release(scope, ref(key, 't1', 'key_b')));
+      expect((await stored(scope, key))?.claim_token).toBe('t1');
       await ctx.tx((tx) => tx.idempotency.release(scope, ref(key, 't1')));
-      // Forgotten: within what was t1's lock, a new request starts.
-      expect(await begin(scope, key, 1000, 'h1', 'POST /v1/x', { token: 't2' })).toEqual({
-        outcome: 'started',
-      });
-      // The holder died: after locked_until, the next caller takes over.
-      expect(await begin(scope, key, 1000 + LOCK - 1)).toEqual({ outcome: 'in_progress' });
-      expect(await begin(scope, key, 1000 + LOCK, 'h1', 'POST /v1/x', { token: 't3' })).toEqual({
-        outcome: 'started',
-      });
-      // t3 holds it, locked until 1000 + 2 * LOCK.
-      expect(await begin(scope, key, 1000 + 2 * LOCK - 1)).toEqual({ outcome: 'in_progress' });
-      expect(
-        await ctx.tx((tx) => tx.idempotency.complete(scope, ref(key, 't2'), { status: 200, body: '{}' })),
-      ).toBe(false);
-      // A completed record is forgotten after expires_at, whatever the new body.
-      expect(
-        await ctx.tx((tx) => tx.idempotency.complete(scope, ref(key, 't3'), { status: 200, body: '{}' })),
-      ).toBe(true);
-      await ctx.tx((tx) => tx.idempotency.release(scope, ref(key, 't3'))); // completed keys are not released
-      const expiry = 1000 + LOCK + TTL;
-      expect(await begin(scope, key, expiry - 1, 'other')).toEqual({ outcome: 'mismatch' });
-      expect(await begin(scope, key, expiry, 'other')).toEqual({ outcome: 'started' });
-      // The new claim replaced the record: its body, in progress, no stored response.
-      expect(await begin(scope, key, expiry + 1, 'other')).toEqual({ outcome: 'in_progress' });
-      expect(await begin(scope, key, expiry + 1, 'h1')).toEqual({ outcome: 'mismatch' });
+      expect(await stored(scope, key)).toBeNull();
+      // Completed records are not released.
+      await claim(scope, claimOf(key, 1000, { claim_token: 't2' }));
+      await ctx.tx((tx) => tx.idempotency.complete(scope, ref(key, 't2'), { status: 200, body: '{}' }));
+      await ctx.tx((tx) => tx.idempotency.release(scope, ref(key, 't2')));
+      expect(await stored(scope, key)).toMatchObject({ claim_token: 't2', state: 'completed' });
     });
 
-    it('compare-and-set: a claim whose lock expired and was taken over cannot complete, renew or release, and its effect rolls back', async () => {
+    it('compare-and-set on the token: a claim replaced by another cannot complete, renew or release, and its effect rolls back', async () => {
       const scope = newScope();
       const key = newId('idem');
-      expect(await begin(scope, key, 1000, 'h1', 'POST /v1/x', { token: 'stale' })).toEqual({
-        outcome: 'started',
-      });
+      await claim(scope, claimOf(key, 1000, { claim_token: 'stale' }));
       expect(await ctx.tx((tx) => tx.idempotency.renew(scope, ref(key, 'stale'), 1000 + 2 * LOCK))).toBe(
         true,
       );
-      expect(await begin(scope, key, 1000 + 2 * LOCK - 1)).toEqual({ outcome: 'in_progress' });
-      // The lock expires; a retry takes the key over with its own token.
-      expect(await begin(scope, key, 1000 + 2 * LOCK, 'h1', 'POST /v1/x', { token: 'fresh' })).toEqual({
-        outcome: 'started',
+      // A retry replaces the claim with its own token (core took the stale lock over).
+      const read = (await stored(scope, key))!;
+      expect(await claim(scope, claimOf(key, 1000 + 2 * LOCK, { claim_token: 'fresh' }), read)).toEqual({
+        claimed: true,
       });
       // The stale request's effect and its response, in one transaction: the CAS finds nothing,
-      // the use case throws, and the effect (here: another idempotency row) rolls back with it.
+      // the use case throws, and the effect (here: another idempotency record) rolls back with it.
       const marker = newId('idem');
       await expect(
         ctx.tx(async (tx) => {
-          await tx.idempotency.begin(scope, {
-            key: marker,
-            caller: CALLER,
-            claim_token: 'effect',
-            operation: 'POST /v1/effect',
-            request_hash: 'h',
-            now: 1000,
-            lock_ms: LOCK,
-            ttl_ms: TTL,
-          });
-          const stored = await tx.idempotency.complete(scope, ref(key, 'stale'), {
+          expect(await tx.idempotency.claim(scope, claimOf(marker, 1000), null)).toEqual({ claimed: true });
+          const kept = await tx.idempotency.complete(scope, ref(key, 'stale'), {
             status: 201,
             body: '{"n":1}',
           });
-          if (!stored) throw new Error('claim lost');
+          if (!kept) throw new Error('claim lost');
         }),
       ).rejects.toThrow('claim lost');
-      // The effect rolled back: the marker key is unknown (a kept row would be in progress now).
-      expect(await begin(scope, marker, 1001, 'h', 'POST /v1/effect')).toEqual({ outcome: 'started' });
+      expect(await stored(scope, marker)).toBeNull();
       expect(await ctx.tx((tx) => tx.idempotency.renew(scope, ref(key, 'stale'), 10 ** 9))).toBe(false);
       await ctx.tx((tx) => tx.idempotency.release(scope, ref(key, 'stale')));
-      // Still fresh's claim, in progress (the stale release removed nothing).
-      expect(await begin(scope, key, 1000 + 2 * LOCK + 1)).toEqual({ outcome: 'in_progress' });
-      // The new holder completes; completing again under the same claim overwrites (a later
+      expect(await stored(scope, key)).toMatchObject({ claim_token: 'fresh', state: 'in_progress' });
+      // The holder completes; completing again under the same claim overwrites (a later
       // transaction of the same request), and nothing else can.
+      for (const [token, body, kept] of [
+        ['fresh', '{"n":2}', true],
+        ['fresh', '{"n":3}', true],
+        ['stale', '{"n":4}', false],
+      ] as const) {
+        expect(
+          await ctx.tx((tx) => tx.idempotency.complete(scope, ref(key, token), { status: 201, body })),
+        ).toBe(kept);
+      }
       expect(
         await ctx.tx((tx) =>
-          tx.idempotency.complete(scope, ref(key, 'fresh'), { status: 201, body: '{"n":2}' }),
-        ),
-      ).toBe(true);
-      expect(
-        await ctx.tx((tx) =>
-          tx.idempotency.complete(scope, ref(key, 'fresh'), { status: 201, body: '{"n":3}' }),
-        ),
-      ).toBe(true);
-      expect(
-        await ctx.tx((tx) =>
-          tx.idempotency.complete(scope, ref(key, 'stale'), { status: 201, body: '{"n":4}' }),
+          tx.idempotency.complete(otherMode(scope), ref(key, 'fresh'), { status: 201, body: '{}' }),
         ),
       ).toBe(false);
-      expect(await begin(scope, key, 1000 + 2 * LOCK + 1)).toEqual({
-        outcome: 'replay',
-        status: 201,
-        body: '{"n":3}',
+      expect(await stored(scope, key)).toMatchObject({
+        claim_token: 'fresh',
+        state: 'completed',
+        response_status: 201,
+        response_body: '{"n":3}',
       });
+      // Renewing a completed claim of this token still holds (the lock of a later transaction).
+      expect(await ctx.tx((tx) => tx.idempotency.renew(scope, ref(key, 'fresh'), 5))).toBe(true);
+      expect(await stored(scope, key)).toMatchObject({ state: 'completed', locked_until: 5 });
     });
 
-    it('purgeExpired deletes records past expires_at and reports how many', async () => {
+    it('purgeExpired deletes the records whose expires_at ≤ now, in every scope, and reports how many', async () => {
       const scope = newScope();
       const old = newId('idem');
       const fresh = newId('idem');
-      await begin(scope, old, -TTL * 10);
-      await begin(scope, fresh, 10_000);
-      const purged = await ctx.tx((tx) => tx.idempotency.purgeExpired(-TTL * 9 + 1));
-      expect(purged).toBeGreaterThanOrEqual(1);
-      // The old record is gone (purging again finds nothing that old); the fresh one stays.
-      expect(await ctx.tx((tx) => tx.idempotency.purgeExpired(-TTL * 9 + 1))).toBe(0);
-      expect(await begin(scope, fresh, 10_001)).toEqual({ outcome: 'in_progress' });
+      await claim(scope, claimOf(old, -TTL * 10));
+      await claim(otherMode(scope), claimOf(old, -TTL * 10));
+      await claim(scope, claimOf(fresh, 10_000));
+      const purged = await ctx.tx((tx) => tx.idempotency.purgeExpired(-TTL * 9));
+      expect(purged).toBeGreaterThanOrEqual(2);
+      expect(await ctx.tx((tx) => tx.idempotency.purgeExpired(-TTL * 9))).toBe(0);
+      expect(await stored(scope, old)).toBeNull();
+      expect(await stored(otherMode(scope), old)).toBeNull();
+      expect(await stored(scope, fresh)).not.toBeNull();
     });
   });
 }

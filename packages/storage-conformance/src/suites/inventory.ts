@@ -1,4 +1,5 @@
 import type { Scope } from '@cartwright/core';
+import type { ProductAggregate } from '@cartwright/core/storage';
 import {
   adjustInventory,
   releaseInventory,
@@ -6,8 +7,7 @@ import {
   restockInventory,
   shipInventory,
   updateInventory,
-} from '@cartwright/core/internal';
-import type { ProductAggregate } from '@cartwright/core/storage';
+} from '@cartwright/core/storage-rules';
 import { describe, expect, it } from 'vitest';
 import { makeProduct, newScope, otherMode } from '../fixtures';
 import type { SuiteContext } from '../suite-context';
@@ -18,6 +18,8 @@ import type { SuiteContext } from '../suite-context';
  * written through them.
  */
 export function inventorySuite(ctx: SuiteContext): void {
+  /** Core's low-stock rule as the list filter (available ≤ safety_stock: on_hand ≤ safety_stock + reserved). */
+  const LOW = { on_hand_at_most: ['safety_stock', 'reserved'] } as const;
   const setup = async (
     scope: Scope,
     options: Parameters<typeof makeProduct>[1] = {},
@@ -28,7 +30,7 @@ export function inventorySuite(ctx: SuiteContext): void {
   };
 
   describe('inventory', () => {
-    it('reads by id and by variant ids, only in its scope; lists with low_stock (available ≤ safety_stock)', async () => {
+    it('reads by id and by variant ids, only in its scope; lists with on_hand_at_most [safety_stock, reserved]', async () => {
       const scope = newScope();
       const product = await setup(scope, { prices: [1, 2, 3] });
       const [a, b, c] = product.variants.map((v) => v.inventory);
@@ -43,18 +45,18 @@ export function inventorySuite(ctx: SuiteContext): void {
       });
       expect(await ctx.read((r) => r.inventory.get(otherMode(scope), b!.id))).toBeNull();
       const byVariant = await ctx.read((r) =>
-        r.inventory.getByVariantIds(scope, [c!.variant_id, a!.variant_id]),
+        r.inventory.get(scope, { variant_ids: [c!.variant_id, a!.variant_id] }),
       );
       expect(byVariant.map((i) => i.id).sort()).toEqual([a!.id, c!.id].sort());
-      expect(await ctx.read((r) => r.inventory.getByVariantIds(otherMode(scope), [a!.variant_id]))).toEqual(
-        [],
-      );
+      expect(
+        await ctx.read((r) => r.inventory.get(otherMode(scope), { variant_ids: [a!.variant_id] })),
+      ).toEqual([]);
       const all = await ctx.read((r) =>
         r.inventory.list(scope, {}, { limit: 10, sort: 'created_at', order: 'asc' }),
       );
       expect(all.total_count).toBe(3);
       const low = await ctx.read((r) =>
-        r.inventory.list(scope, { low_stock: true }, { limit: 10, sort: 'created_at', order: 'asc' }),
+        r.inventory.list(scope, LOW, { limit: 10, sort: 'created_at', order: 'asc' }),
       );
       expect(low.data.map((i) => i.id)).toEqual([a!.id]);
       await ctx.tx((tx) => tx.products.deleteVariant(scope, a!.variant_id, 3));
@@ -126,14 +128,14 @@ export function inventorySuite(ctx: SuiteContext): void {
         [a.id]: { sku: 'SKU-VERSION-A', version: 4, reserved: 2 },
         [b.id]: { sku: null, version: 2, reserved: 0 },
       });
-      // The low_stock list (another statement) carries them too.
+      // The filtered list (another statement) carries them too.
       const low = await ctx.read((r) =>
-        r.inventory.list(scope, { low_stock: true }, { limit: 10, sort: 'created_at', order: 'asc' }),
+        r.inventory.list(scope, LOW, { limit: 10, sort: 'created_at', order: 'asc' }),
       );
       expect(low.data.map((i) => [i.id, i.sku, i.version])).toEqual([]);
       await ctx.tx((tx) => updateInventory(tx, scope, b.id, { safety_stock: 9, updated_at: 11 }));
       const lowAfter = await ctx.read((r) =>
-        r.inventory.list(scope, { low_stock: true }, { limit: 10, sort: 'created_at', order: 'asc' }),
+        r.inventory.list(scope, LOW, { limit: 10, sort: 'created_at', order: 'asc' }),
       );
       expect(lowAfter.data.map((i) => [i.id, i.sku, i.version])).toEqual([[b.id, null, 2]]);
 
@@ -143,7 +145,7 @@ export function inventorySuite(ctx: SuiteContext): void {
       expect(await item(a.id)).toBeNull();
     });
 
-    it('low_stock follows every movement across the threshold (reserve, release, adjust, settings), with keyset pages and total_count', async () => {
+    it('on_hand_at_most [safety_stock, reserved] follows every movement across the threshold (reserve, release, adjust, settings), with keyset pages and total_count', async () => {
       const scope = newScope();
       const product = await setup(scope, { prices: [1, 2, 3, 4] }); // on_hand 10 each
       const row = (i: number) => product.variants[i]!.inventory;
@@ -154,11 +156,12 @@ export function inventorySuite(ctx: SuiteContext): void {
         let total = -1;
         for (;;) {
           const page = await ctx.read((r) =>
-            r.inventory.list(
-              scope,
-              { low_stock: true },
-              { limit: 1, sort: 'created_at', order, ...(after && { starting_after: after }) },
-            ),
+            r.inventory.list(scope, LOW, {
+              limit: 1,
+              sort: 'created_at',
+              order,
+              ...(after && { starting_after: after }),
+            }),
           );
           total = page.total_count;
           ids.push(...page.data.map((i) => i.id));
@@ -211,14 +214,44 @@ export function inventorySuite(ctx: SuiteContext): void {
       expect(
         (
           await ctx.read((r) =>
-            r.inventory.list(
-              otherMode(scope),
-              { low_stock: true },
-              { limit: 10, sort: 'created_at', order: 'asc' },
-            ),
+            r.inventory.list(otherMode(scope), LOW, { limit: 10, sort: 'created_at', order: 'asc' }),
           )
         ).total_count,
       ).toBe(0);
+    });
+
+    it('on_hand_at_most compares on_hand with the sum of the named columns of the same row, whatever the columns', async () => {
+      const scope = newScope();
+      const product = await setup(scope, { prices: [1, 2, 3, 4] }); // on_hand 10 each
+      const [a, b, c, d] = product.variants.map((v) => v.inventory);
+      await ctx.tx(async (tx) => {
+        await reserveInventory(tx, scope, [{ variant_id: a!.variant_id, quantity: 10 }], 2); // reserved 10
+        await reserveInventory(tx, scope, [{ variant_id: b!.variant_id, quantity: 4 }], 2); // reserved 4
+        await updateInventory(tx, scope, b!.id, { safety_stock: 6, updated_at: 2 }); // 10 ≤ 6 + 4
+        await updateInventory(tx, scope, c!.id, { safety_stock: 10, updated_at: 2 }); // 10 ≤ 10 + 0
+        await adjustInventory(tx, scope, d!.id, -10, 2); // on_hand 0
+      });
+      const ids = async (columns: ReadonlyArray<'safety_stock' | 'reserved'>) => {
+        const page = await ctx.read((r) =>
+          r.inventory.list(
+            scope,
+            { on_hand_at_most: columns },
+            { limit: 10, sort: 'created_at', order: 'asc' },
+          ),
+        );
+        expect(page.total_count).toBe(page.data.length);
+        return page.data.map((i) => i.id).sort();
+      };
+      const sorted = (...rows: Array<{ id: string } | undefined>) => rows.map((row) => row!.id).sort();
+      expect(await ids(['safety_stock', 'reserved'])).toEqual(sorted(a, b, c, d));
+      expect(await ids(['reserved', 'safety_stock'])).toEqual(sorted(a, b, c, d));
+      expect(await ids(['reserved'])).toEqual(sorted(a, d)); // available ≤ 0
+      expect(await ids(['safety_stock'])).toEqual(sorted(c, d));
+      expect(await ids([])).toEqual(sorted(d)); // on_hand ≤ 0
+      expect(
+        (await ctx.read((r) => r.inventory.list(scope, {}, { limit: 10, sort: 'created_at', order: 'asc' })))
+          .total_count,
+      ).toBe(4);
     });
 
     it('update sets settings and an absolute on_hand, but never below reserved (refused, unchanged)', async () => {
@@ -366,11 +399,9 @@ export function inventorySuite(ctx: SuiteContext): void {
         { variant_id: other!.variant_id, quantity: 5 },
       ];
       const { read, result } = await ctx.tx(async (tx) => {
-        const read = await tx.inventory.getByVariantIds(scope, [
-          tracked!.variant_id,
-          untracked!.variant_id,
-          other!.variant_id,
-        ]);
+        const read = await tx.inventory.get(scope, {
+          variant_ids: [tracked!.variant_id, untracked!.variant_id, other!.variant_id],
+        });
         return { read, result: await reserveInventory(tx, scope, movements, 8, read) };
       });
       if (!result.ok) throw new Error('expected ok');
@@ -387,7 +418,7 @@ export function inventorySuite(ctx: SuiteContext): void {
         updated_at: 8,
       });
       const stored = await ctx.read((r) =>
-        r.inventory.getByVariantIds(scope, [tracked!.variant_id, other!.variant_id]),
+        r.inventory.get(scope, { variant_ids: [tracked!.variant_id, other!.variant_id] }),
       );
       expect(stored.map((row) => row.reserved).sort()).toEqual([3, 5]);
     });
@@ -399,7 +430,7 @@ export function inventorySuite(ctx: SuiteContext): void {
       // `current` says 4 available, the row holds 1: the guard refuses, reported with the real 1.
       const refused = await ctx
         .tx(async (tx) => {
-          const read = await tx.inventory.getByVariantIds(scope, [a!.variant_id, b!.variant_id]);
+          const read = await tx.inventory.get(scope, { variant_ids: [a!.variant_id, b!.variant_id] });
           await updateInventory(tx, scope, a!.id, { on_hand: 1, updated_at: 2 });
           const result = await reserveInventory(
             tx,
@@ -627,22 +658,24 @@ export function inventorySuite(ctx: SuiteContext): void {
       const stale = [...writes.slice(0, 59), { ...last, expect: { ...levels, reserved: 1 } }];
       expect(await ctx.tx((tx) => tx.inventory.apply(scope, stale, 2))).toEqual([last.variant_id]);
       const ids = product.variants.map((v) => v.id);
-      const untouched = await ctx.read((r) => r.inventory.getByVariantIds(scope, ids));
+      const untouched = await ctx.read((r) => r.inventory.get(scope, { variant_ids: ids }));
       expect(untouched.every((row) => row.reserved === 0)).toBe(true);
       expect(await ctx.tx((tx) => tx.inventory.apply(scope, writes, 3))).toEqual([]);
-      const written = await ctx.read((r) => r.inventory.getByVariantIds(scope, ids));
+      const written = await ctx.read((r) => r.inventory.get(scope, { variant_ids: ids }));
       expect(written.every((row) => row.reserved === 1 && row.updated_at === 3)).toBe(true);
     });
 
-    it('get and getByVariantIds with `lock` read the same rows; updateSettings changes settings only', async () => {
+    it('get by id and by variant ids with `lock` read the same rows; updateSettings changes settings only', async () => {
       const scope = newScope();
       const product = await setup(scope, { prices: [1, 2] });
       const [a, b] = product.variants.map((v) => v.inventory);
       const locked = await ctx.tx(async (tx) => ({
         one: await tx.inventory.get(scope, a!.id, { lock: true }),
-        many: await tx.inventory.getByVariantIds(scope, [b!.variant_id, a!.variant_id, 'var_missing'], {
-          lock: true,
-        }),
+        many: await tx.inventory.get(
+          scope,
+          { variant_ids: [b!.variant_id, a!.variant_id, 'var_missing'] },
+          { lock: true },
+        ),
       }));
       expect(locked.one).toEqual(a);
       expect(locked.many.sort((x, y) => x.id.localeCompare(y.id))).toEqual(

@@ -77,8 +77,8 @@ export function ordersSuite(ctx: SuiteContext): void {
         payments: [order.payments[1], order.payments[0]],
       });
       expect(read?.tax_rate).toBe(8.875);
-      expect((await ctx.read((r) => r.orders.getByNumber(scope, 1001)))?.id).toBe(id);
-      expect(await ctx.read((r) => r.orders.getByNumber(otherMode(scope), 1001))).toBeNull();
+      expect((await ctx.read((r) => r.orders.get(scope, { number: 1001 })))?.id).toBe(id);
+      expect(await ctx.read((r) => r.orders.get(otherMode(scope), { number: 1001 }))).toBeNull();
       expect(await ctx.read((r) => r.orders.get(otherMode(scope), id))).toBeNull();
       expect((await ctx.tx((tx) => tx.orders.get(scope, id, { forUpdate: true })))?.id).toBe(id);
     });
@@ -188,8 +188,10 @@ export function ordersSuite(ctx: SuiteContext): void {
         await tx.orders.insertPayment(payment);
       });
       expect(await ctx.read((r) => r.orders.getPayment(scope, payment.id))).toEqual(payment);
-      expect(await ctx.read((r) => r.orders.getPaymentByIdempotencyKey(scope, key))).toEqual(payment);
-      expect(await ctx.read((r) => r.orders.getPaymentByIdempotencyKey(otherMode(scope), key))).toBeNull();
+      expect(await ctx.read((r) => r.orders.getPayment(scope, { idempotency_key: key }))).toEqual(payment);
+      expect(
+        await ctx.read((r) => r.orders.getPayment(otherMode(scope), { idempotency_key: key })),
+      ).toBeNull();
       const completed = await ctx.tx((tx) =>
         tx.orders.updatePayment(
           scope,

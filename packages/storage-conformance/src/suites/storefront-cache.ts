@@ -1,5 +1,4 @@
 import type { Scope } from '@cartwright/core';
-import { adjustInventory } from '@cartwright/core/internal';
 import type {
   PageRequest,
   ProductAggregate,
@@ -7,6 +6,7 @@ import type {
   Storage,
   VariantWithInventory,
 } from '@cartwright/core/storage';
+import { adjustInventory } from '@cartwright/core/storage-rules';
 import { describe, expect, it } from 'vitest';
 import { makeImage, makeProduct, makeVariant, newScope } from '../fixtures';
 import type { SuiteContext } from '../suite-context';

@@ -1,12 +1,4 @@
 import type { Scope } from '@cartwright/core';
-import {
-  adjustInventory,
-  productPageToWire,
-  productToWire,
-  releaseInventory,
-  reserveInventory,
-  updateInventory,
-} from '@cartwright/core/internal';
 import type {
   ImageRecord,
   Page,
@@ -18,6 +10,13 @@ import type {
   Storage,
   VariantWithInventory,
 } from '@cartwright/core/storage';
+import {
+  adjustInventory,
+  releaseInventory,
+  reserveInventory,
+  updateInventory,
+} from '@cartwright/core/storage-rules';
+import { productPageToWire, productToWire } from '@cartwright/core/wire';
 import { describe, expect, it } from 'vitest';
 import { writeConcurrently } from '../concurrent-writes';
 import { makeImage, makeProduct, makeVariant, newId, newScope, RICH_METADATA } from '../fixtures';
@@ -65,7 +64,7 @@ export async function servedProduct(
   status: ProductStatus,
 ): Promise<string | null> {
   if (storage.storefront) return storage.storefront.getProduct(scope, by, key, status);
-  const product = by === 'id' ? await r.products.get(scope, key) : await r.products.getBySlug(scope, key);
+  const product = by === 'id' ? await r.products.get(scope, key) : await r.products.get(scope, { slug: key });
   return product && product.status === status ? storefrontJson(product) : null;
 }
 

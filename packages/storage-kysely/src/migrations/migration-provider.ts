@@ -19,6 +19,7 @@ import { storefrontReadModelMigration } from './0017_storefront_read_model';
 import { clientFieldsMigration } from './0018_client_fields';
 import { adminProductUpdatedSortMigration } from './0019_admin_product_updated_sort';
 import { inventoryLevelVersionMigration } from './0020_inventory_level_version';
+import { catalogVersionTriggersMigration } from './0021_catalog_version_triggers';
 import type { SchemaDialect } from './column-types';
 
 /**
@@ -47,6 +48,7 @@ export function migrationsFor(dialect: SchemaDialect): Record<string, Migration>
     '0018_client_fields': clientFieldsMigration(dialect),
     '0019_admin_product_updated_sort': adminProductUpdatedSortMigration(dialect),
     '0020_inventory_level_version': inventoryLevelVersionMigration(dialect),
+    '0021_catalog_version_triggers': catalogVersionTriggersMigration(dialect),
   };
 }
 

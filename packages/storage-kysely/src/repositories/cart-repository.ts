@@ -365,15 +365,23 @@ export class KyselyCartRepository implements CartRepository {
     return row ? decodeAggregate(row, this.q.caps) : null;
   }
 
-  async update(scope: Scope, id: string, patch: CartPatch): Promise<CartRecord | null> {
+  update(
+    scope: Scope,
+    id: string,
+    patch: CartPatch,
+    options?: { returning?: true },
+  ): Promise<CartRecord | null>;
+  update(scope: Scope, id: string, patch: CartPatch, options: { returning: false }): Promise<boolean>;
+  async update(
+    scope: Scope,
+    id: string,
+    patch: CartPatch,
+    options?: { returning?: boolean },
+  ): Promise<CartRecord | boolean | null> {
     const { shape, args } = this.#patchArgs(scope, id, patch);
+    if (options?.returning === false) return (await this.q.affected(setColumns, args, shape)) > 0;
     const row = await this.q.first(update, args, shape);
     return row ? decodeCart(row, this.q.caps) : null;
-  }
-
-  async set(scope: Scope, id: string, patch: CartPatch): Promise<boolean> {
-    const { shape, args } = this.#patchArgs(scope, id, patch);
-    return (await this.q.affected(setColumns, args, shape)) > 0;
   }
 
   /**

@@ -3,7 +3,6 @@ import type {
   CustomerAddressRecord,
   CustomerRecord,
   CustomerRepository,
-  CustomerTotals,
   JsonObject,
   Page,
   PageRequest,
@@ -52,31 +51,15 @@ const softDelete = template(({ db }, p: Slots<ScopeSlots | 'id' | 'at'>) =>
     .where('id', '=', p.id)
     .where('deleted_at', 'is', null),
 );
-/** Derived from orders (docs/contract.md#customer-totals): non-draft, non-cancelled orders; paid − refunded. */
-const totals = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =>
-  db
-    .selectFrom('orders')
-    .select([
-      'customer_id',
-      sql<number | string>`sum(case when status in ('draft', 'cancelled') then 0 else 1 end)`.as(
-        'total_orders',
-      ),
-      sql<number | string>`sum(paid_total - refunded_total)`.as('total_spent'),
-    ])
-    .where('store_id', '=', p.store_id)
-    .where('mode', '=', p.mode)
-    .where(caps.inList(sql.ref('customer_id'), p.ids))
-    .groupBy('customer_id'),
-);
-
-const addressById = template(({ db }, p: Slots<ScopeSlots | 'customer_id' | 'id'>) =>
+/** One address by id, if it is one of these customers'. */
+const addressById = template(({ db, caps }, p: Slots<ScopeSlots | 'ids' | 'id'>) =>
   db
     .selectFrom('customer_addresses')
     .selectAll()
     .where('store_id', '=', p.store_id)
     .where('mode', '=', p.mode)
-    .where('customer_id', '=', p.customer_id)
-    .where('id', '=', p.id),
+    .where('id', '=', p.id)
+    .where(caps.inList(sql.ref('customer_id'), p.ids)),
 );
 const addressesOf = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =>
   db
@@ -198,7 +181,7 @@ function decodeAddress(
 
 /**
  * Customers and their addresses. E-mails are unique per scope case-insensitively (the unique
- * index is on `email_lower`, live customers only); `totals` derive from orders in one query.
+ * index is on `email_lower`, live customers only).
  */
 export class KyselyCustomerRepository implements CustomerRepository {
   constructor(private readonly q: QueryRunner) {}
@@ -207,13 +190,11 @@ export class KyselyCustomerRepository implements CustomerRepository {
     await insertRows(this.q, insert, 'customers', [encode(record, this.q.caps)]);
   }
 
-  async get(scope: Scope, id: string): Promise<CustomerRecord | null> {
-    const row = await this.q.first(get, { ...scope, id });
-    return row ? decode(row, this.q.caps) : null;
-  }
-
-  async getByEmail(scope: Scope, email: string): Promise<CustomerRecord | null> {
-    const row = await this.q.first(byEmail, { ...scope, email: email.toLowerCase() });
+  async get(scope: Scope, key: string | { email: string }): Promise<CustomerRecord | null> {
+    const row =
+      typeof key === 'string'
+        ? await this.q.first(get, { ...scope, id: key })
+        : await this.q.first(byEmail, { ...scope, email: key.email.toLowerCase() });
     return row ? decode(row, this.q.caps) : null;
   }
 
@@ -284,35 +265,23 @@ export class KyselyCustomerRepository implements CustomerRepository {
     return (await this.q.affected(softDelete, { ...scope, id, at })) > 0;
   }
 
-  async totals(scope: Scope, customer_ids: string[]): Promise<Record<string, CustomerTotals>> {
-    const result: Record<string, CustomerTotals> = {};
-    for (const id of customer_ids) result[id] = { total_orders: 0, total_spent: 0 };
-    if (customer_ids.length === 0) return result;
-    const rows = await this.q.rows(totals, { ...scope, ids: this.q.caps.list(customer_ids) });
-    for (const row of rows) {
-      if (row.customer_id === null) continue;
-      result[row.customer_id] = {
-        total_orders: Number(row.total_orders),
-        total_spent: Number(row.total_spent),
-      };
-    }
-    return result;
-  }
-
   async insertAddress(record: CustomerAddressRecord): Promise<void> {
     await insertRows(this.q, insertAddressRow, 'customer_addresses', [
       { ...record, is_default: this.q.caps.bool(record.is_default) },
     ]);
   }
 
-  async getAddress(scope: Scope, customer_id: string, id: string): Promise<CustomerAddressRecord | null> {
-    const row = await this.q.first(addressById, { ...scope, customer_id, id });
-    return row ? decodeAddress(row, this.q.caps) : null;
-  }
-
-  async listAddresses(scope: Scope, customer_ids: string[]): Promise<CustomerAddressRecord[]> {
+  async listAddresses(
+    scope: Scope,
+    customer_ids: string[],
+    filter?: { id?: string | undefined },
+  ): Promise<CustomerAddressRecord[]> {
     if (customer_ids.length === 0) return [];
-    const rows = await this.q.rows(addressesOf, { ...scope, ids: this.q.caps.list(customer_ids) });
+    const ids = this.q.caps.list(customer_ids);
+    const rows =
+      filter?.id === undefined
+        ? await this.q.rows(addressesOf, { ...scope, ids })
+        : await this.q.rows(addressById, { ...scope, ids, id: filter.id });
     return rows.map((row) => decodeAddress(row, this.q.caps));
   }
 

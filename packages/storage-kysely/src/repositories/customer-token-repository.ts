@@ -62,12 +62,16 @@ export class KyselyCustomerTokenRepository implements CustomerTokenRepository {
     return row ? decode(row) : null;
   }
 
-  async delete(scope: Scope, id: string): Promise<boolean> {
-    return (await this.q.affected(deleteOne, { ...scope, id })) > 0;
-  }
-
-  async deleteForCustomer(scope: Scope, customer_id: string, except_id?: string): Promise<void> {
-    if (except_id === undefined) await this.q.affected(deleteForCustomer, { ...scope, customer_id });
-    else await this.q.affected(deleteOthersOfCustomer, { ...scope, customer_id, id: except_id });
+  async delete(
+    scope: Scope,
+    target: string | { customer_id: string; except_id?: string | undefined },
+  ): Promise<boolean> {
+    if (typeof target === 'string') return (await this.q.affected(deleteOne, { ...scope, id: target })) > 0;
+    const { customer_id, except_id } = target;
+    const deleted =
+      except_id === undefined
+        ? await this.q.affected(deleteForCustomer, { ...scope, customer_id })
+        : await this.q.affected(deleteOthersOfCustomer, { ...scope, customer_id, id: except_id });
+    return deleted > 0;
   }
 }

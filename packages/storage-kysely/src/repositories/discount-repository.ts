@@ -3,7 +3,7 @@ import type {
   DiscountConditionRecord,
   DiscountRecord,
   DiscountRepository,
-  DiscountUsageRefusal,
+  DiscountUsageCounters,
   JsonObject,
   Page,
   PageRequest,
@@ -116,7 +116,10 @@ const softDelete = template(({ db }, p: Slots<ScopeSlots | 'id' | 'at'>) =>
     .where('deleted_at', 'is', null),
 );
 
-/** The guard: the row lock this UPDATE takes serialises uses of one discount. */
+/**
+ * The capped counter: `usage_count + 1` while under `usage_limit`. The row lock this UPDATE takes
+ * serialises the uses of one discount until the transaction ends.
+ */
 const countUse = template(({ db }, p: Slots<ScopeSlots | 'id'>) =>
   db
     .updateTable('discounts')
@@ -126,32 +129,33 @@ const countUse = template(({ db }, p: Slots<ScopeSlots | 'id'>) =>
     .where('id', '=', p.id)
     .where('deleted_at', 'is', null)
     .where(sql<SqlBool>`(usage_limit is null or usage_count < usage_limit)`)
-    .returning('per_customer_limit'),
+    .returning(['usage_count', 'usage_limit', 'per_customer_limit']),
 );
 /**
- * Postgres: {@link countUse} and, when the discount has no `per_customer_limit`, the use's row,
- * in ONE statement. No row back: the usage limit refused (nothing changed); a row with
- * `per_customer_limit` set: only the count moved, and the caller checks the customer's uses
- * and records the use itself.
+ * Postgres: {@link countUse} and, when it counted, the use's row, in ONE statement. No row back:
+ * the cap refused and nothing changed.
  */
 const countAndRecordUse = template(
   ({ db }, p: Slots<ScopeSlots | 'id' | 'use_id' | 'order_id' | 'customer_key' | 'at'>) => {
-    const query = sql<{
-      per_customer_limit: number | null;
-    }>`with counted as (update discounts set usage_count = usage_count + 1 where store_id = ${p.store_id} and mode = ${p.mode} and id = ${p.id} and deleted_at is null and (usage_limit is null or usage_count < usage_limit) returning per_customer_limit),
-recorded as (insert into discount_usages (store_id, mode, id, discount_id, order_id, customer_key, created_at) select ${p.store_id}::text, ${p.mode}::text, ${p.use_id}::text, ${p.id}::text, ${p.order_id}::text, ${p.customer_key}::text, ${p.at}::bigint from counted where counted.per_customer_limit is null)
-select per_customer_limit from counted`;
-    return { compile: () => query.compile(db) as CompiledQuery<{ per_customer_limit: number | null }> };
+    const query = sql<UsageCountersRow>`with counted as (update discounts set usage_count = usage_count + 1 where store_id = ${p.store_id} and mode = ${p.mode} and id = ${p.id} and deleted_at is null and (usage_limit is null or usage_count < usage_limit) returning usage_count, usage_limit, per_customer_limit),
+recorded as (insert into discount_usages (store_id, mode, id, discount_id, order_id, customer_key, created_at) select ${p.store_id}::text, ${p.mode}::text, ${p.use_id}::text, ${p.id}::text, ${p.order_id}::text, ${p.customer_key}::text, ${p.at}::bigint from counted)
+select usage_count, usage_limit, per_customer_limit from counted`;
+    return { compile: () => query.compile(db) as CompiledQuery<UsageCountersRow> };
   },
 );
-const uncountUse = template(({ db }, p: Slots<ScopeSlots | 'id'>) =>
-  db
-    .updateTable('discounts')
-    .set((eb) => ({ usage_count: eb('usage_count', '-', 1) }))
-    .where('store_id', '=', p.store_id)
-    .where('mode', '=', p.mode)
-    .where('id', '=', p.id),
-);
+type UsageCountersRow = {
+  usage_count: number | string;
+  usage_limit: number | string | null;
+  per_customer_limit: number | string | null;
+};
+const nullableNumber = (value: number | string | null) => (value === null ? null : Number(value));
+function countersOf(row: UsageCountersRow): DiscountUsageCounters {
+  return {
+    usage_count: Number(row.usage_count),
+    usage_limit: nullableNumber(row.usage_limit),
+    per_customer_limit: nullableNumber(row.per_customer_limit),
+  };
+}
 /** An order's recorded use of one discount, deleted when the use is given back. */
 const deleteOrderUse = template(({ db }, p: Slots<ScopeSlots | 'discount_id' | 'order_id'>) =>
   db
@@ -239,7 +243,8 @@ function encode(record: DiscountRecord, c: DialectCapabilities): EncodedRow<'dis
 
 /**
  * Discounts. Codes are unique per scope case-insensitively (a lower-cased `code_lower` column
- * carries the unique index); usage is counted atomically (`recordUsage`).
+ * carries the unique index); uses go through a capped counter with its log (`recordUsage`) and
+ * its guarded undo (`releaseUsage`). The per-customer limit is core's (discounts/discount-usage.ts).
  */
 export class KyselyDiscountRepository implements DiscountRepository {
   constructor(private readonly q: QueryRunner) {}
@@ -355,16 +360,13 @@ export class KyselyDiscountRepository implements DiscountRepository {
   }
 
   /**
-   * `usage_count += 1` guarded by the usage limit; then, holding that row lock, the customer's
-   * recorded uses are checked against `per_customer_limit` — over the limit, the increment is
-   * undone in the same transaction — and the use is recorded. `updated_at` is not touched (a
-   * use is not an edit), so a refusal leaves the row exactly as it was. On Postgres the count
-   * and the record of a discount without `per_customer_limit` are one statement.
+   * The capped counter and the use's row: on Postgres one statement; elsewhere the guarded
+   * UPDATE, then the row when it counted (the row lock taken first, as on Postgres).
    */
   async recordUsage(
     scope: Scope,
     use: { id: string; discount_id: string; order_id: string; customer_key: string; at: number },
-  ): Promise<{ ok: true } | { ok: false; refused: DiscountUsageRefusal }> {
+  ): Promise<DiscountUsageCounters | null> {
     if (this.q.caps.dialect === 'postgres') {
       const counted = await this.q.first(
         countAndRecordUse,
@@ -376,31 +378,10 @@ export class KyselyDiscountRepository implements DiscountRepository {
           at: use.at,
         }),
       );
-      if (!counted) return { ok: false, refused: 'usage_limit_reached' };
-      if (counted.per_customer_limit === null) return { ok: true };
-      return this.#recordLimitedUse(scope, use, counted.per_customer_limit);
+      return counted ? countersOf(counted) : null;
     }
     const counted = await this.q.first(countUse, scoped(scope, { id: use.discount_id }));
-    if (!counted) return { ok: false, refused: 'usage_limit_reached' };
-    return this.#recordLimitedUse(scope, use, counted.per_customer_limit);
-  }
-
-  /**
-   * After the count moved: checks `per_customer_limit` (when set) against the customer's recorded
-   * uses — over the limit, the increment is undone — and records the use.
-   */
-  async #recordLimitedUse(
-    scope: Scope,
-    use: { id: string; discount_id: string; order_id: string; customer_key: string; at: number },
-    per_customer_limit: number | null,
-  ): Promise<{ ok: true } | { ok: false; refused: DiscountUsageRefusal }> {
-    if (per_customer_limit !== null) {
-      const prior = await this.countUsesByCustomer(scope, [use.discount_id], use.customer_key);
-      if ((prior[use.discount_id] ?? 0) >= per_customer_limit) {
-        await this.q.affected(uncountUse, scoped(scope, { id: use.discount_id }));
-        return { ok: false, refused: 'per_customer_limit_reached' };
-      }
-    }
+    if (!counted) return null;
     await insertRows(this.q, insertUsage, 'discount_usages', [
       scoped(scope, {
         id: use.id,
@@ -410,7 +391,7 @@ export class KyselyDiscountRepository implements DiscountRepository {
         created_at: use.at,
       }),
     ]);
-    return { ok: true };
+    return countersOf(counted);
   }
 
   /**

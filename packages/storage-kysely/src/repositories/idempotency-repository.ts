@@ -1,5 +1,11 @@
 import type { Scope } from '@cartwright/core';
-import type { IdempotencyBegin, IdempotencyClaimRef, IdempotencyRepository } from '@cartwright/core/storage';
+import type {
+  IdempotencyClaim,
+  IdempotencyClaimRef,
+  IdempotencyClaimResult,
+  IdempotencyRecord,
+  IdempotencyRepository,
+} from '@cartwright/core/storage';
 import type { QueryRunner } from '../query/query-runner';
 import { type Slots, template } from '../query/template';
 import { scoped } from './scoped-args';
@@ -11,12 +17,12 @@ type ClaimSlots =
   | 'claim_token'
   | 'operation'
   | 'request_hash'
-  | 'now'
+  | 'created_at'
   | 'locked_until'
   | 'expires_at';
 
-/** First writer wins: the row exists afterwards, and RETURNING tells whether this call made it. */
-const claim = template(({ db }, p: Slots<ClaimSlots>) =>
+/** Insert-if-absent (first writer wins): the row exists afterwards, and RETURNING tells whether this call made it. */
+const insertClaim = template(({ db }, p: Slots<ClaimSlots>) =>
   db
     .insertInto('idempotency_keys')
     .values({
@@ -31,7 +37,7 @@ const claim = template(({ db }, p: Slots<ClaimSlots>) =>
       response_status: null,
       response_body: null,
       locked_until: p.locked_until,
-      created_at: p.now,
+      created_at: p.created_at,
       expires_at: p.expires_at,
     })
     .onConflict((oc) => oc.doNothing())
@@ -46,9 +52,13 @@ const get = template(({ db }, p: Slots<KeySlots>) =>
     .where('caller', '=', p.caller)
     .where('key', '=', p.key),
 );
-/** Compare-and-set on the state that was read, so only one caller takes a stale key over. */
-const takeOver = template(
-  ({ db }, p: Slots<ClaimSlots | 'seen_state' | 'seen_locked_until' | 'seen_expires_at'>) =>
+/**
+ * Compare-and-set on the record that was read (its claim token, state, lock and expiry), so that
+ * of the callers that read it only one replaces it. Affected rows tell (the new claim always
+ * changes `claim_token`, so a replacement never counts as "unchanged").
+ */
+const replaceClaim = template(
+  ({ db }, p: Slots<ClaimSlots | 'seen_token' | 'seen_state' | 'seen_locked_until' | 'seen_expires_at'>) =>
     db
       .updateTable('idempotency_keys')
       .set({
@@ -59,17 +69,17 @@ const takeOver = template(
         response_status: null,
         response_body: null,
         locked_until: p.locked_until,
-        created_at: p.now,
+        created_at: p.created_at,
         expires_at: p.expires_at,
       })
       .where('store_id', '=', p.store_id)
       .where('mode', '=', p.mode)
       .where('caller', '=', p.caller)
       .where('key', '=', p.key)
+      .where('claim_token', '=', p.seen_token)
       .where('state', '=', p.seen_state)
       .where('locked_until', '=', p.seen_locked_until)
-      .where('expires_at', '=', p.seen_expires_at)
-      .returning('key'),
+      .where('expires_at', '=', p.seen_expires_at),
 );
 /**
  * Compare-and-set on the claim: stores the response only while the record still holds this
@@ -110,58 +120,71 @@ const purge = template(({ db }, p: Slots<'now'>) =>
   db.deleteFrom('idempotency_keys').where('expires_at', '<=', p.now),
 );
 
-/** Attempts before a caller that keeps losing takeover races reports `in_progress`. */
-const MAX_ROUNDS = 5;
+function decode(row: {
+  key: string;
+  caller: string;
+  claim_token: string;
+  operation: string;
+  request_hash: string;
+  state: string;
+  response_status: number | null;
+  response_body: string | null;
+  locked_until: number | string;
+  created_at: number | string;
+  expires_at: number | string;
+}): IdempotencyRecord {
+  return {
+    key: row.key,
+    caller: row.caller,
+    claim_token: row.claim_token,
+    operation: row.operation,
+    request_hash: row.request_hash,
+    state: row.state === 'completed' ? 'completed' : 'in_progress',
+    response_status: row.response_status,
+    response_body: row.response_body,
+    locked_until: Number(row.locked_until),
+    created_at: Number(row.created_at),
+    expires_at: Number(row.expires_at),
+  };
+}
 
-/** Idempotency keys (docs/contract.md#idempotency): one in-progress claim per key, replay of the first response. */
+/**
+ * Idempotency keys (docs/contract.md#idempotency): one record per (scope, caller, key), put in place
+ * by compare-and-set (`claim`); what a stored record means is core's decision
+ * (`beginIdempotentRequest`).
+ */
 export class KyselyIdempotencyRepository implements IdempotencyRepository {
   constructor(private readonly q: QueryRunner) {}
 
-  async begin(
+  /** An insert-if-absent or a compare-and-set on the record read; on a miss, the record as stored now. */
+  async claim(
     scope: Scope,
-    input: {
-      key: string;
-      caller: string;
-      claim_token: string;
-      operation: string;
-      request_hash: string;
-      now: number;
-      lock_ms: number;
-      ttl_ms: number;
-    },
-  ): Promise<IdempotencyBegin> {
+    claim: IdempotencyClaim,
+    expected: IdempotencyRecord | null,
+  ): Promise<IdempotencyClaimResult> {
     const args = scoped(scope, {
-      key: input.key,
-      caller: input.caller,
-      claim_token: input.claim_token,
-      operation: input.operation,
-      request_hash: input.request_hash,
-      now: input.now,
-      locked_until: input.now + input.lock_ms,
-      expires_at: input.now + input.ttl_ms,
+      key: claim.key,
+      caller: claim.caller,
+      claim_token: claim.claim_token,
+      operation: claim.operation,
+      request_hash: claim.request_hash,
+      created_at: claim.created_at,
+      locked_until: claim.locked_until,
+      expires_at: claim.expires_at,
     });
-    for (let round = 0; round < MAX_ROUNDS; round++) {
-      if (await this.q.first(claim, args)) return { outcome: 'started' };
-      const row = await this.q.first(get, scoped(scope, { caller: input.caller, key: input.key }));
-      if (!row) continue; // released in between: claim again
-      const expired = row.expires_at <= input.now;
-      if (!expired) {
-        if (row.operation !== input.operation || row.request_hash !== input.request_hash)
-          return { outcome: 'mismatch' };
-        if (row.state === 'completed') {
-          return { outcome: 'replay', status: row.response_status ?? 200, body: row.response_body ?? '' };
-        }
-        if (row.locked_until > input.now) return { outcome: 'in_progress' };
-      }
-      const taken = await this.q.first(takeOver, {
-        ...args,
-        seen_state: row.state,
-        seen_locked_until: row.locked_until,
-        seen_expires_at: row.expires_at,
-      });
-      if (taken) return { outcome: 'started' };
-    }
-    return { outcome: 'in_progress' };
+    const won =
+      expected === null
+        ? (await this.q.first(insertClaim, args)) !== undefined
+        : (await this.q.affected(replaceClaim, {
+            ...args,
+            seen_token: expected.claim_token,
+            seen_state: expected.state,
+            seen_locked_until: expected.locked_until,
+            seen_expires_at: expected.expires_at,
+          })) === 1;
+    if (won) return { claimed: true };
+    const row = await this.q.first(get, scoped(scope, { caller: claim.caller, key: claim.key }));
+    return { claimed: false, current: row ? decode(row) : null };
   }
 
   async complete(

@@ -1,4 +1,4 @@
-import { reserveInventory, updateInventory } from '@cartwright/core/internal';
+import { LOW_STOCK_FILTER, reserveInventory, updateInventory } from '@cartwright/core/internal';
 import { makeProduct, newScope } from '@cartwright/storage-conformance';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +25,7 @@ describe('inventory apply on SQLite', () => {
     const seen = recordStatements();
     let statements: string[] = [];
     const result = await storage.transaction(async (tx) => {
-      const read = await tx.inventory.getByVariantIds(scope, [a!.variant_id, b!.variant_id]);
+      const read = await tx.inventory.get(scope, { variant_ids: [a!.variant_id, b!.variant_id] });
       seen.length = 0;
       const reserved = await reserveInventory(
         tx,
@@ -51,7 +51,7 @@ describe('inventory apply on SQLite', () => {
       [2, 5, 7],
     ]);
     const stored = await storage.read((r) =>
-      r.inventory.getByVariantIds(scope, [a!.variant_id, b!.variant_id]),
+      r.inventory.get(scope, { variant_ids: [a!.variant_id, b!.variant_id] }),
     );
     expect(Object.fromEntries(stored.map((row) => [row.variant_id, [row.reserved, row.updated_at]]))).toEqual(
       {
@@ -70,7 +70,7 @@ describe('inventory apply on SQLite', () => {
     let statements: string[] = [];
     let missed: string[] = [];
     const result = await storage.transaction(async (tx) => {
-      const read = await tx.inventory.getByVariantIds(scope, [a!.variant_id, b!.variant_id]);
+      const read = await tx.inventory.get(scope, { variant_ids: [a!.variant_id, b!.variant_id] });
       // b moves after the read: `read` is stale for b only.
       await updateInventory(tx, scope, b!.id, { on_hand: 20, updated_at: 2 });
       const levels = (row: (typeof read)[number]) => ({
@@ -116,12 +116,50 @@ describe('inventory apply on SQLite', () => {
       [20, 0, 2],
     ]);
     const stored = await storage.read((r) =>
-      r.inventory.getByVariantIds(scope, [a!.variant_id, b!.variant_id]),
+      r.inventory.get(scope, { variant_ids: [a!.variant_id, b!.variant_id] }),
     );
     expect(Object.fromEntries(stored.map((row) => [row.variant_id, [row.on_hand, row.reserved]]))).toEqual({
       [a!.variant_id]: [10, 1],
       [b!.variant_id]: [20, 2],
     });
+  });
+});
+
+describe('inventory list by a level comparison on SQLite', () => {
+  let storage: SqliteStorage;
+  beforeAll(async () => {
+    storage = sqliteStorage({ filename: ':memory:' });
+    await storage.migrate();
+  });
+  afterAll(() => storage.close());
+
+  it("core's low-stock filter is written as the partial index's predicate: page and count read inventory_items_low_stock_idx", async () => {
+    const scope = newScope();
+    await storage.transaction(async (tx) => {
+      for (const on_hand of [0, 0, 5, 50]) await tx.products.insert(makeProduct(scope, { on_hand }));
+    });
+    const plans: Array<{ sql: string; plan: string }> = [];
+    const seen = recordStatements((statement, args) => {
+      if (!/on_hand <=/.test(statement.source) || statement.source.startsWith('explain')) return;
+      const rows = statement.database
+        .prepare(`explain query plan ${statement.source}`)
+        .all(...args) as Array<{
+        detail: string;
+      }>;
+      plans.push({ sql: statement.source, plan: rows.map((row) => row.detail).join('\n') });
+    });
+    const page = await storage.read((r) =>
+      r.inventory.list(scope, LOW_STOCK_FILTER, { limit: 1, sort: 'created_at', order: 'desc' }),
+    );
+    seen.length = 0;
+    restoreStatements();
+    expect(page.data.map((row) => row.on_hand)).toEqual([0]);
+    expect(page.total_count).toBe(2);
+    expect(plans).toHaveLength(2);
+    for (const { sql, plan } of plans) {
+      expect(sql).toContain('on_hand <= safety_stock + reserved');
+      expect(plan).toContain('inventory_items_low_stock_idx');
+    }
   });
 });
 
@@ -134,13 +172,14 @@ const statementProto = (() => {
 })();
 const originals = new Map<string, unknown>();
 
-function recordStatements(): string[] {
+function recordStatements(inspect?: (statement: BetterSqlite3.Statement, args: unknown[]) => void): string[] {
   const seen: string[] = [];
   for (const method of ['all', 'get', 'run']) {
     const original = statementProto[method] as (...args: unknown[]) => unknown;
     originals.set(method, original);
-    statementProto[method] = function (this: { source: string }, ...args: unknown[]) {
+    statementProto[method] = function (this: BetterSqlite3.Statement, ...args: unknown[]) {
       seen.push(this.source);
+      inspect?.(this, args);
       return original.apply(this, args);
     };
   }

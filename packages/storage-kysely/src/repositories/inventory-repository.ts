@@ -1,6 +1,8 @@
 import type { Scope } from '@cartwright/core';
 import type {
   InventoryItemRecord,
+  InventoryLevelColumn,
+  InventoryLevelFilter,
   InventoryRecord,
   InventoryRepository,
   InventoryWrite,
@@ -82,7 +84,7 @@ const byVariantIds = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =>
 );
 
 /**
- * `getByVariantIds` with `lock`: the rows locked on Postgres (FOR UPDATE, in variant order so
+ * `get({ variant_ids })` with `lock`: the rows locked on Postgres (FOR UPDATE, in variant order so
  * that concurrent movements of several variants cannot deadlock). SQLite already holds the writer lock: no lock, and no
  * ORDER BY either (its sorter alone costs about as much as the read).
  */
@@ -209,24 +211,44 @@ function compilable<R>(db: Kysely<Database>, query: RawBuilder<unknown>): Compil
 /** The settings of one row (levels move only through `apply`), RETURNING the row as stored. */
 const updateSettings = updateTemplate('inventory_items');
 
+/** The columns `on_hand` may be compared with, in the order the comparison is written. */
+const LEVEL_COLUMNS: readonly InventoryLevelColumn[] = ['safety_stock', 'reserved'];
+
 /**
- * `low_stock=true`: available (`on_hand − reserved`) ≤ `safety_stock`, written exactly as the
- * predicate of the partial index `inventory_items_low_stock_idx` (0009_inventory_low_stock), which
- * both engines use only when the query repeats it.
+ * `filter.on_hand_at_most` as the statement's shape: the columns in {@link LEVEL_COLUMNS} order
+ * (so core's low-stock filter, `['safety_stock', 'reserved']`, is written
+ * `on_hand <= safety_stock + reserved`), or null for no filter.
  */
-const LOW_STOCK = sql<SqlBool>`on_hand <= safety_stock + reserved`;
+function atMostKey(filter: InventoryLevelFilter): string | null {
+  const columns = filter.on_hand_at_most;
+  if (columns === undefined) return null;
+  for (const column of columns) {
+    if (!LEVEL_COLUMNS.includes(column)) throw new RangeError(`Unknown inventory level column '${column}'`);
+  }
+  return LEVEL_COLUMNS.flatMap((known) => columns.filter((column) => column === known)).join(' + ');
+}
+
+/**
+ * `on_hand <= <sum of the columns>`. Written for `['safety_stock', 'reserved']` exactly as the
+ * predicate of the partial index `inventory_items_low_stock_idx` (0009_inventory_low_stock), which
+ * both engines use only when the query repeats it: the admin `low_stock` page and count then read
+ * only the matching rows.
+ */
+function onHandAtMost(sum: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`on_hand <= ${sql.raw(sum === '' ? '0' : sum)}`;
+}
 
 const list = keysetList({
   table: 'inventory_items',
   sorts: { created_at: ['created_at'] },
-  filterKey: (f: { low_stock: boolean }) => (f.low_stock ? 'low' : ''),
+  filterKey: (f: { at_most: string | null }) => (f.at_most === null ? '' : `<=${f.at_most}`),
   base: ({ db }, p, f) => {
     let query: SelectQueryBuilder<Database, 'inventory_items', object> = db
       .selectFrom('inventory_items')
       .where('store_id', '=', p.store_id)
       .where('mode', '=', p.mode)
       .where(liveVariant);
-    if (f.low_stock) query = query.where(LOW_STOCK);
+    if (f.at_most !== null) query = query.where(onHandAtMost(f.at_most));
     return query;
   },
   select: (_ctx, query) => query.selectAll().select(variantSku.as('sku')),
@@ -251,12 +273,19 @@ function holds(row: InventoryRecord | undefined, expect: InventoryWrite['expect'
 export class KyselyInventoryRepository implements InventoryRepository {
   constructor(private readonly q: QueryRunner) {}
 
-  async get(scope: Scope, id: string, options?: { lock?: boolean }): Promise<InventoryRecord | null> {
-    const row = await this.q.first(options?.lock === true ? lockById : get, scoped(scope, { id }));
+  get(scope: Scope, id: string, options?: { lock?: boolean }): Promise<InventoryRecord | null>;
+  get(scope: Scope, key: { variant_ids: string[] }, options?: { lock?: boolean }): Promise<InventoryRecord[]>;
+  async get(
+    scope: Scope,
+    key: string | { variant_ids: string[] },
+    options?: { lock?: boolean },
+  ): Promise<InventoryRecord | null | InventoryRecord[]> {
+    if (typeof key !== 'string') return this.#byVariantIds(scope, key.variant_ids, options);
+    const row = await this.q.first(options?.lock === true ? lockById : get, scoped(scope, { id: key }));
     return row ? decodeInventory(row, this.q.caps) : null;
   }
 
-  async getByVariantIds(
+  async #byVariantIds(
     scope: Scope,
     variant_ids: string[],
     options?: { lock?: boolean },
@@ -279,10 +308,10 @@ export class KyselyInventoryRepository implements InventoryRepository {
 
   list(
     scope: Scope,
-    filter: { low_stock?: boolean | undefined },
+    filter: InventoryLevelFilter,
     page: PageRequest<'created_at'>,
   ): Promise<Page<InventoryItemRecord>> {
-    return runKeysetList(this.q, list, scope, { low_stock: filter.low_stock === true }, {}, page, (rows) =>
+    return runKeysetList(this.q, list, scope, { at_most: atMostKey(filter) }, {}, page, (rows) =>
       rows.map((row) => decodeItem(row, this.q.caps)),
     );
   }
@@ -366,7 +395,7 @@ export class KyselyInventoryRepository implements InventoryRepository {
     await this.q.execute(RELEASE);
     const current = new Map(
       (
-        await this.getByVariantIds(
+        await this.#byVariantIds(
           scope,
           writes.map((w) => w.variant_id),
           { lock: true },

@@ -7,6 +7,7 @@ import type {
   OrderListFilter,
   OrderRecord,
   OrderRepository,
+  OrderSums,
   Page,
   PageRequest,
   Patch,
@@ -74,6 +75,7 @@ const orderBy = (column: 'id' | 'number', forUpdate: boolean) =>
 const orderById = orderBy('id', false);
 const orderByIdForUpdate = orderBy('id', true);
 const orderByNumber = orderBy('number', false);
+const orderByNumberForUpdate = orderBy('number', true);
 
 const childrenOf = <T extends 'order_lines' | 'payments' | 'fulfillments' | 'refunds'>(
   table: T,
@@ -186,6 +188,23 @@ const updateFulfillmentRow = updateTemplate<'fulfillments', 'expect_status'>('fu
 });
 const updateRefundRow = updateTemplate('refunds');
 const refundsByStatus = byStatusAcrossScopes('refunds');
+
+/** The orders of some customers summed per customer and status (`sumByCustomer`). */
+const sumsByCustomer = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =>
+  db
+    .selectFrom('orders')
+    .select([
+      'customer_id',
+      'status',
+      sql<number | string>`count(*)`.as('count'),
+      sql<number | string>`sum(paid_total)`.as('paid_total'),
+      sql<number | string>`sum(refunded_total)`.as('refunded_total'),
+    ])
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where(caps.inList(sql.ref('customer_id'), p.ids))
+    .groupBy(['customer_id', 'status']),
+);
 
 interface OrderFilterShape {
   status: boolean;
@@ -304,18 +323,18 @@ export class KyselyOrderRepository implements OrderRepository {
     ]);
   }
 
-  async get(scope: Scope, id: string, options?: { forUpdate?: boolean }): Promise<OrderAggregate | null> {
-    const row = await this.q.first(
-      options?.forUpdate ? orderByIdForUpdate : orderById,
-      scoped(scope, {
-        key: id,
-      }),
-    );
-    return row ? ((await this.#load(scope, [row]))[0] ?? null) : null;
-  }
-
-  async getByNumber(scope: Scope, number: number): Promise<OrderAggregate | null> {
-    const row = await this.q.first(orderByNumber, scoped(scope, { key: number }));
+  async get(
+    scope: Scope,
+    key: string | { number: number },
+    options?: { forUpdate?: boolean },
+  ): Promise<OrderAggregate | null> {
+    const row =
+      typeof key === 'string'
+        ? await this.q.first(options?.forUpdate ? orderByIdForUpdate : orderById, scoped(scope, { key }))
+        : await this.q.first(
+            options?.forUpdate ? orderByNumberForUpdate : orderByNumber,
+            scoped(scope, { key: key.number }),
+          );
     return row ? ((await this.#load(scope, [row]))[0] ?? null) : null;
   }
 
@@ -350,6 +369,24 @@ export class KyselyOrderRepository implements OrderRepository {
       created_before: filter.created_before,
     };
     return runKeysetList(this.q, list, scope, shape, args, page, (rows) => this.#load(scope, rows));
+  }
+
+  async sumByCustomer(scope: Scope, customer_ids: string[]): Promise<OrderSums[]> {
+    if (customer_ids.length === 0) return [];
+    const rows = await this.q.rows(sumsByCustomer, scoped(scope, { ids: this.q.caps.list(customer_ids) }));
+    return rows.flatMap((row) =>
+      row.customer_id === null
+        ? []
+        : [
+            {
+              customer_id: row.customer_id,
+              status: row.status as OrderRecord['status'],
+              count: Number(row.count),
+              paid_total: Number(row.paid_total),
+              refunded_total: Number(row.refunded_total),
+            },
+          ],
+    );
   }
 
   async update(
@@ -445,13 +482,11 @@ export class KyselyOrderRepository implements OrderRepository {
     await insertRows(this.q, insertPaymentRow, 'payments', [encodePayment(record, this.q.caps)]);
   }
 
-  async getPayment(scope: Scope, id: string): Promise<PaymentRecord | null> {
-    const row = await this.q.first(paymentById, scoped(scope, { key: id }));
-    return row ? decodePayment(row, this.q.caps) : null;
-  }
-
-  async getPaymentByIdempotencyKey(scope: Scope, key: string): Promise<PaymentRecord | null> {
-    const row = newest(await this.q.rows(paymentByIdempotencyKey, scoped(scope, { key })));
+  async getPayment(scope: Scope, key: string | { idempotency_key: string }): Promise<PaymentRecord | null> {
+    const row =
+      typeof key === 'string'
+        ? await this.q.first(paymentById, scoped(scope, { key }))
+        : newest(await this.q.rows(paymentByIdempotencyKey, scoped(scope, { key: key.idempotency_key })));
     return row ? decodePayment(row, this.q.caps) : null;
   }
 

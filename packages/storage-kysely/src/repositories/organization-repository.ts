@@ -35,13 +35,8 @@ export function decodeOrganization(
 export class KyselyOrganizationRepository implements OrganizationRepository {
   constructor(private readonly q: QueryRunner) {}
 
-  async getFirst(): Promise<OrganizationRecord | null> {
-    const row = await this.q.first(getFirst, {});
-    return row ? decodeOrganization(row, this.q.caps) : null;
-  }
-
-  async get(id: string): Promise<OrganizationRecord | null> {
-    const row = await this.q.first(get, { id });
+  async get(id?: string): Promise<OrganizationRecord | null> {
+    const row = id === undefined ? await this.q.first(getFirst, {}) : await this.q.first(get, { id });
     return row ? decodeOrganization(row, this.q.caps) : null;
   }
 

@@ -457,13 +457,21 @@ export class KyselyProductRepository implements ProductRepository {
    * writers take too; SQLite's writer lock already serialises writers), so the aggregate read
    * after it stays current until the transaction ends.
    */
-  async get(scope: Scope, id: string, options?: { forUpdate?: boolean }): Promise<ProductAggregate | null> {
-    if (options?.forUpdate && this.q.caps.forUpdate) await this.q.first(lockProduct, scoped(scope, { id }));
-    return (await this.#documents(scope, 'id', id))[0] ?? null;
-  }
-
-  async getBySlug(scope: Scope, slug: string): Promise<ProductAggregate | null> {
-    return (await this.#documents(scope, 'slug', slug))[0] ?? null;
+  async get(
+    scope: Scope,
+    key: string | { slug: string },
+    options?: { forUpdate?: boolean },
+  ): Promise<ProductAggregate | null> {
+    if (typeof key !== 'string') {
+      if (options?.forUpdate && this.q.caps.forUpdate) {
+        const id = (await this.#documents(scope, 'slug', key.slug))[0]?.id;
+        return id === undefined ? null : this.get(scope, id, options);
+      }
+      return (await this.#documents(scope, 'slug', key.slug))[0] ?? null;
+    }
+    if (options?.forUpdate && this.q.caps.forUpdate)
+      await this.q.first(lockProduct, scoped(scope, { id: key }));
+    return (await this.#documents(scope, 'id', key))[0] ?? null;
   }
 
   list(

@@ -67,19 +67,16 @@ export function decodeStore(row: Selectable<StoresTable>, c: DialectCapabilities
 export class KyselyStoreRepository implements StoreRepository {
   constructor(private readonly q: QueryRunner) {}
 
-  async getFirst(): Promise<StoreRecord | null> {
-    const row = await this.q.first(getFirst, {});
-    return row ? decodeStore(row, this.q.caps) : null;
-  }
-
-  async get(id: string): Promise<StoreRecord | null> {
-    const row = await this.q.first(get, { id });
-    if (!row) return null;
-    return decodeStore('r' in row ? rowFromJson(STORE_COLUMNS, row.r) : row, this.q.caps);
-  }
-
-  async getBySlug(slug: string): Promise<StoreRecord | null> {
-    const row = await this.q.first(getBySlug, { slug });
+  async get(key?: string | { slug: string }): Promise<StoreRecord | null> {
+    if (typeof key === 'string') {
+      const row = await this.q.first(get, { id: key });
+      if (!row) return null;
+      return decodeStore('r' in row ? rowFromJson(STORE_COLUMNS, row.r) : row, this.q.caps);
+    }
+    const row =
+      key === undefined
+        ? await this.q.first(getFirst, {})
+        : await this.q.first(getBySlug, { slug: key.slug });
     return row ? decodeStore(row, this.q.caps) : null;
   }
 

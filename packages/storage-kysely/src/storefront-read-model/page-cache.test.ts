@@ -2,17 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Scope } from '@cartwright/core';
+import type { ProductAggregate, Repositories } from '@cartwright/core/storage';
 import {
   adjustInventory,
-  productPageToWire,
-  productToWire,
   releaseInventory,
   reserveInventory,
   restockInventory,
   shipInventory,
   updateInventory,
-} from '@cartwright/core/internal';
-import type { ProductAggregate, Repositories } from '@cartwright/core/storage';
+} from '@cartwright/core/storage-rules';
+import { productPageToWire, productToWire } from '@cartwright/core/wire';
 import {
   createTestDatabase,
   dropTestDatabase,

@@ -102,7 +102,7 @@ function describeMaintenance(name: string, open: () => Promise<KyselyStorage>): 
       }
     }, 60_000);
 
-    it('installs its catalog-version triggers once (migrate() twice), none of 0008; 0017 down restores 0008 and drops them, up hands them back', async () => {
+    it('has its catalog-version triggers (0021) once after migrate() twice, none of 0008; down to 0016 restores 0008 and drops them, up hands them back', async () => {
       const storage = await open();
       try {
         await storage.migrate();

@@ -34,7 +34,7 @@ export interface ReadModelHost {
 
 /**
  * The Kysely storage's storefront read model (README.md in this folder is its contract):
- * responses rendered from `products.list` / `get` / `getBySlug` with core's `productToWire`,
+ * responses rendered from `products.list` / `get` (by id or slug) with core's `productToWire`,
  * kept whole in process under the catalog version read BEFORE them.
  */
 export class KyselyStorefrontReadModel implements StorefrontReadModel {
@@ -69,8 +69,7 @@ export class KyselyStorefrontReadModel implements StorefrontReadModel {
   ): Promise<string | null> {
     const render = () =>
       this.host.read(async (r) => {
-        const product =
-          by === 'id' ? await r.products.get(scope, key) : await r.products.getBySlug(scope, key);
+        const product = await r.products.get(scope, by === 'id' ? key : { slug: key });
         return product && product.status === status ? storefrontProductText(product) : null;
       });
     if (!this.#caching()) return render();

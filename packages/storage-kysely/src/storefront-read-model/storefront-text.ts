@@ -1,5 +1,5 @@
-import { productToWire } from '@cartwright/core/internal';
 import type { Page, ProductAggregate } from '@cartwright/core/storage';
+import { productToWire } from '@cartwright/core/wire';
 
 /**
  * A product's storefront JSON text: `JSON.stringify(productToWire(product, 'storefront'))`, the

@@ -65,7 +65,7 @@ export async function emitEvents(
   engine: Engine,
   events: ReadonlyArray<{ scope: Scope; type: string; data: Record<string, unknown> }>,
 ): Promise<void> {
-  await write(engine.context, async ({ emit }) => {
+  await write(engine.context, null, async ({ emit }) => {
     // Test payloads, not wire objects: the typed emit is bypassed on purpose.
     for (const event of events) emit(event.scope, event.type as EventType, event.data as never);
   });

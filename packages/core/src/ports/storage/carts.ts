@@ -4,7 +4,7 @@ import type { Millis, Scope } from './scope';
 
 // Carts with their items, and the locks of cart writers.
 
-/** The cart columns {@link CartRepository.update} and {@link CartRepository.set} write. */
+/** The cart columns {@link CartRepository.update} writes. */
 export type CartPatch = Patch<
   CartRecord,
   | 'customer_id'
@@ -42,13 +42,19 @@ export interface CartRepository {
     scope: Scope,
     owner: { session_id: string } | { customer_id: string; except_cart_id?: string | undefined },
   ): Promise<CartAggregate | null>;
-  update(scope: Scope, id: string, patch: CartPatch): Promise<CartRecord | null>;
   /**
-   * {@link CartRepository.update} without reading the row back, for a caller that holds the cart
+   * Writes the patch and returns the cart as stored, or null when there is no such cart in the
+   * scope. With `{ returning: false }` the row is not read back, for a caller that holds the cart
    * (read `forUpdate` in this transaction) and builds the updated record itself: the same columns
-   * are written, nothing is returned. False when there is no such cart in the scope.
+   * are written, and the answer is whether the cart exists.
    */
-  set(scope: Scope, id: string, patch: CartPatch): Promise<boolean>;
+  update(
+    scope: Scope,
+    id: string,
+    patch: CartPatch,
+    options?: { returning?: true },
+  ): Promise<CartRecord | null>;
+  update(scope: Scope, id: string, patch: CartPatch, options: { returning: false }): Promise<boolean>;
   /**
    * Compare-and-set of the status: `WHERE status = from`. Returns false when the cart was not in
    * `from` (e.g. a concurrent checkout completed it first).

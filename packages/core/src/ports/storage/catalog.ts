@@ -34,12 +34,15 @@ export interface ProductRepository {
    */
   insert(product: ProductAggregate): Promise<void>;
   /**
-   * The live product with its parts. `forUpdate` locks the product row until the transaction
-   * ends (Postgres FOR UPDATE; SQLite's writer lock), so that checks against its parts (variant
-   * option combinations, positions) hold until the write that follows.
+   * The live product with its parts, by id or by `{ slug }`. `forUpdate` locks the product row
+   * until the transaction ends (Postgres FOR UPDATE; SQLite's writer lock), so that checks against
+   * its parts (variant option combinations, positions) hold until the write that follows.
    */
-  get(scope: Scope, id: string, options?: { forUpdate?: boolean }): Promise<ProductAggregate | null>;
-  getBySlug(scope: Scope, slug: string): Promise<ProductAggregate | null>;
+  get(
+    scope: Scope,
+    key: string | { slug: string },
+    options?: { forUpdate?: boolean },
+  ): Promise<ProductAggregate | null>;
   list(
     scope: Scope,
     filter: ProductListFilter,

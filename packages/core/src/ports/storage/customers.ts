@@ -4,7 +4,6 @@ import type {
   CustomerAddressRecord,
   CustomerRecord,
   CustomerTokenRecord,
-  CustomerTotals,
   PasswordResetRecord,
 } from './records';
 import type { Millis, Scope } from './scope';
@@ -14,9 +13,8 @@ import type { Millis, Scope } from './scope';
 export interface CustomerRepository {
   /** duplicate_email (param `email`) when the e-mail exists in the scope (case-insensitive). */
   insert(record: CustomerRecord): Promise<void>;
-  get(scope: Scope, id: string): Promise<CustomerRecord | null>;
-  /** Case-insensitive. */
-  getByEmail(scope: Scope, email: string): Promise<CustomerRecord | null>;
+  /** The live customer by id, or by `{ email }` (case-insensitive). */
+  get(scope: Scope, key: string | { email: string }): Promise<CustomerRecord | null>;
   list(
     scope: Scope,
     filter: { q?: string | undefined; status?: 'active' | 'disabled' | undefined; tag?: string | undefined },
@@ -39,13 +37,17 @@ export interface CustomerRepository {
     >,
   ): Promise<CustomerRecord | null>;
   delete(scope: Scope, id: string, at: Millis): Promise<boolean>;
-  /** Derived from orders in one grouped query. Missing ids get zeros. */
-  totals(scope: Scope, customer_ids: string[]): Promise<Record<string, CustomerTotals>>;
 
   insertAddress(record: CustomerAddressRecord): Promise<void>;
-  getAddress(scope: Scope, customer_id: string, id: string): Promise<CustomerAddressRecord | null>;
-  /** The addresses of these customers (one or a page of them), oldest first, in one query. */
-  listAddresses(scope: Scope, customer_ids: string[]): Promise<CustomerAddressRecord[]>;
+  /**
+   * The addresses of these customers (one or a page of them), oldest first, in one query; with
+   * `filter.id`, only that address (of one of these customers).
+   */
+  listAddresses(
+    scope: Scope,
+    customer_ids: string[],
+    filter?: { id?: string | undefined },
+  ): Promise<CustomerAddressRecord[]>;
   updateAddress(
     scope: Scope,
     customer_id: string,
@@ -78,13 +80,15 @@ export interface CustomerTokenRepository {
   insert(record: CustomerTokenRecord): Promise<void>;
   /** Scoped lookup by hash; expired tokens are returned (the caller checks `expires_at`). */
   findByHash(scope: Scope, token_hash: string): Promise<CustomerTokenRecord | null>;
-  /** Revokes one token (sign-out). True when it existed. */
-  delete(scope: Scope, id: string): Promise<boolean>;
   /**
-   * Revokes every token of the customer, except `except_id` when given (the token of the caller
-   * who changed the password stays signed in).
+   * Revokes one token by id (sign-out), or every token of `{ customer_id }` except `except_id`
+   * when given (the token of the caller who changed the password stays signed in). True when it
+   * deleted any.
    */
-  deleteForCustomer(scope: Scope, customer_id: string, except_id?: string): Promise<void>;
+  delete(
+    scope: Scope,
+    target: string | { customer_id: string; except_id?: string | undefined },
+  ): Promise<boolean>;
 }
 
 /** Password reset tokens (docs/contract.md#password-reset). */

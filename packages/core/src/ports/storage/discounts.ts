@@ -1,6 +1,6 @@
 import type { Patch } from './conventions';
 import type { Page, PageRequest } from './pagination';
-import type { DiscountRecord, DiscountUsageRefusal } from './records';
+import type { DiscountRecord } from './records';
 import type { Millis, Scope } from './scope';
 
 // Discounts and their recorded uses.
@@ -48,25 +48,38 @@ export interface DiscountRepository {
   ): Promise<DiscountRecord | null>;
   delete(scope: Scope, id: string, at: Millis): Promise<boolean>;
   /**
-   * Counts one use atomically: `usage_count += 1 WHERE usage_count < usage_limit` (the WHERE is
-   * the guard, and the row lock it takes serialises uses of one discount), then, under that
-   * lock, checks `per_customer_limit` against recorded uses of `customer_key` (customer id, else
-   * lower-cased e-mail) and records the use. On refusal nothing is changed.
+   * A capped counter and its log, in one guarded write: `usage_count + 1` only while
+   * `usage_count < usage_limit` (no cap when `usage_limit` is null), and, when it counted, the use
+   * (`order_id`, `customer_key`) recorded. Takes the discount's row lock until the transaction ends,
+   * so the uses of one discount are serialised across processes: what this transaction reads of
+   * the discount's uses afterwards (`countUsesByCustomer`) stays true until it commits. Returns the
+   * row's counters as they stand under that lock, or null when the cap refused (or there is no such
+   * live discount) — nothing changed then. `updated_at` is left alone (a use is not an edit).
    */
   recordUsage(
     scope: Scope,
     use: { id: string; discount_id: string; order_id: string; customer_key: string; at: Millis },
-  ): Promise<{ ok: true } | { ok: false; refused: DiscountUsageRefusal }>;
+  ): Promise<DiscountUsageCounters | null>;
   /**
-   * Gives back the use an order made of a discount (an order cancelled because its payment never
-   * came, decisions §22): deletes the order's recorded use of it and lowers `usage_count` by as
-   * many as were deleted. Returns how many uses were given back; a second call gives back none.
+   * The guarded decrement that undoes `recordUsage`: deletes the uses recorded for this order of
+   * this discount and lowers `usage_count` by as many (never below 0; deleted discounts included).
+   * Returns how many it gave back: a second call, or a concurrent one, gives back none.
    */
   releaseUsage(scope: Scope, use: { discount_id: string; order_id: string }): Promise<number>;
-  /** Prior uses per discount by one customer key, for pricing previews. */
+  /**
+   * The recorded uses of each of these discounts by one customer key (0 for none), in one
+   * statement.
+   */
   countUsesByCustomer(
     scope: Scope,
     discount_ids: string[],
     customer_key: string,
   ): Promise<Record<string, number>>;
+}
+
+/** A discount's usage counters as `recordUsage` leaves them (read under the discount's row lock). */
+export interface DiscountUsageCounters {
+  usage_count: number;
+  usage_limit: number | null;
+  per_customer_limit: number | null;
 }

@@ -1,38 +1,55 @@
 import type { Millis, Scope } from './scope';
 
-// Idempotency keys: claims of one request each.
+// Idempotency keys: one record per key, claimed by compare-and-set.
 
-export type IdempotencyBegin =
-  | { outcome: 'started' }
-  | { outcome: 'replay'; status: number; body: string }
-  | { outcome: 'mismatch' }
-  | { outcome: 'in_progress' };
+/**
+ * One stored idempotency key: the claim of the request that holds it (`claim_token`), what that
+ * request was (`operation`, `request_hash`), and its response once `completed`. The record's key
+ * is (scope, `caller`, `key`).
+ */
+export interface IdempotencyRecord {
+  key: string;
+  caller: string;
+  claim_token: string;
+  operation: string;
+  request_hash: string;
+  state: 'in_progress' | 'completed';
+  /** Null while in progress. */
+  response_status: number | null;
+  response_body: string | null;
+  locked_until: Millis;
+  created_at: Millis;
+  expires_at: Millis;
+}
+
+/** A new claim: the record a request puts in place, in progress and without a response. */
+export type IdempotencyClaim = Omit<IdempotencyRecord, 'state' | 'response_status' | 'response_body'>;
+
+/** What {@link IdempotencyRepository.claim} answers. */
+export type IdempotencyClaimResult =
+  | { claimed: true }
+  /** The record as stored now (read after the write missed), or null when there is none any more. */
+  | { claimed: false; current: IdempotencyRecord | null };
 
 export interface IdempotencyRepository {
   /**
-   * First writer wins: inserts an in-progress record holding `claim_token` (INSERT … ON CONFLICT
-   * DO NOTHING). A key is scoped to its caller: the record's key is (scope, `caller`, `key`).
-   * When it exists: a different `operation` or `request_hash` → mismatch; completed → replay;
-   * in progress with `locked_until` in the future → in_progress; in progress but expired lock, or
-   * past `expires_at` → taken over by this caller (started), with this call's `claim_token`.
+   * Compare-and-set of the key's record: puts `claim` in place (in progress, no response) only
+   * while the key's record is still `expected` — `null`: there is none (insert-if-absent, first
+   * writer wins); else the record as read, unchanged (same `claim_token`, `state`,
+   * `locked_until` and `expires_at`). Of concurrent claims expecting the same thing, exactly one
+   * wins, across processes. When it misses, answers the record as stored now (null when it was
+   * deleted meanwhile); nothing was written. Core decides from that record (replay, mismatch,
+   * in progress, or a take-over, which is this call again with `expected` = that record).
    */
-  begin(
+  claim(
     scope: Scope,
-    input: {
-      key: string;
-      caller: string;
-      claim_token: string;
-      operation: string;
-      request_hash: string;
-      now: Millis;
-      lock_ms: number;
-      ttl_ms: number;
-    },
-  ): Promise<IdempotencyBegin>;
+    claim: IdempotencyClaim,
+    expected: IdempotencyRecord | null,
+  ): Promise<IdempotencyClaimResult>;
   /**
    * Stores the response as a compare-and-set on the claim: only while the record still holds
    * `claim.claim_token` (in progress, or completed by this same claim). Returns false when the claim
-   * was taken over (its lock expired) — the caller's transaction must then roll back its effect.
+   * was taken over — the caller's transaction must then roll back its effect.
    */
   complete(
     scope: Scope,
@@ -44,9 +61,9 @@ export interface IdempotencyRepository {
    * taken over. Interim transactions of a request call it so that a stale claim commits nothing.
    */
   renew(scope: Scope, claim: IdempotencyClaimRef, locked_until: Millis): Promise<boolean>;
-  /** Forget an in-progress key held by this claim (the request failed in a way that should not be replayed). */
+  /** Deletes the record while it is in progress and holds this claim's token (guarded delete). */
   release(scope: Scope, claim: IdempotencyClaimRef): Promise<void>;
-  /** Housekeeping: delete records past `expires_at`. */
+  /** Housekeeping, unscoped: deletes the records whose `expires_at` ≤ `now`; returns how many. */
   purgeExpired(now: Millis): Promise<number>;
 }
 

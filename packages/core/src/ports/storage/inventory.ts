@@ -27,6 +27,15 @@ export interface InventoryItemRecord extends InventoryRecord {
   version: number;
 }
 
+/** A level column of an inventory row that `InventoryRepository.list` can compare `on_hand` with. */
+export type InventoryLevelColumn = 'reserved' | 'safety_stock';
+
+/** What `InventoryRepository.list` filters by. */
+export interface InventoryLevelFilter {
+  /** Only rows whose `on_hand` ≤ the sum of these columns of the same row. */
+  on_hand_at_most?: readonly InventoryLevelColumn[] | undefined;
+}
+
 /**
  * A compare-and-set of one inventory row (`InventoryRepository.apply`): the row of `variant_id`
  * must still hold every field of `expect` (the fields the inventory rules read), and then takes
@@ -54,15 +63,11 @@ export interface InventoryRepository {
    */
   get(scope: Scope, id: string, options?: { lock?: boolean }): Promise<InventoryRecord | null>;
   /**
-   * The rows of these variants (unknown ones absent), deleted variants included. `lock`: as in
-   * `get`, taken in variant-id order (Postgres), so concurrent movements of several variants
-   * cannot deadlock. One statement whatever the number of variants.
+   * With `{ variant_ids }`: the rows of these variants (unknown ones absent), deleted variants
+   * included. `lock`: as by id, taken in variant-id order (Postgres), so concurrent movements of
+   * several variants cannot deadlock. One statement whatever the number of variants.
    */
-  getByVariantIds(
-    scope: Scope,
-    variant_ids: string[],
-    options?: { lock?: boolean },
-  ): Promise<InventoryRecord[]>;
+  get(scope: Scope, key: { variant_ids: string[] }, options?: { lock?: boolean }): Promise<InventoryRecord[]>;
   /**
    * One row by id with its variant's SKU and its level's version, or null (also when its variant
    * is soft-deleted). No lock: reads what is committed, or this transaction's own writes. One
@@ -70,12 +75,16 @@ export interface InventoryRepository {
    */
   getItem(scope: Scope, id: string): Promise<InventoryItemRecord | null>;
   /**
-   * `low_stock`: only rows with available (on_hand − reserved) ≤ safety_stock. Each row with its
-   * variant's SKU and its level's version, as `getItem`. One statement.
+   * The rows of the scope, each with its variant's SKU and its level's version, as `getItem`. With
+   * `filter.on_hand_at_most`, only the rows whose `on_hand` is at most the sum of those columns of
+   * the same row (an empty list: at most 0) — a comparison core's rules define (the admin
+   * `low_stock` filter is `['safety_stock', 'reserved']`: available ≤ safety_stock). Page and count
+   * are one statement each; for `['safety_stock', 'reserved']` an adapter keeps them index-backed
+   * (reading only the matching rows). One statement.
    */
   list(
     scope: Scope,
-    filter: { low_stock?: boolean | undefined },
+    filter: InventoryLevelFilter,
     page: PageRequest<'created_at'>,
   ): Promise<Page<InventoryItemRecord>>;
   /**

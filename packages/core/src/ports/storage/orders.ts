@@ -28,6 +28,18 @@ export interface OrderListFilter {
   exclude_drafts?: boolean | undefined;
 }
 
+/** The orders of one customer in one status, summed ({@link OrderRepository.sumByCustomer}). */
+export interface OrderSums {
+  customer_id: string;
+  status: OrderRecord['status'];
+  /** How many orders. */
+  count: number;
+  /** Σ `paid_total`. */
+  paid_total: number;
+  /** Σ `refunded_total`. */
+  refunded_total: number;
+}
+
 export interface OrderRepository {
   /**
    * Allocates the next order number of the scope (1001, 1002, …) inside the caller's
@@ -37,13 +49,23 @@ export interface OrderRepository {
   nextNumber(scope: Scope): Promise<number>;
   /** Inserts the order with its lines, payments, fulfillments and refunds. */
   insert(order: OrderAggregate): Promise<void>;
-  get(scope: Scope, id: string, options?: { forUpdate?: boolean }): Promise<OrderAggregate | null>;
-  getByNumber(scope: Scope, number: number): Promise<OrderAggregate | null>;
+  /** The order by id or by `{ number }`; `forUpdate` locks its row until the transaction ends. */
+  get(
+    scope: Scope,
+    key: string | { number: number },
+    options?: { forUpdate?: boolean },
+  ): Promise<OrderAggregate | null>;
   list(
     scope: Scope,
     filter: OrderListFilter,
     page: PageRequest<'created_at' | 'number' | 'total'>,
   ): Promise<Page<OrderAggregate>>;
+  /**
+   * The orders of these customers summed per customer and status, drafts and cancelled ones
+   * included, in one grouped statement: one row per (customer, status) that has orders (what
+   * counts towards a customer's totals is core's rule).
+   */
+  sumByCustomer(scope: Scope, customer_ids: string[]): Promise<OrderSums[]>;
   /**
    * Updates order columns. With `expect_status`, a compare-and-set: no row changes unless the
    * order is still in that status (returns null then).
@@ -91,9 +113,11 @@ export interface OrderRepository {
   ): Promise<void>;
 
   insertPayment(record: PaymentRecord): Promise<void>;
-  getPayment(scope: Scope, id: string): Promise<PaymentRecord | null>;
-  /** A checkout attempt by its provider idempotency key (reconciliation). */
-  getPaymentByIdempotencyKey(scope: Scope, key: string): Promise<PaymentRecord | null>;
+  /**
+   * A payment by id, or a checkout attempt by `{ idempotency_key }`, its provider idempotency key
+   * (the newest, should there be several).
+   */
+  getPayment(scope: Scope, key: string | { idempotency_key: string }): Promise<PaymentRecord | null>;
   updatePayment(
     scope: Scope,
     id: string,

@@ -6,9 +6,8 @@ import type { Millis, Scope } from './scope';
 // The installation's organization, its stores and their API keys.
 
 export interface OrganizationRepository {
-  /** The first organization, if any (one per installation today). */
-  getFirst(): Promise<OrganizationRecord | null>;
-  get(id: string): Promise<OrganizationRecord | null>;
+  /** The organization with this id; without one, the first (oldest) organization, if any (one per installation today). */
+  get(id?: string): Promise<OrganizationRecord | null>;
   insert(record: OrganizationRecord): Promise<void>;
   update(
     id: string,
@@ -17,10 +16,11 @@ export interface OrganizationRepository {
 }
 
 export interface StoreRepository {
-  getFirst(): Promise<StoreRecord | null>;
-  get(id: string): Promise<StoreRecord | null>;
-  /** The store whose `slug` is exactly this, or null. One statement. */
-  getBySlug(slug: string): Promise<StoreRecord | null>;
+  /**
+   * The store with this id, or whose `slug` is exactly `{ slug }`; without a key, the first
+   * (oldest) store. Null when there is none. One statement.
+   */
+  get(key?: string | { slug: string }): Promise<StoreRecord | null>;
   /** A `slug` another store already has → `duplicate_slug` (409, param `slug`). */
   insert(record: StoreRecord): Promise<void>;
   /** A `slug` another store already has → `duplicate_slug` (409, param `slug`). */

@@ -1,27 +1,27 @@
-import type { CartStatus } from '../../carts/vocabulary';
-import type { ProductStatus, ProductType } from '../../catalog/vocabulary';
-import type { CustomerStatus } from '../../customers/vocabulary';
-import type { DiscountConditionType, DiscountTarget, DiscountValueType } from '../../discounts/vocabulary';
-import type { FulfillmentRecordStatus, FulfillmentStatus, OrderStatus } from '../../orders/vocabulary';
-import type { PaymentRecordStatus, PaymentStatus } from '../../payments/vocabulary';
-import type { RefundRecordStatus } from '../../refunds/vocabulary';
-import type { KeyType } from '../../store/vocabulary';
-import type { WebhookDeliveryStatus } from '../../webhooks/vocabulary';
+import type { CartStatus } from '../../vocabulary/carts';
+import type { ProductStatus, ProductType } from '../../vocabulary/catalog';
+import type { CustomerStatus } from '../../vocabulary/customers';
+import type { DiscountConditionType, DiscountTarget, DiscountValueType } from '../../vocabulary/discounts';
+import type { FulfillmentRecordStatus, FulfillmentStatus, OrderStatus } from '../../vocabulary/orders';
+import type { PaymentRecordStatus, PaymentStatus } from '../../vocabulary/payments';
+import type { RefundRecordStatus } from '../../vocabulary/refunds';
+import type { KeyType } from '../../vocabulary/store';
+import type { WebhookDeliveryStatus } from '../../vocabulary/webhooks';
 import type { JsonObject, Millis, Mode } from './scope';
 
-export type { CartStatus } from '../../carts/vocabulary';
-export type { ProductStatus, ProductType } from '../../catalog/vocabulary';
+export type { CartStatus } from '../../vocabulary/carts';
+export type { ProductStatus, ProductType } from '../../vocabulary/catalog';
 export type {
   DiscountConditionType,
   DiscountTarget,
   DiscountUsageRefusal,
   DiscountValueType,
-} from '../../discounts/vocabulary';
-export type { FulfillmentRecordStatus, FulfillmentStatus, OrderStatus } from '../../orders/vocabulary';
-export type { PaymentRecordStatus, PaymentStatus } from '../../payments/vocabulary';
-export type { RefundRecordStatus } from '../../refunds/vocabulary';
-export type { KeyType } from '../../store/vocabulary';
-export type { WebhookDeliveryStatus } from '../../webhooks/vocabulary';
+} from '../../vocabulary/discounts';
+export type { FulfillmentRecordStatus, FulfillmentStatus, OrderStatus } from '../../vocabulary/orders';
+export type { PaymentRecordStatus, PaymentStatus } from '../../vocabulary/payments';
+export type { RefundRecordStatus } from '../../vocabulary/refunds';
+export type { KeyType } from '../../vocabulary/store';
+export type { WebhookDeliveryStatus } from '../../vocabulary/webhooks';
 
 /**
  * Storage records: snake_case, close to the wire, money as integer minor units in the row's
@@ -299,14 +299,6 @@ export interface CustomerRecord extends Scoped {
   password_hash: string | null;
   created_at: Millis;
   updated_at: Millis;
-}
-
-/** Derived on read from orders (docs/contract.md#customer-totals), so it can never drift. */
-export interface CustomerTotals {
-  /** Non-draft, non-cancelled orders. */
-  total_orders: number;
-  /** Sum over the customer's orders of paid_total − refunded_total. */
-  total_spent: number;
 }
 
 export interface CustomerAddressRecord extends Scoped {

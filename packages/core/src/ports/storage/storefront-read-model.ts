@@ -8,7 +8,7 @@ import type { Scope } from './scope';
  * serves the storefront catalog's responses as finished JSON text, so that a storage can keep
  * them (in memory, in a cache, in rendered rows) however it likes. Core never sees how: it asks
  * for the complete response text and writes it out. A storage without one is served through
- * `ProductRepository.list` / `get` / `getBySlug`, and core serialises the objects (the reference
+ * `ProductRepository.list` / `get` (by id or slug), and core serialises the objects (the reference
  * the read model is held to).
  *
  * The contract every implementation keeps (the conformance suites `storefront-text` and

@@ -90,7 +90,9 @@ export const RateSchema = z
   .refine(fitsDecimalPlaces, { error: `must have at most ${MAX_DECIMAL_PLACES} decimal places` });
 
 /** The path parameters of `/{id}` routes. */
-export const IdPathSchema = z.object({ id: PathIdSchema });
+export interface IdPathSchema extends Named<typeof idPathSchema> {}
+const idPathSchema = z.object({ id: PathIdSchema });
+export const IdPathSchema: IdPathSchema = idPathSchema;
 
 /** A response timestamp: ISO 8601 date-time, e.g. `2024-01-31T12:00:00.000Z`. */
 export const DateTimeSchema = z.iso.datetime({ offset: true });
@@ -108,13 +110,17 @@ export const RequiredTextSchema = z.string().trim().min(1).max(MAX_NAME_LENGTH);
 export const IdentifierTextSchema = z.string().trim().min(1).max(MAX_IDENTIFIER_LENGTH);
 
 /** Optional one-line text in a request body (at most {@link MAX_NAME_LENGTH}); `null` clears it. */
-export const OptionalTextSchema = z.string().max(MAX_NAME_LENGTH).nullable().optional();
+export interface OptionalTextSchema extends Named<typeof optionalTextSchema> {}
+const optionalTextSchema = z.string().max(MAX_NAME_LENGTH).nullable().optional();
+export const OptionalTextSchema: OptionalTextSchema = optionalTextSchema;
 
 /**
  * Optional long text (descriptions, notes, reasons), at most {@link MAX_TEXT_LENGTH} characters;
  * `null` clears it.
  */
-export const OptionalLongTextSchema = z.string().max(MAX_TEXT_LENGTH).nullable().optional();
+export interface OptionalLongTextSchema extends Named<typeof optionalLongTextSchema> {}
+const optionalLongTextSchema = z.string().max(MAX_TEXT_LENGTH).nullable().optional();
+export const OptionalLongTextSchema: OptionalLongTextSchema = optionalLongTextSchema;
 
 /** An e-mail address in a request (at most {@link MAX_IDENTIFIER_LENGTH} characters). */
 export const EmailSchema = z.email({ error: 'must be a valid e-mail address' }).max(MAX_IDENTIFIER_LENGTH);
@@ -153,12 +159,21 @@ export const CurrencyCodeSchema = z
  * UTC). Output: epoch milliseconds. Local date-times without an offset are refused, since their
  * meaning would depend on the server's time zone.
  */
-export const TimestampInputSchema = z
+export interface TimestampInputSchema extends Named<typeof timestampInputSchema> {}
+const timestampInputSchema = z
   .union([z.iso.datetime({ offset: true }), z.iso.date()], {
     error:
       'must be an ISO 8601 date-time with a time zone (e.g. 2024-01-31T12:00:00Z) or a date (2024-01-31)',
   })
   .transform((value) => Date.parse(value));
+export const TimestampInputSchema: TimestampInputSchema = timestampInputSchema;
+
+/**
+ * Lets an interface extend the inferred type of a schema: `interface XSchema extends
+ * Named<typeof xSchema> {}`. Declarations then name the schema wherever it is embedded (a
+ * field, a list, an operation) instead of spelling its zod type out each time.
+ */
+export type Named<T> = T;
 
 // ---------------------------------------------------------------- metadata
 
@@ -175,10 +190,12 @@ function isJsonValue(value: unknown, depth: number, maxDepth = 32): boolean {
 /**
  * `metadata` (and product `attributes`) in a response: a free-form JSON object.
  */
-export const MetadataSchema = z
+export interface MetadataSchema extends Named<typeof metadataSchema> {}
+const metadataSchema = z
   .record(z.string(), z.unknown() as unknown as z.ZodType<Json>)
   .refine((value) => isJsonValue(value, 0), { error: 'must contain only JSON values' })
   .meta({ id: 'Metadata', description: 'A free-form JSON object.' });
+export const MetadataSchema: MetadataSchema = metadataSchema;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
@@ -253,7 +270,8 @@ function checkMetadata(value: Record<string, unknown>, ctx: z.RefinementCtx): vo
  * like any other (zod's `record` would drop `__proto__`). `PATCH` replaces the object as a whole
  * (docs/contract.md#requests).
  */
-export const MetadataInputSchema = z
+export interface MetadataInputSchema extends Named<typeof metadataInputSchema> {}
+const metadataInputSchema = z
   .custom<Record<string, Json>>(isPlainObject, { error: 'must be a JSON object' })
   .superRefine(checkMetadata)
   .meta({
@@ -266,22 +284,28 @@ export const MetadataInputSchema = z
       `A free-form JSON object: at most ${MAX_METADATA_KEYS} keys of at most ${MAX_METADATA_KEY_LENGTH} ` +
       `characters; strings at most ${MAX_METADATA_VALUE_LENGTH} characters.`,
   });
+export const MetadataInputSchema: MetadataInputSchema = metadataInputSchema;
 
 // ---------------------------------------------------------------- money
 
 /** Money on the wire: integer minor units and an ISO 4217 currency (spec "Shared shapes"). */
-export const MoneySchema = z
+export interface MoneySchema extends Named<typeof moneySchema> {}
+const moneySchema = z
   .object({
     amount: z.int(),
     currency: z.string(),
   })
   .meta({ id: 'Money', description: 'An amount in the smallest currency unit, with its currency.' });
+export const MoneySchema: MoneySchema = moneySchema;
 
 /** A money amount in a request, normalised: `currency` is present only when the client sent one. */
 export interface MoneyInput {
   amount: number;
   currency?: string;
 }
+
+/** The zod type of {@link moneyInput} and {@link positiveMoneyInput}. */
+export interface MoneyInputSchema extends Named<ReturnType<typeof moneyInputOf>> {}
 
 function moneyInputOf(min: number, max: number) {
   const amount = max === Number.MAX_SAFE_INTEGER ? IntegerSchema.min(min) : IntegerSchema.min(min).max(max);
@@ -309,13 +333,13 @@ function moneyInputOf(min: number, max: number) {
  * `currency` equals the store currency is checked by the services (422 `currency_mismatch`),
  * since the schema does not know the store.
  */
-export const moneyInput = moneyInputOf(0, MAX_AMOUNT);
+export const moneyInput: MoneyInputSchema = moneyInputOf(0, MAX_AMOUNT);
 
 /**
  * Like {@link moneyInput} with amounts ≥ 1 and up to any safe integer (payments, refunds: an order
  * may total more than {@link MAX_AMOUNT}; what is refundable is a business rule).
  */
-export const positiveMoneyInput = moneyInputOf(1, Number.MAX_SAFE_INTEGER);
+export const positiveMoneyInput: MoneyInputSchema = moneyInputOf(1, Number.MAX_SAFE_INTEGER);
 
 // ---------------------------------------------------------------- address
 
@@ -327,7 +351,8 @@ export const MAX_ADDRESS_LABEL_LENGTH = 100;
  * `null`. `name` is always set: as given, or `"first_name last_name"` when only the parts were;
  * the parts are `null` when only `name` was given (docs/contract.md#addresses).
  */
-export const AddressSchema = z
+export interface AddressSchema extends Named<typeof addressSchema> {}
+const addressSchema = z
   .object({
     name: z.string(),
     first_name: z.string().nullable(),
@@ -344,6 +369,7 @@ export const AddressSchema = z
     receiver_name: z.string().nullable(),
   })
   .meta({ id: 'Address' });
+export const AddressSchema: AddressSchema = addressSchema;
 export type Address = z.infer<typeof AddressSchema>;
 
 const NAME_PART_DESCRIPTION = 'With the other part, instead of (or besides) `name`.';
@@ -399,19 +425,33 @@ export function refineAddressName<T extends z.ZodObject>(schema: T): T {
 }
 
 /** An address in a request body (cart, checkout, order). */
-export const AddressInputSchema = refineAddressName(z.strictObject(ADDRESS_INPUT_SHAPE)).meta({
+export interface AddressInputSchema extends Named<typeof addressInputSchema> {}
+const addressInputSchema = refineAddressName(z.strictObject(ADDRESS_INPUT_SHAPE)).meta({
   id: 'AddressInput',
   description: ADDRESS_NAME_RULE,
 });
+export const AddressInputSchema: AddressInputSchema = addressInputSchema;
 export type AddressInput = z.infer<typeof AddressInputSchema>;
 
 // ---------------------------------------------------------------- responses shared by all areas
+
+/** The zod type of a list envelope of `T` (what {@link listOf} returns). */
+export interface ListSchema<T extends z.ZodType>
+  extends z.ZodObject<
+    {
+      data: z.ZodArray<T>;
+      total_count: z.ZodInt;
+      has_more: z.ZodBoolean;
+      next_cursor: z.ZodNullable<z.ZodString>;
+    },
+    z.core.$strip
+  > {}
 
 /**
  * The list envelope of the spec for items of `item`. Named `<ItemName>List` in OpenAPI when the
  * item schema has an id. Call it once per item schema at module load, never per request.
  */
-export function listOf<T extends z.ZodType>(item: T) {
+export function listOf<T extends z.ZodType>(item: T): ListSchema<T> {
   const schema = z.object({
     data: z.array(item),
     total_count: z.int().min(0),
@@ -423,9 +463,11 @@ export function listOf<T extends z.ZodType>(item: T) {
 }
 
 /** What `DELETE` returns (docs/contract.md#success-statuses). */
-export const DeletedResponseSchema = z
+export interface DeletedResponseSchema extends Named<typeof deletedResponseSchema> {}
+const deletedResponseSchema = z
   .object({ id: z.string(), deleted: z.literal(true) })
   .meta({ id: 'DeletedResponse' });
+export const DeletedResponseSchema: DeletedResponseSchema = deletedResponseSchema;
 export type DeletedResponse = z.infer<typeof DeletedResponseSchema>;
 
 const ERROR_TYPE_VALUES = [...new Set(Object.values(ERROR_TYPES))] as [
@@ -434,12 +476,13 @@ const ERROR_TYPE_VALUES = [...new Set(Object.values(ERROR_TYPES))] as [
 ];
 
 /** One problem with one input field, in the `details` of a validation error. */
-export const ErrorDetailSchema = z
-  .object({ param: z.string(), message: z.string() })
-  .meta({ id: 'ErrorDetail' });
+export interface ErrorDetailSchema extends Named<typeof errorDetailSchema> {}
+const errorDetailSchema = z.object({ param: z.string(), message: z.string() }).meta({ id: 'ErrorDetail' });
+export const ErrorDetailSchema: ErrorDetailSchema = errorDetailSchema;
 
 /** The body of every error response (docs/contract.md#errors). */
-export const ErrorBodySchema = z
+export interface ErrorBodySchema extends Named<typeof errorBodySchema> {}
+const errorBodySchema = z
   .object({
     error: z.object({
       type: z.enum(ERROR_TYPE_VALUES),
@@ -451,6 +494,7 @@ export const ErrorBodySchema = z
     }),
   })
   .meta({ id: 'Error' });
+export const ErrorBodySchema: ErrorBodySchema = errorBodySchema;
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 // ---------------------------------------------------------------- query parameters
@@ -471,23 +515,29 @@ export function queryInt<T extends z.ZodType<number>>(inner: T) {
 }
 
 /** A query boolean: only `true` / `false` (or real booleans) — 'yes', '1', '' are errors. */
-export const QueryBooleanSchema = z.preprocess(
+export interface QueryBooleanSchema extends Named<typeof queryBooleanSchema> {}
+const queryBooleanSchema = z.preprocess(
   (value) => (value === 'true' ? true : value === 'false' ? false : value),
   z.boolean(),
 );
+export const QueryBooleanSchema: QueryBooleanSchema = queryBooleanSchema;
 
 /** A comma-separated query list (`tag=a,b`): trimmed, empty entries dropped. */
-export const QueryListSchema = z
+export interface QueryListSchema extends Named<typeof queryListSchema> {}
+const queryListSchema = z
   .string()
   .max(MAX_URL_LENGTH)
   .transform((value) => value.split(',').flatMap((part) => (part.trim() === '' ? [] : [part.trim()])));
+export const QueryListSchema: QueryListSchema = queryListSchema;
 
 /** A query timestamp bound (`created_after`, `created_before`); see {@link TimestampInputSchema}. */
 export const QueryTimestampSchema = TimestampInputSchema;
 
 export const SORT_ORDERS = ['asc', 'desc'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
-export const SortOrderSchema = z.enum(SORT_ORDERS);
+export interface SortOrderSchema extends Named<typeof sortOrderSchema> {}
+const sortOrderSchema = z.enum(SORT_ORDERS);
+export const SortOrderSchema: SortOrderSchema = sortOrderSchema;
 
 /** `limit` (1..100, default 20) and `starting_after` of every list (spec "List conventions"). */
 export const PAGE_QUERY_SHAPE = {

@@ -1,14 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { priceCart } from '../../carts/pricing';
 import { CartCreateSchema, CartItemAddSchema, CheckoutSchema } from '../../carts/schemas';
 import { ProductCreateSchema, VariantCreateSchema } from '../../catalog/schemas';
 import { ShippingMethodCreateSchema } from '../../catalog/shipping-schemas';
 import { CustomerCreateSchema } from '../../customers/schemas';
 import { DiscountCreateSchema } from '../../discounts/schemas';
 import { InventoryAdjustSchema, InventoryUpdateSchema } from '../../inventory/schemas';
-import { AdminOrderCreateSchema, RefundCreateSchema } from '../../orders/schemas';
+import { AdminOrderCreateSchema } from '../../orders/schemas';
+import { priceCart } from '../../pricing';
+import { RefundCreateSchema } from '../../refunds/schemas';
 import { StoreUpdateSchema } from '../../store/schemas';
 import { IdPathSchema, MetadataInputSchema } from './common';
 import {

@@ -145,7 +145,10 @@ function wrapConnection(inner: DatabaseConnection, driver: UpdateReturningDriver
       const compiled = query as CompiledQuery<R>;
       const node = compiled.query;
       if (UpdateQueryNode.is(node) && node.returning) return updateReturning(inner, driver, compiled, node);
-      if (node.kind === 'RawNode' && /^\s*(create|drop)\s+(unique\s+)?index\b/i.test(compiled.sql)) {
+      if (
+        (node.kind === 'RawNode' || node.kind === 'DropIndexNode') &&
+        /^\s*(create|drop)\s+(unique\s+)?index\b/i.test(compiled.sql)
+      ) {
         return indexDdl(inner, compiled);
       }
       return inner.executeQuery(literalListsWhenLocking(compiled));
@@ -159,7 +162,8 @@ function wrapConnection(inner: DatabaseConnection, driver: UpdateReturningDriver
  * The migrations' raw index statements, in MariaDB's terms: a partial index (`… where <pred>`)
  * indexes every row (MariaDB has no partial indexes; a partial UNIQUE index would change the
  * rule, so it is refused — 0001 writes those as generated columns), and `drop index if exists
- * <name>` names its table (looked up in information_schema).
+ * <name>` (raw, or Kysely's `schema.dropIndex(name).ifExists()`, as 0003's `down`) names its
+ * table (looked up in information_schema).
  */
 async function indexDdl<R>(
   connection: DatabaseConnection,

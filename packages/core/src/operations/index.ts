@@ -1,0 +1,29 @@
+// `@cartwright/core/operations`: the operation table and what derives from it (docs/architecture.md).
+
+// What an HTTP layer needs besides the table: the canonical form of a client address, which the
+// per-address limits count (docs/contract.md#rate-limits).
+export { canonicalIp } from '../shared/rate-limits/client-address';
+export { pageOf, signedIn, tokenOf } from './call';
+export {
+  type ExecuteOptions,
+  executeOperation,
+  type OperationRequest,
+  parseOperationInput,
+  SECRET_ACTOR,
+} from './execute';
+export { type ApiOf, argumentsOf, createFrontDoor, type OperationMethod } from './front-door';
+export {
+  type AnyOperation,
+  type ArgumentSource,
+  type AuthRequirement,
+  type CustomerTokenRequirement,
+  type HttpBinding,
+  type HttpMethod,
+  type Operation,
+  type OperationCall,
+  type OperationCustomer,
+  type OperationServices,
+  type PathParamList,
+  type PathParams,
+} from './operation';
+export { type Operations, operations, type StoreApi } from './table';

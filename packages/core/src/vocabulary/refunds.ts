@@ -1,0 +1,6 @@
+/**
+ * The words of refunds: the values core's rules decide on. They sit below the storage port,
+ * whose records (ports/storage/records.ts) use them; the context re-exports them.
+ */
+
+export type RefundRecordStatus = 'pending' | 'completed' | 'failed';
