@@ -65,7 +65,10 @@ describe('TypeScript code blocks of the docs', () => {
 
   it('skips only the blocks listed here, each with its reason', () => {
     expect(typescript.filter((block) => block.skip !== undefined).map((b) => `${b.file}: ${b.skip}`)).toEqual(
-      ['docs/guides/fetch-handler.md: Bun.serve and Deno.serve need those runtimes’ own type packages'],
+      [
+        'docs/guides/fetch-handler.md: Bun.serve and Deno.serve need those runtimes’ own type packages',
+        'packages/core/src/operations/README.md: the entry as it stands in store.ts, which the build compiles',
+      ],
     );
   });
 

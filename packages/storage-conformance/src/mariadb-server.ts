@@ -105,6 +105,9 @@ export async function startMariadb(): Promise<MariadbServer> {
         '--bind-address=127.0.0.1',
         `--pid-file=${join(dir, 'server.pid')}`,
         `--log-error=${log}`,
+        // Its own temporary files (internal temporary tables), not the shared /tmp: a full test
+        // run starts several servers, and a temp-table file gone from under one failed a migration.
+        `--tmpdir=${dir}`,
         '--skip-log-bin',
         '--skip-name-resolve',
         '--innodb-flush-log-at-trx-commit=2',
