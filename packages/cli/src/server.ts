@@ -10,7 +10,12 @@ import {
 import type { PaymentProvider } from '@cartwright/core/providers';
 import type { Storage } from '@cartwright/core/storage';
 import { createApiHandler } from '@cartwright/http';
-import { toRawRequest, writeNodeResponse } from '@cartwright/http/node';
+import {
+  BODY_TIMEOUT_MS,
+  createNodeCheckContinue,
+  toRawRequest,
+  writeNodeResponse,
+} from '@cartwright/http/node';
 import { createNodeWebhookTransport } from '@cartwright/webhooks';
 import pino, { type Logger } from 'pino';
 import { ConfigError, type ServerConfig } from './config';
@@ -226,7 +231,15 @@ export async function startServer(
   });
   // The node adapter's light path, plus one structured log line per request; `GET /` points to
   // the API reference (root-page.ts).
-  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+  // A request must arrive within 30 s (docs/contract.md#requests): the body reader answers 408
+  // `request_timeout` at 30 s; Node's own timeout cuts what the API never reads (a stalled body
+  // on a 404 or 401) shortly after. Timeouts are checked every 2 s.
+  const serverOptions = {
+    requestTimeout: BODY_TIMEOUT_MS + 5_000,
+    headersTimeout: 20_000,
+    connectionsCheckingInterval: 2_000,
+  };
+  const listener = async (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
     let requestId: string | undefined;
     let code: string | undefined;
@@ -249,7 +262,10 @@ export async function startServer(
       ...(code !== undefined && { code }),
       duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
     });
-  });
+  };
+  const server = createServer(serverOptions, listener);
+  // `Expect: 100-continue` over the body limit → 413 at once, never `100 Continue`.
+  server.on('checkContinue', createNodeCheckContinue(handler, listener));
   server.keepAliveTimeout = 65_000;
   try {
     await new Promise<void>((resolve, reject) => {

@@ -46,7 +46,11 @@ export async function buildEngine(options: EngineOptions) {
     clock,
     ids: options.ids ?? createRandomIdGenerator(() => clock.now()),
     crypto: options.crypto ?? webCrypto,
-    passwords: createPasswordHasher(options.passwordHashing, options.crypto ?? webCrypto),
+    passwords: createPasswordHasher(
+      options.passwordHashing,
+      options.crypto ?? webCrypto,
+      options.passwordHashConcurrency,
+    ),
     payments,
     events: events.sink,
     webhookTransport: options.webhookTransport ?? null,

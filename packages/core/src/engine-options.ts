@@ -38,6 +38,13 @@ export interface EngineOptions {
    * are upgraded on the customer's next sign-in.
    */
   passwordHashing?: PasswordHashParams;
+  /**
+   * At most this many password hashes run at once in this engine (docs/security.md#passwords);
+   * twice that many more wait, and any further sign-in, registration or password change is refused
+   * at once with 503 `service_unavailable` and `Retry-After: 1`. Default: twice the CPU cores the
+   * runtime reports (4 if it reports none).
+   */
+  passwordHashConcurrency?: number;
 }
 
 export const DEFAULT_ENGINE_CONFIG: EngineConfig = {

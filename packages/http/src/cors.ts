@@ -26,9 +26,14 @@ export interface Cors {
    * when the request's origin is allowed there, 204 with `Allow` only otherwise (the browser then
    * refuses the call).
    */
-  preflight(path: string, headers: HeaderReader, allowed: readonly string[]): Record<string, string>;
+  preflight(admin: boolean, headers: HeaderReader, allowed: readonly string[]): Record<string, string>;
   /** Headers added to an actual response for an allowed origin (none when not allowed). */
-  responseHeaders(path: string, headers: HeaderReader): Record<string, string> | null;
+  responseHeaders(admin: boolean, headers: HeaderReader): Record<string, string> | null;
+  /**
+   * Whether a path not matched by any route is an admin one, judged on its decoded form
+   * (`/v1/%61dmin/…` is `/v1/admin/…`). A matched request is judged by its route instead.
+   */
+  isAdminPath(path: string): boolean;
 }
 
 export function createCors(options: CorsOptions = {}, prefix = ''): Cors {
@@ -36,18 +41,18 @@ export function createCors(options: CorsOptions = {}, prefix = ''): Cors {
   const admin = originSet(options.adminOrigins ?? []);
   const adminRoot = `${prefix}/v1/admin`;
 
-  const allowOrigin = (path: string, headers: HeaderReader): string | null => {
+  const allowOrigin = (isAdmin: boolean, headers: HeaderReader): string | null => {
     const origin = headers.get('origin');
     if (origin === null) return null;
-    const set = path === adminRoot || path.startsWith(`${adminRoot}/`) ? admin : storefront;
+    const set = isAdmin ? admin : storefront;
     if (set === '*') return '*';
     return set.has(origin) ? origin : null;
   };
 
   return {
-    preflight(path, headers, allowed) {
+    preflight(isAdmin, headers, allowed) {
       const methods = [...allowed, 'OPTIONS'].join(', ');
-      const origin = allowOrigin(path, headers);
+      const origin = allowOrigin(isAdmin, headers);
       if (origin === null) return { Allow: methods };
       const out: Record<string, string> = {
         Allow: methods,
@@ -59,8 +64,8 @@ export function createCors(options: CorsOptions = {}, prefix = ''): Cors {
       if (origin !== '*') out.Vary = 'Origin';
       return out;
     },
-    responseHeaders(path, headers) {
-      const origin = allowOrigin(path, headers);
+    responseHeaders(isAdmin, headers) {
+      const origin = allowOrigin(isAdmin, headers);
       if (origin === null) return null;
       const out: Record<string, string> = {
         'Access-Control-Allow-Origin': origin,
@@ -69,7 +74,22 @@ export function createCors(options: CorsOptions = {}, prefix = ''): Cors {
       if (origin !== '*') out.Vary = 'Origin';
       return out;
     },
+    isAdminPath(path) {
+      let decoded = path;
+      try {
+        decoded = decodeURIComponent(path);
+      } catch {
+        // A malformed escape: judged as sent.
+      }
+      // Any path under the admin root, whatever its spelling: the stricter answer when unsure.
+      return decoded === adminRoot || decoded.startsWith(`${adminRoot}/`);
+    },
   };
+}
+
+/** Whether a route's canonical path (without the mount prefix; its aliases are judged by it) is an admin one. */
+export function isAdminRoute(routePath: string): boolean {
+  return routePath === '/v1/admin' || routePath.startsWith('/v1/admin/');
 }
 
 function originSet(value: '*' | readonly string[]): '*' | ReadonlySet<string> {

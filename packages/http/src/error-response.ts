@@ -92,6 +92,15 @@ export function errorResponse(
  */
 export function toErrorResponse(error: unknown, info: ErrorHookInfo, onError: OnError): RawResponse {
   if (CommerceError.is(error)) {
+    if (error.code === 'service_unavailable') {
+      // A refusal of load (too many password hashes at once), not a failure: try again shortly.
+      const seconds = error.data?.retry_after_seconds;
+      return errorResponse(error.code, error.message, info.requestId, {
+        param: error.param,
+        details: error.details,
+        headers: { 'Retry-After': String(typeof seconds === 'number' ? seconds : 1) },
+      });
+    }
     const response = errorResponse(error.code, error.message, info.requestId, {
       param: error.param,
       details: error.details,

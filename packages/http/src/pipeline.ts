@@ -1,7 +1,8 @@
 import { CommerceError, type Scope } from '@cartwright/core';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '@cartwright/core/schemas';
 import { buyerAddressOf, clientAddressOf, type TrustProxy } from './client-address';
-import { type CorsOptions, createCors } from './cors';
+import { compressResponse } from './compress';
+import { type CorsOptions, createCors, isAdminRoute } from './cors';
 import type {
   AuthContext,
   CustomerContext,
@@ -75,7 +76,8 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
  * API key (401/403) → customer token (401/403) → body (413/415/400) → params, query, body
  * validation (400) → idempotency hook (POST with `Idempotency-Key`) → handler → JSON response
  * (or the text and media type of a `textResponse` the handler returned).
- * Routes without a `body` schema never read the body (it is ignored); routes
+ * Routes without a `body` schema read a POST/PUT/PATCH/DELETE body only to refuse one that is not
+ * JSON (its value is ignored); a `Content-Encoding` other than identity → 415; routes
  * with `rawBody: true` read it as text into `ctx.rawBody`, unparsed (provider webhooks).
  */
 export function createPipeline(engine: RouteEngine, options: PipelineOptions): Pipeline {
@@ -91,9 +93,18 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
   const trustProxy = options.trustProxy ?? false;
   const limiter = engine.rateLimits;
 
+  // JSON responses over 1 KB are compressed when the client accepts it (docs/contract.md#responses).
   async function handle(raw: RawRequest): Promise<RawResponse> {
+    return compressResponse(await respond(raw), raw.headers);
+  }
+
+  async function respond(raw: RawRequest): Promise<RawResponse> {
     const requestId = newRequestId();
     let label: string | undefined;
+    // CORS is judged by the route matched, never the raw path (docs/security.md): null until matched.
+    let admin: boolean | null = null;
+    // Whether the request failed while its body was being read (then it was not read to its end).
+    let readingBody = false;
     // The RateLimit-* headers of the budget that applied (the tightest one consulted).
     let limits: RateLimitDecision | null = null;
     const observe = (decision: RateLimitDecision) => {
@@ -113,9 +124,12 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
       if (raw.method === 'OPTIONS') {
         const allowed = router.allowed(raw.path);
         if (allowed.length > 0) {
-          const headers = cors.preflight(raw.path, raw.headers, allowed);
+          const found = router.match(allowed[0] as string, raw.path);
+          const isAdmin =
+            found.kind === 'found' ? isAdminRoute(found.route.path) : cors.isAdminPath(raw.path);
+          const headers = cors.preflight(isAdmin, raw.headers, allowed);
           headers['Request-Id'] = requestId;
-          return finish({ status: 204, headers, body: '' }, raw, null, false);
+          return finish({ status: 204, headers, body: '' }, raw, null, isAdmin, false);
         }
       }
       const match = router.match(raw.method, raw.path);
@@ -136,6 +150,7 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
       }
       const route = match.route;
       label = `${route.method} ${route.path}`;
+      admin = isAdminRoute(route.path);
 
       let address = limiter === undefined ? undefined : clientAddressOf(raw, trustProxy);
       let auth: AuthContext | null = null;
@@ -162,8 +177,17 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
 
       let body: Record<string, unknown> = {};
       let rawBody: string | null = null;
-      if (route.rawBody === true) rawBody = rawBodyText(await raw.readBody(limit), route);
-      else if (route.body !== undefined) body = decodeJsonBody(await raw.readBody(limit), raw.headers);
+      if (route.rawBody === true || route.body !== undefined || !BODYLESS_METHODS.has(raw.method)) {
+        refuseContentEncoding(raw.headers);
+        readingBody = true;
+        const source = await raw.readBody(limit);
+        readingBody = false;
+        if (route.rawBody === true) rawBody = rawBodyText(source, route);
+        // A route that takes no body still refuses one that is not JSON (docs/contract.md#requests)
+        // instead of acting; a JSON body there is ignored.
+        else if (route.body !== undefined) body = decodeJsonBody(source, raw.headers);
+        else decodeJsonBody(source, raw.headers);
+      }
       const idempotencyKey = readIdempotencyKey(raw.headers);
 
       const ctx: RouteContext = {
@@ -261,12 +285,14 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
       if ('replayed' in stored && stored.replayed === true) headers['Idempotent-Replayed'] = 'true';
       const { headers: extra, bytes } = stored as Partial<RenderedResponse>;
       if (extra !== undefined) for (const name in extra) headers[name] = extra[name] as string;
-      return finish({ status: stored.status, headers, body: bytes ?? stored.body }, raw, limits);
+      return finish({ status: stored.status, headers, body: bytes ?? stored.body }, raw, limits, admin);
     } catch (error) {
       const response = toErrorResponse(error, { requestId, route: label }, onError);
-      // After a too-large body the rest of the upload was not read: do not reuse the connection.
-      if (response.status === 413) response.headers.Connection = 'close';
-      return finish(response, raw, limits);
+      // After a too-large, late or refused body the rest of the upload was not read: do not
+      // reuse the connection.
+      if (response.status === 413 || response.status === 408 || readingBody)
+        response.headers.Connection = 'close';
+      return finish(response, raw, limits, admin);
     }
   }
 
@@ -279,12 +305,13 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
     response: RawResponse,
     raw: RawRequest,
     limits: RateLimitDecision | null,
+    admin: boolean | null,
     corsHeaders = true,
   ): RawResponse {
     const headers = response.headers;
     headers['X-Content-Type-Options'] = 'nosniff';
     if (corsHeaders && raw.headers.get('origin') !== null) {
-      const allowed = cors.responseHeaders(raw.path, raw.headers);
+      const allowed = cors.responseHeaders(admin ?? cors.isAdminPath(raw.path), raw.headers);
       if (allowed !== null) {
         // Keep a Vary the response already has (`Accept-Encoding` on the compressed docs).
         const vary = headers.Vary;
@@ -297,7 +324,12 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
       headers['RateLimit-Remaining'] = String(limits.remaining);
       headers['RateLimit-Reset'] = String(limits.reset_seconds);
       if (response.status === 429) headers['Retry-After'] = String(limits.retry_after_seconds);
+    } else if (response.status === 429 && headers['Retry-After'] === undefined) {
+      // A refusal that no budget counted (too many bodies at once from one address).
+      headers['Retry-After'] = '1';
     }
+    // 503 `service_unavailable` (too many password hashes at once): try again in a second.
+    if (response.status === 503 && headers['Retry-After'] === undefined) headers['Retry-After'] = '1';
     return response;
   }
 
@@ -355,6 +387,23 @@ function rawBodyText(source: BodySource, route: AnyRoute): string {
     `${route.method} ${route.path} needs the raw request body, but the host framework already parsed it; ` +
       'mount the API before any body parser for this path',
   );
+}
+
+/** Methods whose requests carry no body here: it is never read. */
+const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** A `Content-Encoding` other than identity → 415 (docs/contract.md#requests): the body is never decoded. */
+function refuseContentEncoding(headers: HeaderReader): void {
+  const encoding = headers.get('content-encoding')?.trim().toLowerCase() ?? '';
+  if (encoding === '' || encoding === 'identity') return;
+  throw new CommerceError(
+    'unsupported_media_type',
+    `Unsupported Content-Encoding '${printableHeader(encoding)}': request bodies must be sent uncompressed (identity).`,
+  );
+}
+
+function printableHeader(value: string): string {
+  return value.length > 40 ? `${value.slice(0, 40)}…` : value;
 }
 
 function readIdempotencyKey(headers: HeaderReader): string | null {

@@ -8,7 +8,7 @@ import type { ErrorCode, ErrorType } from '@cartwright/core';
  * `customer_token_required` 401 (docs/contract.md#customer-tokens), `product_unavailable` / `shipping_method_unavailable` /
  * `fulfillment_exceeds_unfulfilled` 422 (well-formed but against a business rule),
  * `duplicate_code` / `idempotency_key_in_use` / `currency_locked` 409 (state or uniqueness
- * conflicts), `rate_limited` 429, and `payment_provider_unavailable` 502 (an upstream gateway
+ * conflicts), `rate_limited` 429, `request_timeout` 408 (a request body that did not arrive within 30 s), and `payment_provider_unavailable` 502 (an upstream gateway
  * failed; the client may retry). Customer accounts (docs/contract.md#sign-in): `invalid_credentials` 401 (sign-in; see
  * {@link STATUS_OVERRIDES} for the password change) and `reset_token_invalid` 422.
  */
@@ -37,6 +37,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   idempotency_key_reused: 409,
   idempotency_key_in_use: 409,
   currency_locked: 409,
+  request_timeout: 408,
   body_too_large: 413,
   unsupported_media_type: 415,
   insufficient_inventory: 422,
@@ -57,6 +58,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   rate_limited: 429,
   internal_error: 500,
   payment_provider_unavailable: 502,
+  service_unavailable: 503,
 };
 
 /** A status that replaces a code's own when the error names one input field (`param`). */

@@ -259,6 +259,13 @@ describe('size limits (decisions §15) in the document', () => {
     );
     expect(prices.length).toBeGreaterThan(10);
     for (const { at, node } of prices) expect(node.maximum, at).toBe(MAX_AMOUNT);
+    // Payments and refunds too (decisions §15: money in any request, admin payments included).
+    const amounts = nodes.filter(
+      ({ at, node }) =>
+        /\/(payments|refunds) body\.amount(\.amount)?$/.test(at) && typeOf(node).includes('integer'),
+    );
+    expect(amounts.length).toBeGreaterThanOrEqual(2);
+    for (const { at, node } of amounts) expect(node.maximum, at).toBe(MAX_AMOUNT);
 
     const cartItems = nodes.find(({ at }) => at === 'POST /v1/storefront/carts body.items');
     expect(cartItems?.node.maxItems).toBe(MAX_CART_LINES);
@@ -283,7 +290,6 @@ describe('size limits (decisions §15) in the document', () => {
     const RULES: [RegExp, string][] = [
       [/\.country$/, 'an ISO 3166-1 alpha-2 code from the list (two letters)'],
       [/\/discounts(\/\{id\})? body\.value$/, 'by value_type: percentage 0 < v ≤ 100, fixed ≤ MAX_AMOUNT'],
-      [/\/(payments|refunds) body\.amount(\.amount)?$/, 'at most what the order can still take or refund'],
       [/\.options$/, "a variant's option names must be the product's options (≤ 250)"],
       [/ query:price_(min|max)$|orders\/lookup query:number$/, 'a filter, never stored'],
       [/ path:(slug|session_id|code|provider)$/, 'a path segment looked up, never stored'],

@@ -98,14 +98,38 @@ describe.each([
       });
     });
 
-    it('a route without a body schema ignores the body, even if it is not JSON', async () => {
-      const res = await t.request('/v1/storefront/carts/cart_1/merge', {
-        method: 'POST',
-        headers: { ...publishable, 'X-Customer-Token': TOKENS.active, 'Content-Type': 'text/plain' },
-        body: 'not json',
-      });
-      expect(res.status).toBe(200);
-      expect(res.json).toEqual({ id: 'cart_1', customer_id: 'cus_active' });
+    it('a route without a body schema refuses a body that is not JSON (415/400/413) and ignores a JSON one', async () => {
+      const merge = (headers: Record<string, string>, body?: string) =>
+        t.request('/v1/storefront/carts/cart_1/merge', {
+          method: 'POST',
+          headers: { ...publishable, 'X-Customer-Token': TOKENS.active, ...headers },
+          ...(body === undefined ? {} : { body }),
+        });
+      const text = await merge({ 'Content-Type': 'text/plain' }, 'not json');
+      expect(text.status).toBe(415);
+      expect(text.json.error.code).toBe('unsupported_media_type');
+      const malformed = await merge({ 'Content-Type': 'application/json' }, '{"a":');
+      expect(malformed.status).toBe(400);
+      expect(malformed.json.error.code).toBe('invalid_json');
+      const huge = await merge({ 'Content-Type': 'application/json' }, `{"a":"${'x'.repeat(1024 * 1024)}"}`);
+      expect(huge.status).toBe(413);
+      expect(huge.json.error.code).toBe('body_too_large');
+      const encoded = await merge({ 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, '{}');
+      expect(encoded.status).toBe(415);
+      expect(encoded.json.error.code).toBe('unsupported_media_type');
+      for (const body of [undefined, '', '{}', '{"ignored":true}']) {
+        const ok = await merge({ 'Content-Type': 'application/json' }, body);
+        expect(ok.status, String(body)).toBe(200);
+        expect(ok.json).toEqual({ id: 'cart_1', customer_id: 'cus_active' });
+      }
+    });
+
+    it('a Content-Encoding other than identity → 415 before the body is read; identity is accepted', async () => {
+      const gz = await post('/admin/customers/cus_1/token', {}, { 'Content-Encoding': 'gzip' });
+      expect(gz.status).toBe(415);
+      expect(gz.json.error).toMatchObject({ type: 'invalid_request_error', code: 'unsupported_media_type' });
+      const identity = await post('/admin/customers/cus_1/token', {}, { 'Content-Encoding': 'identity' });
+      expect(identity.status).toBe(200);
     });
 
     it("auth 'none' routes need no key and see auth = null", async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { MAX_METADATA_VALUE_LENGTH } from '../shared/schemas/limits';
 import { parseInput } from '../shared/schemas/parse';
 import { expectRejected } from '../shared/schemas/test-helpers';
 import {
@@ -9,6 +10,8 @@ import {
   CartMergeSchema,
   CartUpdateSchema,
   CheckoutSchema,
+  MAX_CART_METADATA_BYTES,
+  MAX_LINE_METADATA_BYTES,
 } from './schemas';
 
 const address = { name: 'Ada', line1: '1 Main', city: 'Austin', postal_code: '78701', country: 'US' };
@@ -70,6 +73,50 @@ describe('cart items', () => {
     });
     expectRejected(CartItemAddSchema, { quantity: 1 }, 'parameter_missing', 'variant_id');
     expectRejected(CartItemAddSchema, { variant_id: 'v', quantity: -2 }, 'parameter_invalid', 'quantity');
+  });
+
+  test('line metadata: at most 2 KB serialised (decisions §15), on add, update and create; the cart’s own 32 KB', () => {
+    const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).length;
+    const full = 'x'.repeat(MAX_METADATA_VALUE_LENGTH);
+    const base = { a: full, b: full, c: full, d: full, e: '' };
+    const fits = { ...base, e: 'e'.repeat(MAX_LINE_METADATA_BYTES - bytes(base)) };
+    expect(bytes(fits)).toBe(MAX_LINE_METADATA_BYTES);
+    expect(parseInput(CartItemAddSchema, { variant_id: 'var_1', metadata: fits }).metadata).toEqual(fits);
+    const over = { ...fits, e: `${fits.e}x` };
+    const error = expectRejected(
+      CartItemAddSchema,
+      { variant_id: 'var_1', metadata: over },
+      'parameter_invalid',
+      'metadata',
+    );
+    expect(error.message).toContain('2048 bytes');
+    // Multi-byte characters count as their UTF-8 bytes: 3 × 500 × 'é' (2 bytes each) is over.
+    const wide = { a: 'é'.repeat(500), b: 'é'.repeat(500), c: 'é'.repeat(500) };
+    expectRejected(CartItemUpdateSchema, { quantity: 1, metadata: wide }, 'parameter_invalid', 'metadata');
+    expectRejected(
+      CartCreateSchema,
+      { items: [{ variant_id: 'var_1' }, { variant_id: 'var_2', metadata: over }] },
+      'parameter_invalid',
+      'items[1][metadata]',
+    );
+    // The cart's own metadata may take 32 KB serialised (create, update, checkout): every plain-text
+    // metadata of the general limits fits; values JSON escapes six bytes a character are capped.
+    expect(parseInput(CartUpdateSchema, { metadata: over }).metadata).toEqual(over);
+    const plain = Object.fromEntries(
+      Array.from({ length: 50 }, (_, i) => [`k${String(i).padStart(39, '0')}`, full]),
+    );
+    expect(bytes(plain)).toBeLessThan(MAX_CART_METADATA_BYTES);
+    expect(parseInput(CartCreateSchema, { metadata: plain }).metadata).toEqual(plain);
+    const escaped = '\u0001'.repeat(MAX_METADATA_VALUE_LENGTH);
+    const cart: Record<string, string> = {};
+    for (let i = 0; bytes({ ...cart, [`k${i}`]: escaped }) <= MAX_CART_METADATA_BYTES; i += 1)
+      cart[`k${i}`] = escaped;
+    expect(parseInput(CartCreateSchema, { metadata: cart }).metadata).toEqual(cart);
+    const cartOver = { ...cart, zz: escaped };
+    expect(Object.keys(cartOver).length).toBeLessThanOrEqual(50);
+    expectRejected(CartCreateSchema, { metadata: cartOver }, 'parameter_invalid', 'metadata');
+    expectRejected(CartUpdateSchema, { metadata: cartOver }, 'parameter_invalid', 'metadata');
+    expectRejected(CheckoutSchema, { metadata: cartOver }, 'parameter_invalid', 'metadata');
   });
 
   test('update: quantity required and ≥ 1', () => {

@@ -14,7 +14,13 @@ import {
   OptionalLongTextSchema,
   QuantitySchema,
 } from '../shared/schemas/common';
-import { MAX_CART_LINES, MAX_QUANTITY } from '../shared/schemas/limits';
+import {
+  MAX_CART_LINES,
+  MAX_METADATA_KEY_LENGTH,
+  MAX_METADATA_KEYS,
+  MAX_METADATA_VALUE_LENGTH,
+  MAX_QUANTITY,
+} from '../shared/schemas/limits';
 import type { CartStatus } from './vocabulary';
 
 /** The vocabulary of this context (./vocabulary.ts, which the storage records use too), re-exported here. */
@@ -46,6 +52,58 @@ export const PaymentProviderNameSchema = z
     error: 'must be a payment provider name (lowercase letters, digits and _, starting with a letter)',
   })
   .meta({ [PAYMENT_PROVIDERS_EXTENSION]: true });
+
+/**
+ * The most a cart line's `metadata` may take, serialised as JSON (UTF-8 bytes; decisions §15): with
+ * {@link MAX_CART_LINES} lines the largest cart a shopper can make stays under 1 MB
+ * (docs/limits.md#carts; packages/http/test/api/data-limits.test.ts builds it).
+ */
+export const MAX_LINE_METADATA_BYTES = 2048;
+/**
+ * The most the cart's own `metadata` may take, serialised as JSON (UTF-8 bytes): room for every
+ * metadata the general limits allow in plain text (50 keys of 40 characters with values of 500:
+ * about 27 KB), while 50 values of characters JSON escapes (`\u0001`, six bytes each) would
+ * otherwise make 160 KB and the largest cart over 1 MiB.
+ */
+export const MAX_CART_METADATA_BYTES = 32_768;
+
+const utf8 = new TextEncoder();
+
+/** {@link MetadataInputSchema}, at most `max` bytes serialised as JSON (UTF-8). */
+function metadataOfAtMost(max: number, id: string, what: string) {
+  return MetadataInputSchema.superRefine((value, ctx) => {
+    const size = utf8.encode(JSON.stringify(value)).length;
+    if (size > max) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be at most ${max} bytes serialised as JSON (it is ${size})`,
+      });
+    }
+  }).meta({
+    id,
+    description:
+      `${what}: a free-form JSON object: at most ${MAX_METADATA_KEYS} keys of at most ${MAX_METADATA_KEY_LENGTH} ` +
+      `characters; strings at most ${MAX_METADATA_VALUE_LENGTH} characters; at most ${max} bytes serialised as JSON (UTF-8).`,
+  });
+}
+
+/** A cart line's `metadata` in a request: at most {@link MAX_LINE_METADATA_BYTES} serialised. */
+export interface LineMetadataInputSchema extends Named<typeof lineMetadataInputSchema> {}
+const lineMetadataInputSchema = metadataOfAtMost(
+  MAX_LINE_METADATA_BYTES,
+  'LineMetadataInput',
+  "A cart line's metadata",
+);
+export const LineMetadataInputSchema: LineMetadataInputSchema = lineMetadataInputSchema;
+
+/** A cart's own `metadata` in a request: at most {@link MAX_CART_METADATA_BYTES} serialised. */
+export interface CartMetadataInputSchema extends Named<typeof cartMetadataInputSchema> {}
+const cartMetadataInputSchema = metadataOfAtMost(
+  MAX_CART_METADATA_BYTES,
+  'CartMetadataInput',
+  "A cart's metadata",
+);
+export const CartMetadataInputSchema: CartMetadataInputSchema = cartMetadataInputSchema;
 
 // ---------------------------------------------------------------- responses
 
@@ -124,7 +182,7 @@ const cartItemAddSchema = z
   .strictObject({
     variant_id: IdSchema,
     quantity: QuantitySchema.default(1),
-    metadata: MetadataInputSchema.optional(),
+    metadata: LineMetadataInputSchema.optional(),
   })
   .meta({ id: 'CartItemAdd' });
 export const CartItemAddSchema: CartItemAddSchema = cartItemAddSchema;
@@ -143,7 +201,7 @@ const cartCreateSchema = z
     items: z.array(CartItemAddSchema).max(MAX_CART_LINES).default([]),
     shipping_address: AddressInputSchema.optional(),
     billing_address: AddressInputSchema.optional(),
-    metadata: MetadataInputSchema.default({}),
+    metadata: CartMetadataInputSchema.default({}),
   })
   .superRefine((cart, ctx) => {
     // Items of the same variant become one line: their summed quantity is the line's.
@@ -172,7 +230,7 @@ const cartUpdateSchema = z
     shipping_address: AddressInputSchema.nullable().optional(),
     billing_address: AddressInputSchema.nullable().optional(),
     shipping_method_id: IdSchema.nullable().optional(),
-    metadata: MetadataInputSchema.optional(),
+    metadata: CartMetadataInputSchema.optional(),
   })
   .meta({ id: 'CartUpdate' });
 export const CartUpdateSchema: CartUpdateSchema = cartUpdateSchema;
@@ -183,7 +241,7 @@ export interface CartItemUpdateSchema extends Named<typeof cartItemUpdateSchema>
 const cartItemUpdateSchema = z
   .strictObject({
     quantity: QuantitySchema,
-    metadata: MetadataInputSchema.optional(),
+    metadata: LineMetadataInputSchema.optional(),
   })
   .meta({ id: 'CartItemUpdate' });
 export const CartItemUpdateSchema: CartItemUpdateSchema = cartItemUpdateSchema;
@@ -229,7 +287,7 @@ const CHECKOUT_SHAPE = {
   shipping_address: AddressInputSchema.optional(),
   billing_address: AddressInputSchema.optional(),
   note: OptionalLongTextSchema,
-  metadata: MetadataInputSchema.optional(),
+  metadata: CartMetadataInputSchema.optional(),
 };
 
 type CheckoutSchemaType = z.ZodObject<typeof CHECKOUT_SHAPE, z.core.$strict> & {

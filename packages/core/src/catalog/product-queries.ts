@@ -1,6 +1,6 @@
 import type { PageRequest, ProductAggregate, ProductListFilter, Scope } from '../ports/storage';
 import type { ServiceContext } from '../shared/context';
-import { errors } from '../shared/errors';
+import { CommerceError, errors } from '../shared/errors';
 import { read } from '../shared/unit-of-work';
 import { productPageToWire } from './product-support';
 import type { ADMIN_PRODUCT_SORTS, AdminProductListQuery, StorefrontProductListQuery } from './schemas';
@@ -48,6 +48,24 @@ function visible(product: ProductAggregate | null): product is ProductAggregate 
  * Lists come from one storage call that returns whole aggregates (no N+1).
  */
 export function createProductQueries(ctx: ServiceContext) {
+  /**
+   * A storefront list's `starting_after` must be a product the storefront shows (active): a draft
+   * or archived product's id is answered exactly as an unknown id (ports/storage/pagination.ts),
+   * so a publishable key cannot tell that it exists.
+   */
+  async function storefrontCursor(scope: Scope, after: string | undefined): Promise<void> {
+    if (after === undefined) return;
+    const model = ctx.storage.storefront;
+    const shown = model
+      ? (await model.getProduct(scope, 'id', after, 'active')) !== null
+      : visible(await read(ctx, (tx) => tx.products.get(scope, after)));
+    if (!shown) {
+      throw new CommerceError('parameter_invalid', `No such object for starting_after: '${after}'`, {
+        param: 'starting_after',
+      });
+    }
+  }
+
   return {
     /** `GET /v1/admin/products`: filters `status`, `type`, `q`, `tag` (AND); sorts created_at | name | price | updated_at. */
     async list(scope: Scope, query: AdminProductListQuery) {
@@ -74,6 +92,7 @@ export function createProductQueries(ctx: ServiceContext) {
      */
     async listStorefront(scope: Scope, query: StorefrontProductListQuery) {
       const filter = storefrontFilterOf(query);
+      await storefrontCursor(scope, query.starting_after);
       const page = await read(ctx, (tx) => tx.products.list(scope, filter, pageOf(query)));
       return productPageToWire(page, 'storefront');
     },
@@ -86,6 +105,7 @@ export function createProductQueries(ctx: ServiceContext) {
      */
     async listStorefrontJson(scope: Scope, query: StorefrontProductListQuery): Promise<string> {
       const filter = storefrontFilterOf(query);
+      await storefrontCursor(scope, query.starting_after);
       const model = ctx.storage.storefront;
       if (model) return model.listProducts(scope, filter, pageOf(query));
       const page = await read(ctx, (tx) => tx.products.list(scope, filter, pageOf(query)));

@@ -5,10 +5,12 @@ import { paymentToWire } from '../payments/wire';
 import type { PaymentRecord } from '../ports/storage';
 import { CommerceError } from '../shared/errors';
 import {
+  ATTEMPT_LEASE_MS,
   type CheckoutSnapshot,
   checkoutAttemptKey,
   findLastAttempt,
   isOpenAttempt,
+  isStaleAttempt,
   readSnapshot,
   snapshotValue,
 } from './checkout-attempts';
@@ -129,5 +131,21 @@ describe('provider outcomes', () => {
     expect(isRefusal(new CommerceError('payment_provider_unavailable', 'down'))).toBe(false);
     expect(isRefusal(new CommerceError('internal_error', 'bug'))).toBe(false);
     expect(isRefusal(new Error('crash'))).toBe(false);
+  });
+});
+
+describe('isStaleAttempt', () => {
+  test('an open attempt is stale from ATTEMPT_LEASE_MS (65 s) after its claim, never before', () => {
+    const open = attempt({ created_at: 1_000_000 });
+    expect(ATTEMPT_LEASE_MS).toBe(65_000);
+    expect(isStaleAttempt(open, 1_000_000)).toBe(false);
+    expect(isStaleAttempt(open, 1_000_000 + ATTEMPT_LEASE_MS - 1)).toBe(false);
+    expect(isStaleAttempt(open, 1_000_000 + ATTEMPT_LEASE_MS)).toBe(true);
+  });
+
+  test('a settled attempt (an order, or no longer pending) is never stale', () => {
+    const late = 1_000_000 + 10 * ATTEMPT_LEASE_MS;
+    expect(isStaleAttempt(attempt({ created_at: 1_000_000, order_id: 'ord_1' }), late)).toBe(false);
+    expect(isStaleAttempt(attempt({ created_at: 1_000_000, status: 'failed' }), late)).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import type { Payment } from '../payments/schemas';
 import { paymentToWire } from '../payments/wire';
-import type { CreatePaymentInput } from '../ports/payment-provider';
+import type { CreatePaymentInput, PaymentProvider, PaymentResult } from '../ports/payment-provider';
 import type {
   InventoryMovement,
   JsonObject,
@@ -87,6 +87,46 @@ export function lastCheckoutAttempt(
       ? Promise.resolve(first)
       : tx.orders.getPayment(scope, { idempotency_key: checkoutAttemptKey(cart_id, n) }),
   );
+}
+
+/**
+ * How long an open attempt is presumed in flight: the longest a live checkout can be waiting for
+ * its provider call — Stripe's 30 s request timeout, once retried (`maxNetworkRetries` 1), with
+ * 5 s to spare. Past it, the request that claimed the attempt has either settled it or died
+ * (docs/payments.md#stale-attempts).
+ */
+export const ATTEMPT_LEASE_MS = 65_000;
+
+/**
+ * Whether an open attempt is **stale**: claimed (`created_at`) at least {@link ATTEMPT_LEASE_MS}
+ * ago. A retried checkout of its cart settles a stale attempt with the provider at once
+ * (`checkout-service.ts`) instead of answering 409 `cart_not_active`; a younger one may still be
+ * in flight, and a second checkout then answers 409 (a double-submitted checkout charges once).
+ */
+export function isStaleAttempt(payment: PaymentRecord, now: number): boolean {
+  return isOpenAttempt(payment) && now - payment.created_at >= ATTEMPT_LEASE_MS;
+}
+
+/**
+ * What the provider says about an open attempt: `lookupPayment` with the attempt's key and its
+ * exact original input (a provider such as Stripe replays the creation under the same key, which
+ * never charges twice); a provider without a lookup is asked again with `createPayment` and the
+ * same key, which every provider must treat idempotently (manual has no side effects at all).
+ * `null`: the provider never saw the payment.
+ */
+export async function askProviderAbout(
+  provider: PaymentProvider,
+  attempt: PaymentRecord,
+): Promise<PaymentResult | null> {
+  const snapshot = readSnapshot(attempt);
+  if (provider.lookupPayment) {
+    return provider.lookupPayment({
+      provider_id: attempt.provider_id,
+      idempotency_key: snapshot.payment.idempotency_key,
+      original: snapshot.payment,
+    });
+  }
+  return provider.createPayment(snapshot.payment);
 }
 
 /** Whether a payment is a checkout attempt still waiting to be settled (no order, pending). */

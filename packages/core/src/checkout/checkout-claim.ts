@@ -27,6 +27,7 @@ import {
   type CheckoutSnapshot,
   checkoutAttemptKey,
   isOpenAttempt,
+  isStaleAttempt,
   lastCheckoutAttempt,
   snapshotValue,
 } from './checkout-attempts';
@@ -45,7 +46,13 @@ export type CheckoutClaim =
    */
   | InProcessSettlement
   /** An attempt was recorded (and committed) with the units reserved: now ask the provider. */
-  | { kind: 'attempt'; attempt: PaymentRecord; snapshot: CheckoutSnapshot; provider: PaymentProvider };
+  | { kind: 'attempt'; attempt: PaymentRecord; snapshot: CheckoutSnapshot; provider: PaymentProvider }
+  /**
+   * The cart's last attempt is open and stale (`isStaleAttempt`: its request died): nothing was
+   * reserved or recorded (only the body's cart fields were written); settle that attempt with its
+   * own provider, then claim again.
+   */
+  | { kind: 'stale'; attempt: PaymentRecord; provider: PaymentProvider };
 
 /**
  * A cart loaded for checkout (locked until the transaction ends), with the carts area's access
@@ -73,7 +80,9 @@ function reservedMovements(changes: readonly InventoryChange[]): InventoryMoveme
  *    (they stay even if the payment is then declined, so a retry need not send them again);
  * 2. an attempt of this cart that is still open (pending, no order: another request is paying
  *    for it right now, or its process died and reconciliation has not settled it yet) → 409
- *    `cart_not_active` — a double-submitted checkout charges once;
+ *    `cart_not_active` — a double-submitted checkout charges once — unless it is stale
+ *    (`isStaleAttempt`: claimed at least `ATTEMPT_LEASE_MS` ago) and its provider is registered:
+ *    then the claim ends with it (`stale`) and checkout settles it before claiming again;
  * 3. the checks, in this order: ≥ 1 item (422 `cart_empty`), a shipping address for physical
  *    items (422 `shipping_address_required`), the cart's shipping method still active when it
  *    has one (422 `shipping_method_unavailable`), an e-mail (400 `parameter_missing`: the body's,
@@ -152,6 +161,10 @@ export async function claimCheckout(
   if (updated) cart = { ...cart, ...updated, items: cart.items };
 
   if (last.attempt !== null && isOpenAttempt(last.attempt)) {
+    const owner = ctx.payments.get(last.attempt.provider);
+    if (owner && isStaleAttempt(last.attempt, now)) {
+      return { kind: 'stale', attempt: last.attempt, provider: owner };
+    }
     throw new CommerceError('cart_not_active', 'A payment for this cart is already in progress', {
       data: { status: cart.status, payment_id: last.attempt.id },
     });

@@ -1,11 +1,12 @@
 import type { Checkout } from '../carts/schemas';
 import { orderToCheckoutWire } from '../orders/wire';
 import { isRefusal, resolveProvider } from '../payments/payment-attempt';
-import type { PaymentResult } from '../ports/payment-provider';
-import type { Scope } from '../ports/storage';
+import type { PaymentProvider, PaymentResult } from '../ports/payment-provider';
+import type { PaymentRecord, Scope } from '../ports/storage';
 import type { ServiceContext } from '../shared/context';
 import { CommerceError } from '../shared/errors';
 import { INTERIM, write } from '../shared/unit-of-work';
+import { askProviderAbout } from './checkout-attempts';
 import { type CheckoutCaller, claimCheckout } from './checkout-claim';
 import { type AttemptSettlement, closeAttempt, settleAttempt } from './checkout-settlement';
 
@@ -37,6 +38,46 @@ function orderOrThrow(settled: AttemptSettlement) {
   }
 }
 
+/** The refusal of a checkout while the cart's last attempt is open. */
+function inProgress(attempt: PaymentRecord): CommerceError {
+  return new CommerceError('cart_not_active', 'A payment for this cart is already in progress', {
+    data: { status: 'active', payment_id: attempt.id },
+  });
+}
+
+/**
+ * Settles a stale attempt (`isStaleAttempt`) for a retried checkout: its provider is asked
+ * (`askProviderAbout`, the attempt's own key and input: never a second charge) and the attempt
+ * settled under its cart's lock (`settleAttempt`), exactly as reconciliation does — so a
+ * concurrent retry, reconciliation run or the original request, if it still lives, settles it
+ * once and every one of them sees the same order. Under an Idempotency-Key the order is stored as
+ * this request's answer with it; any other outcome is interim (the checkout goes on). A provider
+ * that cannot be reached leaves the attempt open and its error is the answer (502).
+ */
+async function settleStaleAttempt(
+  ctx: ServiceContext,
+  scope: Scope,
+  attempt: PaymentRecord,
+  provider: PaymentProvider,
+): Promise<AttemptSettlement> {
+  const answer = (settled: AttemptSettlement) => (settled.kind === 'order' ? orderOrThrow(settled) : INTERIM);
+  let result: PaymentResult | null;
+  try {
+    result = await askProviderAbout(provider, attempt);
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+    const closed = await closeAttempt(
+      ctx,
+      scope,
+      attempt,
+      { status: 'failed', failure_reason: error.code },
+      { answer: () => INTERIM },
+    );
+    return { kind: 'refused', attempt: closed, error };
+  }
+  return settleAttempt(ctx, scope, attempt, provider, result, answer);
+}
+
 /**
  * Checkout (docs/contract.md#checkout): turns a cart into an order and takes payment, so that no
  * path charges twice or keeps money without an order.
@@ -52,7 +93,10 @@ function orderOrThrow(settled: AttemptSettlement) {
  *    units and records the payment attempt — `pending`, `order_id: null`, provider idempotency
  *    key `checkout_<cart>_<n>`, with a snapshot of the priced order — and commits. A cart whose
  *    attempt is still open answers 409 `cart_not_active`: a double-submitted checkout charges
- *    once. A total of 0 takes no payment: the order is written in this same transaction.
+ *    once. An open attempt that is stale (claimed `ATTEMPT_LEASE_MS` ago or more: its request
+ *    died) is settled with its provider first (`settleStaleAttempt`): its order is the answer,
+ *    or, released, the checkout is claimed again. A total of 0 takes no payment: the order is
+ *    written in this same transaction.
  * 2. **Provider**, outside any transaction: `createPayment` with the server's amount and
  *    currency and the attempt's key. A definitive refusal thrown by the provider (e.g. 400
  *    `parameter_invalid` for an unknown `payment_method_id`) closes the attempt and is returned;
@@ -88,12 +132,23 @@ export function createCheckoutService(ctx: ServiceContext) {
       const chosen = resolveProvider(ctx, input);
       // Under an Idempotency-Key, each transaction stores the answer it leads to (docs/contract.md#idempotency):
       // the claim's when it settles in process; an attempt is interim (the order comes later).
-      const claim = await write(
-        ctx,
-        scope,
-        (work) => claimCheckout(ctx, work, scope, cartId, input, caller, chosen),
-        { answer: (claimed) => (claimed.kind === 'attempt' ? INTERIM : orderOrThrow(claimed)) },
-      );
+      const claimOnce = () =>
+        write(ctx, scope, (work) => claimCheckout(ctx, work, scope, cartId, input, caller, chosen), {
+          answer: (claimed) =>
+            claimed.kind === 'attempt' || claimed.kind === 'stale' ? INTERIM : orderOrThrow(claimed),
+        });
+      let claim = await claimOnce();
+      if (claim.kind === 'stale') {
+        // The request that claimed the cart's last attempt died (docs/payments.md#stale-attempts):
+        // settle that attempt now, as reconciliation would. Its order (the provider took the
+        // money) is this request's answer, as it would have been the first's; released, the
+        // checkout goes on normally. A second claim that meets an open attempt again (a
+        // concurrent retry claimed a new one meanwhile) answers 409 as usual.
+        const settled = await settleStaleAttempt(ctx, scope, claim.attempt, claim.provider);
+        if (settled.kind === 'order') return orderOrThrow(settled);
+        claim = await claimOnce();
+        if (claim.kind === 'stale') throw inProgress(claim.attempt);
+      }
       if (claim.kind !== 'attempt') return orderOrThrow(claim);
 
       const { attempt, snapshot, provider } = claim;

@@ -173,7 +173,31 @@ export function createCustomerAccountService(ctx: ServiceContext) {
       scope,
       async ({ tx, now, emit }) => {
         const customer = await tx.customers.get(scope, { email: input.email });
-        if (!customer || customer.status === 'disabled') return;
+        if (!customer || customer.status === 'disabled') {
+          // The same work as for an active account (docs/contract.md#password-reset): two writes,
+          // a row inserted and deleted again in this transaction (a decoy idempotency claim that
+          // nobody can see or hold), so its COMMIT waits for the same log flush a real reset's
+          // does — a transaction that only reads would answer measurably sooner.
+          const decoy = {
+            key: `password_reset_decoy_${ctx.crypto.randomToken(16)}`,
+            caller: 'password_reset_decoy',
+            claim_token: ctx.crypto.randomToken(16),
+          };
+          await tx.idempotency.claim(
+            scope,
+            {
+              ...decoy,
+              operation: 'customers.requestPasswordReset',
+              request_hash: token_hash,
+              locked_until: now,
+              created_at: now,
+              expires_at: now + 60_000,
+            },
+            null,
+          );
+          await tx.idempotency.release(scope, decoy);
+          return;
+        }
         const record: PasswordResetRecord = {
           id: ctx.ids.next('prt'),
           store_id: scope.store_id,

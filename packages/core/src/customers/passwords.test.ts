@@ -30,6 +30,22 @@ describe('password hashing (scrypt, PHC string)', () => {
     expect(await cheap.verify('', hash)).toBe(false);
   });
 
+  test('passwords are compared after NFC normalisation: set in NFD, signs in with NFC and vice versa; ASCII hashes unchanged', async () => {
+    const nfc = 'Crème brûlée 2024 Å';
+    const nfd = nfc.normalize('NFD');
+    expect(nfd).not.toBe(nfc);
+    expect(await cheap.verify(nfc, await cheap.hash(nfd))).toBe(true);
+    expect(await cheap.verify(nfd, await cheap.hash(nfc))).toBe(true);
+    expect(await cheap.verify('Creme brulee 2024 A', await cheap.hash(nfd))).toBe(false);
+    // A hash of an ASCII password made before normalisation (node:crypto on the raw text) verifies.
+    expect(await cheap.verify('plain ascii password', await nodeHash('plain ascii password', 8))).toBe(true);
+    // Hashes made before normalisation: of the NFC text, either spelling verifies; of another
+    // form, that exact text still does.
+    expect(await cheap.verify(nfd, await nodeHash(nfc, 8))).toBe(true);
+    expect(await cheap.verify(nfd, await nodeHash(nfd, 8))).toBe(true);
+    expect(await cheap.verify('豈 ', await nodeHash('豈 ', 8))).toBe(true);
+  });
+
   test('a salt per password: the same password hashes differently each time', async () => {
     const [a, b] = await Promise.all([cheap.hash('same password'), cheap.hash('same password')]);
     expect(a).not.toBe(b);
@@ -80,7 +96,9 @@ describe('password hashing (scrypt, PHC string)', () => {
         expect(await cheap.verify(`${password}!`, old)).toBe(false);
         const made = await cheap.hash(password);
         const [, , , salt] = made.split('$');
-        expect(await nodeHash(password, 8, Buffer.from(salt as string, 'base64'))).toBe(made);
+        expect(await nodeHash(password.normalize('NFC'), 8, Buffer.from(salt as string, 'base64'))).toBe(
+          made,
+        );
       }),
       { numRuns: 25 },
     );

@@ -14,6 +14,9 @@ import { defineOperation } from './operation';
 const TAGS = ['Customer accounts'] as const;
 
 const FAILURE_LIMIT = 'Failed attempts are rate limited (the `sign_in` limit) per client address';
+/** Every route that hashes a password (docs/security.md#passwords). */
+const HASH_BOUND =
+  'A process hashes a bounded number of passwords at once; past that (and a short queue) the request is refused at once with 503 `service_unavailable` and `Retry-After`';
 const BUYER_IP =
   'A storefront server calling with a secret key may name its shopper’s address in `Commerce-Buyer-Ip`, which the per-address limit then counts instead of the connection’s';
 
@@ -33,10 +36,10 @@ export const customerAuthOperations = [
     input: CustomerRegisterSchema,
     response: CustomerSessionSchema,
     summary: 'Register a customer account',
-    description: `Creates a customer with a password and signs them in: the answer carries a customer token for \`X-Customer-Token\`, as \`POST /v1/admin/customers/{id}/token\` issues. Passwords are 8–128 characters and not the e-mail. An e-mail that already belongs to a customer, with a password or without, is 409 \`duplicate_email\` (an account the merchant created gets its password through a reset). Emits \`customer.created\`. Counts only toward the API key's budget, however many shoppers one address registers.`,
+    description: `Creates a customer with a password and signs them in: the answer carries a customer token for \`X-Customer-Token\`, as \`POST /v1/admin/customers/{id}/token\` issues. Passwords are 8–128 characters and not the e-mail. An e-mail that already belongs to a customer, with a password or without, is 409 \`duplicate_email\` (an account the merchant created gets its password through a reset). Emits \`customer.created\`. Counts only toward the API key's budget, however many shoppers one address registers. ${HASH_BOUND}.`,
     tags: TAGS,
     operationId: 'registerCustomer',
-    errors: ['duplicate_email'],
+    errors: ['duplicate_email', 'service_unavailable'],
     run: async (s, c) => s.accounts.register(c.scope, c.input),
   }),
   defineOperation({
@@ -47,10 +50,10 @@ export const customerAuthOperations = [
     input: CustomerSignInSchema,
     response: CustomerSessionSchema,
     summary: 'Sign a customer in',
-    description: `Answers a customer token. An unknown e-mail and a wrong password are both 401 \`invalid_credentials\`, with the same message and the same work; a disabled customer is 403 \`customer_disabled\`. ${FAILURE_LIMIT} and per e-mail address with the same budget: once either is spent, sign-in is 429 \`rate_limited\` before the password is checked, until the window ends (the owner can still reset the password). Successful sign-ins count only toward the API key's budget. ${BUYER_IP}.`,
+    description: `Answers a customer token. An unknown e-mail and a wrong password are both 401 \`invalid_credentials\`, with the same message and the same work; a disabled customer is 403 \`customer_disabled\`. ${FAILURE_LIMIT} and per e-mail address with the same budget: once either is spent, sign-in is 429 \`rate_limited\` before the password is checked, until the window ends (the owner can still reset the password). Successful sign-ins count only toward the API key's budget. ${BUYER_IP}. ${HASH_BOUND}.`,
     tags: TAGS,
     operationId: 'signInCustomer',
-    errors: ['invalid_credentials', 'customer_disabled'],
+    errors: ['invalid_credentials', 'customer_disabled', 'service_unavailable'],
     run: async (s, c) => s.accounts.signIn(c.scope, c.input, c.origin),
   }),
   defineOperation({
@@ -76,10 +79,10 @@ export const customerAuthOperations = [
     input: CustomerPasswordChangeSchema,
     response: CustomerSchema,
     summary: "Change the signed-in customer's password",
-    description: `A wrong \`current_password\` is 422 \`invalid_credentials\` (\`param: current_password\`), counted as a failed sign-in: ${FAILURE_LIMIT} and per e-mail address. Every other token of the customer stops working at once; the request's own token keeps working. ${BUYER_IP}.`,
+    description: `A wrong \`current_password\` is 422 \`invalid_credentials\` (\`param: current_password\`), counted as a failed sign-in: ${FAILURE_LIMIT} and per e-mail address. Every other token of the customer stops working at once; the request's own token keeps working. ${BUYER_IP}. ${HASH_BOUND}.`,
     tags: TAGS,
     operationId: 'changeMyPassword',
-    errors: ['invalid_credentials'],
+    errors: ['invalid_credentials', 'service_unavailable'],
     run: async (s, c) => s.accounts.changePassword(c.scope, tokenOf(c), c.input, c.origin),
   }),
   defineOperation({
@@ -103,10 +106,10 @@ export const customerAuthOperations = [
     input: PasswordResetConfirmSchema,
     response: CustomerSessionSchema,
     summary: 'Set a new password with a reset token',
-    description: `Sets the password and signs the customer in (a new customer token). An unknown, used or expired reset token is 422 \`reset_token_invalid\`. Every earlier customer token stops working. An invalid token counts as a failed attempt of the client address (never of an e-mail: failed sign-ins for the account never block its reset). ${BUYER_IP}.`,
+    description: `Sets the password and signs the customer in (a new customer token). An unknown, used or expired reset token is 422 \`reset_token_invalid\`. Every earlier customer token stops working. An invalid token counts as a failed attempt of the client address (never of an e-mail: failed sign-ins for the account never block its reset). ${BUYER_IP}. ${HASH_BOUND}.`,
     tags: TAGS,
     operationId: 'resetPassword',
-    errors: ['reset_token_invalid', 'customer_disabled'],
+    errors: ['reset_token_invalid', 'customer_disabled', 'service_unavailable'],
     run: async (s, c) => s.accounts.confirmPasswordReset(c.scope, c.input, c.origin),
   }),
 ] as const;

@@ -28,6 +28,16 @@ function visibleToStorefront(order: OrderAggregate | null): order is OrderAggreg
 }
 
 /**
+ * The answer to a `starting_after` the storage does not know (ports/storage/pagination.ts), word for
+ * word: an id outside a list's scope gets it too.
+ */
+function unknownCursor(id: string): CommerceError {
+  return new CommerceError('parameter_invalid', `No such object for starting_after: '${id}'`, {
+    param: 'starting_after',
+  });
+}
+
+/**
  * Order reads for the admin and the storefront (docs/contract.md#lists, #orders). One list query loads the page
  * with every order's lines, payments, fulfillments and refunds (no N+1).
  */
@@ -84,10 +94,17 @@ export function createOrderQueries(ctx: ServiceContext) {
         created_after: query.created_after,
         created_before: query.created_before,
       };
-      return pageToWire(
-        await read(ctx, (tx) => tx.orders.list(scope, filter, pageOf(query))),
-        orderToStorefrontWire,
-      );
+      const page = await read(ctx, async (tx) => {
+        // A cursor must be one of this list's own orders: another customer's order (or a draft)
+        // is answered exactly as an unknown id, so `starting_after` tells nothing of its existence.
+        const after = query.starting_after;
+        if (after !== undefined) {
+          const cursor = await tx.orders.get(scope, after);
+          if (!visibleToStorefront(cursor) || cursor.customer_id !== customerId) throw unknownCursor(after);
+        }
+        return tx.orders.list(scope, filter, pageOf(query));
+      });
+      return pageToWire(page, orderToStorefrontWire);
     },
 
     /**

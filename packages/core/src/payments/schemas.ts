@@ -57,7 +57,8 @@ export type Payment = z.infer<typeof PaymentSchema>;
 
 /**
  * `POST /v1/admin/orders/{id}/payments` (docs/contract.md#payments): a completed payment taken outside the
- * engine. `provider` is a free label (`cash`, `bank_transfer`); `amount` ≥ 1.
+ * engine. `provider` is a free label (`cash`, `bank_transfer`); `amount` 1..999,999,999 (MAX_AMOUNT, like every
+ * money amount in a request: decisions §15).
  */
 export interface AdminPaymentCreateSchema extends Named<typeof adminPaymentCreateSchema> {}
 const adminPaymentCreateSchema = z

@@ -1,4 +1,4 @@
-import { isOpenAttempt, readSnapshot } from '../checkout/checkout-attempts';
+import { askProviderAbout, isOpenAttempt } from '../checkout/checkout-attempts';
 import { closeAttempt, settleAttempt } from '../checkout/checkout-settlement';
 import { awaitingDeadline } from '../payments/awaiting-payment';
 import { isRefusal } from '../payments/payment-attempt';
@@ -78,24 +78,6 @@ export interface ReconcileReport {
 const DEFAULT_OLDER_THAN_MS = 10 * 60 * 1000;
 const DEFAULT_LIMIT = 500;
 
-/**
- * What the provider says about an open attempt: `lookupPayment` with the attempt's key and its
- * exact original input (a provider such as Stripe replays the creation under the same key, which
- * never charges twice); a provider without a lookup is asked again with `createPayment` and the
- * same key, which every provider must treat idempotently (manual has no side effects at all).
- */
-async function askProvider(provider: PaymentProvider, attempt: PaymentRecord): Promise<PaymentResult | null> {
-  const snapshot = readSnapshot(attempt);
-  if (provider.lookupPayment) {
-    return provider.lookupPayment({
-      provider_id: attempt.provider_id,
-      idempotency_key: snapshot.payment.idempotency_key,
-      original: snapshot.payment,
-    });
-  }
-  return provider.createPayment(snapshot.payment);
-}
-
 async function reconcileAttempt(
   ctx: ServiceContext,
   scope: Scope,
@@ -104,7 +86,7 @@ async function reconcileAttempt(
 ): Promise<Pick<ReconcileResult, 'outcome' | 'order_id'>> {
   let result: PaymentResult | null;
   try {
-    result = await askProvider(provider, attempt);
+    result = await askProviderAbout(provider, attempt);
   } catch (error) {
     if (!isRefusal(error)) throw error;
     await closeAttempt(ctx, scope, attempt, { status: 'failed', failure_reason: error.code });

@@ -2,6 +2,7 @@ import type { IdempotencyClaimRef, Scope } from '../ports/storage';
 import type { ServiceContext } from './context';
 import { CommerceError } from './errors';
 import { beginIdempotentRequest } from './idempotency-begin';
+import { replayOf } from './replay-secrets';
 import {
   type RequestClaim,
   type RequestOutcome,
@@ -61,7 +62,8 @@ export function callerOf(caller: IdempotencyCaller): string {
 
 /**
  * `Idempotency-Key` on POST (docs/contract.md#idempotency): the first request with a key (per scope and caller)
- * runs and its response (success or domain error) is stored for 24 h; the same key with the same
+ * runs and its response (success or domain error) is stored for 24 h, with any secret it holds
+ * masked (replay-secrets.ts: never a credential at rest, nor one a replay could resurrect); the same key with the same
  * body replays it; a different body → 409 `idempotency_key_reused`. A concurrent request with the
  * key waits for the first to finish and replays its response, so two concurrent requests produce
  * one effect; if the first is still running after the lock time → 409 `idempotency_key_in_use`.
@@ -161,7 +163,7 @@ export function createIdempotencyService(ctx: ServiceContext) {
         } else if (committed === null || !sameResponse(committed, response)) {
           // No effect stored this response: no effect, or a domain error whose transaction rolled
           // back. Compare-and-set as well: a claim taken over meanwhile stores nothing.
-          await ctx.storage.transaction((tx) => tx.idempotency.complete(scope, ref, response));
+          await ctx.storage.transaction((tx) => tx.idempotency.complete(scope, ref, replayOf(response)));
         }
         return { ...response, committed, unanswered: claim.unanswered };
       }

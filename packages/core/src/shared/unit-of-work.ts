@@ -10,6 +10,7 @@ import type {
 } from '../ports/storage';
 import type { ServiceContext } from './context';
 import { CommerceError } from './errors';
+import { replayOf } from './replay-secrets';
 
 /** A finished response as the idempotency store keeps it: status and the exact body text. */
 export interface StoredResponse {
@@ -191,7 +192,7 @@ export async function write<T>(
       const held =
         response === null || response === INTERIM
           ? await tx.idempotency.renew(claim.scope, claim.ref, now + ctx.config.idempotency_lock_ms)
-          : await tx.idempotency.complete(claim.scope, claim.ref, response);
+          : await tx.idempotency.complete(claim.scope, claim.ref, replayOf(response));
       if (!held) {
         throw new CommerceError(
           'idempotency_key_in_use',

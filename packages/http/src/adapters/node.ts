@@ -1,8 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CommerceError } from '@cartwright/core';
 import type { CartwrightHandler } from '../create-handler';
 import { splitUrl } from '../create-handler';
+import { errorResponse } from '../error-response';
 import type { BodySource, HeaderReader, RawRequest, RawResponse } from '../raw-http';
-import { bodyIncomplete, bodyTooLarge, decodeUtf8 } from '../read-body';
+import { bodyIncomplete, bodyTooLarge, declaredLength, decodeUtf8 } from '../read-body';
+import { newRequestId } from '../request-id';
+
+/** A request body must arrive within this many milliseconds (docs/contract.md#requests): 408 `request_timeout` after. */
+export const BODY_TIMEOUT_MS = 30_000;
+/**
+ * At most this many request bodies from one client address are being received at once in a
+ * process (docs/security.md); one more → 429 `rate_limited` at once, the connection closed.
+ */
+export const MAX_UNFINISHED_BODIES_PER_ADDRESS = 16;
+/** Client address → bodies being received from it now. */
+const unfinishedBodies = new Map<string, number>();
 
 /** A Node request, possibly with a body a framework already parsed (`express.json()`). */
 export type NodeRequest = IncomingMessage & { body?: unknown; _body?: boolean };
@@ -113,7 +126,11 @@ export function readNodeRequestBody(req: NodeRequest, limit: number): Promise<Bo
  * (as body-parser does); the 413 response closes the connection. A client that leaves before the
  * body is complete gets `invalid_json` (see `bodyIncomplete`): its own doing, not a server failure.
  */
-export function readNodeStream(req: IncomingMessage, limit: number): Promise<BodySource> {
+export function readNodeStream(
+  req: IncomingMessage,
+  limit: number,
+  timeoutMs: number = BODY_TIMEOUT_MS,
+): Promise<BodySource> {
   return new Promise((resolve, reject) => {
     // The client may have gone while the pipeline awaited authentication: then `close` has
     // already fired and `end` never will, so answer at once instead of waiting forever.
@@ -121,6 +138,41 @@ export function readNodeStream(req: IncomingMessage, limit: number): Promise<Bod
       reject(bodyIncomplete());
       return;
     }
+    if (req.readableEnded) {
+      resolve({ kind: 'text', text: '' });
+      return;
+    }
+    const address = req.socket?.remoteAddress ?? '';
+    const unfinished = unfinishedBodies.get(address) ?? 0;
+    if (unfinished >= MAX_UNFINISHED_BODIES_PER_ADDRESS) {
+      reject(
+        new CommerceError(
+          'rate_limited',
+          `Too many request bodies being sent at once from this address (at most ${MAX_UNFINISHED_BODIES_PER_ADDRESS}).`,
+        ),
+      );
+      return;
+    }
+    unfinishedBodies.set(address, unfinished + 1);
+    let settled = false;
+    const release = () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      const left = (unfinishedBodies.get(address) ?? 1) - 1;
+      if (left <= 0) unfinishedBodies.delete(address);
+      else unfinishedBodies.set(address, left);
+    };
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(
+        new CommerceError(
+          'request_timeout',
+          `The request body did not arrive within ${Math.round(timeoutMs / 1000)} s.`,
+        ),
+      );
+    }, timeoutMs);
+    timer.unref?.();
     const declared = Number(req.headers['content-length'] ?? '0');
     let tooLarge = Number.isFinite(declared) && declared > limit;
     const chunks: Buffer[] = [];
@@ -136,12 +188,14 @@ export function readNodeStream(req: IncomingMessage, limit: number): Promise<Bod
       }
     };
     const cleanup = () => {
+      release();
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
       req.off('close', onClose);
     };
     const onEnd = () => {
+      if (settled) return;
       cleanup();
       if (tooLarge) reject(bodyTooLarge(limit));
       else {
@@ -154,6 +208,7 @@ export function readNodeStream(req: IncomingMessage, limit: number): Promise<Bod
     };
     // A stream error on a request (ECONNRESET, "aborted") means the client went away mid-body.
     const onError = () => {
+      if (settled) return;
       cleanup();
       reject(bodyIncomplete());
     };
@@ -165,4 +220,29 @@ export function readNodeStream(req: IncomingMessage, limit: number): Promise<Bod
     req.on('error', onError);
     req.on('close', onClose);
   });
+}
+
+/**
+ * A `checkContinue` listener for a `node:http` server (`server.on('checkContinue', …)`): a request
+ * sent with `Expect: 100-continue` whose `Content-Length` is over the handler's body limit gets
+ * 413 `body_too_large` at once, without `100 Continue`, and the connection is closed; any other
+ * is told to continue and goes to `listener` (docs/contract.md#requests).
+ */
+export function createNodeCheckContinue(handler: CartwrightHandler, listener: NodeListener): NodeListener {
+  return (req, res) => {
+    const declared = declaredLength(nodeHeaders(req));
+    if (declared !== undefined && declared > handler.maxBodyBytes) {
+      const response = errorResponse(
+        'body_too_large',
+        `The request body exceeds the limit of ${handler.maxBodyBytes} bytes.`,
+        newRequestId(),
+      );
+      response.headers.Connection = 'close';
+      response.headers['X-Content-Type-Options'] = 'nosniff';
+      writeNodeResponse(res, response);
+      return;
+    }
+    res.writeContinue();
+    listener(req, res);
+  };
 }

@@ -36,6 +36,27 @@ describeApi('browsers: CORS, HEAD and nosniff with the defaults', (api) => {
     expect(res.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
   });
 
+  it('admin routes are judged by the route matched: a percent-encoded path or an alias gets no CORS (preflight and request)', async () => {
+    for (const path of ['/v1/%61dmin/store', '/v1/adm%69n/products', '/admin/customers/cus_missing/token']) {
+      const pre = await preflight(path);
+      expect(pre.status, path).toBe(204);
+      expect(pre.headers.get('access-control-allow-origin'), path).toBeNull();
+    }
+    const store = await api().get('/v1/%61dmin/store', { headers: { origin: ORIGIN } });
+    expect(store.status).toBe(200);
+    expect(store.headers.get('access-control-allow-origin')).toBeNull();
+    const token = await api().post('/admin/customers/cus_missing/token', {}, { headers: { origin: ORIGIN } });
+    expect(token.status).toBe(404);
+    expect(token.headers.get('access-control-allow-origin')).toBeNull();
+    // Not a route, but under the admin root once decoded: no CORS either.
+    const unknown = await fetch(`${api().baseUrl}/v1/%61dmin/nothing-here`, { headers: { origin: ORIGIN } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('access-control-allow-origin')).toBeNull();
+    // A storefront route spelled with escapes keeps the storefront answer.
+    const products = await preflight('/v1/st%6Frefront/products', ORIGIN, 'GET');
+    expect(products.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
   it('OPTIONS on a path that is not a route → 404 route_not_found', async () => {
     const res = await preflight('/v1/storefront/nothing-here');
     expect(res.status).toBe(404);

@@ -1,5 +1,10 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { expect, test } from 'vitest';
+import { createEngine } from '@cartwright/core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createNodeListener } from '../../src/adapters/node';
+import { createApiHandler } from '../../src/api';
 import { type ApiResponse, describeApi, type TestApi } from './support/harness';
 import { expectError } from './support/order-fixtures';
 
@@ -536,4 +541,170 @@ describeApi(
     }, 60_000);
   },
   { rateLimits: false },
+);
+
+/**
+ * A password-reset request for an unknown e-mail and for an active account, timed (mean of 40
+ * interleaved requests each without the slowest tenth, after warming both paths) through `post`; answers the ratio
+ * unknown / active and prints both means.
+ */
+async function resetRequestTiming(
+  label: string,
+  post: (email: string) => Promise<{ status: number; body: unknown }>,
+  accounts: string[],
+): Promise<number> {
+  // Each active account is asked for once (its 3-an-hour budget never decides what happens).
+  let next = 0;
+  const activeEmail = () => accounts[next++ % accounts.length] as string;
+  const timed = async (who: string) => {
+    const start = performance.now();
+    const res = await post(who);
+    const ms = performance.now() - start;
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true });
+    return ms;
+  };
+  for (let i = 0; i < 3; i++) {
+    await timed(uniqueEmail('warm'));
+    await timed(activeEmail());
+  }
+  const unknown: number[] = [];
+  const active: number[] = [];
+  for (let i = 0; i < 40; i++) {
+    unknown.push(await timed(uniqueEmail('nobody')));
+    active.push(await timed(activeEmail()));
+  }
+  // The mean without each series' slowest tenth: another process's burst on the shared machine
+  // lands on one request or two, not on a path.
+  const mean = (values: number[]) => {
+    const kept = [...values].sort((x, y) => x - y).slice(0, Math.ceil(values.length * 0.9));
+    return kept.reduce((x, y) => x + y, 0) / kept.length;
+  };
+  const ratio = mean(unknown) / mean(active);
+  console.info(
+    `[${label}] reset-request timing: unknown e-mail ${mean(unknown).toFixed(2)} ms, active account ${mean(active).toFixed(2)} ms, ratio ${ratio.toFixed(3)}`,
+  );
+  return ratio;
+}
+
+describeApi(
+  'customer accounts: password-reset request timing',
+  (api) => {
+    test('an unknown e-mail costs the same as an active account (mean of 40 interleaved requests each, ratio within 0.67–1.5)', async () => {
+      const accounts: string[] = [];
+      for (let i = 0; i < 43; i++) accounts.push((await signUp(api(), 'resettiming')).email);
+      const ratio = await resetRequestTiming(
+        api().target,
+        (who) => api().storefront.post(RESET, { email: who }),
+        accounts,
+      );
+      expect(ratio).toBeGreaterThan(0.67);
+      expect(ratio).toBeLessThan(1.5);
+    }, 60_000);
+  },
+  { passwordHashing: CHEAP_HASHING },
+);
+
+/**
+ * The same on a PostgreSQL server with its durable defaults (fsync, synchronous_commit), as in
+ * production: there a transaction that writes waits for its WAL flush at COMMIT and one that only
+ * reads does not, which the test servers (durability off) hide.
+ */
+describe('customer accounts: password-reset request timing on a durable PostgreSQL', () => {
+  let close: (() => Promise<void>) | undefined;
+  let base = '';
+  const key = 'pk_test_durableTimingPublishableKey00000001';
+  beforeAll(async () => {
+    const { startPostgres, createTestDatabase } = await import(
+      '@cartwright/storage-conformance/postgres-server'
+    );
+    const { postgresStorage } = await import('@cartwright/storage-kysely/postgres');
+    const pg = await startPostgres({ durable: true });
+    const url = await createTestDatabase(pg.url);
+    const engine = await createEngine({
+      storage: postgresStorage({ connectionString: url, max: 10 }),
+      passwordHashing: CHEAP_HASHING,
+    });
+    const scope = await engine.scopeFor('test');
+    await engine.apiKeys.register(scope.store_id, key);
+    const server = createServer(createNodeListener(createApiHandler(engine)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    close = async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections?.();
+      await engine.close();
+      await pg.stop();
+    };
+  }, 120_000);
+  afterAll(async () => {
+    await close?.();
+  });
+
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(base + path, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as { success?: boolean } };
+  };
+
+  test('an unknown e-mail costs the same as an active account (ratio within 0.67–1.5)', async () => {
+    const accounts: string[] = [];
+    for (let i = 0; i < 43; i++) {
+      const email = uniqueEmail('durable');
+      expect((await post(REGISTER, { email, password: PASSWORD })).status).toBe(200);
+      accounts.push(email);
+    }
+    const ratio = await resetRequestTiming(
+      'postgres, durable',
+      (who) => post(RESET, { email: who }),
+      accounts,
+    );
+    expect(ratio).toBeGreaterThan(0.67);
+    expect(ratio).toBeLessThan(1.5);
+  }, 60_000);
+});
+
+describeApi(
+  'customer accounts: a bound on concurrent password hashes (passwordHashConcurrency: 1)',
+  (api) => {
+    test('30 concurrent sign-ins: the excess is refused at once with 503 service_unavailable and Retry-After; the rest are answered as usual', async () => {
+      const { email } = await signUp(api(), 'burst');
+      const attempts = Array.from({ length: 30 }, (_, i) => i);
+      const started = performance.now();
+      const results = await Promise.all(
+        attempts.map(async (i) => {
+          const res = await login(api(), email, i % 2 === 0 ? PASSWORD : 'not the password at all');
+          return { i, res, ms: performance.now() - started };
+        }),
+      );
+      const refused = results.filter((r) => r.res.status === 503);
+      const answered = results.filter((r) => r.res.status !== 503);
+      console.info(
+        `[${api().target}] 30 concurrent sign-ins, 1 hash at a time: ${refused.length} × 503 (slowest ${Math.max(...refused.map((r) => r.ms)).toFixed(0)} ms), ${answered.length} answered (slowest ${Math.max(...answered.map((r) => r.ms)).toFixed(0)} ms)`,
+      );
+      // One hash runs, two wait: much of the burst is refused (how much depends on how the requests
+      // arrive: a hash may finish before the last of them does).
+      expect(refused.length).toBeGreaterThanOrEqual(10);
+      expect(answered.length).toBeGreaterThanOrEqual(3);
+      for (const { res } of refused) {
+        expectError(res, 503, 'service_unavailable');
+        expect(res.body.error.type).toBe('api_error');
+        expect(res.headers.get('retry-after')).toBe('1');
+      }
+      // Refused quickly, and nobody waits for seconds (unbounded, 30 hashes queue behind each other).
+      expect(Math.max(...refused.map((r) => r.ms))).toBeLessThan(2_000);
+      expect(Math.max(...results.map((r) => r.ms))).toBeLessThan(5_000);
+      // The answered ones are what they would be alone: the right password signs in, a wrong one is 401.
+      for (const { i, res } of answered) {
+        if (i % 2 === 0) expectSession(res, email);
+        else expectError(res, 401, 'invalid_credentials');
+      }
+      // And once the burst is over, the account signs in as usual.
+      expectSession(await login(api(), email, PASSWORD), email);
+    }, 60_000);
+  },
+  { rateLimits: false, passwordHashConcurrency: 1 },
 );

@@ -58,22 +58,23 @@ describeApi('idempotency keys', (api) => {
     expect(own.body.customer_id).toBe(x.id);
   });
 
-  test('API key create and rotate store their answer with the effect: a keyed retry replays the same key once made', async () => {
+  test('API key create and rotate store their answer with the effect: a keyed retry replays the same key once made, masked', async () => {
     const key = unique('idem-keys');
     const body = { name: 'ci', key_type: 'secret', mode: 'test' };
     const first = expectStatus(await api().post('/v1/admin/api-keys', body, { idempotencyKey: key }), 200);
     const again = expectStatus(await api().post('/v1/admin/api-keys', body, { idempotencyKey: key }), 200);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect(again.body).toEqual(first.body);
+    // The replay is the same answer with the new key masked (never stored in plaintext).
+    expect(again.body).toEqual({ ...first.body, key: `${first.body.key_prefix}****` });
     const rotateKey = unique('idem-rotate');
     const path = `/v1/admin/api-keys/${first.body.id}/rotate`;
     const rotated = expectStatus(await api().post(path, {}, { idempotencyKey: rotateKey }), 200);
     const replayed = expectStatus(await api().post(path, {}, { idempotencyKey: rotateKey }), 200);
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
-    expect(replayed.body).toEqual(rotated.body);
+    expect(replayed.body).toEqual({ ...rotated.body, key: `${rotated.body.key.slice(0, 12)}****` });
     expect(rotated.body.id).toBe(first.body.id);
     expect(rotated.body.key).not.toBe(first.body.key);
-    // Rotated once: the replayed secret is the one that works.
+    // Rotated once: the secret first answered is the one that works.
     expect((await api().get('/v1/admin/store', { key: rotated.body.key })).status).toBe(200);
     expect((await api().get('/v1/admin/store', { key: first.body.key })).status).toBe(401);
   });

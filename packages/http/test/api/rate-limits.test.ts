@@ -98,6 +98,27 @@ describeApi(
       expect((await api().storefront.get('/v1/storefront/products', spoofed2)).status).toBe(200);
       expectRateLimited(await api().storefront.get('/v1/storefront/products', spoofed), 2);
     });
+
+    it('X-Forwarded-For spellings of one address share one budget: port, leading zeros, brackets, expanded or IPv4-mapped', async () => {
+      const products = (address: string) => api().storefront.get('/v1/storefront/products', from(address));
+      // 203.0.113.30: with a port, then with leading zeros; every other spelling is then refused.
+      expect((await products('203.0.113.30:5678')).status).toBe(200);
+      expect((await products('203.000.113.030')).status).toBe(200);
+      for (const spelling of [
+        '203.0.113.30',
+        '::ffff:203.0.113.30',
+        '[::FFFF:203.0.113.30]:443',
+        '::ffff:cb00:711e',
+      ])
+        expectRateLimited(await products(spelling), 2);
+      // 2001:db8:7:30::1 (counted by its /64): bracketed with a port, then expanded with zeros.
+      expect((await products('[2001:db8:7:30::1]:8443')).status).toBe(200);
+      expect((await products('2001:0DB8:0007:0030:0000:0000:0000:0001')).status).toBe(200);
+      expectRateLimited(await products('2001:db8:7:30::1'), 2);
+      expectRateLimited(await products('[2001:db8:7:30:0::1]'), 2);
+      // Another address is untouched.
+      expect((await products('203.0.113.31:5678')).status).toBe(200);
+    });
   },
   { rateLimits: { publishable_key: { limit: 2, window_seconds: 3600 }, secret_key: false } },
   { trustProxy: 1 },

@@ -400,7 +400,7 @@ describeApi(
       expect(receipt?.headers['x-webhook-signature']).toBe(hexSignature(third, receipt?.body ?? ''));
     });
 
-    test('with an Idempotency-Key a replay returns the same new secret and rotates once', async () => {
+    test('with an Idempotency-Key a replay returns the same answer, the new secret masked, and rotates once', async () => {
       const receiver = await startReceiver(200);
       const created = await createWebhook(api(), receiver.url);
       const key = `rot-${randomBytes(6).toString('hex')}`;
@@ -412,7 +412,8 @@ describeApi(
       });
       expect(first.status).toBe(200);
       expect(replay.status).toBe(200);
-      expect(replay.body).toEqual(first.body);
+      // The replay is the same answer with the new secret masked (never stored in plaintext).
+      expect(replay.body).toEqual({ ...first.body, secret: `${first.body.secret.slice(0, 12)}****` });
       // Rotated once: the original secret still signs alongside the new one.
       await api().post(`/v1/admin/webhooks/${created.id}/test`, { event_type: 'order.created' });
       const [receipt] = receiver.receipts;

@@ -1,5 +1,10 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createEngine } from '@cartwright/core';
 import type { CustomerAuthResponse, HeadlessCommerce } from '@headless-commerce/sdk';
-import { expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { createNodeListener } from '../../src/adapters/node';
+import { createApiHandler } from '../../src/api';
 import { describeApi, type TestApi } from '../api/support/harness';
 import { expectError } from '../api/support/order-fixtures';
 import { expectSdkError, sdkClients, unique } from './support';
@@ -151,4 +156,120 @@ describeApi(
     });
   },
   ENGINE,
+);
+
+describeApi(
+  'sdk: guesses from many addresses through two processes never lock the owner out (default limits)',
+  (api) => {
+    /**
+     * "Process B": a second engine over the same database, with its own caches, limiter and HTTP
+     * server (another process in miniature, as in api-key-revocation.test.ts); the budgets live in
+     * the database, so both processes spend and see the same ones.
+     */
+    let engineB: Awaited<ReturnType<typeof createEngine>> | undefined;
+    let closeB: (() => Promise<void>) | undefined;
+    let baseB = '';
+    beforeAll(async () => {
+      engineB = await createEngine({ ...ENGINE, storage: api().engine.storage, migrate: false });
+      const server = createServer(createNodeListener(createApiHandler(engineB, { trustProxy: true })));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      baseB = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      closeB = () => new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+    afterAll(async () => {
+      await closeB?.();
+    });
+
+    /** A POST to process B with the publishable key, from `address` (X-Forwarded-For). */
+    const onB = async (path: string, body: unknown, address: string, token?: string) => {
+      const res = await fetch(baseB + path, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${api().keys.publishable}`,
+          'content-type': 'application/json',
+          'x-forwarded-for': address,
+          ...(token === undefined ? {} : { 'x-customer-token': token }),
+        },
+        body: JSON.stringify(body),
+      });
+      return {
+        status: res.status,
+        body: (await res.json()) as {
+          success?: boolean;
+          error: { code: string };
+        },
+        headers: res.headers,
+      };
+    };
+    /** A wrong password for `email` from `address`, through process A (even i) or B (odd i). */
+    const guess = async (email: string, i: number, address: string) => {
+      if (i % 2 === 0) {
+        return api().storefront.post(
+          '/v1/storefront/customer-auth/login',
+          { email, password: `guess ${i}` },
+          { headers: { 'x-forwarded-for': address } },
+        );
+      }
+      return onB('/v1/storefront/customer-auth/login', { email, password: `guess ${i}` }, address);
+    };
+
+    test('10 guesses from 10 addresses split over processes A and B: sign-in is 429 on both, yet the owner resets (requested on B, confirmed on A) and is signed in on both', async () => {
+      const storefront = client(api(), api().keys.publishable);
+      const email = uniqueEmail('victim2.');
+      await storefront.customers.register({ email, password: PASSWORD });
+      for (let i = 0; i < 10; i++) {
+        const res = await guess(email, i, `198.51.100.${i + 1}`);
+        expect(res.status, JSON.stringify(res.body)).toBe(401);
+        expect(res.body.error.code).toBe('invalid_credentials');
+      }
+      // The e-mail's budget is spent in both processes: the right password from fresh addresses is 429.
+      await expectSdkError(storefront.customers.login({ email, password: PASSWORD }), 429, 'rate_limited');
+      const onBLogin = await onB(
+        '/v1/storefront/customer-auth/login',
+        { email, password: PASSWORD },
+        '192.0.2.77',
+      );
+      expect(onBLogin.status).toBe(429);
+      expect(onBLogin.body.error.code).toBe('rate_limited');
+
+      // The reset request through B: 200, and B hands the token to its in-process listeners.
+      const tokens: string[] = [];
+      const off = (engineB as NonNullable<typeof engineB>).events.on(
+        'customer.password_reset_requested',
+        (event) => {
+          if (event.data.email === email) tokens.push(event.data.token);
+        },
+      );
+      try {
+        const requested = await onB('/v1/storefront/customers/password-reset', { email }, '192.0.2.78');
+        expect(requested.status, JSON.stringify(requested.body)).toBe(200);
+        expect(requested.body).toEqual({ success: true });
+        for (let i = 0; i < 40 && tokens.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+      } finally {
+        off();
+      }
+      expect(tokens).toHaveLength(1);
+
+      // The guessing goes on, from ten more addresses through both processes, while the owner reads the mail.
+      for (let i = 10; i < 20; i++) {
+        const res = await guess(email, i, `198.51.100.${i + 1}`);
+        expect(res.status).toBe(429);
+      }
+
+      // Confirmed through A: 200, signed in; the token works on A and on B.
+      const reset = (await storefront.customers.resetPassword({
+        token: tokens[0] as string,
+        new_password: RESET_PASSWORD,
+      })) as unknown as CustomerAuthResponse;
+      expect(reset.token).toMatch(/^ct_/);
+      expect((await client(api(), api().keys.publishable, reset.token).customers.me()).email).toBe(email);
+      const me = await fetch(`${baseB}/v1/storefront/customers/me`, {
+        headers: { authorization: `Bearer ${api().keys.publishable}`, 'x-customer-token': reset.token },
+      });
+      expect(me.status).toBe(200);
+      expect(((await me.json()) as { email: string }).email).toBe(email);
+    });
+  },
+  ENGINE,
+  { trustProxy: true },
 );

@@ -35,6 +35,8 @@ export const ERROR_TYPES = {
   idempotency_key_reused: 'conflict_error',
   idempotency_key_in_use: 'conflict_error',
   currency_locked: 'conflict_error',
+  // 408 (the request body did not arrive in time)
+  request_timeout: 'invalid_request_error',
   // 413 / 415
   body_too_large: 'invalid_request_error',
   unsupported_media_type: 'invalid_request_error',
@@ -59,6 +61,7 @@ export const ERROR_TYPES = {
   // 5xx
   internal_error: 'api_error',
   payment_provider_unavailable: 'api_error',
+  service_unavailable: 'api_error',
 } as const satisfies Record<string, ErrorType>;
 
 export type ErrorType =

@@ -336,10 +336,12 @@ function moneyInputOf(min: number, max: number) {
 export const moneyInput: MoneyInputSchema = moneyInputOf(0, MAX_AMOUNT);
 
 /**
- * Like {@link moneyInput} with amounts ≥ 1 and up to any safe integer (payments, refunds: an order
- * may total more than {@link MAX_AMOUNT}; what is refundable is a business rule).
+ * Like {@link moneyInput} with amounts ≥ 1 (payments, refunds): 1..{@link MAX_AMOUNT} like every
+ * money amount in a request (decisions §15); an order that totals more is paid or refunded in
+ * several parts (without `amount` a refund takes all that is refundable). What is refundable is a
+ * business rule.
  */
-export const positiveMoneyInput: MoneyInputSchema = moneyInputOf(1, Number.MAX_SAFE_INTEGER);
+export const positiveMoneyInput: MoneyInputSchema = moneyInputOf(1, MAX_AMOUNT);
 
 // ---------------------------------------------------------------- address
 

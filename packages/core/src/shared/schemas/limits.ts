@@ -32,9 +32,9 @@ export const MAX_QUANTITY = 10_000;
 /**
  * The largest money amount in a request, in minor units: prices (variant `price`,
  * `compare_at_price`, `cost_price`, shipping `price`), thresholds, minimum and maximum amounts,
- * fixed discount values. 999,999,999 is $9,999,999.99 or ¥999,999,999. Payment and refund
- * amounts are bounded by what an order can total instead (any safe integer; they never exceed
- * what was paid, a business rule).
+ * fixed discount values, and payment and refund amounts (decisions §15: money in any request;
+ * what a refund may take back is a business rule besides). 999,999,999 is $9,999,999.99 or
+ * ¥999,999,999.
  */
 export const MAX_AMOUNT = 999_999_999;
 

@@ -204,6 +204,36 @@ describe('parseInput', () => {
     }
     expect(() => parseInput(CartItemAddSchema, { variant_id: 'v', quantity: 0 })).toThrow();
   });
+
+  test('details list at most 20 issues and the message says how many more; 90,000 unknown keys answer small and fast', () => {
+    const body: Record<string, unknown> = { name: 'x', quantity: 1 };
+    for (let i = 0; i < 90_000; i++) body[`k${i}`] = i;
+    const started = performance.now();
+    const error = expectRejected(ItemSchema, body, 'parameter_unknown', 'k0');
+    const elapsed = performance.now() - started;
+    expect(error.details).toHaveLength(20);
+    expect(error.details?.[19]).toEqual({ param: 'k19', message: 'Received unknown parameter: k19' });
+    expect(error.message).toBe('Received unknown parameter: k0 (and 89980 more problems not listed)');
+    expect(JSON.stringify({ message: error.message, details: error.details }).length).toBeLessThan(4_000);
+    expect(elapsed).toBeLessThan(250);
+  });
+
+  test('many issues of every kind: 20 details, the primary one among them, the count of the rest', () => {
+    const Lines = z.strictObject({ lines: z.array(z.strictObject({ quantity: z.int().min(1) })) });
+    const lines = Array.from({ length: 30 }, () => ({ quantity: 0 }));
+    const error = expectRejected(Lines, { lines, extra: 1 }, 'parameter_unknown', 'extra');
+    expect(error.details).toHaveLength(20);
+    expect(error.details).toContainEqual({ param: 'extra', message: 'Received unknown parameter: extra' });
+    expect(error.message).toBe('Received unknown parameter: extra (and 11 more problems not listed)');
+    const few = expectRejected(
+      Lines,
+      { lines: lines.slice(0, 3) },
+      'parameter_invalid',
+      'lines[0][quantity]',
+    );
+    expect(few.details).toHaveLength(3);
+    expect(few.message).toBe('lines[0][quantity] must be at least 1');
+  });
 });
 
 describe('formatParam', () => {

@@ -51,7 +51,7 @@ const WHOLE_VALUE: Record<InputLocation, string> = {
  *
  * The error's `param` and `message` describe the first issue in that order of precedence
  * (an unknown `quantiy` is reported before the missing `quantity` it causes); `details` lists
- * every issue. Params use Stripe's bracket form ({@link formatParam}): `lines[0][quantity]`,
+ * the first 20 issues (docs/contract.md#errors; the message then says how many more there were). Params use Stripe's bracket form ({@link formatParam}): `lines[0][quantity]`,
  * `shipping_address[country]`.
  *
  * Before the schema, the whole input is checked for text no supported database can store
@@ -68,6 +68,8 @@ export function parseInput<S extends z.ZodType>(
   value: unknown,
   options: ParseInputOptions = {},
 ): z.output<S> {
+  const flood = unknownKeyFlood(schema, value);
+  if (flood !== null) throw flood;
   const unstorable = findUnstorableText(value);
   if (unstorable !== null) {
     // A bad key cannot be named faithfully: the object that holds it is the param.
@@ -101,7 +103,7 @@ function inputError(
   input: unknown,
   location: InputLocation = 'body',
 ): CommerceError {
-  const flat = describeIssues(issues, input, location);
+  const { issues: flat, total } = describeIssues(issues, input, location);
   let primary = flat[0];
   for (const issue of flat) {
     if (primary === undefined || PRECEDENCE[issue.code] < PRECEDENCE[primary.code]) primary = issue;
@@ -109,23 +111,90 @@ function inputError(
   if (primary === undefined) {
     return new CommerceError('parameter_invalid', `${WHOLE_VALUE[location]} is invalid`);
   }
-  const details: ErrorDetail[] = flat.map(({ param, message }) => ({ param, message }));
+  const listed = flat.slice(0, MAX_DETAILS);
+  // The primary issue is always listed (it may have been described after the first 20).
+  if (!listed.includes(primary)) listed[MAX_DETAILS - 1] = primary;
+  const details: ErrorDetail[] = listed.map(({ param, message }) => ({ param, message }));
+  const more = total - details.length;
+  const message =
+    more > 0
+      ? `${primary.message} (and ${more} more ${more === 1 ? 'problem' : 'problems'} not listed)`
+      : primary.message;
   return new CommerceError(
     primary.code,
-    primary.message,
+    message,
     primary.param === '' ? { details } : { param: primary.param, details },
   );
 }
 
-/** Every zod issue as wire-level issues, in zod's order (one per unknown key). */
+/**
+ * A strict object schema given more than {@link MAX_DETAILS} unknown top-level keys: the error,
+ * built from one scan of the keys that stops describing after 20, before any walk or parse of
+ * the rest (a 1 MB body of 90,000 unknown keys must cost little and answer small). Null otherwise.
+ */
+function unknownKeyFlood(schema: z.ZodType, value: unknown): CommerceError | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const def = (
+    schema as {
+      _zod?: { def?: { type?: string; shape?: object; catchall?: { _zod?: { def?: { type?: string } } } } };
+    }
+  )._zod?.def;
+  if (def?.type !== 'object' || def.shape === undefined || def.catchall?._zod?.def?.type !== 'never')
+    return null;
+  const shape = def.shape;
+  const listed: ErrorDetail[] = [];
+  let total = 0;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key) || Object.hasOwn(shape, key)) continue;
+    total += 1;
+    if (listed.length < MAX_DETAILS) {
+      const param = printable(key, 200);
+      listed.push({ param, message: `Received unknown parameter: ${param}` });
+    }
+  }
+  if (total <= MAX_DETAILS) return null;
+  const first = listed[0] as ErrorDetail;
+  const more = total - listed.length;
+  return new CommerceError('parameter_unknown', `${first.message} (and ${more} more problems not listed)`, {
+    param: first.param,
+    details: listed,
+  });
+}
+
+/** At most this many `details` entries in a validation error (docs/contract.md#errors). */
+const MAX_DETAILS = 20;
+
+/**
+ * What {@link collect} gathers: the issues described (at most {@link MAX_DETAILS}, plus any that
+ * outranks them all) and how many there were in all. Describing stops early: a body with 90,000
+ * unknown keys costs the counting of them, not 90,000 messages.
+ */
+interface IssueSink {
+  issues: InputIssue[];
+  total: number;
+  /** The best (lowest) precedence among the described issues. */
+  best: number;
+}
+
+/** The zod issues as wire-level issues, in zod's order (one per unknown key), and their count. */
 function describeIssues(
   issues: readonly ZodIssue[],
   input: unknown,
   location: InputLocation = 'body',
-): InputIssue[] {
-  const out: InputIssue[] = [];
-  for (const issue of issues) collect(issue, [], input, location, out);
-  return out;
+): IssueSink {
+  const sink: IssueSink = { issues: [], total: 0, best: Number.POSITIVE_INFINITY };
+  for (const issue of issues) collect(issue, [], input, location, sink);
+  return sink;
+}
+
+/** Whether an issue of this code is still worth describing. */
+function wanted(sink: IssueSink, code: ValidationCode): boolean {
+  return sink.issues.length < MAX_DETAILS || PRECEDENCE[code] < sink.best;
+}
+
+function push(sink: IssueSink, issue: InputIssue): void {
+  sink.issues.push(issue);
+  sink.best = Math.min(sink.best, PRECEDENCE[issue.code]);
 }
 
 function collect(
@@ -133,14 +202,16 @@ function collect(
   prefix: readonly PropertyKey[],
   input: unknown,
   location: InputLocation,
-  out: InputIssue[],
+  sink: IssueSink,
 ): void {
   const path = prefix.length === 0 ? issue.path : [...prefix, ...issue.path];
 
   if (issue.code === 'unrecognized_keys') {
+    sink.total += issue.keys.length;
     for (const key of issue.keys) {
-      const param = formatParam([...path, key]);
-      out.push({ code: 'parameter_unknown', param, message: `Received unknown parameter: ${param}` });
+      if (!wanted(sink, 'parameter_unknown')) break;
+      const param = printable(formatParam([...path, key]), 200);
+      push(sink, { code: 'parameter_unknown', param, message: `Received unknown parameter: ${param}` });
     }
     return;
   }
@@ -151,16 +222,18 @@ function collect(
     const matched = issue.errors.filter((branch) => branch.some(madeProgress));
     const only = matched.length === 1 ? matched[0] : undefined;
     if (only !== undefined) {
-      for (const inner of only) collect(inner, path, input, location, out);
+      for (const inner of only) collect(inner, path, input, location, sink);
       return;
     }
   }
 
-  const param = formatParam(path);
+  sink.total += 1;
   const explicitCode =
     issue.code === 'custom' ? (issue.params?.code as ValidationCode | undefined) : undefined;
   const code: ValidationCode =
     explicitCode ?? (isAbsent(input, path) ? 'parameter_missing' : 'parameter_invalid');
+  if (!wanted(sink, code)) return;
+  const param = formatParam(path);
 
   let message: string;
   if (code === 'parameter_missing' && issue.code !== 'custom') {
@@ -171,7 +244,7 @@ function collect(
     const predicate = describe(issue, location);
     message = param === '' ? `${WHOLE_VALUE[location]} ${predicate}` : `${param} ${predicate}`;
   }
-  out.push({ code, param, message });
+  push(sink, { code, param, message });
 }
 
 /** An alternative "matched" when it failed somewhere below its root, or at its root on a value check. */
