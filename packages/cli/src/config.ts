@@ -55,6 +55,12 @@ export interface ServerConfig {
   corsAdminOrigins: '*' | string[];
   /** Proxies in front that append to `X-Forwarded-For` (`COMMERCE_TRUST_PROXY`: a number, `true` or `false`). */
   trustProxy: boolean | number;
+  /**
+   * At most this many password hashes at once in this process, beyond a short queue 503
+   * `service_unavailable` (`COMMERCE_PASSWORD_HASH_CONCURRENCY`, 1–1024; unset = the engine's
+   * default, twice the CPU cores; docs/security.md#passwords).
+   */
+  passwordHashConcurrency: number | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -239,6 +245,19 @@ function trustProxy(raw: string | undefined): boolean | number {
   throw new ConfigError(`COMMERCE_TRUST_PROXY must be true, false or a number of proxies, got '${raw}'`);
 }
 
+/** `COMMERCE_PASSWORD_HASH_CONCURRENCY`: a whole number from 1 to 1024, or undefined when unset. */
+function passwordHashConcurrency(raw: string | undefined): number | undefined {
+  const value = raw?.trim();
+  if (value === undefined || value === '') return undefined;
+  const count = Number(value);
+  if (!/^\d+$/.test(value) || count < 1 || count > 1024) {
+    throw new ConfigError(
+      `COMMERCE_PASSWORD_HASH_CONCURRENCY must be a whole number from 1 to 1024, got '${raw}'`,
+    );
+  }
+  return count;
+}
+
 function poolSize(raw: string | undefined): number {
   if (raw === undefined || raw.trim() === '') return 10;
   const size = Number(raw.trim());
@@ -285,5 +304,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     corsOrigins: origins(env, 'COMMERCE_CORS_ORIGINS', '*'),
     corsAdminOrigins: origins(env, 'COMMERCE_CORS_ADMIN_ORIGINS', []),
     trustProxy: trustProxy(env.COMMERCE_TRUST_PROXY),
+    passwordHashConcurrency: passwordHashConcurrency(env.COMMERCE_PASSWORD_HASH_CONCURRENCY),
   };
 }

@@ -103,6 +103,9 @@ async function configure(
     crypto: nodeCrypto,
     webhookTransport: createNodeWebhookTransport({ allowPrivate: config.allowPrivateWebhooks }),
     rateLimits: config.rateLimits,
+    ...(config.passwordHashConcurrency !== undefined && {
+      passwordHashConcurrency: config.passwordHashConcurrency,
+    }),
     ...options.engine,
     storage,
     payments,
