@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type ResetTokenReceiver, startResetTokenReceiver } from './support/reset-token-receiver';
 import {
   call,
   DATABASE_TARGETS,
@@ -33,23 +32,10 @@ for (const target of DATABASE_TARGETS) {
   describe(`account lockout across 2 server processes on one ${target} database`, () => {
     const dir = mkdtempSync(join(tmpdir(), 'cartwright-lockout-'));
     const servers: ServeProcess[] = [];
-    let receiver: Server;
-    const resetTokens = new Map<string, string>();
+    let receiver: ResetTokenReceiver;
 
     beforeAll(async () => {
-      receiver = createServer((req, res) => {
-        let body = '';
-        req.on('data', (chunk: Buffer) => {
-          body += chunk.toString();
-        });
-        req.on('end', () => {
-          const event = JSON.parse(body) as { type: string; data: { email: string; token: string } };
-          if (event.type === 'customer.password_reset_requested')
-            resetTokens.set(event.data.email, event.data.token);
-          res.writeHead(200).end();
-        });
-      });
-      await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+      receiver = await startResetTokenReceiver();
       // Both processes run their webhook worker ([] = no --no-worker); rate limits are the CLI's
       // defaults (sign_in: 10 failures a minute per address and per e-mail).
       servers.push(
@@ -61,7 +47,7 @@ for (const target of DATABASE_TARGETS) {
         )),
       );
       const hook = await call(servers[0]!, 'POST', '/v1/admin/webhooks', SECRET, {
-        url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/mails`,
+        url: receiver.url,
         events: ['customer.password_reset_requested'],
       });
       expect(hook.status).toBe(200);
@@ -69,7 +55,7 @@ for (const target of DATABASE_TARGETS) {
 
     afterAll(async () => {
       await Promise.all(servers.map(stop));
-      await new Promise<void>((r) => receiver.close(() => r()));
+      await receiver.close();
       rmSync(dir, { recursive: true, force: true });
     });
 
@@ -124,7 +110,7 @@ for (const target of DATABASE_TARGETS) {
       expect(requested.status).toBe(200);
       expect(requested.body).toEqual({ success: true });
       const resetToken = await eventually(
-        async () => resetTokens.get(email),
+        async () => receiver.tokens.get(email),
         20_000,
         'the reset token at the webhook receiver',
       );

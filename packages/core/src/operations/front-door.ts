@@ -44,8 +44,16 @@ const PATH_PARAM = /:([A-Za-z0-9_]+)/g;
 
 /** The leading string arguments of an operation's in-process method, in order. */
 export function argumentsOf(operation: AnyOperation): readonly string[] {
-  return operation.args ?? [...operation.http.path.matchAll(PATH_PARAM)].map((m) => m[1] as string);
+  let names = argumentNames.get(operation);
+  if (names === undefined) {
+    names = operation.args ?? [...operation.http.path.matchAll(PATH_PARAM)].map((m) => m[1] as string);
+    argumentNames.set(operation, names);
+  }
+  return names;
 }
+
+/** Worked out once per operation, not at every `forStore` call. */
+const argumentNames = new WeakMap<AnyOperation, readonly string[]>();
 
 type Authenticate = (scope: Scope, token: string) => Promise<{ customer_id: string; token_id: string }>;
 

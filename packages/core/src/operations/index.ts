@@ -12,18 +12,18 @@ export {
   SECRET_ACTOR,
 } from './execute';
 export { type ApiOf, argumentsOf, createFrontDoor, type OperationMethod } from './front-door';
-export {
-  type AnyOperation,
-  type ArgumentSource,
-  type AuthRequirement,
-  type CustomerTokenRequirement,
-  type HttpBinding,
-  type HttpMethod,
-  type Operation,
-  type OperationCall,
-  type OperationCustomer,
-  type OperationServices,
-  type PathParamList,
-  type PathParams,
+export type {
+  AnyOperation,
+  ArgumentSource,
+  AuthRequirement,
+  CustomerTokenRequirement,
+  HttpBinding,
+  HttpMethod,
+  Operation,
+  OperationCall,
+  OperationCustomer,
+  OperationServices,
+  PathParamList,
+  PathParams,
 } from './operation';
 export { type Operations, operations, type StoreApi } from './table';

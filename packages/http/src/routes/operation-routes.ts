@@ -30,8 +30,7 @@ export function routeOf(operation: AnyOperation): AnyRoute {
     ...(operation.http.buyerIp === undefined ? {} : { buyerIp: operation.http.buyerIp }),
     ...(operation.errors === undefined ? {} : { errors: operation.errors }),
     handler: async (ctx) => {
-      const auth = ctx.auth;
-      if (auth === null) throw new Error(`${operation.name} is declared without an API key`);
+      const scope = scopeOf(ctx); // every operation takes an API key
       const customer: OperationCustomer | null =
         ctx.customer === null
           ? null
@@ -39,8 +38,11 @@ export function routeOf(operation: AnyOperation): AnyRoute {
       const result = await ctx.engine.execute(
         operation,
         {
-          scope: scopeOf(ctx),
-          actor: { key_type: auth.key_type, customer_id: customer?.customer_id ?? null },
+          scope,
+          actor: {
+            key_type: ctx.auth!.key_type,
+            customer_id: customer?.customer_id ?? null,
+          },
           customer,
           params: ctx.params as Record<string, string>,
           input: inQuery ? ctx.query : ctx.body,

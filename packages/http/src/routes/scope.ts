@@ -10,22 +10,3 @@ export function scopeOf(ctx: { auth: AuthContext | null; scope: Scope | null }):
   if (ctx.auth === null || ctx.scope === null) throw new Error('This route is declared without an API key');
   return ctx.scope;
 }
-
-/** The `PageRequest` of a parsed list query (`limit`, `starting_after`, `sort`, `order`). */
-export function pageOf<S extends string>(
-  query: {
-    limit: number;
-    starting_after?: string | undefined;
-    sort?: S | undefined;
-    order?: 'asc' | 'desc' | undefined;
-  },
-  defaultSort: S = 'created_at' as S,
-) {
-  const sort = (query.sort ?? defaultSort) as S;
-  return {
-    limit: query.limit,
-    starting_after: query.starting_after,
-    sort,
-    order: query.order ?? (sort === 'created_at' ? 'desc' : 'asc'),
-  } as const;
-}
