@@ -30,9 +30,15 @@ const LAYERS = [
   { name: 'shared', path: `${SRC}shared/` },
   // Leaves: pricing and tax, discount arithmetic (pricing/discounts/). Pure functions.
   { name: 'pricing', path: `${SRC}pricing/` },
+  // Languages (decisions §21): tags, negotiation and applying translations; the catalog, carts and
+  // checkout read in a locale.
+  { name: 'locales', path: `${SRC}locales/` },
   // Aggregates, in an order that keeps them acyclic.
   { name: 'inventory', path: `${SRC}inventory/` },
   { name: 'catalog', path: `${SRC}catalog/` },
+  { name: 'categories', path: `${SRC}categories/` },
+  // Collections (decisions §17): manual lists and rules over products (their CollectionDetail shows products).
+  { name: 'collections', path: `${SRC}collections/` },
   { name: 'store', path: `${SRC}store/` },
   { name: 'customers', path: `${SRC}customers/` },
   { name: 'discounts', path: `${SRC}discounts/` },
@@ -41,11 +47,18 @@ const LAYERS = [
   { name: 'fulfillments', path: `${SRC}fulfillments/` },
   { name: 'refunds', path: `${SRC}refunds/` },
   { name: 'orders', path: `${SRC}orders/` },
+  // Returns and exchanges: a return's life cycle over its order (its Return is event data, so below events).
+  { name: 'returns', path: `${SRC}returns/` },
   { name: 'events', path: `${SRC}events/` },
   { name: 'webhooks', path: `${SRC}webhooks/` },
-  // Orchestration: workflows across aggregates (returns and exchanges will join them).
+  // Organization members, staff sessions and roles (decisions §23): above customers (the password
+  // rules and attempt limits) and events (member.invited).
+  { name: 'members', path: `${SRC}members/` },
+  // Orchestration: workflows across aggregates.
   { name: 'checkout', path: `${SRC}checkout/` },
   { name: 'reconciliation', path: `${SRC}reconciliation/` },
+  // The back office's reads (decisions §23): dashboard stats over orders, payments and stock; API logs.
+  { name: 'dashboard', path: `${SRC}dashboard/` },
   // The API: the operation table, the engine and its composition, the public entry points and
   // the schemas barrel. Nothing below imports it.
   { name: 'api', path: `${SRC}(?:operations/|facade/|schemas/|[^/]+\\.ts$)` },

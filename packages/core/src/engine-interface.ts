@@ -1,5 +1,7 @@
 import type { CartActor } from './carts/cart-access';
+import type { ApiLogService } from './dashboard/dashboard-service';
 import type { EngineEvents } from './events/event-data';
+import type { MemberService } from './members/member-service';
 import type { ExecuteOptions, OperationRequest } from './operations/execute';
 import type { AnyOperation } from './operations/operation';
 import type { PaymentWebhookInput } from './ports/payment-provider';
@@ -53,6 +55,17 @@ export interface Engine {
   readonly auth: EngineAuth;
   /** API keys known to the host (bootstrap from configuration). */
   readonly apiKeys: EngineApiKeys;
+  /**
+   * Staff sign-in for the back office (decisions §23): e-mail + password sessions, accepting an
+   * invitation, and inviting a member with its one-time token (the CLI prints it as a link).
+   * `@cartwright/http` serves it as `/v1/admin/session` with an HttpOnly cookie.
+   */
+  readonly staff: EngineStaff;
+  /**
+   * API logs (decisions §23): `record` writes a batch the HTTP layer buffered (one multi-row
+   * insert), `prune` deletes those older than 30 days; `list`/`get` are `logs.*` of the API.
+   */
+  readonly apiLogs: EngineApiLogs;
   /** Webhook delivery: one round for cron jobs, or a worker loop for a long-running process. */
   readonly webhooks: EngineWebhookJobs;
   /** Payment reconciliation: settles payments a crash or a lost provider webhook left pending. */
@@ -71,6 +84,15 @@ export interface Engine {
   /** Closes the storage. Stop workers and reconcilers first. */
   close(): Promise<void>;
 }
+
+/** `engine.staff` (decisions §23): the member service's sign-in part. */
+export type EngineStaff = Pick<
+  MemberService,
+  'signIn' | 'acceptInvite' | 'authenticate' | 'signOut' | 'invite'
+>;
+
+/** `engine.apiLogs` (decisions §23). */
+export type EngineApiLogs = Pick<ApiLogService, 'record' | 'prune'>;
 
 /** `engine.auth`. */
 export interface EngineAuth {

@@ -77,6 +77,8 @@ export async function buildEngine(options: EngineOptions) {
     paymentProviders: Object.freeze([...payments.keys()]) as readonly string[],
     /** In-process subscribers, called after commit. */
     events: { on: events.on },
+    /** Staff sign-in and invitations (decisions §23). */
+    staff: services.members,
     /**
      * The scope of the (single) store for a mode, as an API key of that mode would have;
      * creates the organization and store on first use.

@@ -1,13 +1,20 @@
 import { createCartService } from './carts/cart-service';
 import { createProductService } from './catalog/product-service';
 import { createShippingMethodService } from './catalog/shipping-method-service';
+import { createCategoryService } from './categories/category-service';
 import { createCheckoutService } from './checkout/checkout-service';
+import { createCollectionService } from './collections/collection-service';
 import { createCustomerAccountService } from './customers/customer-accounts';
 import { createCustomerService } from './customers/customer-service';
+import { createApiLogService, createDashboardService } from './dashboard/dashboard-service';
 import { createDiscountService } from './discounts/discount-service';
 import { createInventoryService } from './inventory/inventory-service';
+import { createLocaleService } from './locales/locale-service';
+import { createMemberService } from './members/member-service';
 import { createOrderService } from './orders/order-service';
+import { createOrderTracking } from './orders/order-tracking';
 import { createPaymentService } from './reconciliation/payment-service';
+import { createReturnService } from './returns/return-service';
 import type { ServiceContext } from './shared/context';
 import { createIdempotencyService } from './shared/idempotency-service';
 import { createApiKeyCache } from './store/api-key-cache';
@@ -30,14 +37,22 @@ export function createServices(ctx: ServiceContext) {
     apiKeys: createApiKeyService(ctx, keyCache),
     products: createProductService(ctx),
     shippingMethods: createShippingMethodService(ctx),
+    categories: createCategoryService(ctx),
+    collections: createCollectionService(ctx),
     inventory: createInventoryService(ctx),
+    locales: createLocaleService(ctx),
     customers: createCustomerService(ctx),
     accounts: createCustomerAccountService(ctx),
     discounts: createDiscountService(ctx),
     carts: createCartService(ctx),
     checkout: createCheckoutService(ctx),
     orders: { ...createOrderService(ctx), payments: createPaymentService(ctx) },
+    tracking: createOrderTracking(ctx),
     webhooks: createWebhookService(ctx),
+    returns: createReturnService(ctx),
+    dashboard: createDashboardService(ctx),
+    apiLogs: createApiLogService(ctx),
+    members: createMemberService(ctx),
   };
   return { ...services, payments: services.orders.payments };
 }

@@ -15,13 +15,16 @@
  */
 
 export { DEFAULT_PASSWORD_HASH_PARAMS, type PasswordHashParams } from './customers/passwords';
+export type { ApiLogEntry } from './dashboard/dashboard-service';
 // ---------------------------------------------------------------------------------- the engine
 export { createEngine, DEFAULT_ENGINE_CONFIG, type EngineOptions } from './engine';
 export type {
   Engine,
   EngineApiKeys,
+  EngineApiLogs,
   EngineAuth,
   EnginePaymentJobs,
+  EngineStaff,
   EngineWebhookJobs,
 } from './engine-interface';
 // ------------------------------------------------------------------------------------- events
@@ -32,6 +35,8 @@ export type {
   EventDataMap,
 } from './events/event-data';
 export { EVENT_TYPES, type EventType } from './events/schemas';
+export type { MemberInvitation, OpenedStaffSession, StaffPrincipal } from './members/member-service';
+export { requiredRoleOf, type StaffActor, type StaffRole } from './members/roles';
 export type { Mode, Scope } from './ports/storage';
 // --------------------------------------------------------------------------- background jobs
 export type { ReconcileOptions, ReconcileReport } from './reconciliation/payment-reconciliation';

@@ -24,3 +24,10 @@ export const productToWire: (product: ProductAggregate, view?: CatalogView) => P
 
 /** A storage page of products as the API's list envelope, in the given view. */
 export const productPageToWire: (page: Page<ProductAggregate>, view: CatalogView) => ProductList = pageToWire;
+
+/**
+ * A product with its name, description, option names and option values translated by a lookup
+ * of one locale's translations (decisions §21; the base text where none): a storefront read in a
+ * locale is `productToWire(translateProduct(product, lookup), 'storefront')`.
+ */
+export { type TranslationLookup, translateProduct, translationLookup } from './locales/translate';

@@ -51,6 +51,7 @@ export function createHandler(engine: Engine, options: HandlerOptions): Cartwrig
       query,
       headers: request.headers,
       ...(clientAddress !== undefined && { clientAddress }),
+      ...(request.url.startsWith('https:') && { secure: true }),
       readBody: (limit) => readWebBody(request, limit),
     });
     return toWebResponse(response, request.method === 'HEAD');

@@ -15,6 +15,12 @@ export interface AuthContext {
   store_id: string;
   mode: Mode;
   key_type: 'secret' | 'publishable';
+  /**
+   * The back-office person calling through a staff session or the host's `authorize` hook
+   * (decisions §23; then `key_id` is `staff:<member_id>` and `key_type` `secret`); absent for an
+   * API key. The operation refuses a role that may not call it (403 `forbidden`).
+   */
+  staff?: { member_id: string; role: 'admin' | 'member' };
 }
 
 /** What a customer token resolves to. */

@@ -262,6 +262,8 @@ function types(schema: JsonObject): string[] {
 /** Whether an optional request field is shown: plain values that point at nothing else. */
 function showOptionalInRequest(doc: JsonObject, name: string, schema: unknown): boolean {
   if (name === 'metadata' || name === 'attributes') return false;
+  // A locale points at one the store configured (decisions §21), as an id points at a record.
+  if (name === 'locale') return false;
   if (/(^|_)ids?$/.test(name) && name !== 'session_id') return false;
   const s = nonNull(doc, schema);
   if (s.enum !== undefined || s.const !== undefined) return true;

@@ -393,6 +393,13 @@ function operationFor(route: AnyRoute): Omit<RouteConfig, 'path'> {
   if (acceptsIdempotencyKey(route)) {
     success.headers = { [HEADER_IDEMPOTENT_REPLAYED]: ref('headers', HEADER_IDEMPOTENT_REPLAYED) };
   }
+  if (route.responseHeaders !== undefined) {
+    const headers: Record<string, unknown> = { ...(success.headers as Record<string, unknown> | undefined) };
+    for (const header of route.responseHeaders) {
+      headers[header.name] = { description: header.description, schema: { type: 'string' } };
+    }
+    success.headers = headers as NonNullable<ResponseConfig['headers']>;
+  }
   const responses: Record<string, ResponseConfig> = { [status]: success, ...errorResponsesFor(route) };
   if (isRateLimited(route)) {
     // Every response of a counted request carries the budget's headers; a 429 also Retry-After.
@@ -424,12 +431,12 @@ function operationFor(route: AnyRoute): Omit<RouteConfig, 'path'> {
 }
 
 /**
- * Whether the pipeline honours `Idempotency-Key` on the route: every POST that authenticates its
- * caller (the key is scoped to the caller). A POST without a key (a payment provider's webhook)
+ * Whether the pipeline honours `Idempotency-Key` on the route: every POST or PUT (decisions §19)
+ * that authenticates its caller (the key is scoped to the caller). A POST without a key (a payment provider's webhook)
  * has no caller to scope it to; it is left out there.
  */
 export function acceptsIdempotencyKey(route: AnyRoute): boolean {
-  return route.method === 'POST' && route.auth !== 'none';
+  return (route.method === 'POST' || route.method === 'PUT') && route.auth !== 'none';
 }
 
 /**

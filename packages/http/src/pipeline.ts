@@ -32,8 +32,10 @@ import {
   type RouteContext,
   readJsonText,
   readTextResponse,
+  readWithHeaders,
 } from './route';
 import { createRouter, type Router } from './router';
+import { authenticateStaff, type StaffAuthorize } from './staff-session';
 import { statusForCode } from './status-map';
 import { parseInput as defaultParseInput, type ParseInput } from './validate';
 
@@ -57,6 +59,12 @@ export interface PipelineOptions {
    * Default `false`: the client address is the peer's, and the header is ignored.
    */
   trustProxy?: TrustProxy;
+  /**
+   * The embedding host's own staff login (decisions §23, docs/embedding.md): maps an admin
+   * request without an API key to a staff identity and role, or refuses it. It replaces the staff
+   * session cookie (`POST /v1/admin/session`), which is then never read.
+   */
+  authorize?: StaffAuthorize;
 }
 
 export interface Pipeline {
@@ -74,7 +82,7 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 /**
  * The request pipeline, the one place that catches. Order: request id → route (404/405) →
  * API key (401/403) → customer token (401/403) → body (413/415/400) → params, query, body
- * validation (400) → idempotency hook (POST with `Idempotency-Key`) → handler → JSON response
+ * validation (400) → idempotency hook (POST or PUT with `Idempotency-Key`) → handler → JSON response
  * (or the text and media type of a `textResponse` the handler returned).
  * Routes without a `body` schema read a POST/PUT/PATCH/DELETE body only to refuse one that is not
  * JSON (its value is ignored); a `Content-Encoding` other than identity → 415; routes
@@ -157,7 +165,7 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
       let customer: CustomerContext | null = null;
       if (route.auth !== 'none') {
         try {
-          auth = await authenticate(raw.headers, route);
+          auth = await authenticate(raw, route);
           if (limiter !== undefined) consult(limiter.take(auth, address));
           if (route.customerToken !== 'none') customer = await customerFor(raw.headers, route, auth);
         } catch (error) {
@@ -207,6 +215,7 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
         rawBody,
         headers: raw.headers,
         clientAddress: address,
+        secure: isSecureRequest(raw, trustProxy),
         observeRateLimit: observe,
         engine,
         api,
@@ -225,7 +234,10 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
           const text = JSON.stringify(errorBody(error.code, error.message, requestId, error));
           return { status, body: text, contentType: JSON_CONTENT_TYPE };
         }
-        const text = readTextResponse(outcome.value);
+        // A result with response headers of its own (`withHeaders`): the value, then its headers.
+        const wrapped = readWithHeaders(outcome.value);
+        const value = wrapped === undefined ? outcome.value : wrapped.value;
+        const text = readTextResponse(value);
         if (text !== undefined) {
           const status = text.status ?? route.status ?? 200;
           const rendered: RenderedResponse = { status, body: '', contentType: text.contentType };
@@ -236,14 +248,20 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
         }
         let body: string;
         try {
-          body = serialise(outcome.value, route, final && validateResponses);
+          body = serialise(value, route, final && validateResponses);
         } catch (error) {
           // Inside a transaction: a value that is not the route's response (a use case that
           // answers after its write) stores nothing there; the final response is stored after.
           if (final) throw error;
           return null;
         }
-        return { status: route.status ?? 200, body, contentType: JSON_CONTENT_TYPE };
+        const rendered: RenderedResponse = {
+          status: route.status ?? 200,
+          body,
+          contentType: JSON_CONTENT_TYPE,
+        };
+        if (wrapped !== undefined) rendered.headers = wrapped.headers;
+        return rendered;
       };
       // `scope`: the request's scope under its idempotency claim (core's `RequestScope`), which
       // the route passes to the engine, so each of its writes stores its response with its effect.
@@ -263,7 +281,10 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
 
       const idempotency = engine.idempotency;
       const stored =
-        idempotency !== undefined && idempotencyKey !== null && raw.method === 'POST' && auth !== null
+        idempotency !== undefined &&
+        idempotencyKey !== null &&
+        (raw.method === 'POST' || raw.method === 'PUT') &&
+        auth !== null
           ? await idempotency.run(
               {
                 scope: ctx.scope as Scope,
@@ -333,8 +354,13 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
     return response;
   }
 
-  async function authenticate(headers: HeaderReader, route: AnyRoute): Promise<AuthContext> {
+  async function authenticate(raw: RawRequest, route: AnyRoute): Promise<AuthContext> {
+    const headers = raw.headers;
     const header = headers.get('authorization');
+    // No API key on an admin route: a staff session, or the host's `authorize` (staff-session.ts).
+    if ((header === null || header.trim() === '') && route.auth === 'secret') {
+      return authenticateStaff(engine, raw, options.authorize);
+    }
     if (header === null || header.trim() === '') {
       throw new CommerceError(
         'unauthenticated',
@@ -387,6 +413,17 @@ function rawBodyText(source: BodySource, route: AnyRoute): string {
     `${route.method} ${route.path} needs the raw request body, but the host framework already parsed it; ` +
       'mount the API before any body parser for this path',
   );
+}
+
+/**
+ * Whether the request came over https: the transport says so (`raw.secure`), or, behind trusted
+ * proxies, `X-Forwarded-Proto` does (its first value).
+ */
+function isSecureRequest(raw: RawRequest, trustProxy: TrustProxy): boolean {
+  if (raw.secure === true) return true;
+  if (trustProxy === false) return false;
+  const proto = raw.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
+  return proto === 'https';
 }
 
 /** Methods whose requests carry no body here: it is never read. */

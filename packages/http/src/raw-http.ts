@@ -26,6 +26,8 @@ export interface RawRequest {
    * `trustProxy` option when proxies stand in front.
    */
   clientAddress?: string;
+  /** The request came over https (the staff session cookie is then `Secure`). */
+  secure?: boolean;
   /**
    * Reads the body, never buffering more than `limit` bytes: rejects with
    * `CommerceError('body_too_large')` past it, and with `invalid_json` when it is not UTF-8.

@@ -64,6 +64,8 @@ export interface RouteContext<
    * shopper's named in `Commerce-Buyer-Ip`; undefined when unknown.
    */
   clientAddress: string | undefined;
+  /** The request came over https (the transport said so, or a trusted proxy's `X-Forwarded-Proto`). */
+  secure?: boolean;
   /**
    * Shows a budget the use case consulted in the response's `RateLimit-*` headers (the tightest
    * one consulted wins; a 429 sends its `Retry-After`).
@@ -139,6 +141,11 @@ export interface RouteDefinition<
   buyerIp?: boolean;
   /** Domain error codes the route can return beyond the pipeline's own, for the OpenAPI document. */
   errors?: readonly ErrorCode[];
+  /**
+   * Headers a success may carry besides the pipeline's own (a handler sets them with
+   * {@link withHeaders}), for the OpenAPI document: e.g. `Content-Language`.
+   */
+  responseHeaders?: readonly { name: string; description: string }[];
   /**
    * The use case. Returns the response body (serialised with `JSON.stringify`), a
    * {@link jsonText} value to send prepared JSON as is, or a {@link textResponse} value to send
@@ -251,4 +258,28 @@ export function readTextResponse(value: unknown): TextResponseParts | undefined 
   return typeof contentType === 'string' && (typeof body === 'string' || body instanceof Uint8Array)
     ? (inner as TextResponseParts)
     : undefined;
+}
+
+const WITH_HEADERS = Symbol.for('cartwright.WithHeaders');
+
+/** A handler's result with headers for its success response (see {@link withHeaders}). */
+export interface WithHeaders {
+  readonly [WITH_HEADERS]: { readonly value: unknown; readonly headers: Readonly<Record<string, string>> };
+}
+
+/**
+ * A handler's result (a JSON value or a {@link jsonText}) sent with extra response headers, e.g.
+ * `Content-Language`; serialised and validated as the value alone would be. An idempotent replay
+ * keeps only the status and body: give such headers on reads.
+ */
+export function withHeaders(value: unknown, headers: Readonly<Record<string, string>>): WithHeaders {
+  return { [WITH_HEADERS]: { value, headers } };
+}
+
+/** The parts of a {@link withHeaders} value, or undefined for any other value. */
+export function readWithHeaders(
+  value: unknown,
+): { readonly value: unknown; readonly headers: Readonly<Record<string, string>> } | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  return (value as Partial<WithHeaders>)[WITH_HEADERS];
 }

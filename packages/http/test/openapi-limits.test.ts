@@ -70,7 +70,7 @@ describe('Idempotency-Key (decisions §12)', () => {
     expect(component.description).toContain('key order and whitespace do not matter');
   });
 
-  it('is on every POST that authenticates, and on no other operation', () => {
+  it('is on every POST and PUT that authenticates (decisions §19), and on no other operation', () => {
     const with_: string[] = [];
     const without: string[] = [];
     for (const { label, method, op } of operations) {
@@ -80,17 +80,22 @@ describe('Idempotency-Key (decisions §12)', () => {
       const inline = (op.parameters ?? []).filter((p: Json) => resolve(p).name === 'Idempotency-Key');
       expect(inline.length, label).toBe(refs.length); // never written inline
       expect(refs.length, label).toBeLessThanOrEqual(1);
-      if (method === 'post') (refs.length === 1 ? with_ : without).push(label);
+      if (method === 'post' || method === 'put') (refs.length === 1 ? with_ : without).push(label);
       else expect(refs, label).toEqual([]);
     }
     expect(with_.length).toBeGreaterThan(25);
-    // The provider webhook has no API key, so no caller to scope a key to (the pipeline ignores it).
-    expect(without).toEqual(['POST /v1/webhooks/{provider}']);
+    // The provider webhook and staff sign-in (decisions §23) have no API key, so no caller to
+    // scope a key to (the pipeline ignores it).
+    expect(without).toEqual([
+      'POST /v1/admin/session',
+      'POST /v1/admin/session/accept-invite',
+      'POST /v1/webhooks/{provider}',
+    ]);
     const webhook = doc.paths['/v1/webhooks/{provider}'].post;
     expect(webhook['x-cartwright-auth']).toBe('none');
     // A keyed POST may be a replay: its success response documents Idempotent-Replayed.
     for (const { label, method, op } of operations) {
-      if (method !== 'post' || label === 'POST /v1/webhooks/{provider}') continue;
+      if ((method !== 'post' && method !== 'put') || without.includes(label)) continue;
       const success = Object.entries(op.responses).find(([status]) => status.startsWith('2'))?.[1] as Json;
       expect(success.headers?.['Idempotent-Replayed'], label).toEqual({
         $ref: '#/components/headers/Idempotent-Replayed',
@@ -159,9 +164,12 @@ describe('rate limits (decisions §15)', () => {
 
   it('the guest order lookup (its own stricter budget) has them; operations without a key and no budget do not', () => {
     expect(doc.paths['/v1/storefront/orders/lookup'].get.responses['429']).toBeDefined();
+    // Staff sign-in and accepting an invitation limit failed attempts (decisions §23, §15).
+    const limitedFailures = ['POST /v1/admin/session', 'POST /v1/admin/session/accept-invite'];
     for (const { label, op } of operations) {
       if (op['x-cartwright-auth'] !== 'none') continue;
-      expect(op.responses['429'], label).toBeUndefined();
+      if (limitedFailures.includes(label)) expect(op.responses['429'], label).toBeDefined();
+      else expect(op.responses['429'], label).toBeUndefined();
     }
   });
 });

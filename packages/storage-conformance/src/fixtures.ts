@@ -66,6 +66,8 @@ export interface ProductOptions {
   status?: ProductAggregate['status'];
   type?: ProductAggregate['type'];
   tags?: string[];
+  /** Category ids (decisions §17); the storage keeps them as given. */
+  category_ids?: string[];
   created_at?: number;
   /** Variant prices; each variant gets one option value `V<i>` of option `Size` when > 1 variant. */
   prices?: number[];
@@ -166,6 +168,7 @@ export function makeProduct(scope: Scope, options: ProductOptions = {}): Product
     type: options.type ?? 'physical',
     status: options.status ?? 'active',
     tags: options.tags ?? [],
+    category_ids: options.category_ids ?? [],
     attributes: { material: 'cotton', sizes: ['S', 'M'] },
     metadata: options.metadata ?? {},
     // The representative price (core's rule, docs/contract.md#representative-price): the storage stores what it is given.
@@ -401,6 +404,7 @@ export function makeCart(scope: Scope, overrides: Partial<CartAggregate> = {}): 
     created_at: 1_700_000_000_000,
     updated_at: 1_700_000_000_000,
     completed_at: null,
+    locale: null,
     items: [],
     ...overrides,
   };
@@ -422,6 +426,8 @@ export function makeOrderLine(order_id: string, overrides: Partial<OrderLineReco
     shipped_quantity: 0,
     refunded_quantity: 0,
     restocked_quantity: 0,
+    returned_quantity: 0,
+    returning_quantity: 0,
     reserved_quantity: 0,
     unit_price: 1000,
     line_discount: 0,
@@ -474,12 +480,14 @@ export function makeFulfillment(
     tracking_number: null,
     tracking_url: null,
     carrier: null,
+    carrier_code: null,
     lines: [],
     metadata: {},
     created_at: 1_700_000_000_000,
     updated_at: 1_700_000_000_000,
     shipped_at: null,
     delivered_at: null,
+    estimated_delivery: null,
     ...overrides,
   };
 }

@@ -6,6 +6,8 @@ import { cartLocksSuite } from './suites/cart-locks';
 import { cartsSuite } from './suites/carts';
 import { catalogSuite } from './suites/catalog';
 import { catalogDocumentsSuite } from './suites/catalog-documents';
+import { categoriesSuite } from './suites/categories';
+import { collectionsSuite } from './suites/collections';
 import { concurrencySuite } from './suites/concurrency';
 import { customerAccountsSuite } from './suites/customer-accounts';
 import { customersSuite } from './suites/customers';
@@ -17,6 +19,7 @@ import { ordersSuite } from './suites/orders';
 import { paginationSuite } from './suites/pagination';
 import { productCountsSuite } from './suites/product-counts';
 import { rateLimitsSuite } from './suites/rate-limits';
+import { returnsSuite } from './suites/returns';
 import { storefrontTextSuite } from './suites/storefront-text';
 import { transactionsSuite } from './suites/transactions';
 
@@ -32,6 +35,8 @@ export function runStorageConformance(options: StorageConformanceOptions): void 
     transactionsSuite(ctx);
     accountsSuite(ctx);
     catalogSuite(ctx);
+    categoriesSuite(ctx);
+    collectionsSuite(ctx);
     productCountsSuite(ctx);
     catalogDocumentsSuite(ctx);
     storefrontTextSuite(ctx);
@@ -42,6 +47,7 @@ export function runStorageConformance(options: StorageConformanceOptions): void 
     cartsSuite(ctx);
     cartLocksSuite(ctx);
     ordersSuite(ctx);
+    returnsSuite(ctx);
     idempotencySuite(ctx);
     eventsWebhooksSuite(ctx);
     paginationSuite(ctx);

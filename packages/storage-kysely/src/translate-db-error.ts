@@ -28,6 +28,12 @@ export const UNIQUE_INDEXES: Record<string, UniqueIndex> = {
     sqliteColumn: 'products.slug',
     message: 'A product with this slug already exists',
   },
+  categories_slug_unique: {
+    code: 'duplicate_slug',
+    param: 'slug',
+    sqliteColumn: 'categories.slug',
+    message: 'A category with this slug already exists',
+  },
   product_variants_sku_unique: {
     code: 'duplicate_sku',
     param: 'sku',
@@ -40,12 +46,36 @@ export const UNIQUE_INDEXES: Record<string, UniqueIndex> = {
     sqliteColumn: 'discounts.code_lower',
     message: 'A discount with this code already exists',
   },
+  collections_slug_unique: {
+    code: 'duplicate_slug',
+    param: 'slug',
+    sqliteColumn: 'collections.slug',
+    message: 'A collection with this slug already exists',
+  },
   stores_slug_unique: {
     code: 'duplicate_slug',
     param: 'slug',
     sqliteColumn: 'stores.slug',
     message: 'A store with this slug already exists',
     scoped: false,
+  },
+  store_locales_locale_unique: {
+    code: 'duplicate_locale',
+    param: 'locale',
+    sqliteColumn: 'store_locales.locale',
+    message: 'The store already has this locale',
+  },
+  members_email_unique: {
+    code: 'duplicate_email',
+    param: 'email',
+    sqliteColumn: 'members.email_lower',
+    message: 'A member with this email already exists',
+  },
+  members_user_id_unique: {
+    code: 'duplicate_user_id',
+    param: 'user_id',
+    sqliteColumn: 'members.user_id',
+    message: 'A member with this user_id already exists',
   },
   customers_email_unique: {
     code: 'duplicate_email',

@@ -45,6 +45,7 @@ function storeRecord(id: string, name: string, slug: string | null, created_at: 
     timezone: 'UTC',
     prices_include_tax: false,
     tax_rate: 0,
+    return_window_days: null,
     metadata: {},
     created_at,
     updated_at: created_at,

@@ -11,7 +11,8 @@ afterEach(async () => {
 /**
  * Every kind of change, on a real engine (SQLite in memory): product create/update/delete,
  * customer create/update and password reset, a paid checkout (order, payment, low stock), a
- * declined one, fulfillment create/ship/deliver, a refund, a cancelled order, and stock run out.
+ * declined one, fulfillment create/ship/deliver, returns, a refund, a cancelled order, categories,
+ * collections, a member's invitation, and stock run out.
  */
 async function everyKindOfEvent(t: TestEngine) {
   const customer = await t.fixtures.customer();
@@ -20,7 +21,7 @@ async function everyKindOfEvent(t: TestEngine) {
 
   const { product, variant } = await t.fixtures.product({ price: 1000, on_hand: 4, safety_stock: 2 });
   await t.store.products.update(product.id, { description: 'Now with a description' });
-  const cart = await t.fixtures.cart([{ variant_id: variant.id, quantity: 2 }]);
+  const cart = await t.fixtures.cart([{ variant_id: variant.id, quantity: 2 }], { customer_id: customer.id });
   const order = await t.checkout(cart.id);
 
   const declined = await t.fixtures.cart([{ variant_id: variant.id, quantity: 1 }]);
@@ -33,13 +34,37 @@ async function everyKindOfEvent(t: TestEngine) {
   });
   await t.store.orders.fulfillments.ship(fulfillment.id, { tracking_number: '1Z' });
   await t.store.orders.fulfillments.deliver(fulfillment.id);
+  // Returns (decisions §18): requested → rejected; approved → cancelled; approved → received → completed.
+  const requested = await t.store.returns.createForCustomer(customer.id, order.id, {
+    lines: [{ order_line_id: line.id, quantity: 1 }],
+  });
+  await t.store.returns.reject(requested.id, {});
+  const approved = await t.store.returns.create(order.id, {
+    lines: [{ order_line_id: line.id, quantity: 1 }],
+  });
+  await t.store.returns.cancel(approved.id);
+  const returned = await t.store.returns.create(order.id, {
+    lines: [{ order_line_id: line.id, quantity: 1 }],
+  });
+  await t.store.returns.receive(returned.id, {});
+  await t.store.returns.complete(returned.id);
   await t.store.orders.refunds.create(order.id, { amount: 500 });
 
   const unpaid = await t.fixtures.cart([{ variant_id: variant.id, quantity: 1 }]);
   const pending = await t.checkout(unpaid.id, { payment_provider: 'manual' });
   await t.store.orders.cancel(pending.id);
 
-  await t.store.inventory.adjust(variant.inventory.id, { quantity: -2 });
+  // Catalog organisation (decisions §17) and a member's invitation (§23).
+  const category = await t.store.categories.create({ name: 'Shirts' });
+  await t.store.categories.update(category.id, { position: 1 });
+  await t.store.categories.delete(category.id);
+  const collection = await t.store.collections.create({ name: 'Picks', product_ids: [product.id] });
+  await t.store.collections.update(collection.id, { name: 'Staff picks' });
+  await t.store.collections.delete(collection.id);
+  await t.store.members.create({ email: 'staff@example.com', role: 'member' });
+
+  // 4 − 2 shipped + 1 returned = 3 on hand: run it out.
+  await t.store.inventory.adjust(variant.inventory.id, { quantity: -3 });
   await t.store.products.delete(product.id);
   return order;
 }

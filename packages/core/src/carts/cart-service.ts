@@ -1,3 +1,4 @@
+import { configuredLocale } from '../locales/negotiate';
 import type {
   CartAggregate,
   CartItemRecord,
@@ -193,6 +194,9 @@ export function createCartService(ctx: ServiceContext) {
           throw customerNotFound(input.customer_id);
         }
         const store = storeOrThrow(found);
+        // The shopper's language (decisions §21): one of the store's locales.
+        const locale =
+          input.locale === undefined ? null : configuredLocale(await tx.locales.list(scope), input.locale);
         const id = ctx.ids.next('cart');
         const items: CartItemRecord[] = [];
         const byVariant = new Map<string, CartItemRecord>();
@@ -224,6 +228,7 @@ export function createCartService(ctx: ServiceContext) {
           created_at: now,
           updated_at: now,
           completed_at: null,
+          locale,
           items,
         };
         const result = await priceStoredCart(tx, {
@@ -278,6 +283,10 @@ export function createCartService(ctx: ServiceContext) {
           }),
           ...(input.shipping_method_id !== undefined && { shipping_method_id: input.shipping_method_id }),
           ...(input.metadata !== undefined && { metadata: input.metadata }),
+          ...(input.locale !== undefined && {
+            locale:
+              input.locale === null ? null : configuredLocale(await tx.locales.list(scope), input.locale),
+          }),
         };
         const next: CartAggregate = { ...cart, ...patch };
         // One round trip: the customer set here is the one the cart is priced for, and the

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppliedDiscountSchema } from '../discounts/schemas';
+import { LocaleTagSchema } from '../locales/schemas';
 import {
   AddressInputSchema,
   AddressSchema,
@@ -163,6 +164,8 @@ const cartSchema = z
     discount_codes: z.array(z.string()),
     summary: CartSummarySchema,
     applied_discounts: z.array(AppliedDiscountSchema),
+    /** Beyond the SDK (decisions §21): the shopper's language, or null; the order's line names are in it. */
+    locale: z.string().nullable(),
     metadata: MetadataSchema,
     created_at: DateTimeSchema,
     updated_at: DateTimeSchema,
@@ -202,6 +205,7 @@ const cartCreateSchema = z
     shipping_address: AddressInputSchema.optional(),
     billing_address: AddressInputSchema.optional(),
     metadata: CartMetadataInputSchema.default({}),
+    locale: LocaleTagSchema.optional(),
   })
   .superRefine((cart, ctx) => {
     // Items of the same variant become one line: their summed quantity is the line's.
@@ -231,6 +235,7 @@ const cartUpdateSchema = z
     billing_address: AddressInputSchema.nullable().optional(),
     shipping_method_id: IdSchema.nullable().optional(),
     metadata: CartMetadataInputSchema.optional(),
+    locale: LocaleTagSchema.nullable().optional(),
   })
   .meta({ id: 'CartUpdate' });
 export const CartUpdateSchema: CartUpdateSchema = cartUpdateSchema;

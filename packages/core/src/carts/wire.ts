@@ -84,6 +84,7 @@ export function cartToWire(cart: CartAggregate, priced: PricedCart) {
     discount_codes: cart.discount_codes,
     summary: cartSummaryToWire(pricing),
     applied_discounts: pricing.applied_discounts.map((applied) => appliedDiscountToWire(applied, currency)),
+    locale: cart.locale,
     metadata: cart.metadata,
     created_at: iso(cart.created_at),
     updated_at: iso(cart.updated_at),

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../shared/context';
 import { CommerceError, errors } from '../shared/errors';
 import { formatParam } from '../shared/schemas/parse';
 import { write } from '../shared/unit-of-work';
+import { assertCategoriesExist } from './category-membership';
 import { buildImage, buildOptions, buildVariant } from './product-records';
 import { requireProduct, storeCurrency } from './product-support';
 import { representativePrice } from './representative-price';
@@ -104,6 +105,7 @@ export function createProductCommands(ctx: ServiceContext) {
           type: input.type,
           status: input.status,
           tags: input.tags,
+          category_ids: input.category_ids ?? [],
           attributes: input.attributes,
           metadata: input.metadata,
           price: representativePrice(variants),
@@ -114,6 +116,8 @@ export function createProductCommands(ctx: ServiceContext) {
           variants,
           images: input.images.map((image, index) => buildImage(image, id, index, [], ctx.ids)),
         };
+        // Before any write: the tree lock comes before the product's row (decisions §17).
+        await assertCategoriesExist(tx, scope, input.category_ids ?? []);
         await insertProduct(tx, product, input.variants);
         const wire = productToWire(await requireProduct(tx, scope, id), 'admin');
         work.emit(scope, 'product.created', wire);
@@ -129,6 +133,8 @@ export function createProductCommands(ctx: ServiceContext) {
     async update(scope: Scope, id: string, input: ProductUpdate): Promise<ProductWire> {
       return write(ctx, scope, async (work) => {
         const { tx, now } = work;
+        // Before the product's row: the tree lock comes first (decisions §17).
+        if (input.category_ids !== undefined) await assertCategoriesExist(tx, scope, input.category_ids);
         const updated = await tx.products.update(scope, id, {
           updated_at: now,
           ...(input.name !== undefined && { name: input.name }),
@@ -137,6 +143,7 @@ export function createProductCommands(ctx: ServiceContext) {
           ...(input.type !== undefined && { type: input.type }),
           ...(input.status !== undefined && { status: input.status }),
           ...(input.tags !== undefined && { tags: input.tags }),
+          ...(input.category_ids !== undefined && { category_ids: input.category_ids }),
           ...(input.attributes !== undefined && { attributes: input.attributes }),
           ...(input.metadata !== undefined && { metadata: input.metadata }),
         });

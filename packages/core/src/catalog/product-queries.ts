@@ -1,13 +1,21 @@
+import { BASE_TEXT, type ReadLanguage } from '../locales/negotiate';
+import { productsIn as translated } from '../locales/records';
 import type { PageRequest, ProductAggregate, ProductListFilter, Scope } from '../ports/storage';
 import type { ServiceContext } from '../shared/context';
 import { CommerceError, errors } from '../shared/errors';
 import { read } from '../shared/unit-of-work';
+import { categoryAndDescendants } from './category-membership';
 import { productPageToWire } from './product-support';
-import type { ADMIN_PRODUCT_SORTS, AdminProductListQuery, StorefrontProductListQuery } from './schemas';
+import type {
+  ADMIN_PRODUCT_SORTS,
+  AdminProductListQuery,
+  STOREFRONT_PRODUCT_SORTS,
+  StorefrontProductListQuery,
+} from './schemas';
 import { type ProductWire, productToWire } from './wire';
 
-/** Every product sort (the storefront offers all but `updated_at`). */
-type ProductSort = (typeof ADMIN_PRODUCT_SORTS)[number];
+/** Every product sort (`updated_at` is the admin's, `relevance` the storefront's). */
+type ProductSort = (typeof ADMIN_PRODUCT_SORTS)[number] | (typeof STOREFRONT_PRODUCT_SORTS)[number];
 
 function pageOf<S extends ProductSort>(query: {
   limit: number;
@@ -35,6 +43,37 @@ function storefrontFilterOf(query: StorefrontProductListQuery): ProductListFilte
     ...(query.price_min !== undefined && { price_min: query.price_min }),
     ...(query.price_max !== undefined && { price_max: query.price_max }),
   };
+}
+
+/** The empty page a `category_id` naming no category answers (decisions §17: 200, empty). */
+const EMPTY_PAGE = { data: [], total_count: 0, has_more: false, next_cursor: null };
+
+/**
+ * `filter` with `category_ids`: the query's `category_id` and every category below it, read from
+ * the scope's tree (one statement); null when the id names no category (the list is empty).
+ */
+async function withCategory(
+  ctx: ServiceContext,
+  scope: Scope,
+  filter: ProductListFilter,
+  categoryId: string | undefined,
+): Promise<ProductListFilter | null> {
+  if (categoryId === undefined) return filter;
+  const ids = categoryAndDescendants(await read(ctx, (tx) => tx.categories.all(scope)), categoryId);
+  return ids === null ? null : { ...filter, category_ids: ids };
+}
+
+/**
+ * What a list's `collection_id` adds to its filter, resolved by the collections service
+ * (collections/collection-service.ts `productFilter`; the operation passes it in).
+ */
+type CollectionFilter = Pick<ProductListFilter, 'collection'>;
+
+/** `filter` in a language (decisions §21): `q` matches the name translated into it too. */
+function inLanguage(filter: ProductListFilter, language: ReadLanguage): ProductListFilter {
+  return language.translate !== null && filter.q !== undefined
+    ? { ...filter, q_locale: language.translate }
+    : filter;
 }
 
 /** Whether the storefront may show a product (docs/contract.md#storefront-visibility): only `active` ones. */
@@ -68,12 +107,19 @@ export function createProductQueries(ctx: ServiceContext) {
 
   return {
     /** `GET /v1/admin/products`: filters `status`, `type`, `q`, `tag` (AND); sorts created_at | name | price | updated_at. */
-    async list(scope: Scope, query: AdminProductListQuery) {
-      const filter: ProductListFilter = {
-        ...searchOf(query),
-        ...(query.status !== undefined && { status: query.status }),
-        ...(query.type !== undefined && { type: query.type }),
-      };
+    async list(scope: Scope, query: AdminProductListQuery, extra: CollectionFilter = {}) {
+      const filter = await withCategory(
+        ctx,
+        scope,
+        {
+          ...searchOf(query),
+          ...(query.status !== undefined && { status: query.status }),
+          ...(query.type !== undefined && { type: query.type }),
+          ...extra,
+        },
+        query.category_id,
+      );
+      if (filter === null) return EMPTY_PAGE;
       const page = await read(ctx, (tx) => tx.products.list(scope, filter, pageOf(query)));
       return productPageToWire(page, 'admin');
     },
@@ -90,10 +136,21 @@ export function createProductQueries(ctx: ServiceContext) {
      * `price_min`/`price_max` (inclusive, on the representative price; products without an
      * active variant have no price and never match a bound).
      */
-    async listStorefront(scope: Scope, query: StorefrontProductListQuery) {
-      const filter = storefrontFilterOf(query);
+    async listStorefront(
+      scope: Scope,
+      query: StorefrontProductListQuery,
+      extra: CollectionFilter = {},
+      language: ReadLanguage = BASE_TEXT,
+    ) {
       await storefrontCursor(scope, query.starting_after);
-      const page = await read(ctx, (tx) => tx.products.list(scope, filter, pageOf(query)));
+      const filterIn = { ...storefrontFilterOf(query), ...extra };
+      const found = await withCategory(ctx, scope, filterIn, query.category_id);
+      if (found === null) return EMPTY_PAGE;
+      const filter = inLanguage(found, language);
+      const page = await read(ctx, async (tx) => {
+        const listed = await tx.products.list(scope, filter, pageOf(query));
+        return { ...listed, data: await translated(tx, scope, language, listed.data) };
+      });
       return productPageToWire(page, 'storefront');
     },
 
@@ -103,12 +160,28 @@ export function createProductQueries(ctx: ServiceContext) {
      * responses however it likes; ports/storage/storefront-read-model.ts), else the object path
      * serialised.
      */
-    async listStorefrontJson(scope: Scope, query: StorefrontProductListQuery): Promise<string> {
-      const filter = storefrontFilterOf(query);
+    async listStorefrontJson(
+      scope: Scope,
+      query: StorefrontProductListQuery,
+      extra: CollectionFilter = {},
+      language: ReadLanguage = BASE_TEXT,
+    ): Promise<string> {
       await storefrontCursor(scope, query.starting_after);
+      const filterIn = { ...storefrontFilterOf(query), ...extra };
+      const found = await withCategory(ctx, scope, filterIn, query.category_id);
+      if (found === null) return JSON.stringify(EMPTY_PAGE);
+      const filter = inLanguage(found, language);
       const model = ctx.storage.storefront;
-      if (model) return model.listProducts(scope, filter, pageOf(query));
-      const page = await read(ctx, (tx) => tx.products.list(scope, filter, pageOf(query)));
+      if (model) {
+        return model.listProducts(scope, filter, pageOf(query), {
+          locale: language.translate,
+          version: language.version ?? null,
+        });
+      }
+      const page = await read(ctx, async (tx) => {
+        const listed = await tx.products.list(scope, filter, pageOf(query));
+        return { ...listed, data: await translated(tx, scope, language, listed.data) };
+      });
       return JSON.stringify(productPageToWire(page, 'storefront'));
     },
 
@@ -117,29 +190,53 @@ export function createProductQueries(ctx: ServiceContext) {
      * theirs: the storage's read model (`Storage.storefront`), or the object path serialised
      * when the storage has none. 404 unless an active product has this id (or slug).
      */
-    async getStorefrontJson(scope: Scope, by: 'id' | 'slug', key: string): Promise<string> {
+    async getStorefrontJson(
+      scope: Scope,
+      by: 'id' | 'slug',
+      key: string,
+      language: ReadLanguage = BASE_TEXT,
+    ): Promise<string> {
       const model = ctx.storage.storefront;
       const text = model
-        ? await model.getProduct(scope, by, key, 'active')
+        ? await model.getProduct(scope, by, key, 'active', {
+            locale: language.translate,
+            version: language.version ?? null,
+          })
         : await read(ctx, async (tx) => {
             const product = await tx.products.get(scope, by === 'id' ? key : { slug: key });
-            return visible(product) ? JSON.stringify(productToWire(product, 'storefront')) : null;
+            if (!visible(product)) return null;
+            const [shown] = await translated(tx, scope, language, [product]);
+            return JSON.stringify(productToWire(shown as ProductAggregate, 'storefront'));
           });
       if (text === null) throw errors.notFound('product', key);
       return text;
     },
 
     /** `GET /v1/storefront/products/{id}`: 404 unless the product is active. */
-    async getStorefront(scope: Scope, id: string): Promise<ProductWire> {
-      const product = await read(ctx, (tx) => tx.products.get(scope, id));
-      if (!visible(product)) throw errors.notFound('product', id);
+    async getStorefront(scope: Scope, id: string, language: ReadLanguage = BASE_TEXT): Promise<ProductWire> {
+      const product = await read(ctx, async (tx) => {
+        const found = await tx.products.get(scope, id);
+        return visible(found)
+          ? ((await translated(tx, scope, language, [found]))[0] as ProductAggregate)
+          : null;
+      });
+      if (!product) throw errors.notFound('product', id);
       return productToWire(product, 'storefront');
     },
 
     /** `GET /v1/storefront/products/by-slug/{slug}`: 404 unless an active product has that slug. */
-    async getStorefrontBySlug(scope: Scope, slug: string): Promise<ProductWire> {
-      const product = await read(ctx, (tx) => tx.products.get(scope, { slug }));
-      if (!visible(product)) throw errors.notFound('product', slug);
+    async getStorefrontBySlug(
+      scope: Scope,
+      slug: string,
+      language: ReadLanguage = BASE_TEXT,
+    ): Promise<ProductWire> {
+      const product = await read(ctx, async (tx) => {
+        const found = await tx.products.get(scope, { slug });
+        return visible(found)
+          ? ((await translated(tx, scope, language, [found]))[0] as ProductAggregate)
+          : null;
+      });
+      if (!product) throw errors.notFound('product', slug);
       return productToWire(product, 'storefront');
     },
   };

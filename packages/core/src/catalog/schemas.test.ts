@@ -31,6 +31,7 @@ describe('ProductCreate', () => {
       type: 'physical',
       status: 'draft',
       tags: [],
+      category_ids: [],
       attributes: {},
       metadata: {},
       images: [],

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InventoryInputSchema, InventorySchema } from '../inventory/schemas';
+import { STOREFRONT_LOCALE_SHAPE } from '../locales/schemas';
 import {
   DateTimeSchema,
   HttpUrlSchema,
@@ -51,6 +52,12 @@ export const ProductStatusSchema: ProductStatusSchema = productStatusSchema;
 
 /** Sorts offered by both product lists (docs/contract.md#representative-price); `price` is the representative variant's. */
 export const PRODUCT_SORTS = ['created_at', 'name', 'price'] as const;
+
+/**
+ * Sorts of the storefront product list: the shared ones and `relevance` (decisions §17; needs `q`,
+ * most relevant first, catalog/relevance.ts).
+ */
+export const STOREFRONT_PRODUCT_SORTS = [...PRODUCT_SORTS, 'relevance'] as const;
 
 /** Sorts of the admin product list: the shared ones and `updated_at` (decisions §22). */
 export const ADMIN_PRODUCT_SORTS = [...PRODUCT_SORTS, 'updated_at'] as const;
@@ -146,6 +153,8 @@ const productSchema = z
     type: ProductTypeSchema,
     status: ProductStatusSchema,
     tags: z.array(z.string()),
+    /** Beyond the SDK (decisions §17): the categories it belongs to, in the order given. */
+    category_ids: z.array(z.string()),
     attributes: MetadataSchema,
     images: z.array(ImageSchema),
     options: z.array(OptionSchema),
@@ -178,6 +187,22 @@ export const SlugSchema = z
 
 /** A tag: non-blank, trimmed, at most 255 characters. */
 export const TagSchema = IdentifierTextSchema;
+
+/**
+ * A product's `category_ids` in a request (beyond the SDK, decisions §17): at most 50 distinct
+ * category ids, in display order; replaces the stored list whole.
+ */
+export const CategoryIdsInputSchema = z
+  .array(IdSchema)
+  .max(50)
+  .superRefine((ids, ctx) => {
+    const seen = new Set<string>();
+    ids.forEach((id, index) => {
+      if (seen.has(id))
+        ctx.addIssue({ code: 'custom', message: 'repeats an earlier category id', path: [index] });
+      seen.add(id);
+    });
+  });
 
 /** A list in a request: at most {@link MAX_LIST_ITEMS} entries. */
 function listOfAtMost<T extends z.ZodType>(item: T) {
@@ -410,6 +435,7 @@ const productCreateSchema = z
     type: ProductTypeSchema.default('physical'),
     status: ProductStatusSchema.default('draft'),
     tags: listOfAtMost(TagSchema).default([]),
+    category_ids: CategoryIdsInputSchema.default([]),
     attributes: MetadataInputSchema.default({}),
     metadata: MetadataInputSchema.default({}),
     images: listOfAtMost(ImageInputSchema).default([]),
@@ -434,6 +460,7 @@ const productUpdateSchema = z
     type: ProductTypeSchema.optional(),
     status: ProductStatusSchema.optional(),
     tags: listOfAtMost(TagSchema).optional(),
+    category_ids: CategoryIdsInputSchema.optional(),
     attributes: MetadataInputSchema.optional(),
     metadata: MetadataInputSchema.optional(),
   })
@@ -448,19 +475,56 @@ const PRODUCT_SEARCH_SHAPE = {
   q: z.string().max(MAX_SEARCH_LENGTH).optional(),
   /** Comma-separated tags, all required (AND). Output: the list of tags. */
   tag: QueryListSchema.optional(),
+  /** A category: products in it or in any category below it (decisions §17); unknown → empty list. */
+  category_id: IdSchema.optional(),
+  /**
+   * A collection: its members (manual) or the products its rules match (auto), decisions §17;
+   * unknown → empty list. A manual one without `sort` lists in the collection's order.
+   */
+  collection_id: IdSchema.optional(),
 };
 
 /**
+ * `sort=relevance` (decisions §17) ranks the matches of `q`: without a `q` (or a blank one) → 400
+ * `parameter_invalid` naming `sort`; it has one direction, most relevant first (`order` defaults
+ * to `desc`, `order=asc` → 400 naming `order`).
+ */
+function refineRelevanceSort(
+  query: { sort: string; order?: string | undefined; q?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  if (query.sort !== 'relevance') return;
+  if (query.q === undefined || query.q.trim() === '') {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['sort'],
+      params: { code: 'parameter_invalid' },
+      message: 'sort=relevance requires a search (q)',
+    });
+  }
+  if (query.order === 'asc') {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['order'],
+      params: { code: 'parameter_invalid' },
+      message: 'sort=relevance lists the most relevant first: order must be desc',
+    });
+  }
+}
+
+/**
  * `GET /v1/storefront/products` (docs/contract.md#list-filters): `q`, `tag`, `price_min`/`price_max`
- * (inclusive, minor units, against the representative variant), sort created_at | name | price.
+ * (inclusive, minor units, against the representative variant), sort created_at | name | price |
+ * relevance (with `q`; docs/organising-the-catalog.md#search-and-relevance).
  * Only active products are listed (a service rule, not a parameter).
  */
 export interface StorefrontProductListQuerySchema extends Named<typeof storefrontProductListQuerySchema> {}
-const storefrontProductListQuerySchema = listQuery(PRODUCT_SORTS, {
+const storefrontProductListQuerySchema = listQuery(STOREFRONT_PRODUCT_SORTS, {
   ...PRODUCT_SEARCH_SHAPE,
+  ...STOREFRONT_LOCALE_SHAPE,
   price_min: queryInt(IntegerSchema.min(0)).optional(),
   price_max: queryInt(IntegerSchema.min(0)).optional(),
-});
+}).superRefine(refineRelevanceSort);
 export const StorefrontProductListQuerySchema: StorefrontProductListQuerySchema =
   storefrontProductListQuerySchema;
 export type StorefrontProductListQuery = z.infer<typeof StorefrontProductListQuerySchema>;

@@ -1,3 +1,5 @@
+import { BASE_TEXT, type ReadLanguage } from '../locales/negotiate';
+import { namedIn } from '../locales/records';
 import type { PageRequest, Scope } from '../ports/storage';
 import type { ServiceContext } from '../shared/context';
 import { errors } from '../shared/errors';
@@ -104,9 +106,17 @@ export function createShippingMethodService(ctx: ServiceContext) {
      * `GET /v1/storefront/shipping-methods`: active methods only, in the order the caller asks
      * (the storefront route defaults to `position` ascending).
      */
-    async listStorefront(scope: Scope, page: PageRequest<ShippingMethodSort>) {
-      const result = await read(ctx, (tx) => tx.shippingMethods.list(scope, { is_active: true }, page));
-      return { ...result, data: result.data.map(shippingMethodToWire) };
+    async listStorefront(
+      scope: Scope,
+      page: PageRequest<ShippingMethodSort>,
+      language: ReadLanguage = BASE_TEXT,
+    ) {
+      return read(ctx, async (tx) => {
+        const result = await tx.shippingMethods.list(scope, { is_active: true }, page);
+        // Names and descriptions in the language (decisions §21), the base text where none.
+        const shown = await namedIn(tx, scope, 'shipping_method', language, result.data);
+        return { ...result, data: shown.map(shippingMethodToWire) };
+      });
     },
   };
 }

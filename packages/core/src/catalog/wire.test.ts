@@ -213,6 +213,7 @@ function referenceProductToWire(p: ProductAggregate, view: 'admin' | 'storefront
     type: p.type,
     status: p.status,
     tags: p.tags,
+    category_ids: p.category_ids ?? [],
     attributes: p.attributes,
     images: images.map(image),
     options: [...p.options].sort(byPos).map((o) => ({

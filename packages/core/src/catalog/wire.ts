@@ -173,6 +173,7 @@ export function productToWire(product: ProductAggregate, view: CatalogView = 'ad
     type: product.type,
     status: product.status,
     tags: product.tags,
+    category_ids: product.category_ids ?? [],
     attributes: product.attributes,
     images: context.images.map(imageToWire),
     options: inPositionOrder(product.options).map(optionToWire),

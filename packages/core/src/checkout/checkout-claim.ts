@@ -9,6 +9,7 @@ import type { Checkout } from '../carts/schemas';
 import { addressFromInput } from '../carts/wire';
 import { customerKeyOf } from '../discounts/discount-usage';
 import { emitInventoryCrossings } from '../inventory/inventory-events';
+import { linesInLocale } from '../locales/order-lines';
 import { buildOrder } from '../orders/order-builder';
 import { reserveLines } from '../orders/order-inventory';
 import type { CreatePaymentInput, PaymentProvider } from '../ports/payment-provider';
@@ -249,6 +250,9 @@ export async function claimCheckout(
     priced,
     items,
   );
+  // Line names in the shopper's language (decisions §21), snapshotted with the order.
+  if (cart.locale !== null)
+    draft.lines = await linesInLocale(tx, scope, cart.locale, draft.lines, priced.variants);
   const customer_key = customerKeyOf(cart.customer_id, email);
   emitInventoryCrossings(work, scope, reservations);
 

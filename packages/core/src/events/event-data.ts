@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { type Product, ProductSchema } from '../catalog/schemas';
+import { type Category, CategorySchema } from '../categories/schemas';
+import { type Collection, CollectionSchema } from '../collections/schemas';
 import { type Customer, CustomerSchema } from '../customers/schemas';
 import { type Fulfillment, FulfillmentSchema } from '../fulfillments/schemas';
 import { type Inventory, InventorySchema } from '../inventory/schemas';
@@ -7,6 +9,7 @@ import { type Order, OrderSchema } from '../orders/schemas';
 import { type Payment, PaymentSchema } from '../payments/schemas';
 import type { Mode } from '../ports/storage';
 import { type Refund, RefundSchema } from '../refunds/schemas';
+import { type Return, ReturnSchema } from '../returns/schemas';
 import { DateTimeSchema, type Named } from '../shared/schemas/common';
 import type { EventType } from './schemas';
 
@@ -39,6 +42,22 @@ export const PasswordResetRequestedSchema: PasswordResetRequestedSchema = passwo
 export type PasswordResetRequested = z.infer<typeof PasswordResetRequestedSchema>;
 
 /**
+ * `member.invited` (decisions §23): the invitation token (`mit_…`, single use, valid 7 days until
+ * `expires_at`) that sets the member's password, for the host application to e-mail. A secret:
+ * delivered only to webhooks that list the type by name, never through `["*"]`.
+ */
+export interface MemberInvitedSchema extends Named<typeof memberInvitedSchema> {}
+const memberInvitedSchema = z.object({
+  member_id: z.string(),
+  email: z.string(),
+  role: z.enum(['admin', 'member']),
+  token: z.string(),
+  expires_at: DateTimeSchema,
+});
+export const MemberInvitedSchema: MemberInvitedSchema = memberInvitedSchema;
+export type MemberInvited = z.infer<typeof MemberInvitedSchema>;
+
+/**
  * Event type → the type of its `data` (e.g. `EventDataMap['order.created']` is `Order`): the
  * types inferred from the wire schemas, named here so that declarations stay small;
  * {@link EVENT_DATA_SCHEMAS} must give each type exactly this schema (the compiler checks it).
@@ -62,7 +81,20 @@ export interface EventDataMap {
   'inventory.out_of_stock': Inventory;
   'customer.created': Customer;
   'customer.updated': Customer;
+  'category.created': Category;
+  'category.updated': Category;
+  'category.deleted': Category;
+  'collection.created': Collection;
+  'collection.updated': Collection;
+  'collection.deleted': Collection;
   'customer.password_reset_requested': PasswordResetRequested;
+  'member.invited': MemberInvited;
+  'return.requested': Return;
+  'return.approved': Return;
+  'return.rejected': Return;
+  'return.received': Return;
+  'return.completed': Return;
+  'return.cancelled': Return;
 }
 
 /**
@@ -88,7 +120,20 @@ const SCHEMAS_BY_TYPE = {
   'inventory.out_of_stock': InventorySchema,
   'customer.created': CustomerSchema,
   'customer.updated': CustomerSchema,
+  'category.created': CategorySchema,
+  'category.updated': CategorySchema,
+  'category.deleted': CategorySchema,
+  'collection.created': CollectionSchema,
+  'collection.updated': CollectionSchema,
+  'collection.deleted': CollectionSchema,
   'customer.password_reset_requested': PasswordResetRequestedSchema,
+  'member.invited': MemberInvitedSchema,
+  'return.requested': ReturnSchema,
+  'return.approved': ReturnSchema,
+  'return.rejected': ReturnSchema,
+  'return.received': ReturnSchema,
+  'return.completed': ReturnSchema,
+  'return.cancelled': ReturnSchema,
 } as const;
 export const EVENT_DATA_SCHEMAS: { readonly [K in EventType]: z.ZodType<EventDataMap[K]> } = SCHEMAS_BY_TYPE;
 

@@ -25,17 +25,35 @@ export const SPEC_EVENT_TYPES = [
  * Event types that carry a secret (docs/contract.md#password-reset): delivered only to webhooks that list them by
  * name, never through `["*"]`.
  */
-export const SECRET_EVENT_TYPES = ['customer.password_reset_requested'] as const;
+export const SECRET_EVENT_TYPES = ['customer.password_reset_requested', 'member.invited'] as const;
+
+/** A return entering each of its states (decisions §18); `data` is the Return. */
+export const RETURN_EVENT_TYPES = [
+  'return.requested',
+  'return.approved',
+  'return.rejected',
+  'return.received',
+  'return.completed',
+  'return.cancelled',
+] as const;
 
 /**
  * Every event type the engine emits: the spec's 16 plus `payment.created` (a payment record was
- * created) and `customer.updated` (any change to a customer), docs/contract.md#events, and the secret
+ * created) and `customer.updated` (any change to a customer), docs/contract.md#events, the category
+ * events of decisions §17 (`category.created|updated|deleted`, `collection.created|updated|deleted`), and the secret
  * `customer.password_reset_requested` (docs/contract.md#password-reset).
  */
 export const EVENT_TYPES = [
   ...SPEC_EVENT_TYPES,
   'payment.created',
   'customer.updated',
+  'category.created',
+  'category.updated',
+  'category.deleted',
+  'collection.created',
+  'collection.updated',
+  'collection.deleted',
+  ...RETURN_EVENT_TYPES,
   ...SECRET_EVENT_TYPES,
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

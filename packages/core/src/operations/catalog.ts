@@ -18,6 +18,8 @@ import {
   ShippingMethodSchema,
   ShippingMethodUpdateSchema,
   SortOrderSchema,
+  STOREFRONT_LOCALE_SHAPE,
+  StorefrontLocaleQuerySchema,
   StorefrontProductListQuerySchema,
   VariantCreateSchema,
   VariantListQuerySchema,
@@ -26,6 +28,7 @@ import {
   VariantUpdateSchema,
 } from '../schemas';
 import { pageOf } from './call';
+import { STOREFRONT_LOCALE_HTTP, storefrontLocaleOf } from './locales';
 import { defineOperation } from './operation';
 
 /**
@@ -34,6 +37,7 @@ import { defineOperation } from './operation';
  */
 const StorefrontShippingListQuerySchema = z.object({
   ...PAGE_QUERY_SHAPE,
+  ...STOREFRONT_LOCALE_SHAPE,
   sort: z.enum(SHIPPING_METHOD_SORTS).default('position'),
   order: SortOrderSchema.optional(),
 });
@@ -79,10 +83,11 @@ const productOperations = [
     response: ProductListSchema,
     summary: 'List products',
     description:
-      'Every status. Filters: `status`, `type`, `q` (partial name, case-insensitive), `tag` (comma-separated, all required). Sorts: `created_at` (default, newest first), `name`, `price` (the representative variant), `updated_at` (newest first by default).',
+      'Every status. Filters: `status`, `type`, `q` (partial name, case-insensitive), `tag` (comma-separated, all required). Sorts: `created_at` (default, newest first), `name`, `price` (the representative variant), `updated_at` (newest first by default). `collection_id`: the products of a collection (its members, or what its rules match), ANDed with the other filters; an unknown id lists nothing; a manual collection without `sort` lists in its order.',
     tags: PRODUCT_TAGS,
     operationId: 'listProducts',
-    run: async (s, c) => s.products.list(c.scope, c.input),
+    run: async (s, c) =>
+      s.products.list(c.scope, c.input, await s.collections.productFilter(c.scope, c.input)),
   }),
   defineOperation({
     name: 'products.get',
@@ -292,7 +297,7 @@ const shippingOperations = [
 const storefrontOperations = [
   defineOperation({
     name: 'products.listStorefront',
-    http: { method: 'GET', path: '/v1/storefront/products' },
+    http: { method: 'GET', path: '/v1/storefront/products', ...STOREFRONT_LOCALE_HTTP },
     auth: 'any',
     customerToken: 'none',
     inputIn: 'query',
@@ -300,40 +305,59 @@ const storefrontOperations = [
     response: ProductListSchema,
     summary: 'Browse products',
     description:
-      'Active products only. Filters: `q` (partial name, case-insensitive), `tag` (comma-separated, all required), `price_min`/`price_max` (minor units, inclusive, on the representative variant). Sorts: `created_at` (default, newest first), `name`, `price`. Cost prices and stock counts other than `available` are null; inactive variants are left out.',
+      'Active products only. Filters: `q` (partial name, case-insensitive), `tag` (comma-separated, all required), `price_min`/`price_max` (minor units, inclusive, on the representative variant). Sorts: `created_at` (default, newest first), `name`, `price`, `relevance` (needs `q`; most relevant first: the name equals `q`, starts with it, `q` starts a word of it, anywhere; then newest first; `order=asc` → 400). `include` is accepted and ignored (products always carry variants, options and images). Cost prices and stock counts other than `available` are null; inactive variants are left out. `collection_id`: the products of a collection (its members, or what its rules match), ANDed with the other filters; an unknown id lists nothing; a manual collection without `sort` lists in its order.',
     tags: STOREFRONT_TAGS,
     operationId: 'browseProducts',
     // Prepared text (storefront templates filled with live stock), byte-identical to the object path.
-    run: async (s, c) => s.products.listStorefront(c.scope, c.input),
-    runJson: async (s, c) => s.products.listStorefrontJson(c.scope, c.input),
+    run: async (s, c) => {
+      const language = await storefrontLocaleOf(s, c);
+      return s.products.listStorefront(
+        c.scope,
+        c.input,
+        await s.collections.productFilter(c.scope, c.input),
+        language,
+      );
+    },
+    runJson: async (s, c) => {
+      const language = await storefrontLocaleOf(s, c);
+      const collection = await s.collections.productFilter(c.scope, c.input);
+      return s.products.listStorefrontJson(c.scope, c.input, collection, language);
+    },
   }),
   defineOperation({
     name: 'products.getStorefrontBySlug',
-    http: { method: 'GET', path: '/v1/storefront/products/by-slug/:slug' },
+    http: { method: 'GET', path: '/v1/storefront/products/by-slug/:slug', ...STOREFRONT_LOCALE_HTTP },
     auth: 'any',
     customerToken: 'none',
     params: SlugPathSchema,
+    inputIn: 'query',
+    input: StorefrontLocaleQuerySchema,
     response: ProductSchema,
     summary: 'Retrieve a product by slug',
     description: '404 unless an active product has this slug.',
     tags: STOREFRONT_TAGS,
     operationId: 'getStorefrontProductBySlug',
-    run: async (s, c) => s.products.getStorefrontBySlug(c.scope, c.params.slug),
-    runJson: async (s, c) => s.products.getStorefrontJson(c.scope, 'slug', c.params.slug),
+    run: async (s, c) =>
+      s.products.getStorefrontBySlug(c.scope, c.params.slug, await storefrontLocaleOf(s, c)),
+    runJson: async (s, c) =>
+      s.products.getStorefrontJson(c.scope, 'slug', c.params.slug, await storefrontLocaleOf(s, c)),
   }),
   defineOperation({
     name: 'products.getStorefront',
-    http: { method: 'GET', path: '/v1/storefront/products/:id' },
+    http: { method: 'GET', path: '/v1/storefront/products/:id', ...STOREFRONT_LOCALE_HTTP },
     auth: 'any',
     customerToken: 'none',
     params: IdPathSchema,
+    inputIn: 'query',
+    input: StorefrontLocaleQuerySchema,
     response: ProductSchema,
     summary: 'Retrieve a product',
     description: '404 unless the product is active.',
     tags: STOREFRONT_TAGS,
     operationId: 'getStorefrontProduct',
-    run: async (s, c) => s.products.getStorefront(c.scope, c.params.id),
-    runJson: async (s, c) => s.products.getStorefrontJson(c.scope, 'id', c.params.id),
+    run: async (s, c) => s.products.getStorefront(c.scope, c.params.id, await storefrontLocaleOf(s, c)),
+    runJson: async (s, c) =>
+      s.products.getStorefrontJson(c.scope, 'id', c.params.id, await storefrontLocaleOf(s, c)),
   }),
   defineOperation({
     name: 'shippingMethods.listStorefront',
@@ -341,6 +365,7 @@ const storefrontOperations = [
       method: 'GET',
       path: '/v1/storefront/shipping-methods',
       aliases: ['/v1/storefront/shipping_methods'],
+      ...STOREFRONT_LOCALE_HTTP,
     },
     auth: 'any',
     customerToken: 'none',
@@ -352,7 +377,8 @@ const storefrontOperations = [
       'Active methods only, by `position` (ascending) unless `sort=created_at`. Also served as `/v1/storefront/shipping_methods`.',
     tags: STOREFRONT_TAGS,
     operationId: 'listStorefrontShippingMethods',
-    run: async (s, c) => s.shippingMethods.listStorefront(c.scope, pageOf(c.input)),
+    run: async (s, c) =>
+      s.shippingMethods.listStorefront(c.scope, pageOf(c.input), await storefrontLocaleOf(s, c)),
   }),
 ] as const;
 

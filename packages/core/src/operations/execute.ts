@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { CartActor } from '../carts/cart-access';
 import type { AttemptOrigin } from '../customers/attempt-limits';
+import { assertStaffMay, type StaffActor } from '../members/roles';
 import type { Scope } from '../ports/storage';
 import { parseInput } from '../shared/schemas/parse';
 import type { AnyOperation, OperationCustomer, OperationServices } from './operation';
@@ -18,11 +19,23 @@ export interface OperationRequest {
   actor?: CartActor | undefined;
   /** The signed-in customer (required by `customerToken: 'required'` operations). */
   customer?: OperationCustomer | null | undefined;
+  /**
+   * The person of the back office calling, through a staff session or the host's `authorize`
+   * hook (decisions §23): refused with 403 `forbidden` when the operation needs a higher role
+   * (`requiredRoleOf`). None: a secret key (or the in-process API), with every right.
+   */
+  staff?: StaffActor | null | undefined;
   params?: Record<string, string> | undefined;
   /** The body or query as written (validated here), or already validated with `validated: true`. */
   input?: unknown;
   origin?: AttemptOrigin | undefined;
+  /** The request headers the operation declares (`http.headers`), by lower-case name. */
+  headers?: Readonly<Record<string, string>> | undefined;
+  /** Receives the response headers the use case sets (`call.setHeader`); without it they are dropped. */
+  responseHeaders?: Record<string, string> | undefined;
 }
+
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
 /** Options of {@link executeOperation}. */
 export interface ExecuteOptions {
@@ -53,6 +66,11 @@ export function executeOperation(
   request: OperationRequest,
   options: ExecuteOptions = {},
 ): Promise<unknown> {
+  try {
+    assertStaffMay(request.staff, operation);
+  } catch (error) {
+    return Promise.reject(error);
+  }
   const customer = request.customer ?? null;
   const call = {
     scope: request.scope,
@@ -61,6 +79,10 @@ export function executeOperation(
     params: request.params ?? {},
     input: options.validated === true ? (request.input ?? {}) : parseOperationInput(operation, request.input),
     origin: request.origin,
+    headers: request.headers ?? NO_HEADERS,
+    setHeader: (name: string, value: string) => {
+      if (request.responseHeaders !== undefined) request.responseHeaders[name] = value;
+    },
   };
   if (options.json === true && operation.runJson !== undefined) return operation.runJson(services, call);
   return operation.run(services, call);

@@ -1,5 +1,6 @@
 // `@cartwright/core/operations`: the operation table and what derives from it (docs/architecture.md).
 
+export { assertStaffMay, requiredRoleOf, type StaffActor, type StaffRole } from '../members/roles';
 // What an HTTP layer needs besides the table: the canonical form of a client address, which the
 // per-address limits count (docs/contract.md#rate-limits).
 export { canonicalIp } from '../shared/rate-limits/client-address';

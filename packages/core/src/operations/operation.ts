@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { CartActor } from '../carts/cart-access';
 import type { AttemptOrigin } from '../customers/attempt-limits';
 import type { EngineServices } from '../engine-services';
+import type { StaffRole } from '../members/roles';
 import type { Scope } from '../ports/storage';
 import type { ErrorCode } from '../shared/errors';
 
@@ -52,6 +53,17 @@ export interface HttpBinding<Path extends string = string> {
    * client's address; a secret-key caller may name the shopper's in `Commerce-Buyer-Ip`.
    */
   buyerIp?: boolean;
+  /**
+   * Request headers the use case reads (lower case, e.g. `accept-language`): HTTP hands the
+   * values sent over in `call.headers`; the in-process API has none (its callers name what they
+   * mean in the input, e.g. `locale`).
+   */
+  headers?: readonly string[];
+  /**
+   * Response headers the use case may set with `call.setHeader` (e.g. `Content-Language`), for
+   * the OpenAPI document: HTTP sends them with a success; the in-process API ignores them.
+   */
+  responseHeaders?: readonly { name: string; description: string }[];
 }
 
 /** What a handler receives: the scope, who calls, and the validated input. */
@@ -68,6 +80,10 @@ export interface OperationCall<P, I> {
   input: I;
   /** The client, for the use cases that count per-address attempts (customer sign-in). */
   origin: AttemptOrigin | undefined;
+  /** The request headers the operation declares (`http.headers`) that were sent; `{}` in process. */
+  headers: Readonly<Record<string, string>>;
+  /** Sets a header of the success response (`http.responseHeaders`); ignored in process. */
+  setHeader(name: string, value: string): void;
 }
 
 type Out<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
@@ -93,6 +109,13 @@ export interface Operation<
   name: Name;
   auth: AuthRequirement;
   customerToken: CustomerTokenRequirement;
+  /**
+   * The least staff role that may call it through a staff session or the `authorize` hook
+   * (decisions §23; secret API keys keep every right). Default from the name's group
+   * (`requiredRoleOf`): `admin` for apiKeys, webhooks, members, regions, locales and settings,
+   * `member` for the rest.
+   */
+  role?: StaffRole;
   http: HttpBinding<Path>;
   /**
    * The in-process method's leading string arguments (default: the path's parameters in order);

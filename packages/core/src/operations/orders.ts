@@ -266,7 +266,8 @@ export const ordersOperations = [
     response: PaymentSchema,
     summary: 'Record a payment taken outside the engine',
     description:
-      'Records a `completed` payment; `provider` is a free label such as `cash` or `bank_transfer`. ' +
+      'Records a `completed` payment; `provider` is a free label such as `cash` or `bank_transfer` ' +
+      '(`exchange_credit` is reserved for the credit of exchanges: 400 `parameter_invalid`). ' +
       'Payment in full moves a pending order to confirmed.',
     tags: paymentTags,
     operationId: 'createOrderPayment',
@@ -316,7 +317,9 @@ export const ordersOperations = [
     input: FulfillmentUpdateSchema,
     response: FulfillmentSchema,
     summary: 'Update a fulfillment',
-    description: 'Tracking number, URL and carrier (`null` clears), metadata (replaced whole).',
+    description:
+      'Tracking number, URL, carrier, `carrier_code` (≤ 64 characters) and `estimated_delivery` (a date-time, or a ' +
+      'date: midnight UTC) — `null` clears —, metadata (replaced whole).',
     tags: fulfillmentTags,
     operationId: 'updateFulfillment',
     errors: ['not_found'],
@@ -369,8 +372,10 @@ export const ordersOperations = [
       "`amount` defaults to what was paid for the given lines' units (discounted total, plus tax when prices " +
       'exclude it). With `restock: true` the units return to stock: unfulfilled units leave `reserved`, then units ' +
       'of pending fulfillments (newest first; they are taken out of the fulfillment, which is cancelled when ' +
-      'emptied), then shipped units go back to `on_hand`. Never more than paid minus refunded ' +
-      '(422 `refund_exceeds_refundable`) nor more units than a line has left (422 `quantity_exceeds_refundable`).',
+      'emptied), then shipped units go back to `on_hand` — never units already back in stock (restocking refunds, ' +
+      'completed returns) nor units an open return holds. Never more than paid minus refunded minus the exchange ' +
+      'credit the order gave (422 `refund_exceeds_refundable`) nor more units than a line has left (422 ' +
+      '`quantity_exceeds_refundable`).',
     tags: refundTags,
     operationId: 'createRefund',
     errors: [

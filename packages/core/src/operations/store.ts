@@ -23,6 +23,8 @@ export const storeOperations = [
     name: 'settings.get',
     http: { method: 'GET', path: '/v1/admin/store' },
     auth: 'secret',
+    // Every page of the back office reads the store's currency and timezone (decisions §23).
+    role: 'member',
     customerToken: 'none',
     response: StoreSchema,
     summary: 'Retrieve the store settings',

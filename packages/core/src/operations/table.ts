@@ -1,12 +1,19 @@
 import { cartsOperations } from './carts';
 import { catalogOperations } from './catalog';
+import { categoriesOperations } from './categories';
+import { collectionsOperations } from './collections';
 import { customerAuthOperations } from './customer-auth';
 import { customersOperations } from './customers';
+import { dashboardOperations } from './dashboard';
 import { discountsOperations } from './discounts';
 import type { ApiOf } from './front-door';
 import { inventoryOperations } from './inventory';
+import { localesOperations } from './locales';
+import { membersOperations } from './members';
 import { ordersOperations } from './orders';
+import { returnsOperations } from './returns';
 import { storeOperations } from './store';
+import { trackingOperations } from './tracking';
 import { webhooksOperations } from './webhooks';
 
 /**
@@ -17,13 +24,20 @@ import { webhooksOperations } from './webhooks';
 export const operations = [
   ...storeOperations,
   ...catalogOperations,
+  ...categoriesOperations,
+  ...collectionsOperations,
   ...inventoryOperations,
+  ...localesOperations,
   ...customersOperations,
   ...customerAuthOperations,
   ...discountsOperations,
   ...cartsOperations,
   ...ordersOperations,
+  ...returnsOperations,
+  ...trackingOperations,
   ...webhooksOperations,
+  ...dashboardOperations,
+  ...membersOperations,
 ] as const;
 
 /** The table's type. */

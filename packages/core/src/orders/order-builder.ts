@@ -69,6 +69,8 @@ export function buildOrder(
       shipped_quantity: 0,
       refunded_quantity: 0,
       restocked_quantity: 0,
+      returned_quantity: 0,
+      returning_quantity: 0,
       // What the reservation takes: the rows pricing read in this transaction decide whether the
       // variant is tracked; `reserveLines` refuses to go on if the reservation found otherwise.
       reserved_quantity: draft.inventory_reserved && entry.inventory.track_inventory ? line.quantity : 0,

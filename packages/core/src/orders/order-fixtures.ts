@@ -21,6 +21,8 @@ export function orderLine(overrides: Partial<OrderLineRecord> = {}): OrderLineRe
     shipped_quantity: 0,
     refunded_quantity: 0,
     restocked_quantity: 0,
+    returned_quantity: 0,
+    returning_quantity: 0,
     reserved_quantity: overrides.quantity ?? 3,
     unit_price: 1000,
     line_discount: 0,

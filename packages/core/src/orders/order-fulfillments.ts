@@ -102,12 +102,14 @@ export function createOrderFulfillments(ctx: ServiceContext) {
           tracking_number: input.tracking_number ?? null,
           tracking_url: input.tracking_url ?? null,
           carrier: input.carrier ?? null,
+          carrier_code: null,
           lines: input.lines.map((l) => ({ order_line_id: l.order_line_id, quantity: l.quantity })),
           metadata: input.metadata,
           created_at: now,
           updated_at: now,
           shipped_at: null,
           delivered_at: null,
+          estimated_delivery: null,
         };
         await tx.orders.insertFulfillment(fulfillment);
         const added = new Map(input.lines.map((l) => [l.order_line_id, l.quantity]));
@@ -133,7 +135,10 @@ export function createOrderFulfillments(ctx: ServiceContext) {
       });
     },
 
-    /** `PATCH /v1/admin/fulfillments/{id}`: tracking number, URL, carrier (`null` clears), metadata (replaced). */
+    /**
+     * `PATCH /v1/admin/fulfillments/{id}`: tracking number, URL, carrier, `carrier_code`,
+     * `estimated_delivery` (`null` clears), metadata (replaced).
+     */
     async update(scope: Scope, id: string, input: FulfillmentUpdate) {
       return write(ctx, scope, async (work) => {
         await requireFulfillment(work, scope, id);
@@ -142,6 +147,8 @@ export function createOrderFulfillments(ctx: ServiceContext) {
           ...(input.tracking_number !== undefined && { tracking_number: input.tracking_number }),
           ...(input.tracking_url !== undefined && { tracking_url: input.tracking_url }),
           ...(input.carrier !== undefined && { carrier: input.carrier }),
+          ...(input.carrier_code !== undefined && { carrier_code: input.carrier_code }),
+          ...(input.estimated_delivery !== undefined && { estimated_delivery: input.estimated_delivery }),
           ...(input.metadata !== undefined && { metadata: input.metadata }),
         });
         if (!updated) throw new CommerceError('not_found', `No such fulfillment: '${id}'`);

@@ -1,5 +1,6 @@
 import { paymentMachine } from '../payments/payment-transitions';
 import type { AdminPaymentCreate } from '../payments/schemas';
+import { EXCHANGE_CREDIT_PROVIDER } from '../payments/vocabulary';
 import { paymentToWire } from '../payments/wire';
 import type { OrderAggregate, PaymentRecord, Scope } from '../ports/storage';
 import type { ServiceContext } from '../shared/context';
@@ -42,6 +43,16 @@ export function createOrderPayments(ctx: ServiceContext) {
         const { tx, now } = work;
         const order = await requireOrder(tx, scope, orderId, { forUpdate: true });
         assertAcceptsPayment(order);
+        if (input.provider === EXCHANGE_CREDIT_PROVIDER) {
+          // Reserved for the credit a return's exchange carries (decisions §18): not revenue (§23).
+          throw new CommerceError(
+            'parameter_invalid',
+            `provider '${EXCHANGE_CREDIT_PROVIDER}' is reserved for exchange credit`,
+            {
+              param: 'provider',
+            },
+          );
+        }
         const amount = amountInStoreCurrency(input.amount, order.currency, 'amount') ?? 0;
         const payment: PaymentRecord = {
           id: ctx.ids.next('pay'),

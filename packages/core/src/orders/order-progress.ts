@@ -50,7 +50,8 @@ export function deriveProgress(
       fulfillable_quantity: fulfillableQuantity(line, totals?.cancelled_quantity ?? 0),
       fulfilled_quantity: line.fulfilled_quantity,
       shipped_quantity: line.shipped_quantity,
-      returned_quantity: totals?.returned_quantity ?? 0,
+      // Shipped units back through restocking refunds and through completed returns (decisions §18).
+      returned_quantity: (totals?.returned_quantity ?? 0) + line.returned_quantity,
     };
   });
   return {

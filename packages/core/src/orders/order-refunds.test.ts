@@ -25,12 +25,14 @@ function fulfillment(
     tracking_number: null,
     tracking_url: null,
     carrier: null,
+    carrier_code: null,
     lines: lines.map(([order_line_id, quantity]) => ({ order_line_id, quantity })),
     metadata: {},
     created_at,
     updated_at: created_at,
     shipped_at: status === 'pending' ? null : created_at,
     delivered_at: null,
+    estimated_delivery: null,
   };
 }
 
@@ -149,6 +151,8 @@ describe('restockMovements + refundedParts (a restocking refund takes its units 
       fulfilled_quantity: 3,
       refunded_quantity: 2,
       restocked_quantity: 0,
+      returned_quantity: 0,
+      returning_quantity: 0,
     });
   });
 

@@ -38,8 +38,10 @@ import type { ServiceContext } from '../shared/context';
 import { CommerceError } from '../shared/errors';
 import { amountInStoreCurrency } from '../shared/money-input';
 import { INTERIM, type Work, type WriteOptions, write } from '../shared/unit-of-work';
+import { creditIssued } from './exchange-credit';
 import { requireOrder } from './order-loading';
 import { deriveProgress, saveOrderProgress } from './order-progress';
+import { returnableByLine } from './returnable-units';
 
 /**
  * Refunds (docs/contract.md#restock, #refunds). `POST /v1/admin/orders/{id}/refunds` computes the refund with
@@ -95,15 +97,19 @@ export function createOrderRefunds(ctx: ServiceContext) {
             .reduce((sum, r) => sum + r.amount, 0);
           const inFlight = unitsInFlight(order);
           const cancelled = cancelledUnitsByLine(order);
+          // Credit this order gave to exchange orders (decisions §18) is no longer refundable here.
+          const credit = await creditIssued(tx, scope, order);
+          const restockable = restockableByLine(order);
           const computed = computeRefund({
             lines: order.lines.map((line) => ({
               ...line,
               refunded_quantity: line.refunded_quantity + (inFlight.get(line.id) ?? 0),
               cancelled_quantity: cancelled.get(line.id) ?? 0,
+              restockable: restockable.get(line.id),
             })),
             prices_include_tax: order.prices_include_tax,
             paid: progress.paid_total,
-            refunded_total: outstanding,
+            refunded_total: outstanding + credit,
             request: { lines: input.lines, amount, restock: input.restock },
             inventory_reserved: order.inventory_reserved,
           });
@@ -233,6 +239,28 @@ export async function settleRefund(
     },
     options,
   );
+}
+
+/**
+ * Per order line, the units a refund with `restock: true` may take (decisions §10, §18): its open
+ * unfulfilled units (fulfillable − fulfilled), its units in pending fulfillments, and its shipped
+ * units still with the customer (`returnableByLine`: shipped − brought back by restocking refunds
+ * − returned − held by open returns). A unit already back in stock is never restocked twice.
+ */
+export function restockableByLine(
+  order: Pick<OrderAggregate, 'lines' | 'refunds' | 'fulfillments'>,
+): Map<string, number> {
+  const cancelled = cancelledUnitsByLine(order);
+  const pending = pendingUnitsByLine(order.fulfillments);
+  const out = returnableByLine(order);
+  const result = new Map<string, number>();
+  for (const line of order.lines) {
+    const fulfillable = Math.max(0, line.quantity - (cancelled.get(line.id) ?? 0));
+    const open = Math.max(0, fulfillable - line.fulfilled_quantity);
+    const inPending = (pending.get(line.id) ?? []).reduce((sum, p) => sum + p.quantity, 0);
+    result.set(line.id, open + inPending + (out.get(line.id) ?? 0));
+  }
+  return result;
 }
 
 /** Per order line, its units in fulfillments that have not shipped (`pending`). */
@@ -366,14 +394,15 @@ export async function markPaymentsRefunded(
  * Decision: shrinking or cancelling a fulfillment this way emits no event — docs/contract.md#events list no
  * `fulfillment.updated` / `fulfillment.cancelled` type (the order's own cancellation emits none
  * for its fulfillments either); the Refund of `payment.refunded` and the order show it.
+ * Returns the order as saved. Also applies a return's refund (returns/completion).
  */
-async function applyRefund(
+export async function applyRefund(
   work: Work,
   scope: Scope,
   order: OrderAggregate,
   refund: RefundRecord,
   movements: readonly RestockMovement[],
-): Promise<void> {
+): Promise<OrderAggregate> {
   const { tx, now } = work;
 
   const { lines, fulfillments, reductions } = refundedParts(order, refund, movements, now);
@@ -428,6 +457,13 @@ async function applyRefund(
   );
 
   work.emit(scope, 'payment.refunded', refundToWire(refund));
-  await saveOrderProgress(work, scope, order, { ...order, lines, fulfillments, refunds, payments });
+  const saved = await saveOrderProgress(work, scope, order, {
+    ...order,
+    lines,
+    fulfillments,
+    refunds,
+    payments,
+  });
   emitInventoryCrossings(work, scope, changes);
+  return saved;
 }

@@ -83,6 +83,8 @@ const orderLineSchema = z
     quantity: z.int(),
     fulfilled_quantity: z.int(),
     refunded_quantity: z.int(),
+    /** Units a new return may still take (decisions §18): shipped − returned or restocked − in open returns. */
+    returnable_quantity: z.int(),
     unit_price: MoneySchema,
     line_discount: MoneySchema,
     line_total: MoneySchema,

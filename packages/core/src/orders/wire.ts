@@ -5,6 +5,7 @@ import { paymentToStorefrontWire, paymentToWire } from '../payments/wire';
 import type { AppliedDiscountValue, OrderAggregate, OrderLineRecord } from '../ports/storage';
 import { refundToWire } from '../refunds/wire';
 import { iso, isoOrNull, money } from '../shared/wire-format';
+import { returnableByLine } from './returnable-units';
 import type { CheckoutResult, Order, OrderLine } from './schemas';
 
 /**
@@ -15,8 +16,11 @@ import type { CheckoutResult, Order, OrderLine } from './schemas';
  * already loaded in a fixed number of queries.
  */
 
-/** One order line: its snapshot and unit counts. */
-export function orderLineToWire(line: OrderLineRecord, currency: string): OrderLine {
+/**
+ * One order line: its snapshot and unit counts; `returnable_quantity` (decisions §18) as
+ * `returnableByLine` computed it for the order (0 when not given).
+ */
+export function orderLineToWire(line: OrderLineRecord, currency: string, returnable = 0): OrderLine {
   return {
     id: line.id,
     variant_id: line.variant_id,
@@ -28,6 +32,7 @@ export function orderLineToWire(line: OrderLineRecord, currency: string): OrderL
     quantity: line.quantity,
     fulfilled_quantity: line.fulfilled_quantity,
     refunded_quantity: line.refunded_quantity,
+    returnable_quantity: returnable,
     unit_price: money(line.unit_price, currency),
     line_discount: money(line.line_discount, currency),
     line_total: money(line.line_total, currency),
@@ -54,6 +59,7 @@ const byCreation = <T extends { created_at: number; id: string }>(a: T, b: T) =>
 /** The Order resource: lines in their order, payments, fulfillments and refunds oldest first. */
 export function orderToWire(order: OrderAggregate): Order {
   const c = order.currency;
+  const returnable = returnableByLine(order);
   return {
     id: order.id,
     number: order.number,
@@ -64,7 +70,9 @@ export function orderToWire(order: OrderAggregate): Order {
     email: order.email,
     shipping_address: addressToWire(order.shipping_address),
     billing_address: addressToWire(order.billing_address),
-    lines: [...order.lines].sort((a, b) => a.position - b.position).map((line) => orderLineToWire(line, c)),
+    lines: [...order.lines]
+      .sort((a, b) => a.position - b.position)
+      .map((line) => orderLineToWire(line, c, returnable.get(line.id))),
     subtotal: money(order.subtotal, c),
     discount_total: money(order.discount_total, c),
     shipping_total: money(order.shipping_total, c),

@@ -25,6 +25,14 @@ export const ID_PREFIXES = [
   'whd',
   'key',
   'ntf',
+  'cat',
+  'col',
+  'lcl',
+  'tr',
+  'ret',
+  'retl',
+  'mem',
+  'log',
   // internal records that never appear on the wire as resources of their own
   'ct',
   'idem',
@@ -32,6 +40,8 @@ export const ID_PREFIXES = [
   'adj',
   'use',
   'prt',
+  'mit',
+  'sst',
 ] as const;
 
 export type IdPrefix = (typeof ID_PREFIXES)[number];

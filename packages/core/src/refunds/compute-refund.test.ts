@@ -287,6 +287,27 @@ describe('computeRefund: restock movements (decisions §10)', () => {
       },
     ]);
   });
+
+  it('restock: true never takes units already back in stock or held by an open return (decisions §18): over `restockable` → 422, without restock accepted', () => {
+    // line_b: 1 unit shipped, already returned through a completed exchange → restockable 0
+    const lines = [lineA, { ...lineB, restockable: 0 }];
+    const refused = () =>
+      computeRefund(
+        input({ lines: [{ order_line_id: 'line_b', quantity: 1 }], amount: 100, restock: true }, { lines }),
+      );
+    expect(refused).toThrow(CommerceError);
+    try {
+      refused();
+    } catch (error) {
+      expect((error as CommerceError).code).toBe('quantity_exceeds_refundable');
+      expect((error as CommerceError).param).toBe('lines[0][quantity]');
+      expect((error as CommerceError).data).toEqual({ order_line_id: 'line_b', requested: 1, refundable: 0 });
+    }
+    const moneyOnly = computeRefund(
+      input({ lines: [{ order_line_id: 'line_b', quantity: 1 }], amount: 100, restock: false }, { lines }),
+    );
+    expect(moneyOnly.amount).toBe(100);
+  });
 });
 
 describe('computeRefund: properties', () => {

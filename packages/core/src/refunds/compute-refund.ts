@@ -11,6 +11,13 @@ export interface RefundableLine extends RestockLineInput {
   /** Discounted line total, before tax. */
   line_total: number;
   tax_amount: number;
+  /**
+   * Units a refund with `restock: true` may take (decisions §18): open unfulfilled units, units of
+   * pending fulfillments, and shipped units still with the customer — not those already back in
+   * stock (restocking refunds, completed returns) nor those an open return holds. Unlimited when
+   * absent.
+   */
+  restockable?: number | undefined;
 }
 
 /** One line of a refund: which order line, how many units. */
@@ -65,7 +72,8 @@ function positiveInteger(value: number): boolean {
  *   (`lines[i][order_line_id]`); a quantity below 1 → 400 `parameter_invalid`
  *   (`lines[i][quantity]`); more than `quantity − refunded_quantity` → 422
  *   `quantity_exceeds_refundable` (`lines[i][quantity]`, `data: { order_line_id, requested,
- *   refundable }`).
+ *   refundable }`); with `restock: true`, more than the line's `restockable` units (when given) → the
+ *   same 422 (units already back in stock, or held by an open return, cannot be restocked again).
  * - The amount defaults to what the customer paid for those units ({@link lineRefundAmount}:
  *   per-unit apportioning whose partial refunds sum exactly to the line's paid amount); an
  *   explicit `amount` overrides it (with or without lines).
@@ -120,6 +128,17 @@ export function computeRefund(input: ComputeRefundInput): RefundComputation {
         {
           param: `lines[${i}][quantity]`,
           data: { order_line_id: line.id, requested: requested.quantity, refundable },
+        },
+      );
+    }
+    if (request.restock === true && line.restockable !== undefined && requested.quantity > line.restockable) {
+      const restockable = Math.max(0, line.restockable);
+      throw new CommerceError(
+        'quantity_exceeds_refundable',
+        `Only ${restockable} unit(s) of order line '${line.id}' can be refunded with restock; the others are back in stock or held by an open return (refund them with restock: false)`,
+        {
+          param: `lines[${i}][quantity]`,
+          data: { order_line_id: line.id, requested: requested.quantity, refundable: restockable },
         },
       );
     }

@@ -3,6 +3,7 @@ import {
   CurrencyCodeSchema,
   DateTimeSchema,
   EmailSchema,
+  IntegerSchema,
   MetadataInputSchema,
   MetadataSchema,
   type Named,
@@ -10,6 +11,9 @@ import {
   RequiredTextSchema,
 } from '../shared/schemas/common';
 import { MAX_NAME_LENGTH, MAX_TAX_RATE } from '../shared/schemas/limits';
+
+/** The longest storefront return window: ten years of days (decisions §18). */
+export const MAX_RETURN_WINDOW_DAYS = 3650;
 
 // ---------------------------------------------------------------- responses
 
@@ -32,6 +36,8 @@ const storeSchema = z
     timezone: z.string(),
     prices_include_tax: z.boolean(),
     tax_rate: z.number(),
+    /** Days after a line's latest shipment the storefront may return it (decisions §18); null = no window. */
+    return_window_days: z.int().nullable(),
     metadata: MetadataSchema,
     created_at: DateTimeSchema,
     updated_at: DateTimeSchema,
@@ -86,6 +92,8 @@ const storeUpdateSchema = z
       .optional(),
     prices_include_tax: z.boolean().optional(),
     tax_rate: RateSchema.min(0).max(MAX_TAX_RATE).optional(),
+    /** 0..3650 days, or null (no window, the default): the storefront's return window (decisions §18). */
+    return_window_days: IntegerSchema.min(0).max(MAX_RETURN_WINDOW_DAYS).nullable().optional(),
     metadata: MetadataInputSchema.optional(),
   })
   .meta({ id: 'StoreUpdate' });

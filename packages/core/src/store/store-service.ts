@@ -32,6 +32,7 @@ export interface StoreUpdateInput {
   timezone?: string | undefined;
   prices_include_tax?: boolean | undefined;
   tax_rate?: number | undefined;
+  return_window_days?: number | null | undefined;
   metadata?: JsonObject | undefined;
 }
 
@@ -116,6 +117,7 @@ export function createStoreService(ctx: ServiceContext) {
           slug: await slugFor(tx, name, id),
           prices_include_tax: false,
           tax_rate: 0,
+          return_window_days: null,
           metadata: {},
           created_at: now,
           updated_at: now,
@@ -180,6 +182,7 @@ export function createStoreService(ctx: ServiceContext) {
           ...(input.timezone !== undefined && { timezone: input.timezone }),
           ...(input.prices_include_tax !== undefined && { prices_include_tax: input.prices_include_tax }),
           ...(input.tax_rate !== undefined && { tax_rate: input.tax_rate }),
+          ...(input.return_window_days !== undefined && { return_window_days: input.return_window_days }),
           ...(input.metadata !== undefined && { metadata: input.metadata }),
         });
         if (!updated) throw new CommerceError('not_found', 'No such store');

@@ -17,6 +17,7 @@ export function storeToWire(store: StoreRecord) {
     timezone: store.timezone,
     prices_include_tax: store.prices_include_tax,
     tax_rate: store.tax_rate,
+    return_window_days: store.return_window_days,
     metadata: store.metadata,
     created_at: iso(store.created_at),
     updated_at: iso(store.updated_at),

@@ -8,3 +8,6 @@ export type OrderStatus = 'draft' | 'pending' | 'confirmed' | 'processing' | 'co
 export type FulfillmentStatus = 'unfulfilled' | 'partially_fulfilled' | 'fulfilled' | 'returned';
 
 export type FulfillmentRecordStatus = 'pending' | 'shipped' | 'delivered' | 'cancelled';
+
+/** The status of a carrier's tracking event (decisions §20): what a carrier reports of a parcel. */
+export type CarrierEventStatus = 'in_transit' | 'out_for_delivery' | 'delivered' | 'exception';

@@ -12,3 +12,10 @@ export type PaymentStatus =
   | 'refunded';
 
 export type PaymentRecordStatus = 'pending' | 'completed' | 'failed' | 'cancelled' | 'refunded';
+
+/**
+ * The provider of the payment that carries a return's exchange credit onto its exchange order
+ * (decisions §18): money the original order took, not revenue (decisions §23). Reserved: the
+ * admin cannot record a payment under this label.
+ */
+export const EXCHANGE_CREDIT_PROVIDER = 'exchange_credit';

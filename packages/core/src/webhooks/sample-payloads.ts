@@ -1,6 +1,8 @@
 import type { Product } from '../catalog/schemas';
+import type { Category } from '../categories/schemas';
+import type { Collection } from '../collections/schemas';
 import type { Customer } from '../customers/schemas';
-import type { EventDataMap, PasswordResetRequested } from '../events/event-data';
+import type { EventDataMap, MemberInvited, PasswordResetRequested } from '../events/event-data';
 import type { EventType } from '../events/schemas';
 import type { Fulfillment } from '../fulfillments/schemas';
 import type { Inventory } from '../inventory/schemas';
@@ -8,6 +10,7 @@ import type { Order } from '../orders/schemas';
 import type { Payment } from '../payments/schemas';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Refund } from '../refunds/schemas';
+import type { Return, ReturnStatus } from '../returns/schemas';
 import { iso, money } from '../shared/wire-format';
 
 interface SampleContext {
@@ -50,13 +53,28 @@ export function sampleEventData<K extends EventType>(type: K, context: SampleCon
     'inventory.out_of_stock': () => s.inventory(0),
     'customer.created': () => s.customer(),
     'customer.updated': () => s.customer(),
+    'category.created': () => s.category(),
+    'category.updated': () => s.category(),
+    'category.deleted': () => s.category(),
+    'collection.created': () => s.collection(),
+    'collection.updated': () => s.collection(),
+    'collection.deleted': () => s.collection(),
+    'return.requested': () => s.returnOf('requested'),
+    'return.approved': () => s.returnOf('approved'),
+    'return.rejected': () => s.returnOf('rejected'),
+    'return.received': () => s.returnOf('received'),
+    'return.completed': () => s.returnOf('completed'),
+    'return.cancelled': () => s.returnOf('cancelled'),
     'customer.password_reset_requested': () => s.passwordReset(),
+    'member.invited': () => s.memberInvited(),
   };
   return table[type]();
 }
 
 /** The sample's reset token: shaped like one (`prt_…`) but never issued, so it resets nothing. */
 export const SAMPLE_RESET_TOKEN = 'prt_sample_not_a_real_reset_token';
+/** The sample's invitation token (`member.invited`): shaped like one, never issued. */
+export const SAMPLE_INVITE_TOKEN = 'mit_sample_not_a_real_invite_token';
 /** A reset token is valid for 1 hour (docs/contract.md#password-reset). */
 const RESET_SAMPLE_VALIDITY_MS = 60 * 60 * 1000;
 
@@ -112,11 +130,13 @@ function buildSamples({ currency, now, ids }: SampleContext) {
     tracking_number: status === 'pending' ? null : '1Z999AA10123456784',
     tracking_url: status === 'pending' ? null : 'https://tracking.example.com/1Z999AA10123456784',
     carrier: status === 'pending' ? null : 'UPS',
+    carrier_code: status === 'pending' ? null : 'ups',
     lines: [{ order_line_id: lineId, quantity: 2 }],
     metadata: {},
     created_at: at,
     shipped_at: status === 'pending' ? null : at,
     delivered_at: status === 'delivered' ? at : null,
+    estimated_delivery: null,
   });
   const refund = (): Refund => ({
     id: ids.next('ref'),
@@ -129,11 +149,51 @@ function buildSamples({ currency, now, ids }: SampleContext) {
     created_at: at,
   });
 
+  /** A return of one unit of the sample order's line, in `status` (decisions §18). */
+  const returnOf = (status: ReturnStatus): Return => {
+    const id = ids.next('ret');
+    const stamp = (...when: ReturnStatus[]) => (when.includes(status) ? at : null);
+    return {
+      id,
+      order_id: orderId,
+      store_id: 'store_sample',
+      customer_id: customerId,
+      status,
+      return_type: 'refund',
+      reason: 'Too small',
+      reason_category: 'changed_mind',
+      refund_id: status === 'completed' ? ids.next('ref') : null,
+      exchange_order_id: null,
+      admin_notes: null,
+      customer_notes: 'Could I have a refund?',
+      metadata: {},
+      lines: [
+        {
+          id: ids.next('retl'),
+          order_line_id: lineId,
+          quantity: 1,
+          reason: null,
+          condition: status === 'received' || status === 'completed' ? 'unopened' : null,
+          exchange_variant_id: null,
+          product_name: 'Sample T-shirt',
+        },
+      ],
+      created_at: at,
+      updated_at: at,
+      approved_at: stamp('approved', 'received', 'completed'),
+      received_at: stamp('received', 'completed'),
+      completed_at: stamp('completed'),
+      rejected_at: stamp('rejected'),
+      cancelled_at: stamp('cancelled'),
+    };
+  };
+
   return {
     inventory,
     payment,
     fulfillment,
     refund,
+    returnOf,
     product(status: Product['status']): Product {
       return {
         id: productId,
@@ -143,6 +203,7 @@ function buildSamples({ currency, now, ids }: SampleContext) {
         type: 'physical',
         status,
         tags: ['sample'],
+        category_ids: [],
         attributes: {},
         images: [],
         options: [],
@@ -201,6 +262,7 @@ function buildSamples({ currency, now, ids }: SampleContext) {
             quantity: 2,
             fulfilled_quantity: stage === 'completed' ? 2 : 0,
             refunded_quantity: 0,
+            returnable_quantity: stage === 'completed' ? 2 : 0,
             unit_price: m(2500),
             line_discount: m(0),
             line_total: m(5000),
@@ -230,12 +292,50 @@ function buildSamples({ currency, now, ids }: SampleContext) {
         completed_at: stage === 'completed' ? at : null,
       };
     },
+    category(): Category {
+      return {
+        id: ids.next('cat'),
+        name: 'Sample category',
+        slug: 'sample-category',
+        description: null,
+        parent_id: null,
+        position: 0,
+        children: [],
+        metadata: {},
+        created_at: at,
+        updated_at: at,
+      };
+    },
+    collection(): Collection {
+      return {
+        id: ids.next('col'),
+        name: 'Sample collection',
+        slug: 'sample-collection',
+        description: null,
+        type: 'manual',
+        position: 0,
+        rules: null,
+        product_ids: [productId],
+        metadata: {},
+        created_at: at,
+        updated_at: at,
+      };
+    },
     passwordReset(): PasswordResetRequested {
       return {
         customer_id: customerId,
         email: 'ada@example.com',
         token: SAMPLE_RESET_TOKEN,
         expires_at: iso(now + RESET_SAMPLE_VALIDITY_MS),
+      };
+    },
+    memberInvited(): MemberInvited {
+      return {
+        member_id: ids.next('mem'),
+        email: 'grace@example.com',
+        role: 'member',
+        token: SAMPLE_INVITE_TOKEN,
+        expires_at: iso(now + 7 * 24 * 60 * 60 * 1000),
       };
     },
     customer(): Customer {

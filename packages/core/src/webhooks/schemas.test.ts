@@ -1,15 +1,33 @@
 import { describe, expect, test } from 'vitest';
-import { EVENT_TYPES, SECRET_EVENT_TYPES, SPEC_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '../events/schemas';
+import {
+  EVENT_TYPES,
+  RETURN_EVENT_TYPES,
+  SECRET_EVENT_TYPES,
+  SPEC_EVENT_TYPES,
+  WEBHOOK_EVENT_TYPES,
+} from '../events/schemas';
 import { parseInput } from '../shared/schemas/parse';
 import { expectRejected } from '../shared/schemas/test-helpers';
 import { WebhookCreateSchema, WebhookTestSchema, WebhookUpdateSchema } from './schemas';
 
 describe('event types (spec "Events", decisions §14)', () => {
-  test('16 spec types plus payment.created, customer.updated and the secret customer.password_reset_requested', () => {
+  test('16 spec types plus payment.created, customer.updated and the secret customer.password_reset_requested and member.invited', () => {
     expect(SPEC_EVENT_TYPES).toHaveLength(16);
-    expect(EVENT_TYPES).toHaveLength(19);
-    expect(SECRET_EVENT_TYPES).toEqual(['customer.password_reset_requested']);
+    // + the 6 category/collection events (decisions §17), the 6 return events (§18) and the
+    // secret member.invited (§23).
+    expect(EVENT_TYPES).toHaveLength(19 + 6 + RETURN_EVENT_TYPES.length + 1);
+    expect(SECRET_EVENT_TYPES).toEqual(['customer.password_reset_requested', 'member.invited']);
     expect(EVENT_TYPES).toEqual(expect.arrayContaining([...SECRET_EVENT_TYPES]));
+    // decisions §18: a return entering each of its states.
+    expect(RETURN_EVENT_TYPES).toEqual([
+      'return.requested',
+      'return.approved',
+      'return.rejected',
+      'return.received',
+      'return.completed',
+      'return.cancelled',
+    ]);
+    expect(EVENT_TYPES).toEqual(expect.arrayContaining([...RETURN_EVENT_TYPES]));
     expect(EVENT_TYPES).toEqual(
       expect.arrayContaining(['payment.created', 'customer.updated', 'inventory.out_of_stock']),
     );

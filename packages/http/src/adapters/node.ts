@@ -70,6 +70,7 @@ export function toRawRequest(req: NodeRequest, url: string = req.url ?? '/'): Ra
     query,
     headers: nodeHeaders(req),
     ...(req.socket?.remoteAddress !== undefined && { clientAddress: req.socket.remoteAddress }),
+    ...((req.socket as { encrypted?: boolean } | undefined)?.encrypted === true && { secure: true }),
     readBody: (limit) => readNodeRequestBody(req, limit),
   };
 }

@@ -1,5 +1,6 @@
 import { operations } from '@cartwright/core/operations';
 import type { AnyRoute } from '../route';
+import { staffSessionRoutes } from '../staff-session';
 import { routeOf } from './operation-routes';
 import { paymentsRoutes } from './payments';
 import { systemRoutes } from './system';
@@ -13,6 +14,7 @@ const isWebhookOperation = (operation: { name: string }) => operation.name.start
  */
 export const apiRoutes: readonly AnyRoute[] = [
   ...systemRoutes,
+  ...staffSessionRoutes,
   ...operations.filter((operation) => !isWebhookOperation(operation)).map(routeOf),
   ...paymentsRoutes,
   ...operations.filter(isWebhookOperation).map(routeOf),

@@ -1,5 +1,5 @@
 import type { AnyOperation, OperationCustomer } from '@cartwright/core/operations';
-import { type AnyRoute, defineRoute, jsonText } from '../route';
+import { type AnyRoute, defineRoute, jsonText, withHeaders } from '../route';
 import { scopeOf } from './scope';
 
 /**
@@ -29,12 +29,22 @@ export function routeOf(operation: AnyOperation): AnyRoute {
     ...(operation.http.rateLimit === undefined ? {} : { rateLimit: operation.http.rateLimit }),
     ...(operation.http.buyerIp === undefined ? {} : { buyerIp: operation.http.buyerIp }),
     ...(operation.errors === undefined ? {} : { errors: operation.errors }),
+    ...(operation.http.responseHeaders === undefined
+      ? {}
+      : { responseHeaders: operation.http.responseHeaders }),
     handler: async (ctx) => {
       const scope = scopeOf(ctx); // every operation takes an API key
       const customer: OperationCustomer | null =
         ctx.customer === null
           ? null
           : { customer_id: ctx.customer.customer_id, token_id: ctx.customer.token_id };
+      // The request headers the operation reads, and the response headers it sets.
+      const headers: Record<string, string> = {};
+      for (const name of operation.http.headers ?? []) {
+        const value = ctx.headers.get(name);
+        if (value !== null) headers[name] = value;
+      }
+      const responseHeaders: Record<string, string> = {};
       const result = await ctx.engine.execute(
         operation,
         {
@@ -44,14 +54,18 @@ export function routeOf(operation: AnyOperation): AnyRoute {
             customer_id: customer?.customer_id ?? null,
           },
           customer,
+          staff: ctx.auth!.staff ?? null,
           params: ctx.params as Record<string, string>,
           input: inQuery ? ctx.query : ctx.body,
           origin: { address: ctx.clientAddress, observe: ctx.observeRateLimit },
+          headers,
+          responseHeaders,
         },
         { validated: true, json },
       );
       // Prepared text (the storefront read model), byte-identical to the object's serialisation.
-      return json ? jsonText(result as string) : result;
+      const body = json ? jsonText(result as string) : result;
+      return Object.keys(responseHeaders).length > 0 ? withHeaders(body, responseHeaders) : body;
     },
   });
 }

@@ -56,6 +56,8 @@ describeApi(
         type: 'physical',
         status: 'draft',
         tags: ['winter'],
+        // Beyond the SDK (decisions §17): the product's categories.
+        category_ids: [],
         attributes: { material: 'cotton' },
         images: [],
         options: [],
@@ -574,6 +576,8 @@ describeApi('sdk: admin webhooks, API keys, store, organization', (api) => {
       timezone: expect.any(String),
       prices_include_tax: false,
       tax_rate: 0,
+      // decisions §18: the storefront's return window (no window by default).
+      return_window_days: null,
       metadata: {},
       created_at: isoDate,
       updated_at: isoDate,

@@ -43,7 +43,8 @@ describeApi('sdk: requests the contract decides otherwise', (api) => {
   // webhooks.adminTest (no body) and webhooks.adminCreate({ is_active }) are served as the SDK sends
   // them since decisions §22: see served-carts-webhooks.test.ts.
 
-  test('a list sort the SDK declares and the contract does not: storefront `relevance` → 400', async () => {
+  // `sort: 'relevance'` with `q` is served since decisions §17 (served-relevance.test.ts); without one it ranks nothing.
+  test('storefront `relevance` without `q` → 400 naming sort; unknown query parameters (include) are ignored', async () => {
     const { storefront } = sdkClients(api());
     const relevance = await expectSdkError(
       storefront.products.list({ sort: 'relevance' }),
@@ -51,10 +52,15 @@ describeApi('sdk: requests the contract decides otherwise', (api) => {
       'parameter_invalid',
     );
     expect(relevance.details).toEqual([expect.objectContaining({ param: 'sort' })]);
-    // Query parameters we do not know (the SDK's include / expand / category_id) are ignored.
-    expect(
-      (await storefront.products.list({ include: 'variants', category_id: 'cat_x', limit: 1 })).data,
-    ).toBeInstanceOf(Array);
+    // Query parameters we do not know (the SDK's include / expand) are ignored.
+    expect((await storefront.products.list({ include: 'variants', limit: 1 })).data).toBeInstanceOf(Array);
+    // `category_id` filters since decisions §17 (served-categories.test.ts): one naming nothing → empty.
+    expect(await storefront.products.list({ category_id: 'cat_x', limit: 1 })).toEqual({
+      data: [],
+      total_count: 0,
+      has_more: false,
+      next_cursor: null,
+    });
   });
 
   test('orders.adminCreate / adminUpdate: the SDK’s inputs have no `status`; ours is draft by default, finalised by PATCH status (decisions §13)', async () => {

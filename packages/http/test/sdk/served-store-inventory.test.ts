@@ -282,6 +282,7 @@ for (const target of API_TARGETS.filter((t): t is Exclude<Target, 'sqlite'> => t
           timezone: 'UTC',
           prices_include_tax: false,
           tax_rate: 0,
+          return_window_days: null,
           metadata: {},
           created_at: 1,
           updated_at: 1,

@@ -187,6 +187,8 @@ describeApi('sdk: storefront carts and checkout', (api) => {
         total_quantity: 0,
       },
       applied_discounts: [],
+      // Beyond the SDK (decisions §21): the shopper's language.
+      locale: null,
       metadata: { source: 'sdk' },
       created_at: isoDate,
       updated_at: isoDate,
@@ -313,6 +315,8 @@ describeApi('sdk: storefront carts and checkout', (api) => {
         quantity: 2,
         fulfilled_quantity: 0,
         refunded_quantity: 0,
+        // decisions §18: nothing has shipped, nothing to return yet.
+        returnable_quantity: 0,
         unit_price: usd(1500),
         line_discount: usd(0),
         line_total: usd(3000),

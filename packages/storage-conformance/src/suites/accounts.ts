@@ -67,6 +67,7 @@ export function accountsSuite(ctx: SuiteContext): void {
         timezone: 'America/New_York',
         prices_include_tax: true,
         tax_rate: 8.875,
+        return_window_days: 14 as number | null,
         metadata: { nested: { a: [1, 2] } },
         created_at: 10,
         updated_at: 10,
@@ -78,6 +79,7 @@ export function accountsSuite(ctx: SuiteContext): void {
         tx.stores.update(store.id, {
           tax_rate: 0.1 + 0.2,
           prices_include_tax: false,
+          return_window_days: null,
           metadata: { only: 1 },
           updated_at: 11,
         }),
@@ -85,6 +87,7 @@ export function accountsSuite(ctx: SuiteContext): void {
       expect(updated).toMatchObject({
         tax_rate: 0.1 + 0.2,
         prices_include_tax: false,
+        return_window_days: null,
         metadata: { only: 1 },
       });
       expect(
@@ -100,6 +103,7 @@ export function accountsSuite(ctx: SuiteContext): void {
         timezone: 'UTC',
         prices_include_tax: false,
         tax_rate: 0,
+        return_window_days: null,
         metadata: {},
         created_at: 10,
         updated_at: 10,

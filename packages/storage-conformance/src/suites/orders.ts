@@ -301,6 +301,60 @@ export function ordersSuite(ctx: SuiteContext): void {
       ).toBeNull();
     });
 
+    it('fulfillment tracking: carrier_code / estimated_delivery round-trip and patch; tracking events listed by sequence, scoped, (fulfillment, sequence) unique', async () => {
+      const scope = newScope();
+      const order = makeOrder(scope, 1001);
+      const fulfillment = makeFulfillment(scope, order.id, { carrier_code: 'cj', estimated_delivery: 5 });
+      await ctx.tx(async (tx) => {
+        await tx.orders.insert(order);
+        await tx.orders.insertFulfillment(fulfillment);
+      });
+      expect(await ctx.read((r) => r.orders.getFulfillment(scope, fulfillment.id))).toEqual(fulfillment);
+      const patched = await ctx.tx((tx) =>
+        tx.orders.updateFulfillment(scope, fulfillment.id, {
+          carrier_code: null,
+          estimated_delivery: 1_900_000_000_000,
+          updated_at: 7,
+        }),
+      );
+      expect(patched).toEqual({
+        ...fulfillment,
+        carrier_code: null,
+        estimated_delivery: 1_900_000_000_000,
+        updated_at: 7,
+      });
+      const event = (sequence: number, occurred_at: number) => ({
+        store_id: scope.store_id,
+        mode: scope.mode,
+        fulfillment_id: fulfillment.id,
+        sequence,
+        status: 'in_transit' as const,
+        description: `scan ${sequence} ✓`,
+        location: sequence === 1 ? null : 'Leeds',
+        occurred_at,
+        created_at: 1_700_000_000_000 + sequence,
+      });
+      await ctx.tx(async (tx) => {
+        await tx.orders.insertTrackingEvent(event(2, 10));
+        await tx.orders.insertTrackingEvent(event(1, 20));
+      });
+      expect(await ctx.read((r) => r.orders.listTrackingEvents(scope, fulfillment.id))).toEqual([
+        event(1, 20),
+        event(2, 10),
+      ]);
+      expect(await ctx.read((r) => r.orders.listTrackingEvents(otherMode(scope), fulfillment.id))).toEqual(
+        [],
+      );
+      // A second event with a taken sequence fails its transaction, which stores nothing.
+      await expect(
+        ctx.tx(async (tx) => {
+          await tx.orders.insertTrackingEvent(event(3, 30));
+          await tx.orders.insertTrackingEvent(event(2, 40));
+        }),
+      ).rejects.toThrow();
+      expect(await ctx.read((r) => r.orders.listTrackingEvents(scope, fulfillment.id))).toHaveLength(2);
+    });
+
     it('updateFulfillment replaces lines (a restock takes units out): with expect_status a compare-and-set, seen by orders.get', async () => {
       const scope = newScope();
       const order = makeOrder(scope, 1001);

@@ -2,13 +2,14 @@ import type { Scope } from '@cartwright/core';
 import type {
   PageRequest,
   ProductAggregate,
+  ProductListFilter,
   Repositories,
   Storage,
   VariantWithInventory,
 } from '@cartwright/core/storage';
 import { adjustInventory } from '@cartwright/core/storage-rules';
 import { describe, expect, it } from 'vitest';
-import { makeImage, makeProduct, makeVariant, newScope } from '../fixtures';
+import { makeImage, makeProduct, makeVariant, newId, newScope } from '../fixtures';
 import type { SuiteContext } from '../suite-context';
 import { servedList, servedProduct, storefrontJson, storefrontListJson } from './storefront-text';
 
@@ -103,6 +104,73 @@ export function storefrontCacheSuite(ctx: SuiteContext): void {
         const after = await b.read((r) => servedTexts(b, r, scope));
         expect([...after.keys()]).toEqual([neighbour.id]);
         expect(await b.read((r) => servedProduct(b, r, scope, 'id', product.id, 'archived'))).toBeNull();
+      } finally {
+        await close();
+      }
+    });
+
+    it('collections (decisions §17): a page of a manual collection read through B shows a membership change and a product change through A at once; so does an auto one', async () => {
+      const { storages, close } = await ctx.openStorages(2);
+      const [a, b] = storages as [Storage, Storage];
+      try {
+        const scope = newScope();
+        const mug = makeProduct(scope, { name: 'Mug', tags: ['kitchen'] });
+        const cup = makeProduct(scope, { name: 'Cup', created_at: 1_700_000_000_001 });
+        const collection = {
+          ...scope,
+          id: newId('col'),
+          name: 'Picks',
+          slug: 'picks',
+          description: null,
+          position: 0,
+          metadata: {},
+          created_at: 1,
+          updated_at: 1,
+        };
+        await a.transaction(async (tx) => {
+          await tx.products.insert(mug);
+          await tx.products.insert(cup);
+          await tx.collections.insert({ ...collection, type: 'manual', rules: null });
+          await tx.collections.setMembers(scope, collection.id, [mug.id]);
+        });
+        const manual: ProductListFilter = {
+          status: 'active',
+          collection: { type: 'manual', id: collection.id, in_order: true },
+        };
+        const auto: ProductListFilter = {
+          status: 'active',
+          collection: {
+            type: 'auto',
+            rules: { match: 'all', conditions: [{ kind: 'tag', negate: false, values: ['kitchen'] }] },
+          },
+        };
+        const served = async (filter: ProductListFilter) => {
+          const text = await b.read((r) => servedList(b, r, scope, filter, PAGE));
+          // Byte for byte what B's repositories answer now.
+          expect(text).toBe(
+            await b.read(async (r) => storefrontListJson(await r.products.list(scope, filter, PAGE))),
+          );
+          return (JSON.parse(text) as { data: { id: string }[] }).data.map((p) => p.id);
+        };
+        expect(await served(manual)).toEqual([mug.id]);
+        expect(await served(manual)).toEqual([mug.id]); // kept by B now
+        expect(await served(auto)).toEqual([mug.id]);
+        await a.transaction((tx) => tx.collections.setMembers(scope, collection.id, [cup.id, mug.id]));
+        expect(await served(manual)).toEqual([cup.id, mug.id]);
+        await a.transaction((tx) => tx.products.update(scope, cup.id, { status: 'draft', updated_at: 2 }));
+        expect(await served(manual)).toEqual([mug.id]);
+        await a.transaction((tx) =>
+          tx.products.update(scope, cup.id, { status: 'active', tags: ['kitchen'], updated_at: 3 }),
+        );
+        expect(await served(auto)).toEqual([mug.id, cup.id]); // PAGE: oldest first
+        expect(await served(manual)).toEqual([cup.id, mug.id]);
+        await a.transaction((tx) => tx.products.delete(scope, mug.id, 4));
+        expect(await served(manual)).toEqual([cup.id]);
+        expect(await b.read((r) => r.collections.members(scope, [collection.id]))).toEqual(
+          new Map([[collection.id, [cup.id]]]),
+        );
+        await a.transaction((tx) => tx.collections.delete(scope, collection.id));
+        expect(await served(manual)).toEqual([]);
       } finally {
         await close();
       }

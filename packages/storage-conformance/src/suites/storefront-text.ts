@@ -12,7 +12,9 @@ import type {
 } from '@cartwright/core/storage';
 import {
   adjustInventory,
+  compareRelevance,
   releaseInventory,
+  relevanceTier,
   reserveInventory,
   updateInventory,
 } from '@cartwright/core/storage-rules';
@@ -23,7 +25,7 @@ import { makeImage, makeProduct, makeVariant, newId, newScope, RICH_METADATA } f
 import type { SuiteContext } from '../suite-context';
 import { storefrontCacheSuite } from './storefront-cache';
 
-type ProductSort = 'created_at' | 'name' | 'price';
+type ProductSort = 'created_at' | 'name' | 'price' | 'relevance';
 
 const NEWEST: PageRequest<ProductSort> = { limit: 50, sort: 'created_at', order: 'desc' };
 
@@ -329,6 +331,29 @@ export function storefrontTextSuite(ctx: SuiteContext): void {
               } while (cursor !== undefined);
             }
           }
+        }
+        // sort=relevance (decisions §17): with q, most relevant first; the same texts, and core's order.
+        for (const q of ['lamp', 'G', '"']) {
+          const filter: ProductListFilter = { status: 'active', q };
+          const seen: string[] = [];
+          let cursor: string | undefined;
+          do {
+            const page = {
+              limit: 2,
+              sort: 'relevance' as const,
+              order: 'desc' as const,
+              starting_after: cursor,
+            };
+            await expectStorefrontTexts(ctx.storage(), r, scope, filter, page);
+            const found = await r.products.list(scope, filter, page);
+            seen.push(...found.data.map((product) => product.id));
+            cursor = found.next_cursor ?? undefined;
+          } while (cursor !== undefined);
+          const expected = products
+            .filter((product) => product.status === 'active' && relevanceTier(product.name, q) !== null)
+            .sort(compareRelevance(q))
+            .map((product) => product.id);
+          expect(seen, q).toEqual(expected);
         }
       });
     });

@@ -38,7 +38,11 @@ function describeCatalogVersions(name: string, open: () => Promise<KyselyStorage
 
         // Today: 0017 dropped 0008's triggers; the read model installed its own at migrate().
         await storage.migrate();
-        expect(await catalogTriggers(storage)).toEqual(named('_v1'));
+        // (later migrations watch tables of their own: categories, collections, translations…)
+        const ofThese = (await catalogTriggers(storage)).filter((trigger) =>
+          tables.some((table) => trigger.startsWith(`${table}_catalog_version`)),
+        );
+        expect(ofThese).toEqual(named('_v1'));
         const scope = newScope();
         await storage.transaction((tx) => tx.products.insert(makeProduct(scope)));
         const rows = await (storage.db as Kysely<Database>)

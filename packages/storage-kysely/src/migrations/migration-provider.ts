@@ -20,6 +20,14 @@ import { clientFieldsMigration } from './0018_client_fields';
 import { adminProductUpdatedSortMigration } from './0019_admin_product_updated_sort';
 import { inventoryLevelVersionMigration } from './0020_inventory_level_version';
 import { catalogVersionTriggersMigration } from './0021_catalog_version_triggers';
+import { categoriesMigration } from './0022_categories';
+import { collectionsMigration } from './0023_collections';
+import { productRelevanceMigration } from './0024_product_relevance';
+import { localesTranslationsMigration } from './0025_locales_translations';
+import { returnsMigration } from './0026_returns';
+import { fulfillmentTrackingMigration } from './0027_fulfillment_tracking';
+import { membersStaffSessionsMigration } from './0028_members_staff_sessions';
+import { dashboardApiLogsMigration } from './0029_dashboard_api_logs';
 import type { SchemaDialect } from './column-types';
 
 /**
@@ -49,6 +57,14 @@ export function migrationsFor(dialect: SchemaDialect): Record<string, Migration>
     '0019_admin_product_updated_sort': adminProductUpdatedSortMigration(dialect),
     '0020_inventory_level_version': inventoryLevelVersionMigration(dialect),
     '0021_catalog_version_triggers': catalogVersionTriggersMigration(dialect),
+    '0022_categories': categoriesMigration(dialect),
+    '0023_collections': collectionsMigration(dialect),
+    '0024_product_relevance': productRelevanceMigration(dialect),
+    '0025_locales_translations': localesTranslationsMigration(dialect),
+    '0026_returns': returnsMigration(dialect),
+    '0027_fulfillment_tracking': fulfillmentTrackingMigration(dialect),
+    '0028_members_staff_sessions': membersStaffSessionsMigration(dialect),
+    '0029_dashboard_api_logs': dashboardApiLogsMigration(dialect),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Scope } from '@cartwright/core';
 import { CommerceError } from '@cartwright/core';
 import type { Page, PageRequest } from '@cartwright/core/storage';
-import { type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Database, TableName } from '../schema/database';
 import type { QueryRunner } from './query-runner';
 import { type BuildContext, type Slots, shapedTemplate, slot, type Template } from './template';
@@ -31,10 +31,21 @@ type Base<TB extends TableName, P extends string, F> = (
   filter: F,
 ) => SelectQueryBuilder<Database, TB, object>;
 
+/**
+ * A sort key: SQL over the table's columns, or an expression built from the list's slots (a
+ * rank against a filter argument, e.g. the products' `relevance`; the cursor lookup binds the
+ * same filter arguments, so the anchor's key is computed by the same SQL).
+ */
+export type SortKey = string | ((p: Slots<string>, ctx: BuildContext) => RawBuilder<unknown>);
+
 /** Sort key expressions, or per direction when they differ (nulls-last price). */
 export type SortKeys =
-  | readonly string[]
-  | { readonly asc: readonly string[]; readonly desc: readonly string[] };
+  | readonly SortKey[]
+  | { readonly asc: readonly SortKey[]; readonly desc: readonly SortKey[] };
+
+function keySql(key: SortKey, p: object, ctx: BuildContext): RawBuilder<unknown> {
+  return typeof key === 'string' ? sql.raw(key) : key(p as Slots<string>, ctx);
+}
 
 /** The page's select list over `base` (rows must carry `id`, the next cursor). */
 type PageSelect<TB extends TableName, R> = (
@@ -43,7 +54,7 @@ type PageSelect<TB extends TableName, R> = (
 ) => SelectQueryBuilder<Database, TB, R>;
 
 export interface KeysetList<TB extends TableName, P extends string, F, R = Selectable<Database[TB]>> {
-  readonly keysOf: (sort: string, order: 'asc' | 'desc') => readonly string[];
+  readonly keysOf: (sort: string, order: 'asc' | 'desc') => readonly SortKey[];
   readonly page: Template<string, R, ListShape<F>>;
   readonly count: Template<string, { count: number | string }, F>;
   readonly cursor: Template<
@@ -61,6 +72,8 @@ export interface KeysetList<TB extends TableName, P extends string, F, R = Selec
  * @param filterKey a string that identifies which filters are present (the statement's shape).
  * @param base `selectFrom(table)` with the scope and the present filters applied.
  * @param select the page's columns (default `selectAll()`); the count and cursor ignore it.
+ * @param deferSelect the sorts whose page rows are chosen (ids and keys, ordered, limited) before
+ *   `select` runs on them: sorts no index serves, when `select` is expensive.
  */
 export function keysetList<
   TB extends TableName,
@@ -73,11 +86,13 @@ export function keysetList<
   filterKey: (filter: F) => string;
   base: Base<TB, P, F>;
   select?: PageSelect<TB, R>;
+  /** Sorts whose page is chosen before its columns are selected (see `deferredPage`). */
+  deferSelect?: (sort: string) => boolean;
 }): KeysetList<TB, P, F, R> {
   const { table, sorts, filterKey, base } = options;
   const select: PageSelect<TB, R> =
     options.select ?? ((_ctx, query) => query.selectAll() as unknown as SelectQueryBuilder<Database, TB, R>);
-  const keysOf = (sort: string, order: 'asc' | 'desc'): readonly string[] => {
+  const keysOf = (sort: string, order: 'asc' | 'desc'): readonly SortKey[] => {
     const keys = Object.hasOwn(sorts, sort) ? sorts[sort] : undefined;
     if (!keys) throw new CommerceError('parameter_invalid', `Unknown sort '${sort}'`, { param: 'sort' });
     return 'asc' in keys ? keys[order] : keys;
@@ -88,16 +103,71 @@ export function keysetList<
     (ctx, p: Slots<P | 'store_id' | 'mode'>, shape: ListShape<F>) => {
       const keys = keysOf(shape.sort, shape.order);
       let query = base(ctx, p, shape.filter);
+      if (options.deferSelect?.(shape.sort)) return deferredPage(ctx, p, query, keys, shape);
       if (shape.cursor) {
-        const columns = sql.join([...keys.map((key) => sql.raw(key)), sql.ref('id')]);
+        const columns = sql.join([...keys.map((key) => keySql(key, p, ctx)), sql.ref('id')]);
         const values = sql.join([...keys.map((_, i) => slot(p, `k${i}`)), slot(p, 'cursor_id')]);
         const op = sql.raw(shape.order === 'asc' ? '>' : '<');
         query = query.where(sql<SqlBool>`(${columns}) ${op} (${values})`);
       }
-      for (const key of keys) query = query.orderBy(sql.raw(key), shape.order);
+      for (const key of keys) query = query.orderBy(keySql(key, p, ctx), shape.order);
       return select(ctx, query.orderBy(sql.ref('id'), shape.order)).limit(slot(p, 'limit'));
     },
   );
+
+  /**
+   * A page of a sort no index serves (a rank computed per row; `deferSelect`), in one scan of the
+   * matches: `m` = every match's id, keys and `count(*) over ()` (the filter's total), then the
+   * rows after the cursor, ordered and limited (`page`), then the page's columns selected for
+   * those rows only, with `page_total` (runKeysetList's `total_count`, no COUNT statement). Why:
+   * such a page reads every match anyway, and a second scan for the COUNT doubled its cost; and
+   * SQLite computes every selected column of every row it sorts (a product's whole document),
+   * so the expensive select must come after the limit.
+   */
+  function deferredPage(
+    ctx: BuildContext,
+    p: Slots<P | 'store_id' | 'mode'>,
+    query: SelectQueryBuilder<Database, TB, object>,
+    keys: readonly SortKey[],
+    shape: ListShape<F>,
+  ) {
+    const order = shape.order;
+    const matches = query.select([
+      sql<string>`${sql.ref('id')}`.as('page_id'),
+      ...keys.map((key, i) => sql<unknown>`${keySql(key, p, ctx)}`.as(`page_k${i}`)),
+      sql<number | string>`count(*) over ()`.as('page_total'),
+    ]);
+    const pageKeys = [...keys.map((_, i) => sql.ref(`m.page_k${i}`)), sql.ref('m.page_id')];
+    // Typed loosely: derived tables are not in the schema types.
+    let chosen = ctx.db
+      .selectFrom(matches.as('m') as unknown as TableName)
+      .selectAll() as unknown as SelectQueryBuilder<Database, TB, object>;
+    if (shape.cursor) {
+      const values = sql.join([...keys.map((_, i) => slot(p, `k${i}`)), slot(p, 'cursor_id')]);
+      const op = sql.raw(order === 'asc' ? '>' : '<');
+      chosen = chosen.where(sql<SqlBool>`(${sql.join(pageKeys)}) ${op} (${values})`);
+    }
+    for (const key of pageKeys) chosen = chosen.orderBy(key, order);
+    chosen = chosen.limit(slot(p, 'limit'));
+    let page = ctx.db
+      .selectFrom(table as TableName)
+      .innerJoin(chosen.as('page') as unknown as TableName, (join) =>
+        join.on(sql<SqlBool>`${sql.ref(`${table}.id`)} = ${sql.ref('page.page_id')}`),
+      )
+      .where(sql<SqlBool>`${sql.ref(`${table}.store_id`)} = ${p.store_id}`)
+      .where(sql<SqlBool>`${sql.ref(`${table}.mode`)} = ${p.mode}`) as unknown as SelectQueryBuilder<
+      Database,
+      TB,
+      object
+    >;
+    keys.forEach((_, i) => {
+      page = page.orderBy(sql.ref(`page.page_k${i}`), order);
+    });
+    page = page.orderBy(sql.ref('page.page_id'), order);
+    return select(ctx, page)
+      .select(sql<number | string>`${sql.ref('page.page_total')}`.as('page_total') as never)
+      .limit(slot(p, 'limit'));
+  }
 
   const count = shapedTemplate(filterKey, (ctx, p: Slots<P | 'store_id' | 'mode'>, filter: F) =>
     base(ctx, p, filter).select(sql<number | string>`count(*)`.as('count')),
@@ -105,10 +175,10 @@ export function keysetList<
 
   const cursor = shapedTemplate(
     (key: { sort: string; order: 'asc' | 'desc' }) => `${key.sort}|${key.order}`,
-    ({ db }, p: Slots<'store_id' | 'mode' | 'id'>, key: { sort: string; order: 'asc' | 'desc' }) =>
-      db
+    (ctx, p: Slots<'store_id' | 'mode' | 'id'>, key: { sort: string; order: 'asc' | 'desc' }) =>
+      ctx.db
         .selectFrom(table as TableName)
-        .select(keysOf(key.sort, key.order).map((key, i) => sql<unknown>`${sql.raw(key)}`.as(`k${i}`)))
+        .select(keysOf(key.sort, key.order).map((key, i) => sql<unknown>`${keySql(key, p, ctx)}`.as(`k${i}`)))
         .where(
           sql<SqlBool>`store_id = ${p.store_id} and mode = ${p.mode} and id = ${p.id}`,
         ) as unknown as SelectQueryBuilder<Database, TableName, Record<string, unknown>>,
@@ -147,11 +217,14 @@ export async function runKeysetList<TB extends TableName, P extends string, F, R
   const hasCursor = request.starting_after !== undefined;
   if (hasCursor) {
     const id = request.starting_after as string;
-    const row = await q.first(
-      list.cursor,
-      { store_id: scope.store_id, mode: scope.mode, id },
-      { sort: request.sort, order: request.order },
-    );
+    // The filter arguments too: a key built from slots (`SortKey`) may read them.
+    const cursorArgs: Record<string, unknown> & { store_id: string; mode: string; id: string } = {
+      store_id: scope.store_id,
+      mode: scope.mode,
+      id,
+    };
+    for (const name in filterArgs) if (!(name in cursorArgs)) cursorArgs[name] = filterArgs[name];
+    const row = await q.first(list.cursor, cursorArgs, { sort: request.sort, order: request.order });
     if (!row) {
       throw new CommerceError('parameter_invalid', `No such object for starting_after: '${id}'`, {
         param: 'starting_after',
@@ -166,13 +239,16 @@ export async function runKeysetList<TB extends TableName, P extends string, F, R
   const shape: ListShape<F> = { filter, sort: request.sort, order: request.order, cursor: hasCursor };
   const rows = await q.rows(list.page, args, shape);
   const hasMore = rows.length > request.limit;
-  // A first page that holds every match is its own count.
+  // A first page that holds every match is its own count; a deferred page carries it.
+  const carried = (rows[0] as { page_total?: number | string } | undefined)?.page_total;
   const total =
     !hasCursor && !hasMore
       ? rows.length
-      : options.count
-        ? await options.count()
-        : Number((await q.first(list.count, args, filter))?.count ?? 0);
+      : carried !== undefined
+        ? Number(carried)
+        : options.count
+          ? await options.count()
+          : Number((await q.first(list.count, args, filter))?.count ?? 0);
   const pageRows = hasMore ? rows.slice(0, request.limit) : rows;
   const data = await load(pageRows);
   const last = pageRows[pageRows.length - 1] as { id?: unknown } | undefined;

@@ -157,6 +157,7 @@ const CART_PATCH_COLUMNS = [
   'customer_id',
   'discount_codes',
   'email',
+  'locale',
   'metadata',
   'session_id',
   'shipping_address',
@@ -215,6 +216,7 @@ function decodeCart(row: Selectable<CartsTable>, c: DialectCapabilities): CartRe
     created_at: row.created_at,
     updated_at: row.updated_at,
     completed_at: row.completed_at,
+    locale: row.locale ?? null,
   };
 }
 
@@ -312,6 +314,7 @@ export class KyselyCartRepository implements CartRepository {
       created_at: cart.created_at,
       updated_at: cart.updated_at,
       completed_at: cart.completed_at,
+      locale: cart.locale,
     };
     const items = cart.items.map((item) => encodeItem(cart, item, c));
     if (c.dialect === 'postgres' && items.length <= TREE_MAX_ROWS) {
@@ -405,6 +408,7 @@ export class KyselyCartRepository implements CartRepository {
       shipping_method_id: patch.shipping_method_id,
       discount_codes: patch.discount_codes === undefined ? undefined : c.json(patch.discount_codes),
       metadata: patch.metadata === undefined ? undefined : c.json(patch.metadata),
+      locale: patch.locale,
       updated_at: patch.updated_at,
     };
     const columns: string[] = [];

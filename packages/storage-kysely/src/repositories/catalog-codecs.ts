@@ -8,6 +8,7 @@ import type {
   ProductType,
   VariantRecord,
 } from '@cartwright/core/storage';
+import { nameWordsText } from '@cartwright/core/storage-rules';
 import type { Selectable } from 'kysely';
 import type { DialectCapabilities } from '../dialects/dialect-capabilities';
 import type { EncodedRow } from '../query/insert-template';
@@ -32,6 +33,7 @@ export function decodeProduct(row: Selectable<ProductsTable>, c: DialectCapabili
     currency: row.currency,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    category_ids: c.parseJson<string[]>(row.category_ids),
   };
 }
 
@@ -42,6 +44,7 @@ export function encodeProduct(product: ProductRecord, c: DialectCapabilities): E
     id: product.id,
     name: product.name,
     name_lower: product.name.toLowerCase(),
+    name_words: nameWordsText(product.name),
     slug: product.slug,
     description: product.description,
     type: product.type,
@@ -54,6 +57,7 @@ export function encodeProduct(product: ProductRecord, c: DialectCapabilities): E
     created_at: product.created_at,
     updated_at: product.updated_at,
     deleted_at: null,
+    category_ids: c.json(product.category_ids ?? []),
   };
 }
 

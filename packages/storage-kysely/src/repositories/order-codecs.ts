@@ -4,6 +4,7 @@ import type {
   AppliedDiscountValue,
   FulfillmentLineValue,
   FulfillmentRecord,
+  FulfillmentTrackingEventRecord,
   JsonObject,
   OrderLineRecord,
   OrderRecord,
@@ -17,6 +18,7 @@ import type { DialectCapabilities } from '../dialects/dialect-capabilities';
 import type { EncodedRow } from '../query/insert-template';
 import type {
   FulfillmentsTable,
+  FulfillmentTrackingEventsTable,
   OrderLinesTable,
   OrdersTable,
   PaymentsTable,
@@ -125,6 +127,8 @@ export function decodeLine(row: Selectable<OrderLinesTable>, c: DialectCapabilit
     refunded_quantity: row.refunded_quantity,
     restocked_quantity: row.restocked_quantity,
     reserved_quantity: row.reserved_quantity,
+    returned_quantity: row.returned_quantity,
+    returning_quantity: row.returning_quantity,
     unit_price: row.unit_price,
     line_discount: row.line_discount,
     line_total: row.line_total,
@@ -190,12 +194,30 @@ export function decodeFulfillment(
     tracking_number: row.tracking_number,
     tracking_url: row.tracking_url,
     carrier: row.carrier,
+    carrier_code: row.carrier_code,
     lines: c.parseJson<FulfillmentLineValue[]>(row.lines),
     metadata: c.parseJson<JsonObject>(row.metadata),
     created_at: row.created_at,
     updated_at: row.updated_at,
     shipped_at: row.shipped_at,
     delivered_at: row.delivered_at,
+    estimated_delivery: row.estimated_delivery,
+  };
+}
+
+export function decodeTrackingEvent(
+  row: Selectable<FulfillmentTrackingEventsTable>,
+): FulfillmentTrackingEventRecord {
+  return {
+    store_id: row.store_id,
+    mode: row.mode as Mode,
+    fulfillment_id: row.fulfillment_id,
+    sequence: Number(row.sequence),
+    status: row.status as FulfillmentTrackingEventRecord['status'],
+    description: row.description,
+    location: row.location,
+    occurred_at: Number(row.occurred_at),
+    created_at: Number(row.created_at),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Scope } from '@cartwright/core';
 import type {
   CreatedPosition,
   FulfillmentRecord,
+  FulfillmentTrackingEventRecord,
   OrderAggregate,
   OrderLineRecord,
   OrderListFilter,
@@ -30,6 +31,7 @@ import {
   decodeOrder,
   decodePayment,
   decodeRefund,
+  decodeTrackingEvent,
   encodeFulfillment,
   encodeLine,
   encodeOrder,
@@ -48,6 +50,7 @@ const insertLineRow = insertTemplate('order_lines');
 const insertPaymentRow = insertTemplate('payments');
 const insertFulfillmentRow = insertTemplate('fulfillments');
 const insertRefundRow = insertTemplate('refunds');
+const insertTrackingEventRow = insertTemplate('fulfillment_tracking_events');
 const insertCounter = insertTemplate('order_counters', { onConflictDoNothing: true });
 const ORDER_TREE = ['orders', 'order_lines', 'payments'] as const;
 const insertOrderTree = insertTreeTemplate(ORDER_TREE);
@@ -186,6 +189,16 @@ const fulfillmentById = template(({ db }, p: Slots<ScopeSlots | 'id'>) =>
 const updateFulfillmentRow = updateTemplate<'fulfillments', 'expect_status'>('fulfillments', {
   guard: (p) => sql<SqlBool>`status = ${p.expect_status}`,
 });
+/** A fulfillment's carrier tracking events in insertion order (the primary key's prefix). */
+const trackingEventsOf = template(({ db }, p: Slots<ScopeSlots | 'fulfillment_id'>) =>
+  db
+    .selectFrom('fulfillment_tracking_events')
+    .selectAll()
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('fulfillment_id', '=', p.fulfillment_id)
+    .orderBy('sequence'),
+);
 const updateRefundRow = updateTemplate('refunds');
 const refundsByStatus = byStatusAcrossScopes('refunds');
 
@@ -458,6 +471,8 @@ export class KyselyOrderRepository implements OrderRepository {
             | 'refunded_quantity'
             | 'restocked_quantity'
             | 'reserved_quantity'
+            | 'returned_quantity'
+            | 'returning_quantity'
           >
         >
     >,
@@ -470,6 +485,8 @@ export class KyselyOrderRepository implements OrderRepository {
           refunded_quantity: line.refunded_quantity,
           restocked_quantity: line.restocked_quantity,
           reserved_quantity: line.reserved_quantity,
+          returned_quantity: line.returned_quantity,
+          returning_quantity: line.returning_quantity,
         },
         scoped(scope, { id: line.id }),
         { order_id },
@@ -552,6 +569,8 @@ export class KyselyOrderRepository implements OrderRepository {
       | 'tracking_number'
       | 'tracking_url'
       | 'carrier'
+      | 'carrier_code'
+      | 'estimated_delivery'
       | 'lines'
       | 'metadata'
       | 'shipped_at'
@@ -566,6 +585,8 @@ export class KyselyOrderRepository implements OrderRepository {
         tracking_number: patch.tracking_number,
         tracking_url: patch.tracking_url,
         carrier: patch.carrier,
+        carrier_code: patch.carrier_code,
+        estimated_delivery: patch.estimated_delivery,
         lines: patch.lines === undefined ? undefined : c.json(patch.lines),
         metadata: patch.metadata === undefined ? undefined : c.json(patch.metadata),
         shipped_at: patch.shipped_at,
@@ -577,6 +598,15 @@ export class KyselyOrderRepository implements OrderRepository {
     );
     const row = await this.q.first(updateFulfillmentRow, args, shape);
     return row ? decodeFulfillment(row, c) : null;
+  }
+
+  async insertTrackingEvent(record: FulfillmentTrackingEventRecord): Promise<void> {
+    await insertRows(this.q, insertTrackingEventRow, 'fulfillment_tracking_events', [record]);
+  }
+
+  async listTrackingEvents(scope: Scope, fulfillment_id: string): Promise<FulfillmentTrackingEventRecord[]> {
+    const rows = await this.q.rows(trackingEventsOf, scoped(scope, { fulfillment_id }));
+    return rows.map(decodeTrackingEvent);
   }
 
   async insertRefund(record: RefundRecord): Promise<void> {

@@ -57,6 +57,7 @@ export function decodeStore(row: Selectable<StoresTable>, c: DialectCapabilities
     timezone: row.timezone,
     prices_include_tax: c.toBool(row.prices_include_tax),
     tax_rate: row.tax_rate,
+    return_window_days: row.return_window_days ?? null,
     metadata: c.parseJson<JsonObject>(row.metadata),
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -91,7 +92,14 @@ export class KyselyStoreRepository implements StoreRepository {
     id: string,
     patch: Patch<
       StoreRecord,
-      'name' | 'slug' | 'currency' | 'timezone' | 'prices_include_tax' | 'tax_rate' | 'metadata'
+      | 'name'
+      | 'slug'
+      | 'currency'
+      | 'timezone'
+      | 'prices_include_tax'
+      | 'tax_rate'
+      | 'return_window_days'
+      | 'metadata'
     >,
   ): Promise<StoreRecord | null> {
     const c = this.q.caps;
@@ -104,6 +112,7 @@ export class KyselyStoreRepository implements StoreRepository {
         prices_include_tax:
           patch.prices_include_tax === undefined ? undefined : c.bool(patch.prices_include_tax),
         tax_rate: patch.tax_rate,
+        return_window_days: patch.return_window_days,
         metadata: patch.metadata === undefined ? undefined : c.json(patch.metadata),
         updated_at: patch.updated_at,
       },

@@ -54,9 +54,18 @@ export interface CustomerTokensTable extends Stored<Records.CustomerTokenRecord>
 /** Password reset tokens (0015): single-use, SHA-256 of the token; at most one per customer. */
 export interface PasswordResetsTable extends Stored<Records.PasswordResetRecord> {}
 
+/** Organization members (0028): `email_lower` is the unique key's (case-insensitive e-mails). */
+export interface MembersTable extends Stored<Records.MemberRecord> {
+  email_lower: string;
+}
+export interface MemberTokensTable extends Stored<Records.MemberTokenRecord> {}
+export interface StaffSessionsTable extends Stored<Records.StaffSessionRecord> {}
+
 export interface ProductsTable extends Stored<Records.ProductRecord> {
   name_lower: string;
   deleted_at: number | null;
+  /** The name's word-start text for `sort=relevance` (0024; core's `nameWordsText`). */
+  name_words: string | null;
 }
 
 /**
@@ -149,6 +158,14 @@ export interface CustomerAddressesTable extends Stored<Records.CustomerAddressRe
 
 export interface CartsTable extends Stored<Records.CartRecord> {}
 
+/** Store locales (0025_locales_translations, decisions §21). */
+export interface StoreLocalesTable extends Stored<Records.StoreLocaleRecord> {}
+
+/** Translations (0025); `value_lower` is the lower-cased value product lists' `q` matches. */
+export interface TranslationsTable extends Stored<Records.TranslationRecord> {
+  value_lower: string;
+}
+
 export interface CartItemsTable extends ScopedColumns, Stored<Records.CartItemRecord> {}
 
 export interface OrdersTable extends Stored<Records.OrderRecord> {
@@ -161,7 +178,18 @@ export interface PaymentsTable extends Stored<Records.PaymentRecord> {}
 
 export interface FulfillmentsTable extends Stored<Records.FulfillmentRecord> {}
 
+/** Carrier tracking events of fulfillments (0027_fulfillment_tracking, decisions §20). */
+export interface FulfillmentTrackingEventsTable extends Stored<Records.FulfillmentTrackingEventRecord> {}
+
 export interface RefundsTable extends Stored<Records.RefundRecord> {}
+
+/** API logs (0029_dashboard_api_logs, decisions §23). */
+export interface ApiLogsTable extends Stored<Records.ApiLogRecord> {}
+
+/** Returns (0026_returns, decisions §18); their lines live in `return_lines`. */
+export interface ReturnsTable extends Stored<Omit<Records.ReturnRecord, 'lines'>> {}
+
+export interface ReturnLinesTable extends ScopedColumns, Stored<Records.ReturnLineRecord> {}
 
 /** One row per scope; `last_number` is incremented under the row lock (gap-free numbers). */
 export interface OrderCountersTable extends ScopedColumns {
@@ -207,12 +235,40 @@ export interface WebhookAttemptsTable extends ScopedColumns, Stored<Records.Webh
 
 export interface NotificationsTable extends Stored<Records.NotificationRecord> {}
 
+/** Categories (0022): the tree of a store and mode (decisions §17). */
+export interface CategoriesTable extends Stored<Records.CategoryRecord> {}
+
+/** One row per store and mode whose row lock serialises the tree's writers (0022). */
+export interface CategoryTreesTable extends ScopedColumns {
+  version: number;
+}
+
+/** Collections (0023, decisions §17); `rules` is JSON (null on a manual one). */
+export interface CollectionsTable extends Stored<Records.CollectionRecord> {}
+
+/** A manual collection's members (0023), `position` 0, 1, … in display order. */
+export interface CollectionProductsTable extends ScopedColumns {
+  collection_id: string;
+  product_id: string;
+  position: number;
+}
+
+/** A product's category memberships (0022), written with `products.category_ids`. */
+export interface ProductCategoriesTable extends ScopedColumns {
+  product_id: string;
+  category_id: string;
+  position: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   stores: StoresTable;
   api_keys: ApiKeysTable;
   customer_tokens: CustomerTokensTable;
   password_resets: PasswordResetsTable;
+  members: MembersTable;
+  member_tokens: MemberTokensTable;
+  staff_sessions: StaffSessionsTable;
   products: ProductsTable;
   product_counts: ProductCountsTable;
   product_tag_counts: ProductTagCountsTable;
@@ -223,17 +279,27 @@ export interface Database {
   inventory_items: InventoryItemsTable;
   product_images: ProductImagesTable;
   shipping_methods: ShippingMethodsTable;
+  categories: CategoriesTable;
+  category_trees: CategoryTreesTable;
+  product_categories: ProductCategoriesTable;
+  collections: CollectionsTable;
+  collection_products: CollectionProductsTable;
   discounts: DiscountsTable;
   discount_usages: DiscountUsagesTable;
   customers: CustomersTable;
   customer_addresses: CustomerAddressesTable;
   carts: CartsTable;
+  store_locales: StoreLocalesTable;
+  translations: TranslationsTable;
   cart_items: CartItemsTable;
   orders: OrdersTable;
   order_lines: OrderLinesTable;
   payments: PaymentsTable;
   fulfillments: FulfillmentsTable;
+  fulfillment_tracking_events: FulfillmentTrackingEventsTable;
   refunds: RefundsTable;
+  returns: ReturnsTable;
+  return_lines: ReturnLinesTable;
   order_counters: OrderCountersTable;
   catalog_versions: CatalogVersionsTable;
   idempotency_keys: IdempotencyKeysTable;
@@ -243,6 +309,7 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   notifications: NotificationsTable;
   rate_limit_counters: RateLimitCountersTable;
+  api_logs: ApiLogsTable;
 }
 
 /** Shared rate-limit counters (0014): one fixed window per bucket. */

@@ -23,15 +23,20 @@ function columns<S extends string>(list: S): Words<S> {
 export const TABLE_COLUMNS = {
   organizations: columns('id name plan billing_email metadata created_at updated_at'),
   stores: columns(
-    'id organization_id name currency timezone prices_include_tax tax_rate metadata created_at updated_at slug',
+    'id organization_id name currency timezone prices_include_tax tax_rate metadata created_at updated_at slug return_window_days',
   ),
   api_keys: columns(
     'store_id mode id name key_type key_hash key_prefix last_used_at expires_at revoked_at created_at',
   ),
   customer_tokens: columns('store_id mode id customer_id token_hash expires_at created_at'),
   password_resets: columns('store_id mode id customer_id token_hash expires_at created_at'),
+  members: columns(
+    'id organization_id user_id email email_lower role password_hash invited_at accepted_at created_at updated_at',
+  ),
+  member_tokens: columns('id organization_id member_id token_hash expires_at created_at'),
+  staff_sessions: columns('id organization_id member_id token_hash expires_at created_at'),
   products: columns(
-    'store_id mode id name name_lower slug description type status tags attributes metadata price currency created_at updated_at deleted_at',
+    'store_id mode id name name_lower slug description type status tags attributes metadata price currency created_at updated_at deleted_at name_words category_ids',
   ),
   product_counts: columns('store_id mode status n'),
   product_tag_counts: columns('store_id mode tag status n'),
@@ -45,6 +50,15 @@ export const TABLE_COLUMNS = {
     'store_id mode id variant_id product_id track_inventory allow_backorder safety_stock on_hand reserved metadata created_at updated_at version',
   ),
   product_images: columns('store_id mode id product_id url alt_text position width height variant_ids'),
+  categories: columns(
+    'store_id mode id parent_id name slug description position metadata created_at updated_at',
+  ),
+  category_trees: columns('store_id mode version'),
+  product_categories: columns('store_id mode product_id category_id position'),
+  collections: columns(
+    'store_id mode id name slug description type rules position metadata created_at updated_at',
+  ),
+  collection_products: columns('store_id mode collection_id product_id position'),
   shipping_methods: columns(
     'store_id mode id name description price free_shipping_threshold currency is_active position metadata created_at updated_at deleted_at',
   ),
@@ -59,23 +73,36 @@ export const TABLE_COLUMNS = {
     'store_id mode id customer_id name company line1 line2 city state postal_code country phone type is_default created_at updated_at first_name last_name label receiver_name',
   ),
   carts: columns(
-    'store_id mode id status session_id customer_id email shipping_address billing_address shipping_method_id discount_codes currency metadata created_at updated_at completed_at',
+    'store_id mode id status session_id customer_id email shipping_address billing_address shipping_method_id discount_codes currency metadata created_at updated_at completed_at locale',
+  ),
+  store_locales: columns('store_id mode id locale name is_default is_active created_at'),
+  translations: columns(
+    'store_id mode id entity_type entity_id owner_id locale field value value_lower created_at updated_at',
   ),
   cart_items: columns('store_id mode id cart_id variant_id quantity metadata created_at updated_at'),
   orders: columns(
     'store_id mode id number status payment_status fulfillment_status customer_id email email_lower shipping_address billing_address currency subtotal discount_total shipping_total tax_total total paid_total refunded_total prices_include_tax tax_rate shipping_method_id shipping_method_name shipping_discount shipping_tax applied_discounts note metadata cart_id inventory_reserved cancel_reason created_at updated_at cancelled_at completed_at confirmed_at',
   ),
   order_lines: columns(
-    'store_id mode id order_id variant_id product_id product_name variant_name sku image_url quantity fulfilled_quantity shipped_quantity refunded_quantity restocked_quantity reserved_quantity unit_price line_discount line_total tax_amount position option_values',
+    'store_id mode id order_id variant_id product_id product_name variant_name sku image_url quantity fulfilled_quantity shipped_quantity refunded_quantity restocked_quantity reserved_quantity unit_price line_discount line_total tax_amount position option_values returned_quantity returning_quantity',
   ),
   payments: columns(
     'store_id mode id order_id provider provider_id amount currency status idempotency_key cart_id client_secret failure_reason note metadata checkout_snapshot created_at updated_at',
   ),
   fulfillments: columns(
-    'store_id mode id order_id status tracking_number tracking_url carrier lines metadata created_at updated_at shipped_at delivered_at',
+    'store_id mode id order_id status tracking_number tracking_url carrier lines metadata created_at updated_at shipped_at delivered_at carrier_code estimated_delivery',
+  ),
+  fulfillment_tracking_events: columns(
+    'store_id mode fulfillment_id sequence status description location occurred_at created_at',
   ),
   refunds: columns(
     'store_id mode id order_id amount currency reason restock status lines provider_refund_id metadata restock_movements provider_calls failure_message created_at updated_at',
+  ),
+  returns: columns(
+    'store_id mode id order_id customer_id status return_type reason reason_category refund_id exchange_order_id admin_notes customer_notes metadata created_at updated_at approved_at received_at completed_at rejected_at cancelled_at',
+  ),
+  return_lines: columns(
+    'store_id mode id return_id order_line_id quantity reason condition exchange_variant_id product_name position',
   ),
   order_counters: columns('store_id mode last_number'),
   catalog_versions: columns('store_id mode version bumped_xid'),
@@ -94,6 +121,9 @@ export const TABLE_COLUMNS = {
   ),
   notifications: columns('store_id mode id type message data created_at'),
   rate_limit_counters: columns('bucket window_start hits'),
+  api_logs: columns(
+    'store_id mode id method path status_code latency_ms request_body response_body api_key_id ip user_agent created_at',
+  ),
 } as const satisfies { [K in TableName]: ColumnList<Database[K]> };
 
 /** Columns of the `Database` interface missing from `TABLE_COLUMNS` (must be `never`). */

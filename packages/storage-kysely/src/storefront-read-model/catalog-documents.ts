@@ -137,7 +137,7 @@ ${
  */
 export function productDocumentSql(dialect: Dialect, alias: string): string {
   const f = fragmentsOf(dialect);
-  const columns = `${f.array}(P.name, P.slug, P.description, P.type, P.status, ${f.json('P.tags')}, ${f.json('P.attributes')}, ${f.json('P.metadata')}, P.price, P.currency, P.created_at, P.updated_at)`;
+  const columns = `${f.array}(P.name, P.slug, P.description, P.type, P.status, ${f.json('P.tags')}, ${f.json('P.attributes')}, ${f.json('P.metadata')}, P.price, P.currency, P.created_at, P.updated_at, ${f.json('P.category_ids')})`;
   const inventory = `${f.array}(i.variant_id, ${inventoryColumns(f)})`;
   const sql =
     dialect === 'mysql'
@@ -368,6 +368,7 @@ export function decodeProductDocument(
     currency: columns[9] as string,
     created_at: columns[10] as number,
     updated_at: columns[11] as number,
+    category_ids: (columns[12] as string[] | undefined) ?? [],
     options,
     variants,
     images,

@@ -12,6 +12,11 @@
  *   to options, values, variants or images rewrites them in the same transaction);
  * - `inventory_items`: insert, delete, and updates of the columns a response's stock is made of
  *   (`on_hand`, `reserved`, `track_inventory`, `allow_backorder`, `variant_id`, `product_id`).
+ * - `collections`, `collection_products` (0023_collections): any insert, update or delete (a
+ *   manual collection's members filter and order a list).
+ * - `store_locales`, `translations` (0025_locales_translations): any insert, update or delete (a
+ *   response in a locale shows the translations; the read model keeps the locales under the
+ *   version too).
  *
  * Decision (measured and argued in README.md): triggers rather than an explicit bump in each
  * repository write. A stock row is written by reservations, releases, shipments, restocks,
@@ -38,6 +43,12 @@ export const WATCHED: readonly { table: string; update: readonly string[] | null
     table: 'inventory_items',
     update: ['on_hand', 'reserved', 'track_inventory', 'allow_backorder', 'variant_id', 'product_id'],
   },
+  // 0023_collections: a list filtered by a manual collection reads its member rows.
+  { table: 'collections', update: null },
+  { table: 'collection_products', update: null },
+  // 0025_locales_translations: a response in a locale shows translations; the locales choose it.
+  { table: 'store_locales', update: null },
+  { table: 'translations', update: null },
 ];
 
 const VERSION = 'v1';
@@ -49,7 +60,7 @@ export function hasCatalogVersions(dialect: string): dialect is 'sqlite' | 'post
   return dialect === 'sqlite' || dialect === 'postgres';
 }
 
-/** The trigger names of 0021, per dialect. */
+/** The catalog-version trigger names (0021, 0023, 0025), per dialect. */
 export function catalogVersionTriggerNames(dialect: 'sqlite' | 'postgres'): string[] {
   return WATCHED.flatMap(({ table }) =>
     dialect === 'sqlite'

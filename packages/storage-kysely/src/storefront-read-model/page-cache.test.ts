@@ -362,6 +362,88 @@ function describeAcrossStorages(name: string, openPair: () => Promise<Pair>): vo
         expect(await version()).toBe(afterReserve);
       }),
     );
+
+    it(
+      'a page and a product in a locale: a translation (and locale) written in the other storage shows at the next read (decisions §21)',
+      withPair(async ({ reader, writer }, scope) => {
+        const shirt = makeProduct(scope, { name: 'Shirt', prices: [2000], created_at: 1_700_000_000_001 });
+        const at = 1_700_000_000_100;
+        await writer.transaction(async (tx) => {
+          await tx.products.insert(shirt);
+          await tx.locales.insert({
+            ...scope,
+            id: 'lcl_ko',
+            locale: 'ko',
+            name: 'Korean',
+            is_default: false,
+            is_active: true,
+            created_at: at,
+          });
+        });
+        const translation = (value: string, id = 'tr_1') => ({
+          ...scope,
+          id,
+          entity_type: 'product' as const,
+          entity_id: shirt.id,
+          owner_id: shirt.id,
+          locale: 'ko',
+          field: 'name',
+          value,
+          created_at: at,
+          updated_at: at,
+        });
+        const ko = { locale: 'ko' };
+        const name = async () => {
+          const page = JSON.parse(await reader.storefront.listProducts(scope, LIVE, PAGE, ko)) as {
+            data: { name: string }[];
+          };
+          const one = JSON.parse(
+            (await reader.storefront.getProduct(scope, 'id', shirt.id, 'active', ko)) as string,
+          ) as { name: string };
+          expect(one.name).toBe(page.data[0]?.name);
+          return one.name;
+        };
+        expect(await name()).toBe('Shirt');
+        const hits = reader.storefrontPages.hits;
+        expect(await name()).toBe('Shirt');
+        expect(reader.storefrontPages.hits).toBe(hits + 2);
+        // The base text's pages are kept apart from the locale's.
+        const base = await reader.storefront.listProducts(scope, LIVE, PAGE);
+        expect(base).toBe(
+          JSON.stringify(
+            productPageToWire(await writer.read((r) => r.products.list(scope, LIVE, PAGE)), 'storefront'),
+          ),
+        );
+
+        await writer.transaction((tx) => tx.translations.upsert(translation('셔츠')));
+        expect(await name()).toBe('셔츠');
+        await writer.transaction((tx) => tx.translations.upsert(translation('티셔츠', 'tr_2')));
+        expect(await name()).toBe('티셔츠');
+        expect(await reader.storefront.listProducts(scope, LIVE, PAGE)).toBe(base);
+        await writer.transaction((tx) => tx.translations.deleteForLocale(scope, 'ko'));
+        expect(await name()).toBe('Shirt');
+
+        // The locales, kept under the same version: a locale added in the other storage shows.
+        expect((await reader.storefront.locales?.(scope))?.locales.map((l) => l.locale)).toEqual(['ko']);
+        await writer.transaction((tx) =>
+          tx.locales.insert({
+            ...scope,
+            id: 'lcl_fr',
+            locale: 'fr',
+            name: 'French',
+            is_default: true,
+            is_active: true,
+            created_at: at + 1,
+          }),
+        );
+        const kept = await reader.storefront.locales?.(scope);
+        expect(kept?.locales.map((l) => [l.locale, l.is_default])).toEqual([
+          ['ko', false],
+          ['fr', true],
+        ]);
+        expect(kept?.version).toBeGreaterThan(0);
+      }),
+    );
   });
 }
 

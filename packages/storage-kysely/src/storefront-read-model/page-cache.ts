@@ -112,8 +112,11 @@ export function storefrontPageKey(
   scope: { store_id: string; mode: string },
   filter: unknown,
   page: unknown,
+  locale: string | null = null,
 ): string {
-  return `${scope.store_id}\u0000${scope.mode}\u0000${JSON.stringify(filter)}\u0000${JSON.stringify(page)}`;
+  const key = `${scope.store_id}\u0000${scope.mode}\u0000${JSON.stringify(filter)}\u0000${JSON.stringify(page)}`;
+  // The locale answered in (decisions §21): the base text's key is unchanged.
+  return locale === null ? key : `${key}\u0002${locale}`;
 }
 
 /** The key of one product looked up by id or slug at a status (never equal to a list key). */
@@ -122,6 +125,8 @@ export function storefrontProductKey(
   by: 'id' | 'slug',
   key: string,
   status: string,
+  locale: string | null = null,
 ): string {
-  return `${scope.store_id}\u0000${scope.mode}\u0001${by}\u0000${status}\u0000${key}`;
+  const text = `${scope.store_id}\u0000${scope.mode}\u0001${by}\u0000${status}\u0000${key}`;
+  return locale === null ? text : `${text}\u0002${locale}`;
 }

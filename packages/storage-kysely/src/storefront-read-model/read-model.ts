@@ -1,17 +1,22 @@
 import type { Scope } from '@cartwright/core';
 import type {
   PageRequest,
+  ProductAggregate,
   ProductListFilter,
   ProductStatus,
   Repositories,
   StorefrontReadModel,
+  StorefrontReadOptions,
+  StoreLocaleRecord,
 } from '@cartwright/core/storage';
+import { translateProduct, translationLookup } from '@cartwright/core/wire';
 import type { QueryRunner } from '../query/query-runner';
 import { type Slots, template } from '../query/template';
 import { type StorefrontPageCache, storefrontPageKey, storefrontProductKey } from './page-cache';
 import { storefrontListText, storefrontProductText } from './storefront-text';
 
-type ProductSort = 'created_at' | 'name' | 'price';
+/** The storefront list's sorts; the page key (`storefrontPageKey`) holds the sort, so `relevance` pages are kept apart. */
+type ProductSort = 'created_at' | 'name' | 'price' | 'relevance';
 
 /** The store's catalog version (catalog-versions.ts; no row yet: 0). */
 const catalogVersion = template(({ db }, p: Slots<'store_id' | 'mode'>) =>
@@ -47,13 +52,20 @@ export class KyselyStorefrontReadModel implements StorefrontReadModel {
     scope: Scope,
     filter: ProductListFilter,
     page: PageRequest<ProductSort>,
+    options: StorefrontReadOptions = {},
   ): Promise<string> {
+    const locale = options.locale ?? null;
     const render = () =>
-      this.host.read(async (r) => storefrontListText(await r.products.list(scope, filter, page)));
+      this.host.read(async (r) => {
+        const found = await r.products.list(scope, filter, page);
+        if (locale === null) return storefrontListText(found);
+        const translate = await translator(r, scope, locale, found.data);
+        return storefrontListText({ ...found, data: found.data.map(translate) });
+      });
     if (!this.#caching()) return render();
     // The version first: a change committed after it only makes the text newer than its key.
-    const version = await this.#version(scope);
-    const key = storefrontPageKey(scope, filter, page);
+    const version = options.version ?? (await this.#version(scope));
+    const key = storefrontPageKey(scope, filter, page, locale);
     const kept = this.pages.get(key, version);
     if (kept !== undefined) return kept;
     const text = await render();
@@ -66,15 +78,19 @@ export class KyselyStorefrontReadModel implements StorefrontReadModel {
     by: 'id' | 'slug',
     key: string,
     status: ProductStatus,
+    options: StorefrontReadOptions = {},
   ): Promise<string | null> {
+    const locale = options.locale ?? null;
     const render = () =>
       this.host.read(async (r) => {
         const product = await r.products.get(scope, by === 'id' ? key : { slug: key });
-        return product && product.status === status ? storefrontProductText(product) : null;
+        if (!product || product.status !== status) return null;
+        if (locale === null) return storefrontProductText(product);
+        return storefrontProductText((await translator(r, scope, locale, [product]))(product));
       });
     if (!this.#caching()) return render();
-    const version = await this.#version(scope);
-    const cacheKey = storefrontProductKey(scope, by, key, status);
+    const version = options.version ?? (await this.#version(scope));
+    const cacheKey = storefrontProductKey(scope, by, key, status, locale);
     const kept = this.pages.get(cacheKey, version);
     if (kept !== undefined) return kept;
     const text = await render();
@@ -82,6 +98,27 @@ export class KyselyStorefrontReadModel implements StorefrontReadModel {
     if (text !== null) this.pages.put(cacheKey, version, text);
     return text;
   }
+
+  /**
+   * The store's locales (decisions §21), kept per scope under the catalog version (locale writes
+   * move it, migration 0025), and that version for the request's product reads.
+   */
+  async locales(scope: Scope): Promise<{ locales: StoreLocaleRecord[]; version: number | null }> {
+    const load = () => this.host.read((r) => r.locales.list(scope));
+    if (!this.#caching()) return { locales: await load(), version: null };
+    const version = await this.#version(scope);
+    const key = `${scope.store_id}\u0000${scope.mode}`;
+    const kept = this.#locales.get(key);
+    if (kept !== undefined && kept.version === version) return kept;
+    const locales = await load();
+    // A small record per scope; a process serving more scopes than this starts again.
+    if (this.#locales.size >= MAX_KEPT_LOCALE_LISTS) this.#locales.clear();
+    const entry = { locales, version };
+    this.#locales.set(key, entry);
+    return entry;
+  }
+
+  readonly #locales = new Map<string, { locales: StoreLocaleRecord[]; version: number }>();
 
   /** Outside a transaction and with the cache on (0 entries: no version statement either). */
   #caching(): boolean {
@@ -95,4 +132,27 @@ export class KyselyStorefrontReadModel implements StorefrontReadModel {
     });
     return row ? Number(row.version) : 0;
   }
+}
+
+/** Scopes whose locales a read model keeps at most. */
+const MAX_KEPT_LOCALE_LISTS = 10_000;
+
+/**
+ * Translates products into `locale` (decisions §21): the translations of the products, their
+ * options and values, read in one statement (`translations_owner_idx`).
+ */
+async function translator(
+  r: Repositories,
+  scope: Scope,
+  locale: string,
+  products: readonly ProductAggregate[],
+): Promise<(product: ProductAggregate) => ProductAggregate> {
+  const lookup = translationLookup(
+    await r.translations.listForOwners(
+      scope,
+      locale,
+      products.map((product) => product.id),
+    ),
+  );
+  return (product) => translateProduct(product, lookup);
 }

@@ -15,6 +15,7 @@ export type CartPatch = Patch<
   | 'shipping_method_id'
   | 'discount_codes'
   | 'metadata'
+  | 'locale'
 >;
 
 export interface CartRepository {

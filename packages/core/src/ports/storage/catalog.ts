@@ -18,11 +18,24 @@ export interface ProductListFilter {
   type?: ProductRecord['type'] | undefined;
   /** Case-insensitive partial name match. */
   q?: string | undefined;
+  /**
+   * With `q`: the name translated into this locale matches too (a product matches when its name
+   * or its `product`/`name` translation in this locale contains `q`, ignoring case; decisions §21).
+   */
+  q_locale?: string | undefined;
   /** All of these tags (AND). */
   tags?: string[] | undefined;
   /** Inclusive bounds on the representative price; products without one never match a bound. */
   price_min?: number | undefined;
   price_max?: number | undefined;
+  /** In at least one of these categories (`product_categories`); core passes a category and its descendants. */
+  category_ids?: string[] | undefined;
+  /**
+   * Members of a collection (decisions §17): a manual one's member rows, or an automatic one's
+   * rules as core compiled them. A manual one `in_order` pages in the collection's order (its
+   * positions are the cursor) whatever the page's `sort`.
+   */
+  collection?: import('./collections').CollectionMembership | undefined;
 }
 
 export interface ProductRepository {
@@ -43,20 +56,38 @@ export interface ProductRepository {
     key: string | { slug: string },
     options?: { forUpdate?: boolean },
   ): Promise<ProductAggregate | null>;
+  /**
+   * `sort: 'relevance'` (needs `filter.q`; only `desc`): the matches ranked by
+   * `relevanceTier(name, q)` ascending, then `created_at` and `id` descending, exactly as core's
+   * `compareRelevance` (`@cartwright/core/storage-rules`); cursors continue across tiers.
+   */
   list(
     scope: Scope,
     filter: ProductListFilter,
-    page: PageRequest<'created_at' | 'name' | 'price' | 'updated_at'>,
+    page: PageRequest<'created_at' | 'name' | 'price' | 'updated_at' | 'relevance'>,
   ): Promise<Page<ProductAggregate>>;
   update(
     scope: Scope,
     id: string,
     patch: Patch<
       ProductRecord,
-      'name' | 'slug' | 'description' | 'type' | 'status' | 'tags' | 'attributes' | 'metadata' | 'price'
+      | 'name'
+      | 'slug'
+      | 'description'
+      | 'type'
+      | 'status'
+      | 'tags'
+      | 'attributes'
+      | 'metadata'
+      | 'price'
+      | 'category_ids'
     >,
   ): Promise<ProductRecord | null>;
-  /** Soft delete of the product and its variants. */
+  /**
+   * Soft delete of the product and its variants; its category memberships (`product_categories`)
+   * are removed. (`category_ids` given to `insert` / `update` replace its membership rows in the
+   * same transaction.)
+   */
   delete(scope: Scope, id: string, at: Millis): Promise<boolean>;
 
   /** Inserts a variant with its inventory (the product's `price` is the caller's to update). */

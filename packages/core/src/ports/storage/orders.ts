@@ -2,6 +2,7 @@ import type { CreatedPosition, Patch } from './conventions';
 import type { Page, PageRequest } from './pagination';
 import type {
   FulfillmentRecord,
+  FulfillmentTrackingEventRecord,
   OrderAggregate,
   OrderLineRecord,
   OrderRecord,
@@ -107,6 +108,8 @@ export interface OrderRepository {
             | 'refunded_quantity'
             | 'restocked_quantity'
             | 'reserved_quantity'
+            | 'returned_quantity'
+            | 'returning_quantity'
           >
         >
     >,
@@ -160,6 +163,8 @@ export interface OrderRepository {
       | 'tracking_number'
       | 'tracking_url'
       | 'carrier'
+      | 'carrier_code'
+      | 'estimated_delivery'
       | 'lines'
       | 'metadata'
       | 'shipped_at'
@@ -167,6 +172,14 @@ export interface OrderRepository {
     >,
     options?: { expect_status?: FulfillmentRecord['status'] },
   ): Promise<FulfillmentRecord | null>;
+  /**
+   * Inserts a carrier tracking event of a fulfillment. `(fulfillment_id, sequence)` is unique in
+   * the scope: a second insert of the same pair fails (core assigns the sequence while it holds
+   * the order's row lock).
+   */
+  insertTrackingEvent(record: FulfillmentTrackingEventRecord): Promise<void>;
+  /** The tracking events of a fulfillment, by `sequence` ascending (insertion order). */
+  listTrackingEvents(scope: Scope, fulfillment_id: string): Promise<FulfillmentTrackingEventRecord[]>;
 
   insertRefund(record: RefundRecord): Promise<void>;
   updateRefund(

@@ -28,7 +28,14 @@ export interface StoreRepository {
     id: string,
     patch: Patch<
       StoreRecord,
-      'name' | 'slug' | 'currency' | 'timezone' | 'prices_include_tax' | 'tax_rate' | 'metadata'
+      | 'name'
+      | 'slug'
+      | 'currency'
+      | 'timezone'
+      | 'prices_include_tax'
+      | 'tax_rate'
+      | 'return_window_days'
+      | 'metadata'
     >,
   ): Promise<StoreRecord | null>;
   /**

@@ -2,9 +2,20 @@ import type { CartStatus } from '../../vocabulary/carts';
 import type { ProductStatus, ProductType } from '../../vocabulary/catalog';
 import type { CustomerStatus } from '../../vocabulary/customers';
 import type { DiscountConditionType, DiscountTarget, DiscountValueType } from '../../vocabulary/discounts';
-import type { FulfillmentRecordStatus, FulfillmentStatus, OrderStatus } from '../../vocabulary/orders';
+import type {
+  CarrierEventStatus,
+  FulfillmentRecordStatus,
+  FulfillmentStatus,
+  OrderStatus,
+} from '../../vocabulary/orders';
 import type { PaymentRecordStatus, PaymentStatus } from '../../vocabulary/payments';
 import type { RefundRecordStatus } from '../../vocabulary/refunds';
+import type {
+  ReturnLineCondition,
+  ReturnReasonCategory,
+  ReturnStatus,
+  ReturnType,
+} from '../../vocabulary/returns';
 import type { KeyType } from '../../vocabulary/store';
 import type { WebhookDeliveryStatus } from '../../vocabulary/webhooks';
 import type { JsonObject, Millis, Mode } from './scope';
@@ -17,9 +28,20 @@ export type {
   DiscountUsageRefusal,
   DiscountValueType,
 } from '../../vocabulary/discounts';
-export type { FulfillmentRecordStatus, FulfillmentStatus, OrderStatus } from '../../vocabulary/orders';
+export type {
+  CarrierEventStatus,
+  FulfillmentRecordStatus,
+  FulfillmentStatus,
+  OrderStatus,
+} from '../../vocabulary/orders';
 export type { PaymentRecordStatus, PaymentStatus } from '../../vocabulary/payments';
 export type { RefundRecordStatus } from '../../vocabulary/refunds';
+export type {
+  ReturnLineCondition,
+  ReturnReasonCategory,
+  ReturnStatus,
+  ReturnType,
+} from '../../vocabulary/returns';
 export type { KeyType } from '../../vocabulary/store';
 export type { WebhookDeliveryStatus } from '../../vocabulary/webhooks';
 
@@ -57,6 +79,8 @@ export interface StoreRecord {
   prices_include_tax: boolean;
   /** Percentage, 20 = 20 %; decimals such as 8.875 round-trip exactly. */
   tax_rate: number;
+  /** Days after its latest shipment a line may be returned from the storefront; null = no window (decisions §18). */
+  return_window_days: number | null;
   metadata: JsonObject;
   created_at: Millis;
   updated_at: Millis;
@@ -95,6 +119,47 @@ export interface PasswordResetRecord extends Scoped {
   created_at: Millis;
 }
 
+// ---------------------------------------------------------------- organization members (decisions §23)
+
+/** A staff role: `admin` manages everything, `member` the shop's daily work (decisions §23). */
+export type StaffRole = 'admin' | 'member';
+
+/** A member of the organization (shared by both modes): e-mails unique case-insensitively. */
+export interface MemberRecord {
+  id: string;
+  organization_id: string;
+  /** The host's identity (≤ 255), unique per organization; the member's `id` when not given. */
+  user_id: string;
+  email: string;
+  role: StaffRole;
+  /** The encoded scrypt hash; null until the invitation is accepted. */
+  password_hash: string | null;
+  invited_at: Millis | null;
+  accepted_at: Millis | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+/** A single-use invitation token (`mit_…`), stored only as its SHA-256. */
+export interface MemberTokenRecord {
+  id: string;
+  organization_id: string;
+  member_id: string;
+  token_hash: string;
+  expires_at: Millis;
+  created_at: Millis;
+}
+
+/** A staff session (the console's cookie, `sst_…`), stored only as its SHA-256. */
+export interface StaffSessionRecord {
+  id: string;
+  organization_id: string;
+  member_id: string;
+  token_hash: string;
+  expires_at: Millis;
+  created_at: Millis;
+}
+
 // ---------------------------------------------------------------- catalog
 
 export interface ProductRecord extends Scoped {
@@ -116,6 +181,12 @@ export interface ProductRecord extends Scoped {
   currency: string;
   created_at: Millis;
   updated_at: Millis;
+  /**
+   * The categories the product belongs to, in the order given (decisions §17, ≤ 50 distinct).
+   * Reads always set it; absent on insert means none. Kept as the wire value on the product row,
+   * with one `product_categories` row per category written in the same transaction.
+   */
+  category_ids?: string[];
 }
 
 export interface ImageRecord {
@@ -353,6 +424,8 @@ export interface CartRecord extends Scoped {
   created_at: Millis;
   updated_at: Millis;
   completed_at: Millis | null;
+  /** The shopper's language (a store locale's tag, decisions §21), or null: checkout snapshots line names in it. */
+  locale: string | null;
 }
 
 export interface CartAggregate extends CartRecord {
@@ -442,6 +515,13 @@ export interface OrderLineRecord {
   refunded_quantity: number;
   /** Refunded units that were restocked (docs/contract.md#restock). */
   restocked_quantity: number;
+  /** Units of this line that came back through completed returns (decisions §18). */
+  returned_quantity: number;
+  /**
+   * Units of this line held by the order's open returns (`requested`, `approved`, `received`):
+   * no longer returnable (decisions §18). Changed only under the order's row lock.
+   */
+  returning_quantity: number;
   /**
    * Units of this line the order put in `reserved` when it reserved its inventory (checkout, a
    * pending admin order, a finalised draft): the line's quantity when its variant was tracked at
@@ -494,12 +574,31 @@ export interface FulfillmentRecord extends Scoped {
   tracking_number: string | null;
   tracking_url: string | null;
   carrier: string | null;
+  /** The carrier's code (decisions §20, e.g. `cj`, `ups`), at most 64 characters. */
+  carrier_code: string | null;
   lines: FulfillmentLineValue[];
   metadata: JsonObject;
   created_at: Millis;
   updated_at: Millis;
   shipped_at: Millis | null;
   delivered_at: Millis | null;
+  /** When the carrier expects to deliver (decisions §20). */
+  estimated_delivery: Millis | null;
+}
+
+/**
+ * A carrier's tracking event on a fulfillment (decisions §20), posted by the merchant or a carrier
+ * integration. `sequence` numbers a fulfillment's events in insertion order (1, 2, …), unique per
+ * fulfillment; `occurred_at` is the event's own `timestamp`.
+ */
+export interface FulfillmentTrackingEventRecord extends Scoped {
+  fulfillment_id: string;
+  sequence: number;
+  status: CarrierEventStatus;
+  description: string;
+  location: string | null;
+  occurred_at: Millis;
+  created_at: Millis;
 }
 
 export interface RefundRecord extends Scoped {
@@ -540,6 +639,45 @@ export interface RestockMovementValue {
 export interface RefundProviderCallValue {
   payment_id: string;
   amount: number;
+}
+
+/** A return (RMA) of an order's units (decisions §18), with its lines. */
+export interface ReturnRecord extends Scoped {
+  id: string;
+  order_id: string;
+  /** The order's customer when the return was created (null for a guest order). */
+  customer_id: string | null;
+  status: ReturnStatus;
+  return_type: ReturnType;
+  reason: string | null;
+  reason_category: ReturnReasonCategory | null;
+  refund_id: string | null;
+  exchange_order_id: string | null;
+  admin_notes: string | null;
+  customer_notes: string | null;
+  metadata: JsonObject;
+  lines: ReturnLineRecord[];
+  created_at: Millis;
+  updated_at: Millis;
+  approved_at: Millis | null;
+  received_at: Millis | null;
+  completed_at: Millis | null;
+  rejected_at: Millis | null;
+  cancelled_at: Millis | null;
+}
+
+/** One line of a return: units of one order line. */
+export interface ReturnLineRecord {
+  id: string;
+  return_id: string;
+  order_line_id: string;
+  quantity: number;
+  reason: string | null;
+  condition: ReturnLineCondition | null;
+  exchange_variant_id: string | null;
+  /** The order line's product name snapshot. */
+  product_name: string;
+  position: number;
 }
 
 export interface OrderAggregate extends OrderRecord {
@@ -632,4 +770,38 @@ export interface NotificationRecord extends Scoped {
   message: string;
   data: JsonObject;
   created_at: Millis;
+}
+
+// ---------------------------------------------------------------- categories
+
+/** A category of the store and mode's tree (decisions §17); `parent_id` null for a root. */
+export interface CategoryRecord extends Scoped {
+  id: string;
+  parent_id: string | null;
+  name: string;
+  slug: string;
+  description: string | null;
+  position: number;
+  metadata: JsonObject;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+// ---------------------------------------------------------------- collections
+
+/**
+ * A collection (decisions §17). A manual one's members are rows of their own (the repository's
+ * `setMembers` / `members`); an automatic one keeps its `rules` (null on a manual one).
+ */
+export interface CollectionRecord extends Scoped {
+  id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  type: import('../../vocabulary/collections').CollectionType;
+  rules: import('../../vocabulary/collections').CollectionRules | null;
+  position: number;
+  metadata: JsonObject;
+  created_at: Millis;
+  updated_at: Millis;
 }

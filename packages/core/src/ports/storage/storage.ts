@@ -1,20 +1,30 @@
 import type {
   ApiKeyRepository,
+  ApiLogRepository,
   CartRepository,
+  CategoryRepository,
+  CollectionRepository,
   CustomerRepository,
   CustomerTokenRepository,
+  DashboardRepository,
   DiscountRepository,
   EventRepository,
   IdempotencyRepository,
   InventoryRepository,
+  LocaleRepository,
+  MemberRepository,
+  MemberTokenRepository,
   NotificationRepository,
   OrderRepository,
   OrganizationRepository,
   PasswordResetRepository,
   ProductRepository,
   RateLimitRepository,
+  ReturnRepository,
   ShippingMethodRepository,
+  StaffSessionRepository,
   StoreRepository,
+  TranslationRepository,
   WebhookRepository,
 } from './repositories';
 import type { StorefrontReadModel } from './storefront-read-model';
@@ -26,9 +36,16 @@ export interface Repositories {
   apiKeys: ApiKeyRepository;
   customerTokens: CustomerTokenRepository;
   passwordResets: PasswordResetRepository;
+  members: MemberRepository;
+  memberTokens: MemberTokenRepository;
+  staffSessions: StaffSessionRepository;
   products: ProductRepository;
   inventory: InventoryRepository;
   shippingMethods: ShippingMethodRepository;
+  collections: CollectionRepository;
+  locales: LocaleRepository;
+  translations: TranslationRepository;
+  categories: CategoryRepository;
   discounts: DiscountRepository;
   customers: CustomerRepository;
   carts: CartRepository;
@@ -38,6 +55,11 @@ export interface Repositories {
   webhooks: WebhookRepository;
   notifications: NotificationRepository;
   rateLimits: RateLimitRepository;
+  returns: ReturnRepository;
+  /** The dashboard's sums (decisions §23). */
+  dashboard: DashboardRepository;
+  /** API logs (decisions §23). */
+  apiLogs: ApiLogRepository;
 }
 
 /**

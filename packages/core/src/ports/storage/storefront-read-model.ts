@@ -1,3 +1,4 @@
+import type { StoreLocaleRecord } from './locales';
 import type { PageRequest } from './pagination';
 import type { ProductStatus } from './records';
 import type { ProductListFilter } from './repositories';
@@ -17,7 +18,8 @@ import type { Scope } from './scope';
  *
  * - **Exact.** `listProducts` returns, byte for byte, `JSON.stringify` of
  *   `{ data, total_count, has_more, next_cursor }` for the page `list(scope, filter, page)`
- *   returns, each product as `productToWire(product, 'storefront')`. `getProduct` returns
+ *   returns, each product as `productToWire(product, 'storefront')` (translated first with
+ *   `options.locale`, see {@link StorefrontReadOptions}). `getProduct` returns
  *   `JSON.stringify(productToWire(product, 'storefront'))` of the live product with this id
  *   (or slug) when its status is `status`, else null.
  * - **Never older than a commit the caller could have seen.** A call reflects every write
@@ -34,8 +36,38 @@ export interface StorefrontReadModel {
   listProducts(
     scope: Scope,
     filter: ProductListFilter,
-    page: PageRequest<'created_at' | 'name' | 'price'>,
+    page: PageRequest<'created_at' | 'name' | 'price' | 'relevance'>,
+    options?: StorefrontReadOptions,
   ): Promise<string>;
   /** A storefront product by id or slug as text, or null (not live, or another status). */
-  getProduct(scope: Scope, by: 'id' | 'slug', key: string, status: ProductStatus): Promise<string | null>;
+  getProduct(
+    scope: Scope,
+    by: 'id' | 'slug',
+    key: string,
+    status: ProductStatus,
+    options?: StorefrontReadOptions,
+  ): Promise<string | null>;
+  /**
+   * The store's locales, exactly as `LocaleRepository.list` answers them (kept however the
+   * storage likes, never older than a commit the caller could have seen), and the catalog
+   * version it read them under: a request passes it on to its `listProducts` / `getProduct`
+   * (`options.version`), which then do not read it again. `version` is null when the storage
+   * keeps nothing (inside a transaction, a disabled cache).
+   */
+  locales?(scope: Scope): Promise<{ locales: StoreLocaleRecord[]; version: number | null }>;
+}
+
+/** Options of a storefront read (decisions §21). */
+export interface StorefrontReadOptions {
+  /**
+   * The locale to answer in: every product as `translateProduct(product, lookup)` (core's
+   * `@cartwright/core/wire`) with the translations in this locale of the products shown
+   * (`TranslationRepository.listForOwners`); null or absent: the base text.
+   */
+  locale?: string | null | undefined;
+  /**
+   * The catalog version `locales` answered earlier in the same request: used instead of reading
+   * it again (it was read before anything this call reads, so the guarantee holds).
+   */
+  version?: number | null | undefined;
 }

@@ -35,6 +35,10 @@ export const ERROR_TYPES = {
   idempotency_key_reused: 'conflict_error',
   idempotency_key_in_use: 'conflict_error',
   currency_locked: 'conflict_error',
+  category_has_children: 'conflict_error',
+  duplicate_locale: 'conflict_error',
+  duplicate_user_id: 'conflict_error',
+  last_admin: 'conflict_error',
   // 408 (the request body did not arrive in time)
   request_timeout: 'invalid_request_error',
   // 413 / 415
@@ -54,8 +58,13 @@ export const ERROR_TYPES = {
   refund_exceeds_refundable: 'invalid_request_error',
   quantity_exceeds_refundable: 'invalid_request_error',
   fulfillment_exceeds_unfulfilled: 'invalid_request_error',
+  quantity_exceeds_returnable: 'invalid_request_error',
+  return_window_expired: 'invalid_request_error',
+  invalid_parent: 'invalid_request_error',
+  locale_unavailable: 'invalid_request_error',
   url_not_allowed: 'invalid_request_error',
   reset_token_invalid: 'invalid_request_error',
+  invite_token_invalid: 'invalid_request_error',
   // 429
   rate_limited: 'rate_limit_error',
   // 5xx

@@ -560,9 +560,12 @@ export type ListQuerySchema<Sorts extends readonly string[], Shape extends z.Zod
   typeof PAGE_QUERY_SHAPE & Shape & SortShape<Sorts>
 > & { _zod: { output: { order: SortOrder } } };
 
-/** The order of a sort when the query gives none: `desc` for dates (newest first), else `asc`. */
+/**
+ * The order of a sort when the query gives none: `desc` for dates (newest first) and for
+ * `relevance` (most relevant first), else `asc`.
+ */
 export function defaultOrder(sort: string): SortOrder {
-  return sort === 'created_at' || sort === 'updated_at' ? 'desc' : 'asc';
+  return sort === 'created_at' || sort === 'updated_at' || sort === 'relevance' ? 'desc' : 'asc';
 }
 
 /**
@@ -581,15 +584,36 @@ export function listQuery<
     .object({
       ...shape,
       ...PAGE_QUERY_SHAPE,
-      sort: z.enum(sorts as unknown as [string, ...string[]]).default(options.defaultSort ?? 'created_at'),
+      // Optional with the default filled in below (the same JSON Schema as `.default()`), so that
+      // a list can tell a defaulted sort from a given one (`sortWasGiven`).
+      sort: z
+        .enum(sorts as unknown as [string, ...string[]])
+        .optional()
+        .meta({ default: options.defaultSort ?? 'created_at' }),
       order: SortOrderSchema.optional(),
     })
     .overwrite((value) => {
-      const query = value as { sort: string; order?: SortOrder };
+      const query = value as { sort?: string; order?: SortOrder };
+      if (query.sort === undefined) {
+        query.sort = options.defaultSort ?? 'created_at';
+        Object.defineProperty(query, SORT_DEFAULTED, { value: true });
+      }
       if (query.order === undefined) query.order = defaultOrder(query.sort);
       return value;
     });
   return schema as unknown as ListQuerySchema<Sorts, Shape>;
+}
+
+/** Marks (non-enumerable) a parsed list query whose `sort` was not given. */
+const SORT_DEFAULTED = Symbol('sort defaulted');
+
+/**
+ * Whether a list query parsed by a {@link listQuery} schema named its `sort` (false: the default
+ * was filled in). E.g. a product list of a manual collection without `sort` follows the
+ * collection's order (decisions §17).
+ */
+export function sortWasGiven(query: object): boolean {
+  return !Object.hasOwn(query, SORT_DEFAULTED);
 }
 
 /** A list without filters whose only sort is `created_at` (newest first by default). */
