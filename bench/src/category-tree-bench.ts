@@ -8,8 +8,9 @@
  *     [--no-postgres] [--engines sqlite,postgres] [--products 100000]
  *
  * Probes (object path, `engine.forStore(scope)`; no HTTP):
- * - `categories.listStorefront()`: the whole tree (one statement reading 2,000 rows, nested in core);
- * - `categories.getStorefrontBySlug(root)`: one root with its 100 descendants (the same statement);
+ * - `categories.listStorefront()`: the whole tree (the prepared JSON the last category write
+ *   stored: one primary-key read, then parsed into objects);
+ * - `categories.getStorefrontBySlug(root)`: one root with its 100 descendants (the same read);
  * - `products.listStorefront({ category_id: root })`: the first page of a root's products (its
  *   100 descendants' 5,000 products), against the same list without `category_id`.
  *
@@ -118,6 +119,11 @@ async function seedCategories(engine: Engine, records: CategoryRecord[]) {
   await engine.storage.transaction(async (tx) => {
     for (const record of records) await tx.categories.insert(record);
   });
+  // The storefront tree is stored by the category writes of the API: one (an update of the
+  // first root that changes nothing) builds it, as a merchant's next edit would.
+  const first = records[0]!;
+  const store = engine.forStore({ store_id: first.store_id, mode: first.mode });
+  await store.categories.update(first.id, { position: first.position });
 }
 
 /** Each product in one leaf, round robin, through the port (SQLite). */

@@ -23,11 +23,29 @@ export function slugForCategory(input: { slug?: string | undefined; name: string
 }
 
 /**
+ * The longest prepared storefront tree kept in the tree row (characters); a longer one (2,000
+ * categories with very long descriptions) is built at each read instead.
+ */
+const MAX_TREE_DOCUMENT = 4_000_000;
+
+/** The category with `slug` in a nested tree (depth first), or undefined. */
+function findNested(nodes: readonly Category[], slug: string): Category | undefined {
+  for (const node of nodes) {
+    if (node.slug === slug) return node;
+    const found = findNested(node.children, slug);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
  * Categories (decisions §17, docs/organising-the-catalog.md#categories): a tree per store and
  * mode. Every write takes the scope's tree lock (`categories.lockTree`) and then validates
  * against the whole tree read after it (categories/tree.ts), so concurrent moves are judged one
  * after the other and can never leave a cycle. Reading the tree is one statement; the nesting is
- * built here.
+ * built here. Every write also stores the storefront tree as prepared JSON in base text
+ * (`categories.saveTreeDocument`, in its transaction): the storefront reads it with one
+ * primary-key read instead of rebuilding 2,000 nodes per request.
  */
 export function createCategoryService(ctx: ServiceContext) {
   /** The scope's tree, read in `tx` (after the lock when writing). */
@@ -42,6 +60,23 @@ export function createCategoryService(ctx: ServiceContext) {
     language: ReadLanguage,
   ): Promise<CategoryTree<CategoryRecord>> {
     return new CategoryTree(await namedIn(tx, scope, 'category', language, await tx.categories.all(scope)));
+  }
+
+  /** Rebuilds the stored storefront tree after a write (the tree lock is held). */
+  async function saveTreeDocument(tx: Repositories, scope: Scope): Promise<void> {
+    const text = JSON.stringify({ data: nest(await treeOf(tx, scope), categoryToWire) });
+    await tx.categories.saveTreeDocument(scope, text.length <= MAX_TREE_DOCUMENT ? text : null);
+  }
+
+  /** The storefront tree's prepared JSON: the stored one in base text, else built now. */
+  async function treeText(scope: Scope, language: ReadLanguage): Promise<string> {
+    return read(ctx, async (tx) => {
+      if (language.translate === null) {
+        const stored = await tx.categories.treeDocument(scope);
+        if (stored !== null) return stored;
+      }
+      return JSON.stringify({ data: nest(await treeIn(tx, scope, language), categoryToWire) });
+    });
   }
 
   /** `record` with its whole subtree as `tree` holds it. */
@@ -73,6 +108,7 @@ export function createCategoryService(ctx: ServiceContext) {
           updated_at: now,
         };
         await tx.categories.insert(record);
+        await saveTreeDocument(tx, scope);
         const wire = categoryToWire(record);
         work.emit(scope, 'category.created', categoryToWire(record));
         return wire;
@@ -126,6 +162,7 @@ export function createCategoryService(ctx: ServiceContext) {
           ...(input.metadata !== undefined && { metadata: input.metadata }),
         });
         if (!updated) throw errors.notFound('category', id);
+        await saveTreeDocument(tx, scope);
         work.emit(scope, 'category.updated', categoryToWire(updated));
         // Its subtree is unchanged by the move: the tree read before holds it.
         return withSubtree(tree, updated);
@@ -146,30 +183,30 @@ export function createCategoryService(ctx: ServiceContext) {
         if (!record) throw errors.notFound('category', id);
         checkDelete(tree, id);
         if (!(await tx.categories.delete(scope, id, now))) throw errors.notFound('category', id);
+        await saveTreeDocument(tx, scope);
         work.emit(scope, 'category.deleted', categoryToWire(record));
         return { id, deleted: true as const };
       });
     },
 
-    /** `GET /v1/storefront/categories`: the whole tree (one statement), roots with nested children. */
+    /** `GET /v1/storefront/categories`: the whole tree, roots with nested children. */
     async tree(scope: Scope, language: ReadLanguage = BASE_TEXT): Promise<CategoryTreeResponse> {
-      const tree = await read(ctx, (tx) => treeIn(tx, scope, language));
-      return { data: nest(tree, categoryToWire) };
+      return JSON.parse(await treeText(scope, language)) as CategoryTreeResponse;
+    },
+
+    /** {@link tree} as prepared JSON text (the HTTP route sends it as is). */
+    treeJson(scope: Scope, language: ReadLanguage = BASE_TEXT): Promise<string> {
+      return treeText(scope, language);
     },
 
     /** `GET /v1/storefront/categories/by-slug/{slug}`: the category with its subtree (404 if unknown). */
     async getBySlug(scope: Scope, slug: string, language: ReadLanguage = BASE_TEXT): Promise<Category> {
-      const tree = await read(ctx, (tx) => treeIn(tx, scope, language));
-      const record = findBySlug(tree, slug);
-      if (!record) throw errors.notFound('category', slug);
-      return withSubtree(tree, record);
+      const { data } = JSON.parse(await treeText(scope, language)) as CategoryTreeResponse;
+      const found = findNested(data, slug);
+      if (!found) throw errors.notFound('category', slug);
+      return found;
     },
   };
-}
-
-function findBySlug(tree: CategoryTree<CategoryRecord>, slug: string): CategoryRecord | undefined {
-  for (const record of tree.all()) if (record.slug === slug) return record;
-  return undefined;
 }
 
 export type CategoryService = ReturnType<typeof createCategoryService>;

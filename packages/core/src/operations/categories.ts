@@ -107,6 +107,8 @@ export const categoriesOperations = [
     tags: STOREFRONT_TAGS,
     operationId: 'getCategoryTree',
     run: async (s, c) => s.categories.tree(c.scope, await storefrontLocaleOf(s, c)),
+    // Prepared text: the tree the last category write stored (base text), byte-identical.
+    runJson: async (s, c) => s.categories.treeJson(c.scope, await storefrontLocaleOf(s, c)),
   }),
   defineOperation({
     name: 'categories.getStorefrontBySlug',

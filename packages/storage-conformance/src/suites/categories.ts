@@ -53,6 +53,35 @@ export function categoriesSuite(ctx: SuiteContext): void {
       ).toEqual([root.id, child.id].sort());
     });
 
+    it('the tree document: none until saved; kept per scope with the tree lock; a rolled-back save leaves the last one', async () => {
+      const scope = newScope();
+      expect(await ctx.read((r) => r.categories.treeDocument(scope))).toBeNull();
+      // Large and non-ASCII, as a 2,000-node tree with descriptions is (MariaDB: mediumtext).
+      const doc = JSON.stringify({ data: [{ name: 'Ünïcode ✓', description: 'x'.repeat(300_000) }] });
+      await ctx.tx(async (tx) => {
+        await tx.categories.lockTree(scope);
+        await tx.categories.saveTreeDocument(scope, doc);
+      });
+      expect(await ctx.read((r) => r.categories.treeDocument(scope))).toBe(doc);
+      expect(await ctx.read((r) => r.categories.treeDocument(otherMode(scope)))).toBeNull();
+      // Taking the lock again (a product's membership write) keeps it.
+      await ctx.tx((tx) => tx.categories.lockTree(scope));
+      expect(await ctx.read((r) => r.categories.treeDocument(scope))).toBe(doc);
+      await expect(
+        ctx.tx(async (tx) => {
+          await tx.categories.lockTree(scope);
+          await tx.categories.saveTreeDocument(scope, '{"data":[]}');
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      expect(await ctx.read((r) => r.categories.treeDocument(scope))).toBe(doc);
+      await ctx.tx(async (tx) => {
+        await tx.categories.lockTree(scope);
+        await tx.categories.saveTreeDocument(scope, null);
+      });
+      expect(await ctx.read((r) => r.categories.treeDocument(scope))).toBeNull();
+    });
+
     it('slug unique per scope → duplicate_slug (param slug), on insert and update; another mode may reuse it', async () => {
       const scope = newScope();
       const a = category(scope, { slug: 'shared' });

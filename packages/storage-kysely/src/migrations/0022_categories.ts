@@ -14,6 +14,8 @@ import { columnDataType, type SchemaDialect } from './column-types';
  *   product memberships in its transaction: its row lock serialises them (Postgres, MariaDB), so
  *   two concurrent moves are validated one after the other (no cycle can form). `version` counts
  *   those writes. SQLite's writer lock already serialises them; the row is written all the same.
+ *   `doc` (nullable): the storefront tree's prepared JSON in base text, which core rebuilds in
+ *   every category write's transaction (null until the first one, or when too large to keep).
  * - `product_categories`: a product's memberships, one row per (product, category) with the
  *   product's `position` of it; primary key `(store_id, mode, product_id, category_id)`, and
  *   `product_categories_category_idx (store_id, mode, category_id, product_id)` for the product
@@ -57,6 +59,7 @@ export function categoriesMigration(dialect: SchemaDialect): Migration {
           .addColumn('store_id', keyText('store_id'), (col) => col.notNull())
           .addColumn('mode', keyText('mode'), (col) => col.notNull())
           .addColumn('version', bigint, (col) => col.notNull())
+          .addColumn('doc', text)
           .addPrimaryKeyConstraint('category_trees_pkey', ['store_id', 'mode']),
       ).execute();
 

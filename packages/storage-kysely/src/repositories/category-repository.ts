@@ -38,6 +38,19 @@ const lockTree = template(({ db }, p: Slots<ScopeSlots>) =>
     ),
 );
 
+/** The storefront tree's prepared JSON (core's, kept in the tree row). */
+const treeDocument = template(({ db }, p: Slots<ScopeSlots>) =>
+  db.selectFrom('category_trees').select('doc').where('store_id', '=', p.store_id).where('mode', '=', p.mode),
+);
+
+const saveTreeDocument = template(({ db }, p: Slots<ScopeSlots | 'doc'>) =>
+  db
+    .updateTable('category_trees')
+    .set({ doc: p.doc })
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode),
+);
+
 /**
  * The whole tree of a scope: one index range of the primary key, as ONE JSON array of positional
  * rows (id, parent_id, name, slug, description, position, metadata, created_at, updated_at)
@@ -180,6 +193,15 @@ export class KyselyCategoryRepository implements CategoryRepository {
         updated_at: Number(r[8]),
       }),
     );
+  }
+
+  async treeDocument(scope: Scope): Promise<string | null> {
+    const row = await this.q.first(treeDocument, scoped(scope, {}));
+    return row?.doc ?? null;
+  }
+
+  async saveTreeDocument(scope: Scope, doc: string | null): Promise<void> {
+    await this.q.affected(saveTreeDocument, scoped(scope, { doc }));
   }
 
   async get(scope: Scope, key: string | { slug: string }): Promise<CategoryRecord | null> {

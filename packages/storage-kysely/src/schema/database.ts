@@ -241,6 +241,8 @@ export interface CategoriesTable extends Stored<Records.CategoryRecord> {}
 /** One row per store and mode whose row lock serialises the tree's writers (0022). */
 export interface CategoryTreesTable extends ScopedColumns {
   version: number;
+  /** The storefront tree's prepared JSON (base text), null until a category write builds it. */
+  doc: string | null;
 }
 
 /** Collections (0023, decisions §17); `rules` is JSON (null on a manual one). */

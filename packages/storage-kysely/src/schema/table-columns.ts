@@ -53,7 +53,7 @@ export const TABLE_COLUMNS = {
   categories: columns(
     'store_id mode id parent_id name slug description position metadata created_at updated_at',
   ),
-  category_trees: columns('store_id mode version'),
+  category_trees: columns('store_id mode version doc'),
   product_categories: columns('store_id mode product_id category_id position'),
   collections: columns(
     'store_id mode id name slug description type rules position metadata created_at updated_at',

@@ -22,6 +22,16 @@ export interface CategoryRepository {
   lockTree(scope: Scope): Promise<void>;
   /** Every category of the scope, in one statement (at most 2,000), in no particular order. */
   all(scope: Scope): Promise<CategoryRecord[]>;
+  /**
+   * The storefront tree's prepared JSON as core last stored it with {@link saveTreeDocument}
+   * (one primary-key read), or null when none is stored.
+   */
+  treeDocument(scope: Scope): Promise<string | null>;
+  /**
+   * Keeps `doc` (null: none) in the scope's tree row, which {@link lockTree} took in this
+   * transaction: written with the change it describes, so every process reads it consistent.
+   */
+  saveTreeDocument(scope: Scope, doc: string | null): Promise<void>;
   /** By id or by `{ slug }`. */
   get(scope: Scope, key: string | { slug: string }): Promise<CategoryRecord | null>;
   /** Newest first by default (`created_at`, then id). */
