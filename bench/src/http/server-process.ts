@@ -5,6 +5,7 @@
  *   the storage of `DATABASE_URL`, the mount of packages/cli/src/server.ts minus its per-request
  *   log line (`handleNodeRequest` is what `createNodeListener` calls; the bench keeps its promise to
  *   count requests in flight). With `BENCH_SEED_PRODUCTS=N` (N > 0) it seeds the bench fixture first.
+ * - `COMMERCE_API_LOGS=writes|all|off`: the handler's API logs (unset: its default, `writes`).
  * - `BENCH_PG_POOL_MAX=N`: on PostgreSQL, a pool of N connections instead of the storage's default
  *   (`openStorage` takes no pool size; the settings benchmark varies it).
  * - `BENCH_SERVER=bare`: the ceiling — a bare node:http server answering a fixed JSON body.
@@ -89,7 +90,9 @@ if (process.env.BENCH_SERVER === 'bare') {
   const seed = Number(process.env.BENCH_SEED_PRODUCTS ?? 0);
   if (seed > 0) fixture = await seedFixture(engine, { products: seed });
   // What createNodeListener does, keeping the promise so that in-flight work can be counted.
-  const handler = createApiHandler(engine);
+  // `COMMERCE_API_LOGS` as `cartwright serve` reads it (unset: the handler's default, `writes`).
+  const apiLogs = process.env.COMMERCE_API_LOGS as 'writes' | 'all' | 'off' | undefined;
+  const handler = createApiHandler(engine, apiLogs ? { apiLogs } : {});
   listener = (req, res) => handleNodeRequest(handler, req, res);
 }
 

@@ -23,6 +23,12 @@ const OPTIONS = {
     mode: { type: 'string' },
     name: { type: 'string' },
   },
+  'members create': {
+    email: { type: 'string' },
+    role: { type: 'string' },
+    'user-id': { type: 'string' },
+    'base-url': { type: 'string' },
+  },
 } as const satisfies Record<string, NonNullable<ParseArgsConfig['options']>>;
 
 export type CommandName = keyof typeof OPTIONS;
@@ -60,8 +66,17 @@ export function readInvocation(argv: readonly string[]): Invocation {
     command = 'keys create';
     args = rest.slice(1);
   }
+  if (first === 'members') {
+    if (rest[0] === '--help' || rest[0] === '-h' || rest[0] === undefined)
+      return { kind: 'help', text: USAGE.members };
+    if (rest[0] !== 'create')
+      throw new ConfigError(`Unknown members command '${rest[0]}'.\n\n${USAGE.members}`);
+    command = 'members create';
+    args = rest.slice(1);
+  }
   if (!isCommand(command)) throw new ConfigError(`Unknown command '${command}'.\n\n${USAGE.main}`);
-  const usage = USAGE[command === 'keys create' ? 'keys' : command];
+  const usage =
+    USAGE[command === 'keys create' ? 'keys' : command === 'members create' ? 'members' : command];
   if (args.includes('--help') || args.includes('-h')) return { kind: 'help', text: usage };
   try {
     const { values } = parseArgs({

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { createRequire } from 'node:module';
+import { CommerceError, type Engine } from '@cartwright/core';
 import { choiceFlag, type Invocation, integerFlag, readInvocation } from './args';
 import { ConfigError, readConfig, type ServerConfig } from './config';
 import { seedDemo } from './demo-seed';
@@ -12,6 +13,7 @@ import {
   startServer,
 } from './server';
 import { explainDatabaseError } from './startup-errors';
+import { USAGE } from './usage';
 
 type CommandOf<C extends string> = Extract<Invocation, { kind: 'command'; command: C }>;
 
@@ -58,6 +60,19 @@ async function serve(config: ServerConfig, { values }: CommandOf<'serve'>): Prom
   if (seeded !== null) console.log(seeded);
   console.log(`listening on ${running.url}`);
   console.log(`API reference: ${running.url}/v1/docs (OpenAPI: ${running.url}/v1/openapi.json)`);
+  const firstAdmin = await firstAdminHint(running.engine);
+  if (firstAdmin !== null) console.log(firstAdmin);
+  console.log(`Admin console: ${running.url}/admin/`);
+}
+
+/** The line a start without any member prints: how to create the first admin (decisions §23). */
+async function firstAdminHint(engine: Engine): Promise<string | null> {
+  const members = await engine.forStore(await engine.scopeFor('live')).members.list({ limit: 1 });
+  if (members.total_count > 0) return null;
+  return (
+    'No admin yet: run `cartwright members create --email you@example.com --role admin` ' +
+    '(`pnpm cartwright …` in a checkout of Cartwright) for the link that sets the password'
+  );
 }
 
 async function worker(config: ServerConfig, { values }: CommandOf<'worker'>): Promise<void> {
@@ -126,6 +141,34 @@ async function keysCreate(config: ServerConfig, { values }: CommandOf<'keys crea
   }
 }
 
+async function membersCreate(config: ServerConfig, { values }: CommandOf<'members create'>): Promise<void> {
+  if (values.email === undefined || values.email.trim() === '') {
+    throw new ConfigError(`members create needs --email\n\n${USAGE.members}`);
+  }
+  const role = choiceFlag('role', values.role, ['admin', 'member'] as const, 'member');
+  const base = (values['base-url'] ?? `http://localhost:${config.port}`).replace(/\/+$/, '');
+  const { engine } = await createConfiguredEngine(config, { skipKeys: true });
+  try {
+    const { member, token, expires_at } = await engine.staff.invite(await engine.scopeFor('live'), {
+      email: values.email,
+      role,
+      ...(values['user-id'] !== undefined && { user_id: values['user-id'] }),
+    });
+    console.log(`${base}/admin/#/accept-invite?token=${token}`);
+    console.error(
+      `(${member.role} ${member.email}, ${member.id}, invited in ${describeDatabase(config.databaseUrl)}: ` +
+        `the link sets the password once, until ${expires_at})`,
+    );
+  } catch (error) {
+    // A taken e-mail or user id, or a bad value: said plainly, exit 2.
+    if (CommerceError.is(error) && error.type !== 'api_error')
+      throw new ConfigError(`${error.code}${error.param ? ` (${error.param})` : ''}: ${error.message}`);
+    throw error;
+  } finally {
+    await engine.close();
+  }
+}
+
 async function seed(config: ServerConfig, { values }: CommandOf<'seed'>): Promise<void> {
   if (values.demo !== true) throw new ConfigError('seed needs --demo (the only data set there is)');
   const { engine } = await createConfiguredEngine({ ...config, seed: null }, { skipKeys: true });
@@ -167,6 +210,8 @@ async function main(argv: string[]): Promise<void> {
       return seed(config, invocation);
     case 'keys create':
       return keysCreate(config, invocation);
+    case 'members create':
+      return membersCreate(config, invocation);
   }
 }
 

@@ -1,6 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import type { RateLimitOptions, RateLimitPolicy, RateLimitRule } from '@cartwright/core';
+import {
+  API_LOG_MODES,
+  type ApiLogMode,
+  DEFAULT_API_LOG_MODE,
+  type RateLimitOptions,
+  type RateLimitPolicy,
+  type RateLimitRule,
+} from '@cartwright/core';
 
 /** The log levels of `LOG_LEVEL` (pino's). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -61,6 +68,11 @@ export interface ServerConfig {
    * default, twice the CPU cores; docs/security.md#passwords).
    */
   passwordHashConcurrency: number | undefined;
+  /**
+   * API logs (decisions §23, `COMMERCE_API_LOGS`): `writes` (default: every non-GET request and
+   * every 4xx/5xx), `all` or `off`.
+   */
+  apiLogs: ApiLogMode;
 }
 
 export class ConfigError extends Error {}
@@ -258,6 +270,14 @@ function passwordHashConcurrency(raw: string | undefined): number | undefined {
   return count;
 }
 
+/** `COMMERCE_API_LOGS`: `writes`, `all` or `off` (any case); unset or empty = `writes`. */
+function apiLogMode(raw: string | undefined): ApiLogMode {
+  const value = raw?.trim().toLowerCase() ?? '';
+  if (value === '') return DEFAULT_API_LOG_MODE;
+  if ((API_LOG_MODES as readonly string[]).includes(value)) return value as ApiLogMode;
+  throw new ConfigError(`COMMERCE_API_LOGS must be 'writes', 'all' or 'off', got '${raw}'`);
+}
+
 function poolSize(raw: string | undefined): number {
   if (raw === undefined || raw.trim() === '') return 10;
   const size = Number(raw.trim());
@@ -305,5 +325,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     corsAdminOrigins: origins(env, 'COMMERCE_CORS_ADMIN_ORIGINS', []),
     trustProxy: trustProxy(env.COMMERCE_TRUST_PROXY),
     passwordHashConcurrency: passwordHashConcurrency(env.COMMERCE_PASSWORD_HASH_CONCURRENCY),
+    apiLogs: apiLogMode(env.COMMERCE_API_LOGS),
   };
 }

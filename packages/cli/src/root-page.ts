@@ -5,6 +5,7 @@ const POINTERS = {
   api: '/v1',
   api_reference: '/v1/docs',
   openapi: '/v1/openapi.json',
+  admin_console: '/admin/',
 } as const;
 
 const HTML = `<!doctype html>
@@ -16,6 +17,7 @@ const HTML = `<!doctype html>
 <ul>
 <li><a href="${POINTERS.api_reference}">API reference</a> (${POINTERS.api_reference})</li>
 <li><a href="${POINTERS.openapi}">OpenAPI document</a> (${POINTERS.openapi})</li>
+<li><a href="${POINTERS.admin_console}">Admin console</a> (${POINTERS.admin_console}): sign in as a member of the organization</li>
 </ul>
 <p>Requests need an API key: <code>Authorization: Bearer sk_test_…</code> (printed on the first start, or by <code>cartwright keys create</code>).</p>
 </body>

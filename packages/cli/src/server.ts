@@ -9,7 +9,7 @@ import {
 } from '@cartwright/core';
 import type { PaymentProvider } from '@cartwright/core/providers';
 import type { Storage } from '@cartwright/core/storage';
-import { createApiHandler } from '@cartwright/http';
+import { createAdminConsole, createApiHandler } from '@cartwright/http';
 import {
   BODY_TIMEOUT_MS,
   createNodeCheckContinue,
@@ -230,8 +230,11 @@ export async function startServer(
   const handler = createApiHandler(engine, {
     cors: { storefrontOrigins: config.corsOrigins, adminOrigins: config.corsAdminOrigins },
     trustProxy: config.trustProxy,
+    apiLogs: config.apiLogs,
     onError: (error, info) => logger.error({ err: error, request_id: info.requestId }, 'unexpected error'),
   });
+  // The admin console at /admin (decisions §23): static files; the app calls /v1 with a staff session.
+  const adminConsole = createAdminConsole();
   // The node adapter's light path, plus one structured log line per request; `GET /` points to
   // the API reference (root-page.ts).
   // A request must arrive within 30 s (docs/contract.md#requests): the body reader answers 408
@@ -247,8 +250,10 @@ export async function startServer(
     let requestId: string | undefined;
     let code: string | undefined;
     try {
+      const raw = toRawRequest(req);
       const response =
-        rootPage(req.method, req.url, req.headers.accept) ?? (await handler.handleRaw(toRawRequest(req)));
+        rootPage(req.method, req.url, req.headers.accept) ??
+        (adminConsole.owns(raw.path) ? await adminConsole.handleRaw(raw) : await handler.handleRaw(raw));
       requestId = response.headers['Request-Id'];
       if (response.status >= 400) code = errorCodeOf(response.body);
       writeNodeResponse(res, response);
@@ -299,7 +304,7 @@ export async function startServer(
           // In-flight requests finish; anything still open after 10 s is cut.
           setTimeout(() => server.closeAllConnections(), 10_000).unref();
         });
-        await Promise.all([worker?.stop(), reconciler?.stop()]);
+        await Promise.all([worker?.stop(), reconciler?.stop(), handler.close()]);
         await engine.close();
       })();
       return closing;

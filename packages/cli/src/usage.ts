@@ -6,6 +6,7 @@ Commands:
   serve        Serve the /v1 API (the root \`pnpm start\`)
   migrate      Bring the database schema up to date
   keys create  Create an API key and print it
+  members create  Invite a member of the back office and print the link that sets the password
   seed --demo  Load the demo catalog into an empty store
   worker       Deliver webhooks (several workers may share one database)
   reconcile    Settle checkout payments and refunds left open by a crash or a lost provider answer
@@ -20,7 +21,7 @@ COMMERCE_API_KEYS, COMMERCE_WEBHOOK_RETRY_DELAYS, COMMERCE_ALLOW_PRIVATE_WEBHOOK
 STRIPE_SECRET_KEY, STRIPE_API_BASE, STRIPE_WEBHOOK_SECRET, COMMERCE_RECONCILE_INTERVAL_MS, COMMERCE_RECONCILE_AFTER_MS,
 COMMERCE_PAYMENT_TIMEOUT_MINUTES, COMMERCE_RATE_LIMITS, COMMERCE_RATE_LIMIT_<RULE>,
 COMMERCE_CORS_ORIGINS, COMMERCE_CORS_ADMIN_ORIGINS, COMMERCE_TRUST_PROXY,
-COMMERCE_PASSWORD_HASH_CONCURRENCY, LOG_LEVEL (see docs/getting-started.md and docs/limits.md).`,
+COMMERCE_PASSWORD_HASH_CONCURRENCY, COMMERCE_API_LOGS, LOG_LEVEL (see docs/getting-started.md and docs/limits.md).`,
   reconcile: `Usage: cartwright reconcile [--older-than-ms N] [--limit N]
 
 Finds checkout payment attempts that never became an order (the process died after the provider
@@ -44,7 +45,10 @@ Rate limits are on (COMMERCE_RATE_LIMITS=off turns them off, e.g. behind a gatew
 tests; COMMERCE_RATE_LIMIT_SECRET_KEY=10000/10s and the like change one rule); browsers may call the
 storefront routes from any origin (COMMERCE_CORS_ORIGINS) and the admin routes from none
 (COMMERCE_CORS_ADMIN_ORIGINS). Behind proxies, set COMMERCE_TRUST_PROXY to their number so
-the per-address limits see the client's address (docs/limits.md).`,
+the per-address limits see the client's address (docs/limits.md).
+API logs (GET /v1/admin/logs) record every non-GET request and every 4xx/5xx
+(COMMERCE_API_LOGS=writes, the default; all: every request; off: none), bodies redacted and cut
+at 8 KB, written within a second and kept 30 days (docs/back-office.md).`,
   worker: `Usage: cartwright worker [--interval-ms N] [--no-reconcile]
 
 Delivers due webhooks from DATABASE_URL in a loop (default every 1000 ms when idle). Several
@@ -63,4 +67,10 @@ it has no products yet. COMMERCE_SEED=demo does the same on \`serve\`.`,
 
 Creates an API key for the store of DATABASE_URL and prints it (shown once; only its hash is kept).
 Defaults: --type secret --mode test.`,
+  members: `Usage: cartwright members create --email EMAIL [--role admin|member] [--user-id ID] [--base-url URL]
+
+Invites a member of the organization of DATABASE_URL (default role: member; the first one should
+be an admin) and prints a one-time link to the admin console that sets the member's password,
+valid 7 days: <base url>/admin/#/accept-invite?token=… The base URL defaults to
+http://localhost:PORT (docs/back-office.md).`,
 };

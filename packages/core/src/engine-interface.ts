@@ -1,5 +1,5 @@
 import type { CartActor } from './carts/cart-access';
-import type { ApiLogService } from './dashboard/dashboard-service';
+import type { ApiLogService } from './dashboard/api-log-service';
 import type { EngineEvents } from './events/event-data';
 import type { MemberService } from './members/member-service';
 import type { ExecuteOptions, OperationRequest } from './operations/execute';

@@ -15,7 +15,18 @@
  */
 
 export { DEFAULT_PASSWORD_HASH_PARAMS, type PasswordHashParams } from './customers/passwords';
-export type { ApiLogEntry } from './dashboard/dashboard-service';
+export {
+  API_LOG_MODES,
+  type ApiLogMode,
+  DEFAULT_API_LOG_MODE,
+  loggedBody,
+  loggedBodyOfText,
+  loggedJsonText,
+  MAX_LOGGED_BODY_BYTES,
+  redactSecrets,
+  shouldLogRequest,
+} from './dashboard/api-log-rules';
+export type { ApiLogEntry } from './dashboard/api-log-service';
 // ---------------------------------------------------------------------------------- the engine
 export { createEngine, DEFAULT_ENGINE_CONFIG, type EngineOptions } from './engine';
 export type {

@@ -31,6 +31,10 @@ export interface CartwrightHandler {
   readonly routes: readonly AnyRoute[];
   readonly prefix: string;
   readonly maxBodyBytes: number;
+  /** Writes the API logs buffered now (decisions §23; they are written at least every second anyway). */
+  flushApiLogs(): Promise<void>;
+  /** At shutdown, before `engine.close()`: writes the buffered API logs; later requests are not logged. */
+  close(): Promise<void>;
 }
 
 /**
@@ -62,6 +66,8 @@ export function createHandler(engine: Engine, options: HandlerOptions): Cartwrig
     routes: pipeline.api.routes,
     prefix: pipeline.api.prefix,
     maxBodyBytes: pipeline.maxBodyBytes,
+    flushApiLogs: async () => pipeline.apiLogs?.flush(),
+    close: async () => pipeline.apiLogs?.close(),
   });
 }
 

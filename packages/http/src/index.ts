@@ -4,6 +4,13 @@
 // `/node`, `/express`, `/fastify` and `/hono`.
 
 // Serving the API: the whole /v1 API, or a handler over routes of your choosing.
+export {
+  ADMIN_CONSOLE_CSP,
+  type AdminConsole,
+  type AdminConsoleOptions,
+  type AdminConsoleRequest,
+  createAdminConsole,
+} from './admin-console';
 export { type ApiHandlerOptions, createApiHandler } from './api';
 export type { TrustProxy } from './client-address';
 export type { CorsOptions } from './cors';
@@ -54,5 +61,13 @@ export {
 } from './route';
 export { apiRoutes } from './routes';
 export { createDocsRoute, createOpenApiRoute } from './routes/system';
+export {
+  CSRF_HEADER,
+  MODE_HEADER,
+  STAFF_SESSION_COOKIE,
+  type StaffAuthorize,
+  type StaffAuthorizeRequest,
+  type StaffIdentity,
+} from './staff-session';
 export { statusForCode } from './status-map';
 export type { ParseInput } from './validate';

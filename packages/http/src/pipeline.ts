@@ -1,5 +1,6 @@
-import { CommerceError, type Scope } from '@cartwright/core';
+import { type ApiLogMode, CommerceError, DEFAULT_API_LOG_MODE, type Scope } from '@cartwright/core';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '@cartwright/core/schemas';
+import { type ApiLogRecorder, createApiLogRecorder } from './api-logs/recorder';
 import { buyerAddressOf, clientAddressOf, type TrustProxy } from './client-address';
 import { compressResponse } from './compress';
 import { type CorsOptions, createCors, isAdminRoute } from './cors';
@@ -65,10 +66,20 @@ export interface PipelineOptions {
    * session cookie (`POST /v1/admin/session`), which is then never read.
    */
   authorize?: StaffAuthorize;
+  /**
+   * API logs (decisions §23, `COMMERCE_API_LOGS`): `writes` (default: every non-GET request and
+   * every 4xx/5xx of a resolved key), `all` or `off`. Written off the request's path, at least
+   * every second; call the handler's `close()` at shutdown to write the last ones.
+   */
+  apiLogs?: ApiLogMode;
+  /** The longest a logged request waits in memory before it is written. Default 1000 ms. */
+  apiLogFlushMs?: number;
 }
 
 export interface Pipeline {
   handle(raw: RawRequest): Promise<RawResponse>;
+  /** The API-log buffer; null when `apiLogs` is `off` (or the engine keeps none). */
+  apiLogs: ApiLogRecorder | null;
   router: Router;
   api: ApiInfo;
   maxBodyBytes: number;
@@ -100,13 +111,49 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
   const cors = createCors(options.cors, prefix);
   const trustProxy = options.trustProxy ?? false;
   const limiter = engine.rateLimits;
+  const apiLogs = createApiLogRecorder(engine.apiLogs, {
+    mode: options.apiLogs ?? DEFAULT_API_LOG_MODE,
+    ...(options.apiLogFlushMs !== undefined && { flushIntervalMs: options.apiLogFlushMs }),
+    onError: (error) => onError(error, { requestId: 'api_logs', route: 'API logs' }),
+  });
 
   // JSON responses over 1 KB are compressed when the client accepts it (docs/contract.md#responses).
   async function handle(raw: RawRequest): Promise<RawResponse> {
-    return compressResponse(await respond(raw), raw.headers);
+    if (apiLogs === null) return compressResponse(await respond(raw), raw.headers);
+    const trace: LogTrace = {
+      created_at: Date.now(),
+      started: performance.now(),
+      auth: null,
+      body: undefined,
+    };
+    const response = await respond(raw, trace);
+    if (trace.auth !== null) logRequest(raw, trace, trace.auth, response);
+    return compressResponse(response, raw.headers);
   }
 
-  async function respond(raw: RawRequest): Promise<RawResponse> {
+  /** Hands a finished request of a resolved key to the API-log buffer (api-logs/recorder.ts). */
+  function logRequest(raw: RawRequest, trace: LogTrace, auth: AuthContext, response: RawResponse): void {
+    const body = response.body;
+    (apiLogs as ApiLogRecorder).add({
+      store_id: auth.store_id,
+      mode: auth.mode,
+      api_key_id: auth.key_id,
+      method: raw.method,
+      path: prefix !== '' && raw.path.startsWith(prefix) ? raw.path.slice(prefix.length) : raw.path,
+      status_code: response.status,
+      latency_ms: Math.round(performance.now() - trace.started),
+      request: trace.body,
+      response:
+        typeof body === 'string' && response.headers['Content-Type']?.startsWith('application/json')
+          ? body
+          : null,
+      ip: clientAddressOf(raw, trustProxy) ?? null,
+      user_agent: raw.headers.get('user-agent'),
+      created_at: trace.created_at,
+    });
+  }
+
+  async function respond(raw: RawRequest, trace?: LogTrace): Promise<RawResponse> {
     const requestId = newRequestId();
     let label: string | undefined;
     // CORS is judged by the route matched, never the raw path (docs/security.md): null until matched.
@@ -166,6 +213,7 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
       if (route.auth !== 'none') {
         try {
           auth = await authenticate(raw, route);
+          if (trace !== undefined) trace.auth = auth;
           if (limiter !== undefined) consult(limiter.take(auth, address));
           if (route.customerToken !== 'none') customer = await customerFor(raw.headers, route, auth);
         } catch (error) {
@@ -190,6 +238,7 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
         readingBody = true;
         const source = await raw.readBody(limit);
         readingBody = false;
+        if (trace !== undefined) trace.body = source;
         if (route.rawBody === true) rawBody = rawBodyText(source, route);
         // A route that takes no body still refuses one that is not JSON (docs/contract.md#requests)
         // instead of acting; a JSON body there is ignored.
@@ -359,7 +408,7 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
     const header = headers.get('authorization');
     // No API key on an admin route: a staff session, or the host's `authorize` (staff-session.ts).
     if ((header === null || header.trim() === '') && route.auth === 'secret') {
-      return authenticateStaff(engine, raw, options.authorize);
+      return authenticateStaff(engine, raw, options.authorize, route.staffRole);
     }
     if (header === null || header.trim() === '') {
       throw new CommerceError(
@@ -399,7 +448,15 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
     return engine.auth.authenticateCustomerToken({ store_id: auth.store_id, mode: auth.mode }, token);
   }
 
-  return { handle, router, api, maxBodyBytes: limit };
+  return { handle, router, api, maxBodyBytes: limit, apiLogs };
+}
+
+/** What the API log of a request needs from inside the pipeline: its key, once resolved, and its body as read. */
+interface LogTrace {
+  created_at: number;
+  started: number;
+  auth: AuthContext | null;
+  body: BodySource | undefined;
 }
 
 /**

@@ -133,6 +133,12 @@ export interface RouteDefinition<
    */
   rateLimit?: 'order_lookup';
   /**
+   * The least staff role that may call an admin route through a staff session or the host's
+   * `authorize` hook (decisions §23; core's `requiredRoleOf`): judged right after sign-in, before
+   * the body is read or validated, so a `member` gets 403 `forbidden` whatever it sends.
+   */
+  staffRole?: 'admin' | 'member';
+  /**
    * The route's use case counts per-address limits of its own (customer sign-in failures,
    * docs/contract.md#sign-in) with `ctx.clientAddress`: a secret-key caller may name the shopper's
    * address in `Commerce-Buyer-Ip` (an IP address, else 400 `parameter_invalid`), which then

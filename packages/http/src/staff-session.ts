@@ -2,8 +2,9 @@
  * Staff sign-in for the back office (decisions §23; docs/back-office.md, docs/security.md): a
  * session in a cookie is a second way, beside a secret API key, to be an admin caller. The
  * pipeline asks {@link authenticateStaff} for every `/v1/admin/…` request that carries no
- * `Authorization` header; the operation then runs with the member's role (`requiredRoleOf` in
- * core refuses a `member` the admin-only operations with 403 `forbidden`).
+ * `Authorization` header; a `member` is refused an admin-only route (its `staffRole`, core's
+ * `requiredRoleOf`) with 403 `forbidden` right there, before the body is read, and core checks
+ * the role again when the operation runs.
  *
  * - The cookie `cartwright_session`: `HttpOnly`, `SameSite=Strict`, `Path=/`, `Secure` when the
  *   request came over https, `Max-Age` 12 h; the server keeps only the token's SHA-256, and signing
@@ -21,6 +22,7 @@
  *   401 `unauthenticated`).
  */
 import { CommerceError, type Mode, type OpenedStaffSession, type StaffActor } from '@cartwright/core';
+import { assertStaffMay } from '@cartwright/core/operations';
 import { StaffAcceptInviteSchema, StaffSessionSchema, StaffSignInSchema } from '@cartwright/core/schemas';
 import { z } from 'zod';
 import type { AuthContext, RouteEngine } from './engine-port';
@@ -111,6 +113,7 @@ export async function authenticateStaff(
   engine: RouteEngine,
   request: StaffAuthorizeRequest,
   authorize: StaffAuthorize | undefined,
+  requiredRole: 'admin' | 'member' = 'member',
 ): Promise<AuthContext> {
   let staff: StaffActor;
   let mode: Mode;
@@ -137,6 +140,8 @@ export async function authenticateStaff(
     mode = staffModeOf(request.headers);
   }
   assertCsrfHeader(request.method, request.headers);
+  // The role before anything else of the request is looked at (core checks it again in `execute`).
+  assertStaffMay(staff, { name: `${request.method} ${request.path}`, role: requiredRole });
   const scope = await engine.scopeFor(mode);
   return { key_id: `staff:${staff.member_id}`, store_id: scope.store_id, mode, key_type: 'secret', staff };
 }

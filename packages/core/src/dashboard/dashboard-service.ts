@@ -1,11 +1,10 @@
-import type { PageRequest, Scope } from '../ports/storage';
-import type { ApiLogRecord } from '../ports/storage/dashboard';
+import type { Scope } from '../ports/storage';
 import type { ServiceContext } from '../shared/context';
-import { CommerceError, errors } from '../shared/errors';
+import { CommerceError } from '../shared/errors';
 import { money } from '../shared/money';
 import { read } from '../shared/unit-of-work';
 import { iso } from '../shared/wire-format';
-import type { ApiLog, ApiLogListQuery, DashboardStats } from './schemas';
+import type { DashboardStats } from './schemas';
 import { type DashboardPeriod, orderWindows, planDashboard, summarize } from './stats';
 
 /** Orders a merchant still has to act on (decisions §23 `pending_orders`). */
@@ -73,59 +72,3 @@ export function createDashboardService(ctx: ServiceContext) {
     },
   };
 }
-
-export function apiLogToWire(record: ApiLogRecord): ApiLog {
-  return {
-    id: record.id,
-    method: record.method,
-    path: record.path,
-    status_code: record.status_code,
-    latency_ms: record.latency_ms,
-    request_body: record.request_body,
-    response_body: record.response_body,
-    api_key_id: record.api_key_id,
-    ip: record.ip,
-    user_agent: record.user_agent,
-    created_at: iso(record.created_at),
-  };
-}
-
-/** How long API logs are kept (decisions §23): 30 days. */
-export const API_LOG_RETENTION_MS = 30 * 86_400_000;
-
-/** A request to log, as the HTTP layer hands it over (already redacted and cut). */
-export type ApiLogEntry = Omit<ApiLogRecord, 'id'>;
-
-/** API logs (decisions §23): written by the HTTP layer's buffer, read here. */
-export function createApiLogService(ctx: ServiceContext) {
-  return {
-    /** Writes a batch in one multi-row insert (one transaction), each with a new `log_` id. */
-    async record(entries: readonly ApiLogEntry[]): Promise<void> {
-      if (entries.length === 0) return;
-      const records = entries.map((entry): ApiLogRecord => ({ ...entry, id: ctx.ids.next('log') }));
-      await ctx.storage.transaction((tx) => tx.apiLogs.insertMany(records));
-    },
-    /** Deletes the logs older than the retention (30 days), of every store and mode; answers how many. */
-    prune(): Promise<number> {
-      const before = ctx.clock.now() - API_LOG_RETENTION_MS;
-      return ctx.storage.transaction((tx) => tx.apiLogs.prune(before));
-    },
-    async list(scope: Scope, query: ApiLogListQuery, page: PageRequest<'created_at'>) {
-      const result = await read(ctx, (tx) =>
-        tx.apiLogs.list(
-          scope,
-          { method: query.method, status_code: query.status_code, path: query.path },
-          page,
-        ),
-      );
-      return { ...result, data: result.data.map(apiLogToWire) };
-    },
-    async get(scope: Scope, id: string) {
-      const record = await read(ctx, (tx) => tx.apiLogs.get(scope, id));
-      if (record === null) throw errors.notFound('API log', id);
-      return apiLogToWire(record);
-    },
-  };
-}
-
-export type ApiLogService = ReturnType<typeof createApiLogService>;

@@ -9,6 +9,7 @@ import { assertAdminRemains, type StaffActor } from './roles';
 import {
   type Member,
   type MemberCreate,
+  MemberCreateSchema,
   type MemberList,
   type MemberUpdate,
   type StaffAcceptInvite,
@@ -251,8 +252,13 @@ export function createMemberService(ctx: ServiceContext) {
       return (await invite(scope, input)).member;
     },
 
-    /** As {@link create}, answering the invitation token too (the CLI prints the link). */
-    invite,
+    /**
+     * As {@link create} (the body validated here: 400 `parameter_*`), answering the invitation
+     * token too (the CLI's `members create` prints it as a link).
+     */
+    invite(scope: Scope, body: unknown): Promise<MemberInvitation> {
+      return invite(scope, parseInput(MemberCreateSchema, body ?? {}));
+    },
 
     /** `PATCH …/members/{id}`: a new role; demoting the last admin → 409 `last_admin`. */
     async update(scope: Scope, id: string, input: MemberUpdate): Promise<Member> {

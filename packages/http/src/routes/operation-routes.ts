@@ -1,4 +1,4 @@
-import type { AnyOperation, OperationCustomer } from '@cartwright/core/operations';
+import { type AnyOperation, type OperationCustomer, requiredRoleOf } from '@cartwright/core/operations';
 import { type AnyRoute, defineRoute, jsonText, withHeaders } from '../route';
 import { scopeOf } from './scope';
 
@@ -28,6 +28,7 @@ export function routeOf(operation: AnyOperation): AnyRoute {
     ...(operation.operationId === undefined ? {} : { operationId: operation.operationId }),
     ...(operation.http.rateLimit === undefined ? {} : { rateLimit: operation.http.rateLimit }),
     ...(operation.http.buyerIp === undefined ? {} : { buyerIp: operation.http.buyerIp }),
+    ...(operation.auth === 'secret' ? { staffRole: requiredRoleOf(operation) } : {}),
     ...(operation.errors === undefined ? {} : { errors: operation.errors }),
     ...(operation.http.responseHeaders === undefined
       ? {}

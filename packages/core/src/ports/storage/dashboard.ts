@@ -66,6 +66,12 @@ export interface ApiLogRecord {
   created_at: Millis;
 }
 
+/** An API log as written: its bodies as JSON text of an object (already redacted and cut), or null. */
+export type ApiLogWrite = Omit<ApiLogRecord, 'request_body' | 'response_body'> & {
+  request_body: string | null;
+  response_body: string | null;
+};
+
 export interface ApiLogListFilter {
   method?: string | undefined;
   status_code?: number | undefined;
@@ -74,8 +80,8 @@ export interface ApiLogListFilter {
 }
 
 export interface ApiLogRepository {
-  /** Inserts many rows in one statement (a buffered flush). */
-  insertMany(records: readonly ApiLogRecord[]): Promise<void>;
+  /** Inserts many rows in one statement (a buffered flush); the bodies' JSON text is written as it is. */
+  insertMany(records: readonly ApiLogWrite[]): Promise<void>;
   get(scope: Scope, id: string): Promise<ApiLogRecord | null>;
   /** Newest first (created_at desc, id desc); `total_count` counts all matches. */
   list(scope: Scope, filter: ApiLogListFilter, page: PageRequest<'created_at'>): Promise<Page<ApiLogRecord>>;

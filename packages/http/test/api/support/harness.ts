@@ -5,6 +5,7 @@ import { type EngineInternals, engineInternals } from '@cartwright/core/internal
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { createNodeListener } from '../../../src/adapters/node';
 import { type ApiHandlerOptions, createApiHandler } from '../../../src/api';
+import type { CartwrightHandler } from '../../../src/create-handler';
 import { API_TARGETS, type Target } from './targets';
 
 /**
@@ -49,6 +50,8 @@ export interface TestApi {
   liveScope: Scope;
   keys: Keys;
   baseUrl: string;
+  /** The handler served (`flushApiLogs()` writes the buffered API logs). */
+  handler: CartwrightHandler;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   get<T = any>(path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   post<T = any>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>;
@@ -112,7 +115,9 @@ export async function startApi(
   const scope = await engine.scopeFor('test');
   const liveScope = await engine.scopeFor('live');
   for (const key of Object.values(KEYS)) await engine.apiKeys.register(scope.store_id, key);
-  const handler = createApiHandler(engine, { validateResponses: true, ...handlerOptions });
+  // API logs only where a block asks for them: their background writes would disturb the blocks
+  // that count transactions.
+  const handler = createApiHandler(engine, { validateResponses: true, apiLogs: 'off', ...handlerOptions });
   const server: Server = createServer(createNodeListener(handler));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -162,12 +167,14 @@ export async function startApi(
     liveScope,
     keys: KEYS,
     baseUrl,
+    handler,
     request,
     ...admin,
     storefront: withKey('publishable'),
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
+      await handler.close();
       await engine.close();
       await dispose();
     },

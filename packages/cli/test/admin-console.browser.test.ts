@@ -1,0 +1,463 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  CLI_DIR,
+  call,
+  DATABASE_TARGETS,
+  eventually,
+  freshDatabaseUrl,
+  type ServeProcess,
+  startServe,
+  stop,
+} from './support/serve-process';
+
+/**
+ * The admin console (decisions §23) in a real browser: Debian's Chromium driven by playwright-core
+ * against the real `cartwright serve` process, on SQLite and on PostgreSQL when the run has it.
+ * The first admin is invited through the API (secret key; the `member.invited` token arrives at a
+ * webhook receiver), accepts the invitation in the console, signs out and in again; then a product
+ * with two variants is created in the console, an order is placed through the storefront API, and
+ * the order is paid, fulfilled, shipped and refunded in the console; the dashboard shows it.
+ * Screenshots of each page go to packages/cli/test-results/admin-console/ (gitignored).
+ */
+const SECRET = 'sk_test_adminConsoleSecret00000000000001';
+const PUBLISHABLE = 'pk_test_adminConsolePublishable000000001';
+const ADMIN_EMAIL = 'owner@example.com';
+const PASSWORD = 'console-password-1';
+const SHOTS = resolve(CLI_DIR, 'test-results/admin-console');
+
+/** Debian's Chromium (`apt-get install chromium`; .ci/run installs it), or CHROMIUM_PATH. */
+function chromiumPath(): string {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  const found = candidates.find(
+    (path): path is string => path !== undefined && path !== '' && existsSync(path),
+  );
+  if (found === undefined) {
+    throw new Error(
+      'Chromium is missing: the admin console tests need a real browser. Install it with ' +
+        '`apt-get install -y chromium` (CI does, in .ci/run) or set CHROMIUM_PATH.',
+    );
+  }
+  return found;
+}
+
+/** A loopback webhook endpoint keeping each `member.invited` token, and answering GETs with a tiny PNG. */
+async function startReceiver() {
+  const tokens = new Map<string, string>();
+  const png = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+    'base64',
+  );
+  const server: Server = createServer((req, res) => {
+    if (req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'image/png' }).end(png);
+      return;
+    }
+    let body = '';
+    req.on('data', (chunk: Buffer) => {
+      body += chunk.toString();
+    });
+    req.on('end', () => {
+      const event = JSON.parse(body) as { type: string; data: { email: string; token: string } };
+      if (event.type === 'member.invited') tokens.set(event.data.email, event.data.token);
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { base, tokens, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+for (const target of DATABASE_TARGETS) {
+  // Each step waits at most 10 s for the page (setDefaultTimeout); a whole test, 60 s on a loaded CI machine.
+  describe(`the admin console in Chromium, served by cartwright serve on ${target}`, {
+    timeout: 60_000,
+  }, () => {
+    let server: ServeProcess;
+    let browser: Browser;
+    let page: Page;
+    let receiver: Awaited<ReturnType<typeof startReceiver>>;
+    const dir = mkdtempSync(join(tmpdir(), 'cartwright-admin-console-'));
+    const pageErrors: string[] = [];
+    const shot = (name: string) =>
+      page.screenshot({ path: join(SHOTS, `${target}-${name}.png`), fullPage: true });
+
+    beforeAll(async () => {
+      const executablePath = chromiumPath();
+      mkdirSync(SHOTS, { recursive: true });
+      receiver = await startReceiver();
+      // The webhook worker runs in the process ([] = no --no-worker): it delivers member.invited.
+      server = await startServe(
+        await freshDatabaseUrl(target, dir),
+        { COMMERCE_API_KEYS: `${SECRET},${PUBLISHABLE}`, COMMERCE_ALLOW_PRIVATE_WEBHOOKS: '1' },
+        [],
+      );
+      browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu'] });
+      page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      page.setDefaultTimeout(10_000);
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      // Content-Security-Policy violations and failed loads show as console errors (the browser's
+      // own favicon request is not the console's). The API's 400, 401 and 422 answers that the
+      // tests provoke (a wrong password, a bad discount) are expected.
+      page.on('console', (message) => {
+        const text = `${message.text()} (${message.location().url})`;
+        if (message.type() !== 'error' || /favicon|status of (400|401|422) .*\/v1\//.test(text)) return;
+        pageErrors.push(text);
+      });
+    });
+
+    afterAll(async () => {
+      await browser?.close();
+      if (server) await stop(server);
+      await receiver?.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    test('serves the console at /admin/ as static files with a strict CSP; /admin redirects there', async () => {
+      const redirect = await fetch(`${server.url}/admin`, { redirect: 'manual' });
+      expect(redirect.status).toBe(308);
+      expect(redirect.headers.get('location')).toBe('/admin/');
+      const html = await fetch(`${server.url}/admin/`);
+      expect(html.status).toBe(200);
+      expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(html.headers.get('content-security-policy')).toContain("script-src 'self'");
+      const text = await html.text();
+      expect(text).toContain('src="/admin/app.js"');
+      expect(text).toContain('<meta name="cartwright-api" content="">');
+      const js = await fetch(`${server.url}/admin/app.js`, { headers: { 'accept-encoding': 'gzip' } });
+      expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      const etag = js.headers.get('etag')!;
+      expect(
+        (
+          await fetch(`${server.url}/admin/app.js`, {
+            headers: { 'if-none-match': etag, 'accept-encoding': 'gzip' },
+          })
+        ).status,
+      ).toBe(304);
+      expect((await fetch(`${server.url}/admin/nope.js`)).status).toBe(404);
+      expect((await fetch(`${server.url}/admin/`, { method: 'POST' })).status).toBe(405);
+    });
+
+    test('the first admin accepts the invitation, signs out, and signs in through the page; a wrong password shows the API message', async () => {
+      const hook = await call(server, 'POST', '/v1/admin/webhooks', SECRET, {
+        url: `${receiver.base}/hooks`,
+        events: ['member.invited'],
+      });
+      expect(hook.status).toBe(200);
+      const member = await call(server, 'POST', '/v1/admin/organization/members', SECRET, {
+        email: ADMIN_EMAIL,
+        role: 'admin',
+      });
+      expect(member.status).toBe(200);
+      const token = await eventually(
+        async () => receiver.tokens.get(ADMIN_EMAIL),
+        15_000,
+        'the member.invited token at the webhook receiver',
+      );
+
+      await page.goto(`${server.url}/admin/#/accept-invite?token=${encodeURIComponent(token)}`);
+      await page.getByLabel('New password (8 characters or more)').fill(PASSWORD);
+      await page.getByLabel('Repeat the password').fill(PASSWORD);
+      await shot('accept-invite');
+      await page.getByRole('button', { name: 'Set password and sign in' }).click();
+      await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+      expect(await page.getByTestId('who').textContent()).toBe(`${ADMIN_EMAIL} (admin)`);
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('heading', { name: 'Sign in to Cartwright' }).waitFor();
+      await page.getByLabel('E-mail').fill(ADMIN_EMAIL);
+      await page.getByLabel('Password').fill('not-the-password');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/\S/);
+      const message = await page.getByRole('alert').first().textContent();
+      const direct = await fetch(`${server.url}/v1/admin/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'cartwright-csrf': '1' },
+        body: JSON.stringify({ email: ADMIN_EMAIL, password: 'not-the-password' }),
+      });
+      expect(message).toBe(((await direct.json()) as { error: { message: string } }).error.message);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await shot('sign-in');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+      // The keys of this server are test-mode keys: work in test mode.
+      await page.locator('#mode').selectOption('test');
+      await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    });
+
+    test('a product with two variants created in the console, then an image by URL, a stock adjustment and a category', async () => {
+      const category = await call(server, 'POST', '/v1/admin/categories', SECRET, { name: 'Shirts' });
+      expect(category.status).toBe(200);
+      await page.getByRole('link', { name: 'Products', exact: true }).click();
+      await page.getByRole('link', { name: 'New product' }).click();
+      await page.getByLabel('Name', { exact: true }).fill('Console Tee <b>bold</b>');
+      await page.getByLabel('Option 1 name').fill('Size');
+      await page.getByLabel('Option 1 values').fill('S, M');
+      for (const [i, size] of ['S', 'M'].entries()) {
+        await page.getByLabel(`Variant ${i + 1} SKU`).fill(`TEE-${size}-${target}`);
+        await page.getByLabel(`Variant ${i + 1} price`).fill('25.00');
+        await page.getByLabel(`Variant ${i + 1} option 1 value`).fill(size);
+        await page.getByLabel(`Variant ${i + 1} stock on hand`).fill('10');
+      }
+      await shot('product-new');
+      await page.getByRole('button', { name: 'Create product' }).click();
+      // The name is shown as text, never parsed as HTML.
+      await page.getByRole('heading', { name: 'Console Tee <b>bold</b>' }).waitFor();
+      expect(await page.locator('main b').count()).toBe(0);
+      const list = await call(server, 'GET', '/v1/admin/products?q=Console', SECRET);
+      const product = list.body.data[0];
+      expect(
+        product.variants.map((v: { sku: string; price: { amount: number } }) => [v.sku, v.price.amount]),
+      ).toEqual([
+        [`TEE-S-${target}`, 2500],
+        [`TEE-M-${target}`, 2500],
+      ]);
+      expect(product.options[0].values.map((v: { value: string }) => v.value)).toEqual(['S', 'M']);
+
+      await page.getByLabel('Image URL').fill(`${receiver.base}/tee.png`);
+      await page.getByLabel('Alt text').fill('A tee');
+      await page.getByRole('button', { name: 'Add image' }).click();
+      await page.getByRole('img', { name: 'A tee' }).waitFor();
+      await page.getByLabel(`Stock change of TEE-S-${target}`).fill('5');
+      await page
+        .getByRole('row', { name: new RegExp(`TEE-S-${target}`) })
+        .getByRole('button', { name: 'Adjust stock' })
+        .click();
+      await expect
+        .poll(() => page.getByTestId(`stock-TEE-S-${target}`).textContent())
+        .toBe('15 on hand, 15 available');
+      await page.getByLabel('Shirts').check();
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      expect(
+        (await call(server, 'GET', `/v1/admin/products/${product.id}`, SECRET)).body.category_ids,
+      ).toEqual([category.body.id]);
+      await shot('product');
+    });
+
+    test('an order placed through the storefront API is paid, fulfilled, shipped, partly returned and refunded in the console; the dashboard shows it', async () => {
+      const product = (await call(server, 'GET', '/v1/admin/products?q=Console', SECRET)).body.data[0];
+      const variant = product.variants.find((v: { sku: string }) => v.sku === `TEE-M-${target}`);
+      const cart = await call(server, 'POST', '/v1/storefront/carts', PUBLISHABLE, {
+        shipping_address: {
+          name: 'Ada',
+          line1: '1 Main St',
+          city: 'London',
+          postal_code: 'EC1A 1BB',
+          country: 'GB',
+        },
+      });
+      expect(cart.status).toBe(200);
+      const item = await call(server, 'POST', `/v1/storefront/carts/${cart.body.id}/items`, PUBLISHABLE, {
+        variant_id: variant.id,
+        quantity: 2,
+      });
+      expect(item.status).toBe(200);
+      const checkout = await call(
+        server,
+        'POST',
+        `/v1/storefront/carts/${cart.body.id}/checkout`,
+        PUBLISHABLE,
+        {
+          email: 'buyer@example.com',
+          payment_provider: 'manual',
+        },
+      );
+      expect(checkout.status).toBe(201);
+      const order = checkout.body;
+
+      await page.getByRole('link', { name: 'Orders', exact: true }).click();
+      await page.getByLabel('Search').fill('buyer@example.com');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await page.getByRole('link', { name: `#${order.number}` }).waitFor();
+      await shot('orders');
+      await page.getByRole('link', { name: `#${order.number}` }).click();
+      await page.getByRole('heading', { name: `Order #${order.number}` }).waitFor();
+
+      // The manual provider's payment is pending until the shop marks it received.
+      await page.getByRole('button', { name: 'Mark completed' }).click();
+      await page.getByRole('button', { name: 'Create fulfilment' }).click();
+      await page.getByRole('button', { name: 'Mark shipped' }).click();
+      await page.getByRole('button', { name: 'Mark delivered' }).waitFor();
+      // One of the two units comes back: the return (approved, as the shop creates it) is received
+      // and completed in the console; completing a refund-type return refunds that unit.
+      const ret = await call(server, 'POST', `/v1/admin/orders/${order.id}/returns`, SECRET, {
+        lines: [{ order_line_id: order.lines[0].id, quantity: 1 }],
+      });
+      expect(ret.status).toBe(200);
+      await page.reload();
+      await page.getByRole('button', { name: 'Mark received' }).click();
+      await page.getByRole('button', { name: 'Complete' }).click();
+      await page.getByRole('heading', { name: 'Returns' }).waitFor();
+      await expect.poll(() => page.getByTestId('order-refunded').textContent()).toBe('$25.00');
+      // The rest is refunded by hand.
+      await page.getByLabel('Reason (optional)').fill('customer changed their mind');
+      await page.getByRole('button', { name: 'Refund', exact: true }).click();
+      await expect
+        .poll(() => page.getByTestId('order-refunded').textContent())
+        .toBe(await page.getByTestId('order-total').textContent());
+      await shot('order');
+
+      const after = (await call(server, 'GET', `/v1/admin/orders/${order.id}`, SECRET)).body;
+      expect(after.payment_status).toBe('refunded');
+      expect(after.fulfillments.map((f: { status: string }) => f.status)).toEqual(['shipped']);
+      expect(after.lines[0].fulfilled_quantity).toBe(2);
+      expect(after.refunds).toHaveLength(2);
+      expect(after.refunds.map((r: { amount: { amount: number } }) => r.amount.amount)).toEqual([2500, 2500]);
+      expect(after.refunds.map((r: { reason: string | null }) => r.reason)).toContain(
+        'customer changed their mind',
+      );
+      const returns = (await call(server, 'GET', `/v1/admin/returns?order_id=${order.id}`, SECRET)).body.data;
+      expect(returns.map((r: { status: string }) => r.status)).toEqual(['completed']);
+
+      // A second order, paid in full through the API, so that today has revenue.
+      const second = await call(server, 'POST', '/v1/admin/orders', SECRET, {
+        lines: [{ variant_id: variant.id, quantity: 1 }],
+        email: 'second@example.com',
+        status: 'pending',
+      });
+      expect(second.status).toBe(201);
+      const paid = await call(server, 'POST', `/v1/admin/orders/${second.body.id}/payments`, SECRET, {
+        amount: second.body.total.amount,
+        provider: 'cash',
+      });
+      expect(paid.status).toBe(200);
+
+      await page.getByRole('link', { name: 'Dashboard' }).click();
+      await page.getByRole('heading', { name: 'Recent orders' }).waitFor();
+      await page.getByRole('link', { name: `#${order.number}` }).waitFor();
+      await page.getByRole('link', { name: `#${second.body.number}` }).waitFor();
+      expect(await page.getByTestId("kpi-today's-orders").locator('.value').textContent()).toBe('2');
+      expect(await page.getByTestId("kpi-today's-revenue").locator('.value').textContent()).toBe('$25.00');
+      // The chart: one bar per day of the period, today's (the last) the highest.
+      const chart = page.getByRole('img', { name: /^Revenue per day, 7 days, \$25\.00 in all$/ });
+      await chart.waitFor();
+      expect(await chart.locator('rect').count()).toBe(7);
+      expect(await chart.locator('rect').last().locator('title').textContent()).toMatch(/: \$25\.00$/);
+      await shot('dashboard');
+
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByRole('link', { name: 'Orders', exact: true }).click();
+      await page.getByRole('heading', { name: 'Orders' }).waitFor();
+      await page.getByRole('link', { name: `#${order.number}` }).click();
+      await page.getByRole('heading', { name: `Order #${order.number}` }).waitFor();
+      await shot('order-390px');
+      await page.setViewportSize({ width: 1280, height: 900 });
+    });
+
+    test('customers; a discount created and deactivated in the console (a refused one shows the API message, and is in the API logs); settings with webhook deliveries', async () => {
+      await page.getByRole('link', { name: 'Customers' }).click();
+      await page.getByRole('heading', { name: 'Customers' }).waitFor();
+      await shot('customers');
+      await page.getByRole('link', { name: 'Discounts' }).click();
+      await page.getByRole('heading', { name: 'Discounts' }).waitFor();
+      await page.getByLabel('Name', { exact: true }).fill('Ten off');
+      await page.getByLabel('Code').fill(`TEN-${target}`);
+      await page.getByLabel('Value').fill('200');
+      await page.getByRole('button', { name: 'Create discount' }).click();
+      const tooMuch = await call(server, 'POST', '/v1/admin/discounts', SECRET, {
+        name: 'Ten off',
+        code: `TEN-${target}`,
+        value_type: 'percentage',
+        value: 200,
+      });
+      expect(tooMuch.status).toBe(400);
+      await expect
+        .poll(() => page.getByRole('alert').filter({ hasText: /\S/ }).first().textContent())
+        .toBe(tooMuch.body.error.message);
+      await page.getByLabel('Value').fill('10');
+      await page.getByRole('button', { name: 'Create discount' }).click();
+      await page
+        .getByRole('row', { name: new RegExp(`Ten off TEN-${target} percentage 10% active`) })
+        .waitFor();
+      await page.getByRole('button', { name: 'Deactivate' }).click();
+      await page
+        .getByRole('row', { name: new RegExp(`Ten off TEN-${target} percentage 10% inactive`) })
+        .waitFor();
+      await shot('discounts');
+
+      // The refused request in the API logs (written off the request path, so polled for).
+      await page.getByRole('link', { name: 'API logs' }).click();
+      await page.getByRole('heading', { name: 'API logs' }).waitFor();
+      await page.getByLabel('Status').fill('400');
+      await page.getByLabel('Path starts with').fill('/v1/admin/discounts');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      const logged = page.getByRole('row', { name: /POST \/v1\/admin\/discounts 400/ }).first();
+      await expect
+        .poll(
+          async () => {
+            await page.reload();
+            await page.getByRole('heading', { name: 'API logs' }).waitFor();
+            return logged.count();
+          },
+          { timeout: 10_000 },
+        )
+        .toBe(1);
+      await shot('logs');
+      await logged.getByRole('link').click();
+      await page.getByRole('heading', { name: 'POST /v1/admin/discounts' }).waitFor();
+      expect(await page.locator('pre.json').last().textContent()).toContain(tooMuch.body.error.code);
+      await page.getByRole('link', { name: 'Settings' }).click();
+      await page.getByRole('heading', { name: 'Members' }).waitFor();
+      await page.getByRole('cell', { name: ADMIN_EMAIL }).waitFor();
+      await page.getByRole('button', { name: 'Deliveries' }).click();
+      await page.getByRole('row', { name: /member\.invited succeeded/ }).waitFor();
+      await shot('settings');
+      expect(pageErrors).toEqual([]);
+    });
+
+    test('a member invited from Settings accepts in another browser and works on orders, but not on settings', async () => {
+      await page.getByLabel('E-mail').fill('clerk@example.com');
+      await page.getByLabel('Role').selectOption('member');
+      await page.getByRole('button', { name: 'Invite' }).click();
+      await page.getByRole('row', { name: /clerk@example\.com member invited/ }).waitFor();
+      const token = await eventually(
+        async () => receiver.tokens.get('clerk@example.com'),
+        15_000,
+        "the clerk's member.invited token",
+      );
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      try {
+        const clerk = await context.newPage();
+        await clerk.goto(`${server.url}/admin/#/accept-invite?token=${encodeURIComponent(token)}`);
+        await clerk.getByLabel('New password (8 characters or more)').fill(PASSWORD);
+        await clerk.getByLabel('Repeat the password').fill('something-else');
+        await clerk.getByRole('button', { name: 'Set password and sign in' }).click();
+        await expect
+          .poll(() => clerk.getByRole('alert').first().textContent())
+          .toBe('The two passwords differ.');
+        await clerk.getByLabel('Repeat the password').fill(PASSWORD);
+        await clerk.getByRole('button', { name: 'Set password and sign in' }).click();
+        await clerk.getByRole('heading', { name: 'Dashboard' }).waitFor();
+        expect(await clerk.getByTestId('who').textContent()).toBe('clerk@example.com (member)');
+        await clerk.locator('#mode').selectOption('test');
+        await clerk.getByRole('link', { name: 'Orders', exact: true }).click();
+        await clerk.getByRole('heading', { name: 'Orders' }).waitFor();
+        await clerk.getByRole('link', { name: 'Settings' }).click();
+        await clerk.getByText('Only an admin manages store settings, keys, webhooks and members.').waitFor();
+        // The same invitation link a second time: the API's message, shown as it is.
+        await clerk.getByRole('button', { name: 'Sign out' }).click();
+        await clerk.getByRole('heading', { name: 'Sign in to Cartwright' }).waitFor();
+        await clerk.goto(`${server.url}/admin/#/accept-invite?token=${encodeURIComponent(token)}`);
+        await clerk.getByLabel('New password (8 characters or more)').fill(PASSWORD);
+        await clerk.getByLabel('Repeat the password').fill(PASSWORD);
+        await clerk.getByRole('button', { name: 'Set password and sign in' }).click();
+        const reused = await fetch(`${server.url}/v1/admin/session/accept-invite`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'cartwright-csrf': '1' },
+          body: JSON.stringify({ token, password: PASSWORD }),
+        });
+        expect(reused.status).toBe(422);
+        const { error } = (await reused.json()) as { error: { message: string } };
+        await expect.poll(() => clerk.getByRole('alert').first().textContent()).toBe(error.message);
+      } finally {
+        await context.close();
+      }
+    });
+  });
+}

@@ -1,0 +1,1970 @@
+// The Cartwright admin console (decisions §23, docs/back-office.md#the-admin-console): one plain ES
+// module, no dependencies, no build step. It talks only to the public /v1 API, signed in with the
+// staff session cookie (POST /v1/admin/session); every request that changes state sends the
+// `Cartwright-Csrf` header, every request the `Cartwright-Mode` header (live or test).
+// Data from the API is only ever rendered as text (textContent, attribute values), never as HTML.
+
+const API = document.querySelector('meta[name="cartwright-api"]')?.getAttribute('content') ?? '';
+const root = document.getElementById('app');
+const MODE_KEY = 'cartwright-admin-mode';
+
+const state = { member: null, store: null };
+
+// ------------------------------------------------------------------------------------ helpers
+
+/** An element: props (`on*` listeners, `value`/`checked` properties, other attributes), children as text or nodes. */
+function h(tag, props, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props ?? {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith('on')) el.addEventListener(key.slice(2), value);
+    else if (key === 'value' || key === 'checked') el[key] = value;
+    else el.setAttribute(key, value === true ? '' : String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else if (child instanceof Node) el.appendChild(child);
+    else el.appendChild(document.createTextNode(String(child)));
+  }
+}
+
+function mode() {
+  return localStorage.getItem(MODE_KEY) === 'test' ? 'test' : 'live';
+}
+
+/**
+ * The mode to start in when none was chosen: where the orders are. `pnpm start` makes test keys
+ * only, so a fresh installation's orders are test orders; a shop with live orders starts in live.
+ * Nothing is remembered unless test is picked, so a shop that goes live later starts in live.
+ */
+async function chooseModeOnce() {
+  if (localStorage.getItem(MODE_KEY) !== null) return;
+  const orders = async (m) => {
+    const res = await fetch(`${API}/v1/admin/orders?limit=1`, {
+      headers: { 'Cartwright-Mode': m },
+      credentials: 'same-origin',
+    });
+    if (!res.ok) return 0;
+    const body = await res.json();
+    return Array.isArray(body?.data) ? body.data.length : 0;
+  };
+  try {
+    if ((await orders('live')) === 0 && (await orders('test')) > 0) localStorage.setItem(MODE_KEY, 'test');
+  } catch {
+    // The default (live) stays.
+  }
+}
+
+class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** One call of the /v1 API with the staff session; an error answer throws its message. */
+async function api(method, path, body) {
+  const headers = { 'Cartwright-Mode': mode() };
+  if (method !== 'GET') headers['Cartwright-Csrf'] = '1';
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let res;
+  try {
+    res = await fetch(API + path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+  } catch (error) {
+    throw new ApiError(0, 'network_error', `The API could not be reached: ${error.message}`);
+  }
+  const text = await res.text();
+  let data = null;
+  try {
+    data = text === '' ? null : JSON.parse(text);
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const message = data?.error?.message ?? `The API answered ${res.status}.`;
+    const error = new ApiError(res.status, data?.error?.code ?? 'unknown', message);
+    if (res.status === 401 && path !== '/v1/admin/session') {
+      state.member = null;
+      render();
+    }
+    throw error;
+  }
+  return data;
+}
+
+function query(params) {
+  const q = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== '') q.set(key, String(value));
+  }
+  const s = q.toString();
+  return s === '' ? '' : `?${s}`;
+}
+
+function digitsOf(currency) {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
+      .maximumFractionDigits;
+  } catch {
+    return 2;
+  }
+}
+
+function money(m) {
+  if (m === null || m === undefined) return '—';
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency: m.currency }).format(
+      m.amount / 10 ** digitsOf(m.currency),
+    );
+  } catch {
+    return `${m.amount} ${m.currency}`;
+  }
+}
+
+function currency() {
+  return state.store?.currency ?? 'USD';
+}
+
+/** A decimal amount typed by a person → integer minor units of the store currency (NaN when not a number). */
+function toMinor(text, cur = currency()) {
+  const trimmed = String(text).trim();
+  if (!/^-?\d+(\.\d+)?$/.test(trimmed)) return Number.NaN;
+  return Math.round(Number(trimmed) * 10 ** digitsOf(cur));
+}
+
+function toMajor(amount, cur = currency()) {
+  return (amount / 10 ** digitsOf(cur)).toFixed(digitsOf(cur));
+}
+
+function when(iso) {
+  if (!iso) return '—';
+  return new Date(iso).toLocaleString();
+}
+
+const GOOD = new Set([
+  'completed',
+  'paid',
+  'fulfilled',
+  'delivered',
+  'active',
+  'shipped',
+  'approved',
+  'succeeded',
+]);
+const BAD = new Set(['cancelled', 'failed', 'refunded', 'rejected', 'archived', 'inactive', 'disabled']);
+
+function badge(status, label) {
+  const code = /^\d{3}$/.test(status) ? Number(status) : 0;
+  const kind =
+    GOOD.has(status) || (code > 0 && code < 400) ? 'good' : BAD.has(status) || code >= 500 ? 'bad' : 'wait';
+  const text = String(status).replaceAll('_', ' ');
+  return h('span', { class: `badge ${kind}` }, label ? `${label}: ${text}` : text);
+}
+
+function errorSlot() {
+  return h('p', { class: 'error', role: 'alert' });
+}
+
+function showError(slot, error) {
+  slot.textContent = error instanceof Error ? error.message : String(error);
+}
+
+/** Runs `action` for a form or button, showing its error (the API's message) in `slot`. */
+async function attempt(slot, button, action) {
+  slot.textContent = '';
+  if (button) button.disabled = true;
+  try {
+    await action();
+  } catch (error) {
+    showError(slot, error);
+  } finally {
+    if (button) button.disabled = false;
+  }
+}
+
+function field(label, input) {
+  const id = input.id || `f-${Math.random().toString(36).slice(2)}`;
+  input.id = id;
+  return h('div', {}, h('label', { for: id }, label), input);
+}
+
+function select(name, options, value) {
+  return h(
+    'select',
+    { name },
+    options.map(([v, label]) => h('option', { value: v, selected: v === value }, label)),
+  );
+}
+
+function table(columns, rows, empty = 'Nothing here yet.') {
+  if (rows.length === 0) return h('p', { class: 'muted' }, empty);
+  return h(
+    'div',
+    { class: 'table-wrap' },
+    h(
+      'table',
+      {},
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          columns.map((c) => h('th', { scope: 'col', class: c.num ? 'num' : null }, c.label)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        rows.map((row) =>
+          h(
+            'tr',
+            {},
+            columns.map((c) => h('td', { class: c.num ? 'num' : null }, c.render(row))),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function link(href, text) {
+  return h('a', { href }, text);
+}
+
+function idLink(base, id, text) {
+  return link(`#/${base}/${encodeURIComponent(id)}`, text);
+}
+
+function parseHash() {
+  const raw = location.hash.replace(/^#/, '') || '/';
+  const [path, q = ''] = raw.split('?');
+  return { parts: path.split('/').filter(Boolean), params: new URLSearchParams(q) };
+}
+
+function go(hash) {
+  if (location.hash === hash) render();
+  else location.hash = hash;
+}
+
+function page(title, ...children) {
+  return [h('h1', {}, title), ...children];
+}
+
+// ------------------------------------------------------------------------------------ layout
+
+const NAV = [
+  ['dashboard', 'Dashboard'],
+  ['orders', 'Orders'],
+  ['products', 'Products'],
+  ['customers', 'Customers'],
+  ['discounts', 'Discounts'],
+  ['logs', 'API logs'],
+  ['settings', 'Settings'],
+];
+
+function layout(section, content) {
+  const modeSelect = select(
+    'mode',
+    [
+      ['live', 'Live'],
+      ['test', 'Test'],
+    ],
+    mode(),
+  );
+  modeSelect.id = 'mode';
+  modeSelect.addEventListener('change', () => {
+    localStorage.setItem(MODE_KEY, modeSelect.value);
+    state.store = null;
+    render();
+  });
+  const signOutError = errorSlot();
+  const signOut = h('button', { type: 'button' }, 'Sign out');
+  signOut.addEventListener('click', () =>
+    attempt(signOutError, signOut, async () => {
+      await api('DELETE', '/v1/admin/session');
+      state.member = null;
+      go('#/sign-in');
+    }),
+  );
+  const main = h('main', { id: 'main', tabindex: '-1' }, signOutError, content);
+  return [
+    h(
+      'header',
+      { class: 'top' },
+      h('span', { class: 'brand' }, 'Cartwright'),
+      h(
+        'nav',
+        { 'aria-label': 'Sections' },
+        NAV.map(([key, label]) =>
+          h('a', { href: `#/${key}`, 'aria-current': key === section ? 'page' : null }, label),
+        ),
+      ),
+      h(
+        'div',
+        { class: 'who' },
+        h('label', { for: 'mode', class: 'inline' }, 'Mode'),
+        modeSelect,
+        h('span', { 'data-testid': 'who' }, `${state.member.email} (${state.member.role})`),
+        signOut,
+      ),
+    ),
+    main,
+  ];
+}
+
+// ------------------------------------------------------------------------------------ sign-in
+
+function signInPage() {
+  const email = h('input', { type: 'email', name: 'email', autocomplete: 'username', required: true });
+  const password = h('input', {
+    type: 'password',
+    name: 'password',
+    autocomplete: 'current-password',
+    required: true,
+  });
+  const error = errorSlot();
+  const button = h('button', { type: 'submit', class: 'primary' }, 'Sign in');
+  const form = h(
+    'form',
+    { class: 'card narrow', 'aria-labelledby': 'signin-title' },
+    h('h1', { id: 'signin-title' }, 'Sign in to Cartwright'),
+    field('E-mail', email),
+    field('Password', password),
+    error,
+    h('div', { class: 'actions' }, button),
+    h(
+      'p',
+      { class: 'muted' },
+      'No account yet? Run `cartwright members create --email you@example.com --role admin` and open the link it prints.',
+    ),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    attempt(error, button, async () => {
+      const session = await api('POST', '/v1/admin/session', {
+        email: email.value,
+        password: password.value,
+      });
+      state.member = session.member;
+      await chooseModeOnce();
+      go('#/dashboard');
+    });
+  });
+  return h('main', { id: 'main', tabindex: '-1' }, form);
+}
+
+function acceptInvitePage(params) {
+  const token = params.get('token') ?? '';
+  const password = h('input', {
+    type: 'password',
+    name: 'password',
+    autocomplete: 'new-password',
+    minlength: '8',
+    required: true,
+  });
+  const confirm = h('input', {
+    type: 'password',
+    name: 'confirm',
+    autocomplete: 'new-password',
+    required: true,
+  });
+  const error = errorSlot();
+  const button = h('button', { type: 'submit', class: 'primary' }, 'Set password and sign in');
+  const form = h(
+    'form',
+    { class: 'card narrow', 'aria-labelledby': 'invite-title' },
+    h('h1', { id: 'invite-title' }, 'Accept your invitation'),
+    token === '' ? h('p', { class: 'error', role: 'alert' }, 'This link has no invitation token.') : null,
+    field('New password (8 characters or more)', password),
+    field('Repeat the password', confirm),
+    error,
+    h('div', { class: 'actions' }, button),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (password.value !== confirm.value) {
+      showError(error, 'The two passwords differ.');
+      return;
+    }
+    attempt(error, button, async () => {
+      const session = await api('POST', '/v1/admin/session/accept-invite', {
+        token,
+        password: password.value,
+      });
+      state.member = session.member;
+      await chooseModeOnce();
+      go('#/dashboard');
+    });
+  });
+  return h('main', { id: 'main', tabindex: '-1' }, form);
+}
+
+// ------------------------------------------------------------------------------------ dashboard
+
+function change(pct) {
+  const sign = pct > 0 ? '+' : '';
+  return h(
+    'span',
+    { class: `change ${pct > 0 ? 'up' : pct < 0 ? 'down' : ''}` },
+    `${sign}${pct.toFixed(1)}% vs previous`,
+  );
+}
+
+function kpiCard(label, kpi, isMoney) {
+  return h(
+    'div',
+    { class: 'card kpi', 'data-testid': `kpi-${label.toLowerCase().replaceAll(' ', '-')}` },
+    h('div', { class: 'muted' }, label),
+    h('div', { class: 'value' }, isMoney ? money(kpi.value) : String(kpi.value)),
+    change(kpi.change_pct),
+  );
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+function svg(tag, attrs, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, String(value));
+  append(el, children);
+  return el;
+}
+
+/** The revenue chart as inline SVG: one bar per day, its amount in a <title> (tooltip). */
+function revenueChart(points) {
+  const width = 1000;
+  const height = 240;
+  const pad = { top: 20, right: 8, bottom: 28, left: 8 };
+  const highest = Math.max(0, ...points.map((p) => p.revenue.amount));
+  const max = Math.max(1, highest);
+  const slot = (width - pad.left - pad.right) / Math.max(points.length, 1);
+  const barWidth = Math.max(2, slot * 0.7);
+  const plot = height - pad.top - pad.bottom;
+  const total = points.reduce((sum, p) => sum + p.revenue.amount, 0);
+  const cur = points[0]?.revenue.currency ?? currency();
+  const chart = svg(
+    'svg',
+    {
+      viewBox: `0 0 ${width} ${height}`,
+      role: 'img',
+      'aria-label': `Revenue per day, ${points.length} days, ${money({ amount: total, currency: cur })} in all`,
+    },
+    svg('line', {
+      class: 'axis',
+      x1: pad.left,
+      x2: width - pad.right,
+      y1: height - pad.bottom,
+      y2: height - pad.bottom,
+    }),
+    points.map((p, i) => {
+      const barHeight = (p.revenue.amount / max) * plot;
+      return svg(
+        'rect',
+        {
+          class: 'bar',
+          x: pad.left + i * slot + (slot - barWidth) / 2,
+          y: height - pad.bottom - barHeight,
+          width: barWidth,
+          height: Math.max(barHeight, p.revenue.amount > 0 ? 1 : 0),
+          rx: 2,
+        },
+        svg('title', {}, `${p.date}: ${money(p.revenue)}`),
+      );
+    }),
+    points.length > 0 ? svg('text', { x: pad.left, y: height - 8 }, points[0].date) : null,
+    points.length > 1
+      ? svg('text', { x: width - pad.right, y: height - 8, 'text-anchor': 'end' }, points.at(-1).date)
+      : null,
+    svg('line', {
+      class: 'axis',
+      x1: pad.left,
+      x2: width - pad.right,
+      y1: pad.top,
+      y2: pad.top,
+      'stroke-dasharray': '4 4',
+    }),
+    svg(
+      'text',
+      { x: pad.left, y: 14 },
+      highest > 0
+        ? `${money({ amount: highest, currency: cur })} (highest day)`
+        : 'No revenue in this period',
+    ),
+  );
+  return h('div', { class: 'chart' }, chart);
+}
+
+async function dashboardPage(params) {
+  const period = params.get('period') === '30' ? '30' : '7';
+  const stats = await api('GET', `/v1/admin/dashboard/stats?period=${period}`);
+  const periodSelect = select(
+    'period',
+    [
+      ['7', 'Last 7 days'],
+      ['30', 'Last 30 days'],
+    ],
+    period,
+  );
+  periodSelect.addEventListener('change', () => go(`#/dashboard?period=${periodSelect.value}`));
+  return page(
+    'Dashboard',
+    h(
+      'div',
+      { class: 'kpis' },
+      kpiCard("Today's revenue", stats.kpi.today_revenue, true),
+      kpiCard("Today's orders", stats.kpi.today_orders, false),
+      kpiCard('Month to date', stats.kpi.month_revenue, true),
+      kpiCard('Open orders', stats.kpi.pending_orders, false),
+    ),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'chart-title' },
+      h(
+        'div',
+        { class: 'row' },
+        h('h2', { id: 'chart-title', class: 'inline' }, 'Revenue'),
+        h('div', { class: 'shrink' }, field('Period', periodSelect)),
+      ),
+      revenueChart(stats.revenue_chart),
+    ),
+    h(
+      'div',
+      { class: 'grid2' },
+      h(
+        'section',
+        { class: 'card', 'aria-labelledby': 'recent-title' },
+        h('h2', { id: 'recent-title' }, 'Recent orders'),
+        table(
+          [
+            { label: 'Order', render: (o) => idLink('orders', o.id, `#${o.order_number}`) },
+            { label: 'Customer', render: (o) => o.email },
+            { label: 'Status', render: (o) => badge(o.status) },
+            { label: 'Total', num: true, render: (o) => money(o.total) },
+          ],
+          stats.recent_orders,
+          'No orders yet.',
+        ),
+      ),
+      h(
+        'section',
+        { class: 'card', 'aria-labelledby': 'stock-title' },
+        h('h2', { id: 'stock-title' }, 'Low stock'),
+        table(
+          [
+            { label: 'Product', render: (a) => a.product_name },
+            { label: 'SKU', render: (a) => a.sku ?? '—' },
+            { label: 'Available', num: true, render: (a) => String(a.available) },
+            { label: 'Safety stock', num: true, render: (a) => String(a.safety_stock) },
+          ],
+          stats.low_stock_alerts,
+          'Nothing is running low.',
+        ),
+      ),
+    ),
+  );
+}
+
+// ------------------------------------------------------------------------------------ orders
+
+const ORDER_STATUSES = ['pending', 'confirmed', 'processing', 'completed', 'cancelled', 'draft'];
+const PAYMENT_STATUSES = [
+  'unpaid',
+  'awaiting_payment',
+  'partially_paid',
+  'paid',
+  'partially_refunded',
+  'refunded',
+];
+const FULFILLMENT_STATUSES = ['unfulfilled', 'partially_fulfilled', 'fulfilled', 'returned'];
+
+function choices(values, anyLabel) {
+  return [['', anyLabel], ...values.map((v) => [v, v.replaceAll('_', ' ')])];
+}
+
+/** A filter form whose values go into the hash's query (so a filtered list can be bookmarked). */
+function filterForm(base, inputs) {
+  const form = h(
+    'form',
+    { class: 'card row', role: 'search' },
+    inputs.map(([label, input]) => field(label, input)),
+    h('div', { class: 'shrink' }, h('button', { type: 'submit' }, 'Apply')),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const values = {};
+    for (const [, input] of inputs) values[input.name] = input.value;
+    go(`#/${base}${query(values)}`);
+  });
+  return form;
+}
+
+function pager(base, params, list) {
+  if (!list.has_more && !params.get('starting_after')) return null;
+  const next = Object.fromEntries(params);
+  next.starting_after = list.data.at(-1)?.id;
+  const first = Object.fromEntries(params);
+  delete first.starting_after;
+  return h(
+    'div',
+    { class: 'actions' },
+    params.get('starting_after') ? link(`#/${base}${query(first)}`, 'First page') : null,
+    list.has_more ? link(`#/${base}${query(next)}`, 'Next page') : null,
+  );
+}
+
+async function ordersPage(params) {
+  const filters = {
+    status: params.get('status') ?? '',
+    payment_status: params.get('payment_status') ?? '',
+    fulfillment_status: params.get('fulfillment_status') ?? '',
+    q: params.get('q') ?? '',
+  };
+  const list = await api(
+    'GET',
+    `/v1/admin/orders${query({ ...filters, limit: 25, starting_after: params.get('starting_after') })}`,
+  );
+  const search = h('input', { type: 'search', name: 'q', value: filters.q, placeholder: 'Number or e-mail' });
+  return page(
+    'Orders',
+    filterForm('orders', [
+      ['Search', search],
+      ['Status', select('status', choices(ORDER_STATUSES, 'Any status'), filters.status)],
+      ['Payment', select('payment_status', choices(PAYMENT_STATUSES, 'Any payment'), filters.payment_status)],
+      [
+        'Fulfilment',
+        select(
+          'fulfillment_status',
+          choices(FULFILLMENT_STATUSES, 'Any fulfilment'),
+          filters.fulfillment_status,
+        ),
+      ],
+    ]),
+    h('p', { class: 'muted' }, `${list.total_count ?? list.data.length} orders`),
+    table(
+      [
+        { label: 'Order', render: (o) => idLink('orders', o.id, `#${o.number}`) },
+        { label: 'Placed', render: (o) => when(o.created_at) },
+        { label: 'Customer', render: (o) => o.email },
+        { label: 'Status', render: (o) => badge(o.status) },
+        { label: 'Payment', render: (o) => badge(o.payment_status) },
+        { label: 'Fulfilment', render: (o) => badge(o.fulfillment_status) },
+        { label: 'Total', num: true, render: (o) => money(o.total) },
+      ],
+      list.data,
+      'No orders match.',
+    ),
+    pager('orders', params, list),
+  );
+}
+
+async function orderPage(id) {
+  const [order, returns] = await Promise.all([
+    api('GET', `/v1/admin/orders/${encodeURIComponent(id)}`),
+    api('GET', `/v1/admin/returns${query({ order_id: id, limit: 50 })}`).catch(() => ({ data: [] })),
+  ]);
+  const cur = order.total.currency;
+  const reload = () => render();
+  const actionsError = errorSlot();
+
+  // Cancel
+  const cancelButton = h('button', { type: 'button', class: 'danger' }, 'Cancel order');
+  cancelButton.addEventListener('click', () => {
+    const reason = prompt('Why is this order cancelled? (optional)');
+    if (reason === null) return;
+    attempt(actionsError, cancelButton, async () => {
+      await api('POST', `/v1/admin/orders/${encodeURIComponent(id)}/cancel`, reason ? { reason } : {});
+      reload();
+    });
+  });
+  const canCancel = order.status !== 'cancelled' && order.status !== 'completed';
+
+  // Fulfil
+  const remaining = order.lines.map((line) => ({
+    line,
+    input: h('input', {
+      type: 'number',
+      min: '0',
+      max: String(line.quantity - line.fulfilled_quantity),
+      value: String(Math.max(0, line.quantity - line.fulfilled_quantity)),
+      'aria-label': `Quantity of ${line.product_name} to fulfil`,
+    }),
+  }));
+  const carrier = h('input', { name: 'carrier' });
+  const tracking = h('input', { name: 'tracking_number' });
+  const fulfilError = errorSlot();
+  const fulfilButton = h('button', { type: 'submit', class: 'primary' }, 'Create fulfilment');
+  const fulfilForm = h(
+    'form',
+    { class: 'card', 'aria-labelledby': 'fulfil-title' },
+    h('h2', { id: 'fulfil-title' }, 'Fulfil'),
+    table(
+      [
+        {
+          label: 'Item',
+          render: (r) => `${r.line.product_name}${r.line.variant_name ? ` — ${r.line.variant_name}` : ''}`,
+        },
+        { label: 'Ordered', num: true, render: (r) => String(r.line.quantity) },
+        { label: 'Fulfilled', num: true, render: (r) => String(r.line.fulfilled_quantity) },
+        { label: 'Fulfil now', render: (r) => r.input },
+      ],
+      remaining,
+    ),
+    h(
+      'div',
+      { class: 'row' },
+      field('Carrier (optional)', carrier),
+      field('Tracking number (optional)', tracking),
+    ),
+    fulfilError,
+    h('div', { class: 'actions' }, fulfilButton),
+  );
+  fulfilForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    attempt(fulfilError, fulfilButton, async () => {
+      const lines = remaining
+        .map((r) => ({ order_line_id: r.line.id, quantity: Number(r.input.value) }))
+        .filter((l) => l.quantity > 0);
+      await api('POST', `/v1/admin/orders/${encodeURIComponent(id)}/fulfillments`, {
+        lines,
+        ...(carrier.value.trim() && { carrier: carrier.value.trim() }),
+        ...(tracking.value.trim() && { tracking_number: tracking.value.trim() }),
+      });
+      reload();
+    });
+  });
+  const anythingToFulfil = order.lines.some((l) => l.quantity > l.fulfilled_quantity);
+
+  // Refund
+  const refundable = order.total.amount - order.refunded_total.amount;
+  const refundAmount = h('input', {
+    name: 'amount',
+    inputmode: 'decimal',
+    value: toMajor(Math.max(0, refundable), cur),
+  });
+  const refundReason = h('input', { name: 'reason' });
+  const restock = h('input', { type: 'checkbox', name: 'restock' });
+  const refundError = errorSlot();
+  const refundButton = h('button', { type: 'submit', class: 'primary' }, 'Refund');
+  const refundForm = h(
+    'form',
+    { class: 'card', 'aria-labelledby': 'refund-title' },
+    h('h2', { id: 'refund-title' }, 'Refund'),
+    h(
+      'div',
+      { class: 'row' },
+      field(`Amount (${cur})`, refundAmount),
+      field('Reason (optional)', refundReason),
+    ),
+    h('label', {}, restock, ' Put the items back in stock'),
+    refundError,
+    h('div', { class: 'actions' }, refundButton),
+  );
+  refundForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    attempt(refundError, refundButton, async () => {
+      const amount = toMinor(refundAmount.value, cur);
+      if (!Number.isFinite(amount)) throw new Error('The amount must be a number, e.g. 12.50.');
+      const body = { amount, restock: restock.checked };
+      if (refundReason.value.trim()) body.reason = refundReason.value.trim();
+      if (restock.checked) {
+        body.lines = order.lines
+          .filter((l) => l.quantity - l.refunded_quantity > 0)
+          .map((l) => ({ order_line_id: l.id, quantity: l.quantity - l.refunded_quantity }));
+      }
+      await api('POST', `/v1/admin/orders/${encodeURIComponent(id)}/refunds`, body);
+      reload();
+    });
+  });
+
+  // Record a payment
+  const payAmount = h('input', {
+    name: 'amount',
+    inputmode: 'decimal',
+    value: toMajor(order.total.amount, cur),
+  });
+  const payProvider = h('input', { name: 'provider', value: 'manual' });
+  const payError = errorSlot();
+  const payButton = h('button', { type: 'submit' }, 'Record payment');
+  const payForm = h(
+    'form',
+    { 'aria-label': 'Record a payment' },
+    h(
+      'div',
+      { class: 'row' },
+      field(`Amount (${cur})`, payAmount),
+      field('Provider', payProvider),
+      h('div', { class: 'shrink' }, payButton),
+    ),
+    payError,
+  );
+  payForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    attempt(payError, payButton, async () => {
+      const amount = toMinor(payAmount.value, cur);
+      if (!Number.isFinite(amount)) throw new Error('The amount must be a number, e.g. 12.50.');
+      await api('POST', `/v1/admin/orders/${encodeURIComponent(id)}/payments`, {
+        amount,
+        provider: payProvider.value.trim(),
+      });
+      reload();
+    });
+  });
+
+  const fulfilmentAction = (f) => {
+    const slot = h('span', { class: 'error', role: 'alert' });
+    const make = (label, path) => {
+      const b = h('button', { type: 'button' }, label);
+      b.addEventListener('click', () =>
+        attempt(slot, b, async () => {
+          await api('POST', `/v1/admin/fulfillments/${encodeURIComponent(f.id)}/${path}`, {});
+          reload();
+        }),
+      );
+      return b;
+    };
+    return h(
+      'span',
+      {},
+      f.status === 'pending' ? make('Mark shipped', 'ship') : null,
+      f.status === 'shipped' ? make('Mark delivered', 'deliver') : null,
+      slot,
+    );
+  };
+  const paymentAction = (p) => {
+    if (p.status !== 'pending') return null;
+    const slot = h('span', { class: 'error', role: 'alert' });
+    const b = h('button', { type: 'button' }, 'Mark completed');
+    b.addEventListener('click', () =>
+      attempt(slot, b, async () => {
+        await api('POST', `/v1/admin/payments/${encodeURIComponent(p.id)}/complete`, {});
+        reload();
+      }),
+    );
+    return h('span', {}, b, slot);
+  };
+  const returnsError = errorSlot();
+  const returnActions = (r) => {
+    const make = (label, action, danger) => {
+      const b = h('button', { type: 'button', class: danger ? 'danger' : null }, label);
+      b.addEventListener('click', () =>
+        attempt(returnsError, b, async () => {
+          await api('POST', `/v1/admin/returns/${encodeURIComponent(r.id)}/${action}`, {});
+          reload();
+        }),
+      );
+      return b;
+    };
+    const buttons = {
+      requested: [make('Approve', 'approve'), make('Reject', 'reject', true), make('Cancel', 'cancel', true)],
+      approved: [make('Mark received', 'receive'), make('Cancel', 'cancel', true)],
+      received: [make('Complete', 'complete')],
+    };
+    return h('span', { class: 'actions' }, buttons[r.status] ?? null);
+  };
+  const address = (a) =>
+    a
+      ? [a.name, a.line1, a.line2, [a.postal_code, a.city].filter(Boolean).join(' '), a.country]
+          .filter(Boolean)
+          .join(', ')
+      : '—';
+
+  return page(
+    `Order #${order.number}`,
+    h(
+      'div',
+      { class: 'actions' },
+      badge(order.status, 'Order'),
+      badge(order.payment_status, 'Payment'),
+      badge(order.fulfillment_status, 'Fulfilment'),
+      canCancel ? cancelButton : null,
+    ),
+    actionsError,
+    h(
+      'div',
+      { class: 'grid2' },
+      h(
+        'section',
+        { class: 'card', 'aria-label': 'Summary' },
+        h(
+          'dl',
+          { class: 'facts' },
+          h('dt', {}, 'Customer'),
+          h('dd', {}, order.email),
+          h('dt', {}, 'Placed'),
+          h('dd', {}, when(order.created_at)),
+          h('dt', {}, 'Ship to'),
+          h('dd', {}, address(order.shipping_address)),
+          h('dt', {}, 'Shipping'),
+          h('dd', {}, order.shipping_method_name ?? '—'),
+          h('dt', {}, 'Note'),
+          h('dd', {}, order.note ?? '—'),
+        ),
+      ),
+      h(
+        'section',
+        { class: 'card', 'aria-label': 'Totals' },
+        h(
+          'dl',
+          { class: 'facts' },
+          h('dt', {}, 'Subtotal'),
+          h('dd', {}, money(order.subtotal)),
+          h('dt', {}, 'Discount'),
+          h('dd', {}, money(order.discount_total)),
+          h('dt', {}, 'Shipping'),
+          h('dd', {}, money(order.shipping_total)),
+          h('dt', {}, 'Tax'),
+          h('dd', {}, money(order.tax_total)),
+          h('dt', {}, 'Total'),
+          h('dd', { 'data-testid': 'order-total' }, money(order.total)),
+          h('dt', {}, 'Refunded'),
+          h('dd', { 'data-testid': 'order-refunded' }, money(order.refunded_total)),
+        ),
+      ),
+    ),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'lines-title' },
+      h('h2', { id: 'lines-title' }, 'Items'),
+      table(
+        [
+          { label: 'Product', render: (l) => l.product_name },
+          { label: 'Variant', render: (l) => l.variant_name ?? '—' },
+          { label: 'SKU', render: (l) => l.sku ?? '—' },
+          { label: 'Qty', num: true, render: (l) => String(l.quantity) },
+          { label: 'Unit price', num: true, render: (l) => money(l.unit_price) },
+          { label: 'Total', num: true, render: (l) => money(l.line_total) },
+          { label: 'Fulfilled', num: true, render: (l) => String(l.fulfilled_quantity) },
+          { label: 'Refunded', num: true, render: (l) => String(l.refunded_quantity) },
+        ],
+        order.lines,
+      ),
+    ),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'payments-title' },
+      h('h2', { id: 'payments-title' }, 'Payments'),
+      table(
+        [
+          { label: 'Provider', render: (p) => p.provider },
+          { label: 'Amount', num: true, render: (p) => money(p.amount) },
+          { label: 'Status', render: (p) => badge(p.status) },
+          { label: 'Created', render: (p) => when(p.created_at) },
+          { label: '', render: paymentAction },
+        ],
+        order.payments,
+        'No payments.',
+      ),
+      order.status !== 'cancelled' &&
+        ['unpaid', 'awaiting_payment', 'partially_paid'].includes(order.payment_status)
+        ? payForm
+        : null,
+    ),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'fulfilments-title' },
+      h('h2', { id: 'fulfilments-title' }, 'Fulfilments'),
+      table(
+        [
+          { label: 'Created', render: (f) => when(f.created_at) },
+          { label: 'Status', render: (f) => badge(f.status) },
+          { label: 'Items', num: true, render: (f) => String(f.lines.reduce((n, l) => n + l.quantity, 0)) },
+          { label: 'Carrier', render: (f) => f.carrier ?? '—' },
+          { label: 'Tracking', render: (f) => f.tracking_number ?? '—' },
+          { label: '', render: fulfilmentAction },
+        ],
+        order.fulfillments,
+        'Nothing fulfilled yet.',
+      ),
+    ),
+    anythingToFulfil && order.status !== 'cancelled' ? fulfilForm : null,
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'refunds-title' },
+      h('h2', { id: 'refunds-title' }, 'Refunds'),
+      table(
+        [
+          { label: 'Amount', num: true, render: (r) => money(r.amount) },
+          { label: 'Status', render: (r) => badge(r.status) },
+          { label: 'Reason', render: (r) => r.reason ?? '—' },
+          { label: 'Restocked', render: (r) => (r.restock ? 'yes' : 'no') },
+          { label: 'Created', render: (r) => when(r.created_at) },
+        ],
+        order.refunds,
+        'No refunds.',
+      ),
+    ),
+    refundable > 0 && order.payments.some((p) => p.status === 'completed') ? refundForm : null,
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'returns-title' },
+      h('h2', { id: 'returns-title' }, 'Returns'),
+      table(
+        [
+          { label: 'Requested', render: (r) => when(r.created_at) },
+          { label: 'Status', render: (r) => badge(r.status) },
+          { label: 'Type', render: (r) => r.type ?? '—' },
+          {
+            label: 'Items',
+            num: true,
+            render: (r) => String((r.lines ?? []).reduce((n, l) => n + l.quantity, 0)),
+          },
+          { label: '', render: returnActions },
+        ],
+        returns.data,
+        'No returns.',
+      ),
+      returnsError,
+    ),
+  );
+}
+
+// ------------------------------------------------------------------------------------ products
+
+async function productsPage(params) {
+  const filters = { q: params.get('q') ?? '', status: params.get('status') ?? '' };
+  const list = await api(
+    'GET',
+    `/v1/admin/products${query({ ...filters, limit: 25, starting_after: params.get('starting_after') })}`,
+  );
+  return page(
+    'Products',
+    h(
+      'div',
+      { class: 'actions' },
+      h('a', { href: '#/products/new', class: 'button primary' }, 'New product'),
+    ),
+    filterForm('products', [
+      ['Search', h('input', { type: 'search', name: 'q', value: filters.q, placeholder: 'Name' })],
+      ['Status', select('status', choices(['active', 'draft', 'archived'], 'Any status'), filters.status)],
+    ]),
+    table(
+      [
+        { label: 'Name', render: (p) => idLink('products', p.id, p.name) },
+        { label: 'Status', render: (p) => badge(p.status) },
+        { label: 'Variants', num: true, render: (p) => String(p.variants.length) },
+        { label: 'Price', num: true, render: (p) => money(p.price) },
+        { label: 'Updated', render: (p) => when(p.updated_at) },
+      ],
+      list.data,
+      'No products match.',
+    ),
+    pager('products', params, list),
+  );
+}
+
+function optionRow(index) {
+  return {
+    name: h('input', { name: `option-${index}-name`, placeholder: index === 0 ? 'Size' : 'Colour' }),
+    values: h('input', {
+      name: `option-${index}-values`,
+      placeholder: index === 0 ? 'S, M, L' : 'Red, Blue',
+    }),
+  };
+}
+
+async function newProductPage() {
+  await loadStore();
+  const name = h('input', { name: 'name', required: true });
+  const slug = h('input', { name: 'slug', placeholder: 'derived from the name' });
+  const description = h('textarea', { name: 'description' });
+  const status = select(
+    'status',
+    [
+      ['active', 'Active'],
+      ['draft', 'Draft'],
+    ],
+    'active',
+  );
+  const options = [optionRow(0), optionRow(1)];
+  const variantsBody = h('tbody', {});
+  const variants = [];
+  const addVariant = () => {
+    const index = variants.length;
+    const row = {
+      sku: h('input', { name: `variant-${index}-sku`, 'aria-label': `Variant ${index + 1} SKU` }),
+      price: h('input', {
+        name: `variant-${index}-price`,
+        inputmode: 'decimal',
+        'aria-label': `Variant ${index + 1} price`,
+      }),
+      values: [0, 1].map((o) =>
+        h('input', {
+          name: `variant-${index}-option-${o}`,
+          'aria-label': `Variant ${index + 1} option ${o + 1} value`,
+        }),
+      ),
+      stock: h('input', {
+        name: `variant-${index}-stock`,
+        type: 'number',
+        min: '0',
+        value: '0',
+        'aria-label': `Variant ${index + 1} stock on hand`,
+      }),
+    };
+    variants.push(row);
+    variantsBody.appendChild(
+      h(
+        'tr',
+        {},
+        h('td', {}, row.sku),
+        h('td', {}, row.price),
+        row.values.map((v) => h('td', {}, v)),
+        h('td', {}, row.stock),
+      ),
+    );
+  };
+  addVariant();
+  addVariant();
+  const addButton = h('button', { type: 'button' }, 'Add a variant');
+  addButton.addEventListener('click', addVariant);
+  const error = errorSlot();
+  const save = h('button', { type: 'submit', class: 'primary' }, 'Create product');
+  const form = h(
+    'form',
+    { 'aria-label': 'New product' },
+    h(
+      'section',
+      { class: 'card' },
+      h(
+        'div',
+        { class: 'row' },
+        field('Name', name),
+        field('Slug (optional)', slug),
+        field('Status', status),
+      ),
+      field('Description', description),
+    ),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'options-title' },
+      h('h2', { id: 'options-title' }, 'Options'),
+      h(
+        'p',
+        { class: 'muted' },
+        'Up to two options, each with comma-separated values; leave empty for none.',
+      ),
+      options.map((o, i) =>
+        h(
+          'div',
+          { class: 'row' },
+          field(`Option ${i + 1} name`, o.name),
+          field(`Option ${i + 1} values`, o.values),
+        ),
+      ),
+    ),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'variants-title' },
+      h('h2', { id: 'variants-title' }, 'Variants'),
+      h(
+        'div',
+        { class: 'table-wrap' },
+        h(
+          'table',
+          {},
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              h('th', {}, 'SKU'),
+              h('th', {}, `Price (${currency()})`),
+              h('th', {}, 'Option 1 value'),
+              h('th', {}, 'Option 2 value'),
+              h('th', {}, 'Stock on hand'),
+            ),
+          ),
+          variantsBody,
+        ),
+      ),
+      h('div', { class: 'actions' }, addButton),
+    ),
+    error,
+    h('div', { class: 'actions' }, save),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    attempt(error, save, async () => {
+      const opts = options
+        .map((o, index) => ({
+          index,
+          name: o.name.value.trim(),
+          values: o.values.value
+            .split(',')
+            .map((v) => v.trim())
+            .filter(Boolean),
+        }))
+        .filter((o) => o.name !== '');
+      const body = {
+        name: name.value.trim(),
+        status: status.value,
+        options: opts.map((o) => ({ name: o.name, values: o.values })),
+        variants: [],
+      };
+      if (slug.value.trim()) body.slug = slug.value.trim();
+      if (description.value.trim()) body.description = description.value.trim();
+      for (const [i, row] of variants.entries()) {
+        const filled = row.sku.value.trim() || row.price.value.trim();
+        if (!filled) continue;
+        const price = toMinor(row.price.value);
+        if (!Number.isFinite(price))
+          throw new Error(`Variant ${i + 1}: the price must be a number, e.g. 19.99.`);
+        const variant = { price, inventory: { on_hand: Number(row.stock.value || 0) } };
+        if (row.sku.value.trim()) variant.sku = row.sku.value.trim();
+        if (opts.length > 0) {
+          variant.options = {};
+          for (const o of opts) variant.options[o.name] = row.values[o.index].value.trim();
+        }
+        body.variants.push(variant);
+      }
+      const product = await api('POST', '/v1/admin/products', body);
+      go(`#/products/${encodeURIComponent(product.id)}`);
+    });
+  });
+  return page('New product', form);
+}
+
+async function productPage(id) {
+  await loadStore();
+  const [product, categories] = await Promise.all([
+    api('GET', `/v1/admin/products/${encodeURIComponent(id)}`),
+    api('GET', '/v1/admin/categories?limit=100').catch((e) => ({ error: e })),
+  ]);
+  const reload = () => render();
+  const chosen = new Set(product.category_ids ?? []);
+  const categoryBoxes = (categories?.data ?? []).map((c) => ({
+    id: c.id,
+    box: h('input', { type: 'checkbox', name: 'category', value: c.id, checked: chosen.has(c.id) }),
+    name: c.name,
+  }));
+  const categoryField = categories.error
+    ? h('p', { class: 'error', role: 'alert' }, `Categories: ${categories.error.message}`)
+    : categoryBoxes.length === 0
+      ? null
+      : h(
+          'fieldset',
+          { class: 'categories' },
+          h('legend', {}, 'Categories'),
+          categoryBoxes.map((c) => h('label', { class: 'check' }, c.box, ` ${c.name}`)),
+        );
+  const name = h('input', { name: 'name', value: product.name, required: true });
+  const slug = h('input', { name: 'slug', value: product.slug });
+  const description = h('textarea', { name: 'description' });
+  description.value = product.description ?? '';
+  const status = select(
+    'status',
+    [
+      ['active', 'Active'],
+      ['draft', 'Draft'],
+      ['archived', 'Archived'],
+    ],
+    product.status,
+  );
+  const notice = h('p', { class: 'notice', role: 'status' });
+  const error = errorSlot();
+  const save = h('button', { type: 'submit', class: 'primary' }, 'Save');
+  const form = h(
+    'form',
+    { class: 'card', 'aria-label': 'Product details' },
+    h('div', { class: 'row' }, field('Name', name), field('Slug', slug), field('Status', status)),
+    field('Description', description),
+    categoryField,
+    error,
+    notice,
+    h('div', { class: 'actions' }, save),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    attempt(error, save, async () => {
+      const body = {
+        name: name.value.trim(),
+        slug: slug.value.trim(),
+        description: description.value.trim() === '' ? null : description.value.trim(),
+        status: status.value,
+      };
+      if (categoryBoxes.length > 0) {
+        // Kept in the order the product had them, new ones after.
+        const ticked = new Set(categoryBoxes.filter((c) => c.box.checked).map((c) => c.id));
+        body.category_ids = [
+          ...(product.category_ids ?? []).filter((c) => ticked.has(c)),
+          ...[...ticked].filter((c) => !chosen.has(c)),
+        ];
+      }
+      await api('PATCH', `/v1/admin/products/${encodeURIComponent(id)}`, body);
+      notice.textContent = 'Saved.';
+    });
+  });
+
+  // Images by URL
+  const imageUrl = h('input', { name: 'url', type: 'url', placeholder: 'https://…' });
+  const imageAlt = h('input', { name: 'alt_text' });
+  const imageError = errorSlot();
+  const imageButton = h('button', { type: 'submit' }, 'Add image');
+  const imageForm = h(
+    'form',
+    { 'aria-label': 'Add an image' },
+    h(
+      'div',
+      { class: 'row' },
+      field('Image URL', imageUrl),
+      field('Alt text', imageAlt),
+      h('div', { class: 'shrink' }, imageButton),
+    ),
+    imageError,
+  );
+  imageForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    attempt(imageError, imageButton, async () => {
+      const body = { url: imageUrl.value.trim() };
+      if (imageAlt.value.trim()) body.alt_text = imageAlt.value.trim();
+      await api('POST', `/v1/admin/products/${encodeURIComponent(id)}/images`, body);
+      reload();
+    });
+  });
+  const imageFigure = (image) => {
+    const remove = h('button', { type: 'button', class: 'danger' }, 'Remove');
+    remove.addEventListener('click', () =>
+      attempt(imageError, remove, async () => {
+        await api(
+          'DELETE',
+          `/v1/admin/products/${encodeURIComponent(id)}/images/${encodeURIComponent(image.id)}`,
+        );
+        reload();
+      }),
+    );
+    const safe = /^https?:\/\//i.test(image.url);
+    return h(
+      'figure',
+      {},
+      safe ? h('img', { src: image.url, alt: image.alt_text ?? '', loading: 'lazy' }) : null,
+      h('figcaption', {}, image.alt_text ?? image.url),
+      remove,
+    );
+  };
+
+  // Variants: price and stock
+  const variantError = errorSlot();
+  const variantRow = (v) => {
+    const price = h('input', {
+      inputmode: 'decimal',
+      value: toMajor(v.price.amount, v.price.currency),
+      'aria-label': `Price of ${v.sku ?? v.id}`,
+      size: '8',
+    });
+    const savePrice = h('button', { type: 'button' }, 'Save price');
+    savePrice.addEventListener('click', () =>
+      attempt(variantError, savePrice, async () => {
+        const amount = toMinor(price.value, v.price.currency);
+        if (!Number.isFinite(amount)) throw new Error('The price must be a number, e.g. 19.99.');
+        await api('PATCH', `/v1/admin/variants/${encodeURIComponent(v.id)}`, { price: amount });
+        reload();
+      }),
+    );
+    const delta = h('input', {
+      type: 'number',
+      step: '1',
+      value: '0',
+      'aria-label': `Stock change of ${v.sku ?? v.id}`,
+      size: '5',
+    });
+    const adjust = h('button', { type: 'button' }, 'Adjust stock');
+    adjust.addEventListener('click', () =>
+      attempt(variantError, adjust, async () => {
+        const quantity = Number(delta.value);
+        if (!Number.isInteger(quantity) || quantity === 0)
+          throw new Error('Enter a whole number of units to add (or subtract, with -).');
+        if (!v.inventory) throw new Error('This variant has no inventory record.');
+        await api('POST', `/v1/admin/inventory/${encodeURIComponent(v.inventory.id)}/adjust`, {
+          quantity,
+          reason: 'admin console',
+        });
+        reload();
+      }),
+    );
+    return h(
+      'tr',
+      {},
+      h('td', {}, v.sku ?? '—'),
+      h('td', {}, v.option_values.map((o) => o.value).join(' / ') || '—'),
+      h('td', {}, h('div', { class: 'row' }, price, h('span', { class: 'shrink' }, savePrice))),
+      h(
+        'td',
+        { class: 'num', 'data-testid': `stock-${v.sku ?? v.id}` },
+        v.inventory
+          ? `${v.inventory.on_hand ?? '—'} on hand, ${v.inventory.available} available`
+          : String(v.stock ?? '—'),
+      ),
+      h('td', {}, h('div', { class: 'row' }, delta, h('span', { class: 'shrink' }, adjust))),
+    );
+  };
+
+  return page(
+    product.name,
+    h('p', {}, link('#/products', '← All products')),
+    form,
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'variants-title' },
+      h('h2', { id: 'variants-title' }, 'Variants and stock'),
+      product.options.length > 0
+        ? h(
+            'p',
+            { class: 'muted' },
+            `Options: ${product.options.map((o) => `${o.name} (${o.values.map((v) => v.value).join(', ')})`).join('; ')}`,
+          )
+        : null,
+      variantError,
+      product.variants.length === 0
+        ? h('p', { class: 'muted' }, 'No variants.')
+        : h(
+            'div',
+            { class: 'table-wrap' },
+            h(
+              'table',
+              {},
+              h(
+                'thead',
+                {},
+                h(
+                  'tr',
+                  {},
+                  ['SKU', 'Options', 'Price', 'Stock', 'Adjust'].map((t) => h('th', { scope: 'col' }, t)),
+                ),
+              ),
+              h('tbody', {}, product.variants.map(variantRow)),
+            ),
+          ),
+    ),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'images-title' },
+      h('h2', { id: 'images-title' }, 'Images'),
+      product.images.length === 0
+        ? h('p', { class: 'muted' }, 'No images.')
+        : h('div', { class: 'images' }, product.images.map(imageFigure)),
+      imageForm,
+    ),
+  );
+}
+
+// ------------------------------------------------------------------------------------ customers, discounts, settings
+
+async function customersPage(params) {
+  const q = params.get('q') ?? '';
+  const list = await api(
+    'GET',
+    `/v1/admin/customers${query({ q, limit: 25, starting_after: params.get('starting_after') })}`,
+  );
+  return page(
+    'Customers',
+    filterForm('customers', [
+      ['Search', h('input', { type: 'search', name: 'q', value: q, placeholder: 'E-mail or name' })],
+    ]),
+    table(
+      [
+        { label: 'E-mail', render: (c) => c.email },
+        { label: 'Name', render: (c) => [c.first_name, c.last_name].filter(Boolean).join(' ') || '—' },
+        { label: 'Status', render: (c) => badge(c.status) },
+        { label: 'Orders', num: true, render: (c) => String(c.total_orders) },
+        { label: 'Spent', num: true, render: (c) => money(c.total_spent) },
+        { label: 'Created', render: (c) => when(c.created_at) },
+      ],
+      list.data,
+      'No customers match.',
+    ),
+    pager('customers', params, list),
+  );
+}
+
+function discountValue(d) {
+  if (d.value_type === 'percentage') return `${d.value}%`;
+  if (d.value_type === 'fixed') return money({ amount: d.value, currency: currency() });
+  return '—';
+}
+
+async function discountsPage(params) {
+  await loadStore();
+  const list = await api(
+    'GET',
+    `/v1/admin/discounts${query({ limit: 25, starting_after: params.get('starting_after') })}`,
+  );
+  const listError = errorSlot();
+  const toggle = (d) => {
+    const b = h('button', { type: 'button' }, d.is_active ? 'Deactivate' : 'Activate');
+    b.addEventListener('click', () =>
+      attempt(listError, b, async () => {
+        await api('PATCH', `/v1/admin/discounts/${encodeURIComponent(d.id)}`, { is_active: !d.is_active });
+        render();
+      }),
+    );
+    return b;
+  };
+  const name = h('input', { name: 'name', required: true });
+  const code = h('input', { name: 'code', placeholder: 'SUMMER10 (empty: applies automatically)' });
+  const kind = select(
+    'value_type',
+    [
+      ['percentage', 'Percentage off'],
+      ['fixed', `Amount off (${currency()})`],
+      ['free_shipping', 'Free shipping'],
+    ],
+    'percentage',
+  );
+  const value = h('input', { name: 'value', inputmode: 'decimal', placeholder: '10' });
+  const error = errorSlot();
+  const create = h('button', { type: 'submit', class: 'primary' }, 'Create discount');
+  const form = h(
+    'form',
+    { class: 'card', 'aria-labelledby': 'new-discount-title' },
+    h('h2', { id: 'new-discount-title' }, 'New discount'),
+    h(
+      'div',
+      { class: 'row' },
+      field('Name', name),
+      field('Code', code),
+      field('Kind', kind),
+      field('Value', value),
+    ),
+    error,
+    h('div', { class: 'actions' }, create),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    attempt(error, create, async () => {
+      const body = { name: name.value.trim(), value_type: kind.value };
+      if (code.value.trim()) body.code = code.value.trim();
+      else body.type = 'automatic';
+      if (kind.value === 'percentage') {
+        body.value = Number(value.value.trim());
+        if (value.value.trim() === '' || !Number.isFinite(body.value)) {
+          throw new Error('The percentage must be a number, e.g. 10.');
+        }
+      } else if (kind.value === 'fixed') {
+        body.value = toMinor(value.value);
+        if (!Number.isFinite(body.value)) throw new Error('The amount must be a number, e.g. 5.00.');
+      }
+      await api('POST', '/v1/admin/discounts', body);
+      render();
+    });
+  });
+  return page(
+    'Discounts',
+    table(
+      [
+        { label: 'Name', render: (d) => d.name },
+        { label: 'Code', render: (d) => d.code ?? 'automatic' },
+        { label: 'Kind', render: (d) => String(d.value_type).replaceAll('_', ' ') },
+        { label: 'Value', num: true, render: discountValue },
+        { label: 'Active', render: (d) => badge(d.is_active === false ? 'inactive' : 'active') },
+        { label: 'Used', num: true, render: (d) => String(d.usage_count ?? 0) },
+        { label: '', render: toggle },
+      ],
+      list.data,
+      'No discounts.',
+    ),
+    listError,
+    pager('discounts', params, list),
+    form,
+  );
+}
+
+async function logsPage(params) {
+  const filters = {
+    method: params.get('method') ?? '',
+    status_code: params.get('status_code') ?? '',
+    path: params.get('path') ?? '',
+  };
+  const list = await api(
+    'GET',
+    `/v1/admin/logs${query({ ...filters, limit: 50, starting_after: params.get('starting_after') })}`,
+  );
+  return page(
+    'API logs',
+    filterForm('logs', [
+      [
+        'Method',
+        select('method', choices(['GET', 'POST', 'PATCH', 'PUT', 'DELETE'], 'Any method'), filters.method),
+      ],
+      [
+        'Status',
+        h('input', {
+          name: 'status_code',
+          inputmode: 'numeric',
+          value: filters.status_code,
+          placeholder: '400',
+        }),
+      ],
+      [
+        'Path starts with',
+        h('input', { name: 'path', value: filters.path, placeholder: '/v1/admin/orders' }),
+      ],
+    ]),
+    h('p', { class: 'muted' }, `${list.total_count ?? list.data.length} requests (${mode()} mode)`),
+    table(
+      [
+        { label: 'When', render: (l) => idLink('logs', l.id, when(l.created_at)) },
+        { label: 'Method', render: (l) => l.method },
+        { label: 'Path', render: (l) => l.path },
+        { label: 'Status', render: (l) => badge(String(l.status_code), null) },
+        { label: 'Time', num: true, render: (l) => `${l.latency_ms} ms` },
+      ],
+      list.data,
+      'No requests logged.',
+    ),
+    pager('logs', params, list),
+  );
+}
+
+async function logPage(id) {
+  const log = await api('GET', `/v1/admin/logs/${encodeURIComponent(id)}`);
+  const body = (value) => h('pre', { class: 'json' }, value === null ? '—' : JSON.stringify(value, null, 2));
+  return page(
+    `${log.method} ${log.path}`,
+    h('p', {}, link('#/logs', '← All API logs')),
+    h(
+      'section',
+      { class: 'card', 'aria-label': 'Request' },
+      h(
+        'dl',
+        { class: 'facts' },
+        h('dt', {}, 'Status'),
+        h('dd', {}, String(log.status_code)),
+        h('dt', {}, 'Time'),
+        h('dd', {}, `${log.latency_ms} ms`),
+        h('dt', {}, 'When'),
+        h('dd', {}, when(log.created_at)),
+        h('dt', {}, 'API key'),
+        h('dd', {}, log.api_key_id ?? '—'),
+        h('dt', {}, 'Address'),
+        h('dd', {}, log.ip ?? '—'),
+        h('dt', {}, 'User agent'),
+        h('dd', {}, log.user_agent ?? '—'),
+      ),
+    ),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'req-title' },
+      h('h2', { id: 'req-title' }, 'Request body'),
+      body(log.request_body),
+    ),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'res-title' },
+      h('h2', { id: 'res-title' }, 'Response body'),
+      body(log.response_body),
+    ),
+  );
+}
+
+async function settingsPage() {
+  if (state.member.role !== 'admin') {
+    return page(
+      'Settings',
+      h('p', { class: 'muted' }, 'Only an admin manages store settings, keys, webhooks and members.'),
+    );
+  }
+  const [store, keys, webhooks, members, locales] = await Promise.all([
+    api('GET', '/v1/admin/store'),
+    api('GET', '/v1/admin/api-keys?limit=100').catch((e) => ({ error: e })),
+    api('GET', '/v1/admin/webhooks?limit=100').catch((e) => ({ error: e })),
+    api('GET', '/v1/admin/organization/members?limit=100').catch((e) => ({ error: e })),
+    api('GET', '/v1/admin/locales').catch((e) => ({ error: e })),
+  ]);
+  state.store = store;
+  const listOrError = (list, render) =>
+    list.error ? h('p', { class: 'error', role: 'alert' }, list.error.message) : render(list.data);
+
+  const storeName = h('input', { name: 'name', value: store.name });
+  const timezone = h('input', { name: 'timezone', value: store.timezone });
+  const storeError = errorSlot();
+  const storeNotice = h('p', { class: 'notice', role: 'status' });
+  const storeSave = h('button', { type: 'submit', class: 'primary' }, 'Save');
+  const storeForm = h(
+    'form',
+    { class: 'card', 'aria-labelledby': 'store-title' },
+    h('h2', { id: 'store-title' }, 'Store'),
+    h('div', { class: 'row' }, field('Name', storeName), field('Time zone', timezone)),
+    h(
+      'p',
+      { class: 'muted' },
+      `Currency ${store.currency}; prices ${store.prices_include_tax ? 'include' : 'exclude'} tax.`,
+    ),
+    storeError,
+    storeNotice,
+    h('div', { class: 'actions' }, storeSave),
+  );
+  storeForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    attempt(storeError, storeSave, async () => {
+      state.store = await api('PATCH', '/v1/admin/store', {
+        name: storeName.value.trim(),
+        timezone: timezone.value.trim(),
+      });
+      storeNotice.textContent = 'Saved.';
+    });
+  });
+
+  const inviteEmail = h('input', { type: 'email', name: 'email', required: true });
+  const inviteRole = select(
+    'role',
+    [
+      ['member', 'Member'],
+      ['admin', 'Admin'],
+    ],
+    'member',
+  );
+  const inviteError = errorSlot();
+  const inviteNotice = h('p', { class: 'notice', role: 'status' });
+  const inviteButton = h('button', { type: 'submit' }, 'Invite');
+  const inviteForm = h(
+    'form',
+    { 'aria-label': 'Invite a member' },
+    h(
+      'div',
+      { class: 'row' },
+      field('E-mail', inviteEmail),
+      field('Role', inviteRole),
+      h('div', { class: 'shrink' }, inviteButton),
+    ),
+    inviteError,
+    inviteNotice,
+  );
+  inviteForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    attempt(inviteError, inviteButton, async () => {
+      await api('POST', '/v1/admin/organization/members', {
+        email: inviteEmail.value.trim(),
+        role: inviteRole.value,
+      });
+      render();
+    });
+  });
+
+  const localeTag = h('input', { name: 'locale', placeholder: 'fr-FR', required: true });
+  const localeName = h('input', { name: 'name', placeholder: 'Français', required: true });
+  const localeError = errorSlot();
+  const localeButton = h('button', { type: 'submit' }, 'Add locale');
+  const localeForm = h(
+    'form',
+    { 'aria-label': 'Add a locale' },
+    h(
+      'div',
+      { class: 'row' },
+      field('Locale tag', localeTag),
+      field('Name', localeName),
+      h('div', { class: 'shrink' }, localeButton),
+    ),
+    localeError,
+  );
+  localeForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    attempt(localeError, localeButton, async () => {
+      await api('POST', '/v1/admin/locales', {
+        locale: localeTag.value.trim(),
+        name: localeName.value.trim(),
+      });
+      render();
+    });
+  });
+
+  const webhookDeliveries = h('div', {});
+  const showDeliveries = async (webhook) => {
+    const deliveries = await api(
+      'GET',
+      `/v1/admin/webhooks/${encodeURIComponent(webhook.id)}/deliveries?limit=20`,
+    );
+    const slot = errorSlot();
+    const retry = (d) => {
+      if (d.status === 'succeeded' || d.status === 'pending') return null;
+      const b = h('button', { type: 'button' }, 'Retry');
+      b.addEventListener('click', () =>
+        attempt(slot, b, async () => {
+          await api(
+            'POST',
+            `/v1/admin/webhooks/${encodeURIComponent(webhook.id)}/deliveries/${encodeURIComponent(d.id)}/retry`,
+            {},
+          );
+          await showDeliveries(webhook);
+        }),
+      );
+      return b;
+    };
+    webhookDeliveries.replaceChildren(
+      h('h3', {}, `Deliveries to ${webhook.url}`),
+      slot,
+      table(
+        [
+          { label: 'Event', render: (d) => d.event_type },
+          { label: 'Status', render: (d) => badge(d.status) },
+          { label: 'Attempts', num: true, render: (d) => String(d.attempt) },
+          { label: 'HTTP', num: true, render: (d) => (d.status_code === null ? '—' : String(d.status_code)) },
+          { label: 'Error', render: (d) => d.error ?? '' },
+          { label: 'When', render: (d) => when(d.updated_at) },
+          { label: '', render: retry },
+        ],
+        deliveries.data,
+        'No deliveries yet.',
+      ),
+    );
+  };
+  const deliveriesButton = (webhook) => {
+    const slot = h('span', { class: 'error', role: 'alert' });
+    const b = h('button', { type: 'button' }, 'Deliveries');
+    b.addEventListener('click', () => attempt(slot, b, () => showDeliveries(webhook)));
+    return h('span', {}, b, slot);
+  };
+
+  return page(
+    'Settings',
+    storeForm,
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'members-title' },
+      h('h2', { id: 'members-title' }, 'Members'),
+      listOrError(members, (data) =>
+        table(
+          [
+            { label: 'E-mail', render: (m) => m.email },
+            { label: 'Role', render: (m) => m.role },
+            { label: 'Joined', render: (m) => (m.accepted_at ? when(m.accepted_at) : 'invited') },
+          ],
+          data,
+        ),
+      ),
+      h(
+        'p',
+        { class: 'muted' },
+        'An invitation is delivered as the member.invited event to the webhooks that name it.',
+      ),
+      inviteForm,
+    ),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'keys-title' },
+      h('h2', { id: 'keys-title' }, `API keys (${mode()} mode)`),
+      listOrError(keys, (data) =>
+        table(
+          [
+            { label: 'Name', render: (k) => k.name ?? '—' },
+            { label: 'Type', render: (k) => k.key_type },
+            { label: 'Key', render: (k) => `${k.key_prefix}…` },
+            { label: 'Last used', render: (k) => when(k.last_used_at) },
+            { label: 'Created', render: (k) => when(k.created_at) },
+          ],
+          data,
+        ),
+      ),
+    ),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'webhooks-title' },
+      h('h2', { id: 'webhooks-title' }, `Webhooks (${mode()} mode)`),
+      listOrError(webhooks, (data) =>
+        table(
+          [
+            { label: 'URL', render: (w) => w.url },
+            { label: 'Events', render: (w) => (w.events ?? []).join(', ') },
+            { label: 'Active', render: (w) => badge(w.is_active === false ? 'inactive' : 'active') },
+            { label: 'Failures', num: true, render: (w) => String(w.consecutive_failures) },
+            { label: '', render: deliveriesButton },
+          ],
+          data,
+        ),
+      ),
+      webhookDeliveries,
+    ),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'locales-title' },
+      h('h2', { id: 'locales-title' }, `Locales (${mode()} mode)`),
+      listOrError(locales, (data) =>
+        table(
+          [
+            { label: 'Locale', render: (l) => l.locale },
+            { label: 'Name', render: (l) => l.name },
+            { label: 'Default', render: (l) => (l.is_default ? 'yes' : '') },
+          ],
+          data,
+        ),
+      ),
+      localeForm,
+    ),
+  );
+}
+
+// ------------------------------------------------------------------------------------ router
+
+async function loadStore() {
+  if (state.store === null) state.store = await api('GET', '/v1/admin/store').catch(() => null);
+}
+
+let renderCount = 0;
+let shownHash = null;
+
+async function render() {
+  const current = ++renderCount;
+  const { parts, params } = parseHash();
+  const [section = 'dashboard', id] = parts;
+  if (section === 'accept-invite') {
+    root.replaceChildren(acceptInvitePage(params));
+    return;
+  }
+  if (state.member === null) {
+    try {
+      const session = await api('GET', '/v1/admin/session');
+      state.member = session.member;
+      await chooseModeOnce();
+    } catch {
+      if (current !== renderCount) return;
+      root.replaceChildren(signInPage());
+      document.title = 'Sign in · Cartwright admin';
+      return;
+    }
+  }
+  if (section === 'sign-in') {
+    go('#/dashboard');
+    return;
+  }
+  const known = NAV.some(([key]) => key === section);
+  const pages = {
+    dashboard: () => dashboardPage(params),
+    orders: () => (id ? orderPage(id) : ordersPage(params)),
+    products: () => (id === 'new' ? newProductPage() : id ? productPage(id) : productsPage(params)),
+    customers: () => customersPage(params),
+    discounts: () => discountsPage(params),
+    logs: () => (id ? logPage(id) : logsPage(params)),
+    settings: () => settingsPage(),
+  };
+  let content;
+  try {
+    content = known ? await pages[section]() : page('Not found', h('p', {}, 'This page does not exist.'));
+  } catch (error) {
+    if (state.member === null) return;
+    content = page('Something went wrong', h('p', { class: 'error', role: 'alert' }, error.message));
+  }
+  if (current !== renderCount) return;
+  root.replaceChildren(...layout(known ? section : null, content));
+  document.title = `${root.querySelector('h1')?.textContent ?? 'Admin'} · Cartwright admin`;
+  // A new page takes the focus (screen readers read it from its heading); a page shown again after
+  // an action keeps it where it was.
+  if (shownHash !== location.hash) {
+    window.scrollTo(0, 0);
+    root.querySelector('main')?.focus({ preventScroll: true });
+  }
+  shownHash = location.hash;
+}
+
+window.addEventListener('hashchange', render);
+render();
