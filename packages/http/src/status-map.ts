@@ -61,6 +61,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   return_window_expired: 422,
   invalid_parent: 422,
   locale_unavailable: 422,
+  region_unavailable: 422,
   url_not_allowed: 422,
   reset_token_invalid: 422,
   invite_token_invalid: 422,

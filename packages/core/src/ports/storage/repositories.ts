@@ -11,6 +11,7 @@ export type * from './events-webhooks';
 export type * from './idempotency';
 export type * from './inventory';
 export type * from './locales';
+export type * from './regions';
 export type * from './members';
 export type * from './orders';
 export type * from './organization';

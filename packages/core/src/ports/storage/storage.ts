@@ -20,6 +20,8 @@ import type {
   PasswordResetRepository,
   ProductRepository,
   RateLimitRepository,
+  RegionProductPriceRepository,
+  RegionRepository,
   ReturnRepository,
   ShippingMethodRepository,
   StaffSessionRepository,
@@ -45,6 +47,10 @@ export interface Repositories {
   collections: CollectionRepository;
   locales: LocaleRepository;
   translations: TranslationRepository;
+  /** Regions, region prices and currency rates (decisions §19). */
+  regions: RegionRepository;
+  /** Each product's representative price per region, for storefront lists (decisions §19). */
+  regionProductPrices: RegionProductPriceRepository;
   categories: CategoryRepository;
   discounts: DiscountRepository;
   customers: CustomerRepository;

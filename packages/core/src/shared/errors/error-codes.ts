@@ -62,6 +62,7 @@ export const ERROR_TYPES = {
   return_window_expired: 'invalid_request_error',
   invalid_parent: 'invalid_request_error',
   locale_unavailable: 'invalid_request_error',
+  region_unavailable: 'invalid_request_error',
   url_not_allowed: 'invalid_request_error',
   reset_token_invalid: 'invalid_request_error',
   invite_token_invalid: 'invalid_request_error',
