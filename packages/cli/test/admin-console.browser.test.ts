@@ -22,7 +22,10 @@ import {
  * The first admin is invited through the API (secret key; the `member.invited` token arrives at a
  * webhook receiver), accepts the invitation in the console, signs out and in again; then a product
  * with two variants is created in the console, an order is placed through the storefront API, and
- * the order is paid, fulfilled, shipped and refunded in the console; the dashboard shows it.
+ * the order is paid, fulfilled, shipped and refunded in the console; the dashboard shows it. Then
+ * the pages of decisions §17, §19 and §21: categories and collections, Settings → Regions and
+ * currency rates, a product's translations and region prices, and a customer's and a discount's
+ * detail.
  * Screenshots of each page go to packages/cli/test-results/admin-console/ (gitignored).
  */
 const SECRET = 'sk_test_adminConsoleSecret00000000000001';
@@ -101,12 +104,14 @@ for (const target of DATABASE_TARGETS) {
       page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       page.setDefaultTimeout(10_000);
       page.on('pageerror', (error) => pageErrors.push(error.message));
+      // Deleting asks first (window.confirm): the tests say yes.
+      page.on('dialog', (dialog) => void dialog.accept());
       // Content-Security-Policy violations and failed loads show as console errors (the browser's
       // own favicon request is not the console's). The API's 400, 401 and 422 answers that the
-      // tests provoke (a wrong password, a bad discount) are expected.
+      // tests provoke (a wrong password, a bad discount, deleting a category that has children) are expected.
       page.on('console', (message) => {
         const text = `${message.text()} (${message.location().url})`;
-        if (message.type() !== 'error' || /favicon|status of (400|401|422) .*\/v1\//.test(text)) return;
+        if (message.type() !== 'error' || /favicon|status of (400|401|409|422) .*\/v1\//.test(text)) return;
         pageErrors.push(text);
       });
     });
@@ -458,6 +463,303 @@ for (const target of DATABASE_TARGETS) {
       } finally {
         await context.close();
       }
+    });
+
+    test('catalog: a category tree (a parent with children refuses deletion with the API message) and collections, manual with products added and removed, automatic by rules', async () => {
+      await page.getByRole('link', { name: 'Catalog' }).click();
+      await page.getByRole('heading', { name: 'Categories', exact: true }).waitFor();
+      await page.getByLabel('Name', { exact: true }).fill('Clothing');
+      await page.getByLabel('Description').fill('Everything to wear');
+      await page.getByRole('button', { name: 'Create category' }).click();
+      await page.getByRole('link', { name: 'Clothing' }).waitFor();
+      await page.getByLabel('Name', { exact: true }).fill('Tees <i>x</i>');
+      await page.getByLabel('Parent').selectOption({ label: 'Clothing' });
+      await page.getByRole('button', { name: 'Create category' }).click();
+      // Nested under its parent, its name shown as text.
+      await page.locator('ul.tree ul.tree').getByRole('link', { name: 'Tees <i>x</i>' }).waitFor();
+      await shot('categories');
+      const categories = (await call(server, 'GET', '/v1/admin/categories?limit=100', SECRET)).body.data;
+      const clothing = categories.find((c: { name: string }) => c.name === 'Clothing');
+      const tees = categories.find((c: { name: string }) => c.name === 'Tees <i>x</i>');
+      expect(tees.parent_id).toBe(clothing.id);
+      expect(clothing.description).toBe('Everything to wear');
+
+      await page.getByRole('link', { name: 'Clothing' }).click();
+      await page.getByRole('heading', { name: 'Clothing' }).waitFor();
+      await page.getByRole('button', { name: 'Delete category' }).click();
+      const refused = await call(server, 'DELETE', `/v1/admin/categories/${clothing.id}`, SECRET);
+      expect([refused.status, refused.body.error.code]).toEqual([409, 'category_has_children']);
+      await expect
+        .poll(() => page.getByRole('alert').filter({ hasText: /\S/ }).first().textContent())
+        .toBe(refused.body.error.message);
+      await page.getByLabel('Slug').fill(`clothing-${target}`);
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      await shot('category');
+      expect((await call(server, 'GET', `/v1/admin/categories/${clothing.id}`, SECRET)).body.slug).toBe(
+        `clothing-${target}`,
+      );
+      // A leaf goes.
+      await page.getByRole('link', { name: '← All categories' }).click();
+      await page.getByRole('link', { name: 'Tees <i>x</i>' }).click();
+      await page.getByRole('button', { name: 'Delete category' }).click();
+      await page.getByRole('heading', { name: 'All categories (2)' }).waitFor();
+      expect((await call(server, 'GET', `/v1/admin/categories/${tees.id}`, SECRET)).status).toBe(404);
+
+      // A manual collection: created, then a product found and added, then removed.
+      await page.getByRole('link', { name: 'Collections', exact: true }).click();
+      await page.getByRole('heading', { name: 'Collections', exact: true }).waitFor();
+      await page.getByLabel('Name', { exact: true }).fill('Summer picks');
+      await page.getByRole('button', { name: 'Create collection' }).click();
+      await page.getByRole('heading', { name: 'Summer picks' }).waitFor();
+      await page.getByLabel('Find a product to add').fill('Console');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('button', { name: 'Add Console Tee <b>bold</b>' }).click();
+      await page.getByRole('heading', { name: 'Products (1)' }).waitFor();
+      await shot('collection');
+      const product = (await call(server, 'GET', '/v1/admin/products?q=Console', SECRET)).body.data[0];
+      const collections = (await call(server, 'GET', '/v1/admin/collections', SECRET)).body.data;
+      const picks = collections.find((c: { name: string }) => c.name === 'Summer picks');
+      expect([picks.type, picks.product_ids]).toEqual(['manual', [product.id]]);
+      await page.getByRole('button', { name: 'Remove Console Tee <b>bold</b>' }).click();
+      await page.getByRole('heading', { name: 'Products (0)' }).waitFor();
+      expect(
+        (await call(server, 'GET', `/v1/admin/collections/${picks.id}`, SECRET)).body.product_ids,
+      ).toEqual([]);
+
+      // An automatic one: a tag rule and a price rule (in the store currency's decimals).
+      await page.getByRole('link', { name: '← All collections' }).click();
+      await page.getByLabel('Name', { exact: true }).fill('Cheap tees');
+      await page.getByLabel('Type').selectOption('auto');
+      await page.getByLabel('Match').selectOption('all');
+      await page.getByLabel('Condition 1 values').fill('summer, tees');
+      await page.getByRole('button', { name: 'Add a condition' }).click();
+      await page.getByLabel('Condition 2', { exact: true }).selectOption('price');
+      await page.getByLabel('Condition 2 operator').selectOption('lte');
+      await page.getByLabel('Condition 2 values').fill('30.00');
+      await page.getByRole('button', { name: 'Create collection' }).click();
+      await page.getByRole('heading', { name: 'Products matching now' }).waitFor();
+      const cheap = (await call(server, 'GET', '/v1/admin/collections?type=auto', SECRET)).body.data[0];
+      expect(cheap.rules).toEqual({
+        match: 'all',
+        conditions: [
+          { type: 'product_tag', operator: 'in', values: ['summer', 'tees'] },
+          { type: 'price', operator: 'lte', value: 3000 },
+        ],
+      });
+      await page.getByRole('link', { name: '← All collections' }).click();
+      await page.getByRole('link', { name: 'Cheap tees' }).waitFor();
+      await shot('collections');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByRole('link', { name: 'Cheap tees' }).click();
+      await page.getByRole('heading', { name: 'Products matching now' }).waitFor();
+      await shot('collection-auto-390px');
+      await page.setViewportSize({ width: 1280, height: 900 });
+    });
+
+    test('Settings → Regions: a region created and edited, a currency rate; on the product, a translation and region prices in the region currency’s decimals (JPY 0, KWD 3); a member translates but sees no region prices', async () => {
+      for (const locale of [
+        { locale: 'en', name: 'English', is_default: true },
+        { locale: 'fr', name: 'Français' },
+      ]) {
+        expect((await call(server, 'POST', '/v1/admin/locales', SECRET, locale)).status).toBe(200);
+      }
+      const kuwait = await call(server, 'POST', '/v1/admin/regions', SECRET, {
+        name: 'Kuwait',
+        code: 'kw',
+        currency: 'KWD',
+      });
+      expect(kuwait.status).toBe(200);
+
+      await page.getByRole('link', { name: 'Settings' }).click();
+      await page.getByRole('link', { name: 'Regions and currency rates' }).click();
+      await page.getByRole('heading', { name: 'Regions and currency rates' }).waitFor();
+      await page.getByLabel('Name', { exact: true }).fill('Japan');
+      await page.getByLabel('Code (a-z, 0-9, _ and -; fixed)').fill('jp');
+      await page.getByLabel('Currency (ISO 4217)').fill('jpy');
+      await page.getByLabel('Tax rate (%)').fill('10');
+      await page.getByRole('button', { name: 'Create region' }).click();
+      await page.getByRole('row', { name: /Japan jp JPY 10%/ }).waitFor();
+      await page.getByLabel('To currency').fill('JPY');
+      await page.getByLabel('Rate (1 from = rate to)').fill('150.25');
+      await page.getByRole('button', { name: 'Save rate' }).click();
+      await page.getByRole('row', { name: /USD JPY 150\.25/ }).waitFor();
+      await shot('regions');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await shot('regions-390px');
+      await page.setViewportSize({ width: 1280, height: 900 });
+      const rates = (await call(server, 'GET', '/v1/admin/currency-rates', SECRET)).body.data;
+      expect(
+        rates.map((r: { from_currency: string; to_currency: string; rate: number }) => [
+          r.from_currency,
+          r.to_currency,
+          r.rate,
+        ]),
+      ).toEqual([['USD', 'JPY', 150.25]]);
+
+      await page.getByRole('link', { name: 'Japan' }).click();
+      await page.getByRole('heading', { name: 'Japan' }).waitFor();
+      await page.getByLabel('Tax rate (%)').fill('8');
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      await shot('region');
+      const regions = (await call(server, 'GET', '/v1/admin/regions', SECRET)).body.data;
+      const japan = regions.find((r: { code: string }) => r.code === 'jp');
+      expect([japan.currency, japan.tax_rate]).toEqual(['JPY', 8]);
+      await page.getByRole('link', { name: '← All regions' }).click();
+      await page
+        .getByRole('row', { name: /USD JPY 150\.25/ })
+        .getByRole('button', { name: 'Delete' })
+        .click();
+      await page.getByText('No rates.').waitFor();
+      expect((await call(server, 'GET', '/v1/admin/currency-rates', SECRET)).body.data).toEqual([]);
+
+      // The product: its French name, and its prices in Japan and Kuwait.
+      const product = (await call(server, 'GET', '/v1/admin/products?q=Console', SECRET)).body.data[0];
+      await page.goto(`${server.url}/admin/#/products/${product.id}`);
+      await page.getByRole('heading', { name: 'Translations' }).waitFor();
+      await page.getByLabel('Name (fr)').fill('T-shirt de la console');
+      await page.getByRole('button', { name: 'Save Français' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      const translated = (await call(server, 'GET', `/v1/admin/translations/product/${product.id}`, SECRET))
+        .body.data;
+      expect(
+        translated.map((t: { locale: string; field: string; value: string }) => [t.locale, t.field, t.value]),
+      ).toEqual([['fr', 'name', 'T-shirt de la console']]);
+
+      const sku = `TEE-S-${target}`;
+      const variant = product.variants.find((v: { sku: string }) => v.sku === sku);
+      const priceIn = async (region: string, amount: string) => {
+        const row = page.locator('details', { hasText: region }).getByRole('row', { name: new RegExp(sku) });
+        await row.getByLabel(/^Price of /).fill(amount);
+        await row.getByRole('button', { name: 'Set price' }).click();
+      };
+      await priceIn('Japan', '38.5');
+      await expect
+        .poll(() => page.getByRole('alert').filter({ hasText: /\S/ }).first().textContent())
+        .toBe('Price: enter an amount in JPY with at most 0 decimals, e.g. 1200.');
+      await priceIn('Japan', '3800');
+      await expect.poll(() => page.getByTestId(`region-price-jp-${sku}`).textContent()).toBe('¥3,800');
+      await priceIn('Kuwait', '12.345');
+      await expect
+        .poll(() => page.getByTestId(`region-price-kw-${sku}`).textContent())
+        .toMatch(/^KWD\s12\.345$/);
+      await shot('product-regions');
+      const priceOf = async (regionId: string) =>
+        (await call(server, 'GET', `/v1/admin/regions/${regionId}/prices?variant_id=${variant.id}`, SECRET))
+          .body.data[0]?.price;
+      expect([await priceOf(japan.id), await priceOf(kuwait.body.id)]).toEqual([3800, 12345]);
+      // Removed again: the region then prices the variant by conversion.
+      await page
+        .locator('details', { hasText: 'Kuwait' })
+        .getByRole('row', { name: new RegExp(sku) })
+        .getByRole('button', { name: 'Remove' })
+        .click();
+      await expect.poll(() => page.getByTestId(`region-price-kw-${sku}`).textContent()).toBe('not set');
+      expect(await priceOf(kuwait.body.id)).toBeUndefined();
+
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByRole('heading', { name: 'Region prices' }).scrollIntoViewIfNeeded();
+      await shot('product-390px');
+      await page.setViewportSize({ width: 1280, height: 900 });
+
+      // A member translates too, without the admin-only list of locales; region prices are the admins'.
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      try {
+        const clerk = await context.newPage();
+        clerk.setDefaultTimeout(10_000);
+        // A link opened while signed out shows its page after the sign-in.
+        await clerk.goto(`${server.url}/admin/#/products/${product.id}`);
+        await clerk.getByLabel('E-mail').fill('clerk@example.com');
+        await clerk.getByLabel('Password').fill(PASSWORD);
+        await clerk.getByRole('button', { name: 'Sign in' }).click();
+        await clerk
+          .getByText(/^Only an admin of the organization may call GET \/v1\/admin\/regions/)
+          .waitFor();
+        expect(await clerk.getByLabel('Name (fr)').inputValue()).toBe('T-shirt de la console');
+        await clerk.getByLabel('Description (fr)').fill('Un t-shirt');
+        await clerk.getByRole('button', { name: 'Save fr' }).click();
+        await clerk.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      } finally {
+        await context.close();
+      }
+      const byMember = (
+        await call(server, 'GET', `/v1/admin/translations/product/${product.id}?locale=fr`, SECRET)
+      ).body.data;
+      expect(byMember.map((t: { field: string; value: string }) => [t.field, t.value])).toEqual([
+        ['description', 'Un t-shirt'],
+        ['name', 'T-shirt de la console'],
+      ]);
+    });
+
+    test('a customer’s detail (orders, addresses, total spent) and a discount’s detail (edited, a condition added)', async () => {
+      const customer = await call(server, 'POST', '/v1/admin/customers', SECRET, {
+        email: 'grace@example.com',
+        first_name: 'Grace',
+        last_name: 'Hopper',
+        tags: ['vip'],
+      });
+      expect(customer.status).toBe(200);
+      const token = await call(server, 'POST', `/v1/admin/customers/${customer.body.id}/token`, SECRET, {});
+      const address = await call(
+        server,
+        'POST',
+        '/v1/storefront/customers/me/addresses',
+        PUBLISHABLE,
+        { name: 'Grace Hopper', line1: '1 Navy Way', city: 'Arlington', postal_code: '22201', country: 'US' },
+        { 'x-customer-token': token.body.token },
+      );
+      expect(address.status).toBe(200);
+      const product = (await call(server, 'GET', '/v1/admin/products?q=Console', SECRET)).body.data[0];
+      const order = await call(server, 'POST', '/v1/admin/orders', SECRET, {
+        lines: [{ variant_id: product.variants[0].id, quantity: 1 }],
+        customer_id: customer.body.id,
+        status: 'pending',
+      });
+      expect(order.status).toBe(201);
+      const paid = await call(server, 'POST', `/v1/admin/orders/${order.body.id}/payments`, SECRET, {
+        amount: order.body.total.amount,
+        provider: 'cash',
+      });
+      expect(paid.status).toBe(200);
+
+      await page.getByRole('link', { name: 'Customers' }).click();
+      await page.getByRole('link', { name: 'grace@example.com' }).click();
+      await page.getByRole('heading', { name: 'Grace Hopper (grace@example.com)' }).waitFor();
+      await page.getByRole('link', { name: `#${order.body.number}` }).waitFor();
+      await page.getByText('Grace Hopper, 1 Navy Way, 22201 Arlington, US').waitFor();
+      expect(await page.getByTestId('customer-orders').textContent()).toBe('1');
+      expect(await page.getByTestId('customer-spent').textContent()).toBe(
+        new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(
+          order.body.total.amount / 100,
+        ),
+      );
+      await shot('customer');
+
+      await page.getByRole('link', { name: 'Discounts' }).click();
+      await page.getByRole('link', { name: 'Ten off' }).click();
+      await page.getByRole('heading', { name: 'Ten off' }).waitFor();
+      await page.getByLabel('Usage limit').fill('100');
+      await page.getByLabel('Minimum order (USD)').fill('50');
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByRole('definition').filter({ hasText: '$50.00' }).waitFor();
+      await page.getByLabel('Condition', { exact: true }).selectOption('product_tag');
+      await page.getByLabel('Values').fill('summer');
+      await page.getByRole('button', { name: 'Add condition' }).click();
+      await page.getByRole('row', { name: /product tag is one of summer/ }).waitFor();
+      await shot('discount');
+      const discount = (await call(server, 'GET', `/v1/admin/discounts?limit=100`, SECRET)).body.data.find(
+        (d: { code: string }) => d.code === `TEN-${target}`,
+      );
+      expect([discount.usage_limit, discount.minimum_amount.amount, discount.is_active]).toEqual([
+        100,
+        5000,
+        false,
+      ]);
+      expect(discount.conditions.map((c: { type: string; values: string[] }) => [c.type, c.values])).toEqual([
+        ['product_tag', ['summer']],
+      ]);
+      expect(pageErrors).toEqual([]);
     });
   });
 }

@@ -309,11 +309,14 @@ for (const target of DATABASE_TARGETS) {
       const answered = cases.filter((c) => c.before !== null).length;
       expect(replayed).toBe(answered + committedUnanswered);
 
-      // Events: exactly one of each per return, whatever the crashes cut.
+      // Events: exactly one of each per return, whatever the crashes cut. A delivery a killed
+      // process had claimed is sent again once its lease expires (at least 60 s,
+      // webhook-dispatcher.ts), so the wait covers a lease: on a loaded machine more deliveries
+      // are in flight at the moment of a kill.
       await eventually(
         async () =>
           events.filter((e) => e.type === 'return.completed').length >= cases.length ? true : undefined,
-        30_000,
+        90_000,
         'the return.completed webhooks',
       );
       const distinct = new Map(events.map((e) => [e.id, e]));

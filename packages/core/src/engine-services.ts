@@ -15,6 +15,7 @@ import { createMemberService } from './members/member-service';
 import { createOrderService } from './orders/order-service';
 import { createOrderTracking } from './orders/order-tracking';
 import { createPaymentService } from './reconciliation/payment-service';
+import { createRegionService } from './regions/region-service';
 import { createReturnService } from './returns/return-service';
 import type { ServiceContext } from './shared/context';
 import { createIdempotencyService } from './shared/idempotency-service';
@@ -42,6 +43,7 @@ export function createServices(ctx: ServiceContext) {
     collections: createCollectionService(ctx),
     inventory: createInventoryService(ctx),
     locales: createLocaleService(ctx),
+    regions: createRegionService(ctx),
     customers: createCustomerService(ctx),
     accounts: createCustomerAccountService(ctx),
     discounts: createDiscountService(ctx),

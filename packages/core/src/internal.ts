@@ -61,6 +61,7 @@ export type {
 } from './reconciliation/refund-reconciliation';
 export * from './refunds';
 export * from './refunds/refund-transitions';
+export { type RegionPriceRefresh, refreshRegionProductPrices } from './regions/region-catalog';
 export * from './schemas';
 export type { EngineConfig, ServiceContext } from './shared/context';
 export * from './shared/errors';

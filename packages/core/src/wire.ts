@@ -31,3 +31,16 @@ export const productPageToWire: (page: Page<ProductAggregate>, view: CatalogView
  * locale is `productToWire(translateProduct(product, lookup), 'storefront')`.
  */
 export { type TranslationLookup, translateProduct, translationLookup } from './locales/translate';
+
+/**
+ * A product priced in a region (decisions §19): a storefront read in a region is
+ * `productInRegionToWire(product, 'storefront', region, regionPriceMap(prices))` with the region's
+ * prices of the product's variants (`RegionPriceRepository.pricesFor`); `region` from
+ * `storefrontRegionOf(region, storeCurrency, rates)`. Null region: `productToWire` itself.
+ */
+export {
+  productInRegionToWire,
+  regionPriceMap,
+  type StorefrontRegion,
+  storefrontRegionOf,
+} from './regions/product-in-region';

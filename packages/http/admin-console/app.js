@@ -113,21 +113,29 @@ function query(params) {
   return s === '' ? '' : `?${s}`;
 }
 
+// The ISO 4217 minor-unit exponents the engine uses (decisions §19, core regions/currencies.ts):
+// these codes have 0, 3 or 4 decimals, every other one 2.
+const DECIMALS = new Map([
+  ...'BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF'.split(' ').map((c) => [c, 0]),
+  ...'BHD IQD JOD KWD LYD OMR TND'.split(' ').map((c) => [c, 3]),
+  ['CLF', 4],
+  ['UYW', 4],
+]);
+
 function digitsOf(currency) {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
-      .maximumFractionDigits;
-  } catch {
-    return 2;
-  }
+  return DECIMALS.get(String(currency).toUpperCase()) ?? 2;
 }
 
 function money(m) {
   if (m === null || m === undefined) return '—';
+  const digits = digitsOf(m.currency);
   try {
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency: m.currency }).format(
-      m.amount / 10 ** digitsOf(m.currency),
-    );
+    return new Intl.NumberFormat(undefined, {
+      style: 'currency',
+      currency: m.currency,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    }).format(m.amount / 10 ** digits);
   } catch {
     return `${m.amount} ${m.currency}`;
   }
@@ -137,11 +145,13 @@ function currency() {
   return state.store?.currency ?? 'USD';
 }
 
-/** A decimal amount typed by a person → integer minor units of the store currency (NaN when not a number). */
+/** A decimal amount typed by a person → integer minor units of the store currency (NaN when not an amount of it, see amountOf). */
 function toMinor(text, cur = currency()) {
-  const trimmed = String(text).trim();
-  if (!/^-?\d+(\.\d+)?$/.test(trimmed)) return Number.NaN;
-  return Math.round(Number(trimmed) * 10 ** digitsOf(cur));
+  try {
+    return amountOf(text, cur, 'Amount');
+  } catch {
+    return Number.NaN;
+  }
 }
 
 function toMajor(amount, cur = currency()) {
@@ -208,14 +218,15 @@ function select(name, options, value) {
   );
 }
 
-function table(columns, rows, empty = 'Nothing here yet.') {
+/** A table; `stack`: on a narrow screen each row becomes a block, each cell under its column's name. */
+function table(columns, rows, empty = 'Nothing here yet.', stack = false) {
   if (rows.length === 0) return h('p', { class: 'muted' }, empty);
   return h(
     'div',
     { class: 'table-wrap' },
     h(
       'table',
-      {},
+      { class: stack ? 'stack' : null },
       h(
         'thead',
         {},
@@ -232,7 +243,9 @@ function table(columns, rows, empty = 'Nothing here yet.') {
           h(
             'tr',
             {},
-            columns.map((c) => h('td', { class: c.num ? 'num' : null }, c.render(row))),
+            columns.map((c) =>
+              h('td', { class: c.num ? 'num' : null, 'data-label': stack ? c.label : null }, c.render(row)),
+            ),
           ),
         ),
       ),
@@ -269,6 +282,7 @@ const NAV = [
   ['dashboard', 'Dashboard'],
   ['orders', 'Orders'],
   ['products', 'Products'],
+  ['catalog', 'Catalog'],
   ['customers', 'Customers'],
   ['discounts', 'Discounts'],
   ['logs', 'API logs'],
@@ -360,7 +374,9 @@ function signInPage() {
       });
       state.member = session.member;
       await chooseModeOnce();
-      go('#/dashboard');
+      // A link opened while signed out (#/products/…) shows its page once signed in.
+      if (/^#\/(sign-in)?$/.test(location.hash) || location.hash === '') go('#/dashboard');
+      else render();
     });
   });
   return h('main', { id: 'main', tabindex: '-1' }, form);
@@ -872,12 +888,6 @@ async function orderPage(id) {
     };
     return h('span', { class: 'actions' }, buttons[r.status] ?? null);
   };
-  const address = (a) =>
-    a
-      ? [a.name, a.line1, a.line2, [a.postal_code, a.city].filter(Boolean).join(' '), a.country]
-          .filter(Boolean)
-          .join(', ')
-      : '—';
 
   return page(
     `Order #${order.number}`,
@@ -904,7 +914,7 @@ async function orderPage(id) {
           h('dt', {}, 'Placed'),
           h('dd', {}, when(order.created_at)),
           h('dt', {}, 'Ship to'),
-          h('dd', {}, address(order.shipping_address)),
+          h('dd', {}, addressText(order.shipping_address)),
           h('dt', {}, 'Shipping'),
           h('dd', {}, order.shipping_method_name ?? '—'),
           h('dt', {}, 'Note'),
@@ -1240,7 +1250,23 @@ async function productPage(id) {
   await loadStore();
   const [product, categories] = await Promise.all([
     api('GET', `/v1/admin/products/${encodeURIComponent(id)}`),
-    api('GET', '/v1/admin/categories?limit=100').catch((e) => ({ error: e })),
+    listAll('/v1/admin/categories')
+      .then((data) => {
+        const byId = new Map(data.map((c) => [c.id, c]));
+        const path = (c) =>
+          (c.parent_id && byId.has(c.parent_id) ? `${path(byId.get(c.parent_id))} › ` : '') + c.name;
+        return {
+          data: categoryTree(data).flat.map(({ category }) => ({ ...category, name: path(category) })),
+        };
+      })
+      .catch((e) => ({ error: e })),
+  ]);
+  const [translations, regionPrices] = await Promise.all([
+    translationsSection('product', id, [
+      ['name', 'Name', 'input'],
+      ['description', 'Description', 'textarea'],
+    ]),
+    regionPricesSection(product),
   ]);
   const reload = () => render();
   const chosen = new Set(product.category_ids ?? []);
@@ -1456,6 +1482,8 @@ async function productPage(id) {
         : h('div', { class: 'images' }, product.images.map(imageFigure)),
       imageForm,
     ),
+    translations,
+    regionPrices,
   );
 }
 
@@ -1474,7 +1502,7 @@ async function customersPage(params) {
     ]),
     table(
       [
-        { label: 'E-mail', render: (c) => c.email },
+        { label: 'E-mail', render: (c) => idLink('customers', c.id, c.email) },
         { label: 'Name', render: (c) => [c.first_name, c.last_name].filter(Boolean).join(' ') || '—' },
         { label: 'Status', render: (c) => badge(c.status) },
         { label: 'Orders', num: true, render: (c) => String(c.total_orders) },
@@ -1563,7 +1591,7 @@ async function discountsPage(params) {
     'Discounts',
     table(
       [
-        { label: 'Name', render: (d) => d.name },
+        { label: 'Name', render: (d) => idLink('discounts', d.id, d.name) },
         { label: 'Code', render: (d) => d.code ?? 'automatic' },
         { label: 'Kind', render: (d) => String(d.value_type).replaceAll('_', ' ') },
         { label: 'Value', num: true, render: discountValue },
@@ -1828,6 +1856,7 @@ async function settingsPage() {
 
   return page(
     'Settings',
+    settingsNav('#/settings'),
     storeForm,
     h(
       'section',
@@ -1904,6 +1933,1490 @@ async function settingsPage() {
   );
 }
 
+// ------------------------------------------------------------------------------------ shared pieces of the pages below
+
+/** A second-level navigation (Catalog, Settings): links, the current one marked. */
+function subnav(label, items, current) {
+  return h(
+    'nav',
+    { class: 'subnav', 'aria-label': label },
+    items.map(([href, text]) => h('a', { href, 'aria-current': href === current ? 'page' : null }, text)),
+  );
+}
+
+/**
+ * A decimal amount typed in `cur` → integer minor units, computed exactly (no float rounding);
+ * more decimals than the currency has, or anything not an amount, throws a message naming `label`.
+ */
+function amountOf(text, cur, label) {
+  const digits = digitsOf(cur);
+  const match = /^(\d{1,15})(?:[.,](\d+))?$/.exec(String(text).trim());
+  if (match === null || (match[2] ?? '').length > digits) {
+    const example = digits === 0 ? '1200' : (12.5).toFixed(digits);
+    throw new Error(`${label}: enter an amount in ${cur} with at most ${digits} decimals, e.g. ${example}.`);
+  }
+  return Number(match[1]) * 10 ** digits + Number((match[2] ?? '').padEnd(digits, '0') || '0');
+}
+
+/** A whole number ≥ 0 typed by a person, or null when the input is empty (then "no limit"). */
+function wholeOrNull(text, label) {
+  const trimmed = String(text).trim();
+  if (trimmed === '') return null;
+  if (!/^\d+$/.test(trimmed)) throw new Error(`${label}: enter a whole number, or leave it empty.`);
+  return Number(trimmed);
+}
+
+function commaList(text) {
+  return String(text)
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+}
+
+/** A button that asks first (window.confirm), then runs `action` showing its error in `slot`. */
+function deleteButton(label, question, slot, action) {
+  const b = h('button', { type: 'button', class: 'danger' }, label);
+  b.addEventListener('click', () => {
+    if (!confirm(question)) return;
+    attempt(slot, b, action);
+  });
+  return b;
+}
+
+/** Every item of a list endpoint, 100 a page, at most `pages` pages. */
+async function listAll(path, pages = 20) {
+  const items = [];
+  let after;
+  for (let i = 0; i < pages; i++) {
+    const sep = path.includes('?') ? '&' : '?';
+    const list = await api('GET', `${path}${sep}${query({ limit: 100, starting_after: after }).slice(1)}`);
+    items.push(...list.data);
+    if (!list.has_more || list.data.length === 0) break;
+    after = list.data.at(-1).id;
+  }
+  return items;
+}
+
+/** A failed read shown in place (a member's 403 on an admin-only list is a note, not an alarm). */
+function unavailable(error) {
+  return error.status === 403
+    ? h('p', { class: 'muted' }, error.message)
+    : h('p', { class: 'error', role: 'alert' }, error.message);
+}
+
+function addressText(a) {
+  return a
+    ? [
+        a.name,
+        a.company,
+        a.line1,
+        a.line2,
+        [a.postal_code, a.city].filter(Boolean).join(' '),
+        a.state,
+        a.country,
+      ]
+        .filter(Boolean)
+        .join(', ')
+    : '—';
+}
+
+function facts(pairs) {
+  return h(
+    'dl',
+    { class: 'facts' },
+    pairs.map(([term, value]) => [h('dt', {}, term), h('dd', {}, value ?? '—')]),
+  );
+}
+
+/** Datetime-local input text (the browser's zone) ↔ ISO 8601. */
+function toLocalInput(iso) {
+  if (!iso) return '';
+  const d = new Date(iso);
+  const pad = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+function fromLocalInput(text) {
+  return text === '' ? null : new Date(text).toISOString();
+}
+
+// ------------------------------------------------------------------------------------ translations
+
+/**
+ * The translations of one record (decisions §21): one form per locale other than the default (the
+ * base fields are written in the default locale). Saving puts each filled field and deletes each
+ * emptied one. `fields`: [[field, label, 'input' | 'textarea']].
+ */
+async function translationsSection(entityType, entityId, fields) {
+  const [locales, translations] = await Promise.all([
+    api('GET', '/v1/admin/locales').catch((e) => ({ error: e })),
+    api('GET', `/v1/admin/translations/${entityType}/${encodeURIComponent(entityId)}`).catch((e) => ({
+      error: e,
+    })),
+  ]);
+  const section = (...children) =>
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'translations-title' },
+      h('h2', { id: 'translations-title' }, 'Translations'),
+      ...children,
+    );
+  if (translations.error) return section(unavailable(translations.error));
+  // Only an admin may list the locales (decisions §23) while a member may translate: a member
+  // gets the locales that already have translations here, and a form naming a locale's tag.
+  const memberView = locales.error?.status === 403;
+  if (locales.error && !memberView) return section(unavailable(locales.error));
+  const saved = new Map(translations.data.map((t) => [`${t.locale} ${t.field}`, t]));
+  const known = memberView
+    ? [...new Set(translations.data.map((t) => t.locale))].map((tag) => ({ locale: tag, name: tag }))
+    : locales.data;
+  const base = known.find((l) => l.is_default);
+  const others = known.filter((l) => !l.is_default);
+  /** A form for one locale; `locale` null: one whose tag is typed in. */
+  const translationForm = (locale) => {
+    const tagInput = locale ? null : h('input', { name: 'locale', placeholder: 'fr', required: true });
+    const suffix = locale ? ` (${locale.locale})` : '';
+    const inputs = fields.map(([name, label, kind]) => {
+      const input = h(kind, { name: `${name}-${locale?.locale ?? 'new'}` });
+      input.value = locale ? (saved.get(`${locale.locale} ${name}`)?.value ?? '') : '';
+      return { name, label, input };
+    });
+    const error = errorSlot();
+    const notice = h('p', { class: 'notice', role: 'status' });
+    const button = h('button', { type: 'submit' }, locale ? `Save ${locale.name}` : 'Save translation');
+    const form = h(
+      'form',
+      { 'aria-label': locale ? `Translation into ${locale.name}` : 'Translation into another locale' },
+      h(
+        'h3',
+        {},
+        !locale
+          ? 'Another locale'
+          : locale.name === locale.locale
+            ? locale.locale
+            : `${locale.name} (${locale.locale})`,
+      ),
+      tagInput ? field('Locale tag', tagInput) : null,
+      inputs.map((i) => field(`${i.label}${suffix}`, i.input)),
+      error,
+      notice,
+      h('div', { class: 'actions' }, button),
+    );
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      notice.textContent = '';
+      attempt(error, button, async () => {
+        const tag = locale ? locale.locale : tagInput.value.trim();
+        for (const { name, input } of inputs) {
+          const key = `${tag} ${name}`;
+          const value = input.value.trim();
+          const before = saved.get(key);
+          if (value !== '' && value !== before?.value) {
+            const t = await api('PUT', '/v1/admin/translations', {
+              entity_type: entityType,
+              entity_id: entityId,
+              locale: tag,
+              field: name,
+              value,
+            });
+            saved.set(key, t);
+          } else if (value === '' && before) {
+            await api('DELETE', `/v1/admin/translations/${encodeURIComponent(before.id)}`);
+            saved.delete(key);
+          }
+        }
+        notice.textContent = 'Saved.';
+        if (!locale) render();
+      });
+    });
+    return form;
+  };
+  const forms = others.map(translationForm);
+  if (memberView) {
+    return section(
+      h(
+        'p',
+        { class: 'muted' },
+        'Only an admin sees the list of locales; a translation into a locale the store does not have is refused.',
+      ),
+      forms,
+      translationForm(null),
+    );
+  }
+  if (known.length === 0) {
+    return section(
+      h('p', { class: 'muted' }, 'The store has no locales yet: an admin adds them in Settings → Locales.'),
+    );
+  }
+  return section(
+    h(
+      'p',
+      { class: 'muted' },
+      base
+        ? `The fields above are the base text, in the default locale ${base.name} (${base.locale}). An empty translation falls back to it.`
+        : 'The store has no default locale: the fields above are the base text.',
+    ),
+    others.length === 0
+      ? h('p', { class: 'muted' }, 'No other locale yet: an admin adds one in Settings → Locales.')
+      : forms,
+  );
+}
+
+// ------------------------------------------------------------------------------------ region prices
+
+/**
+ * A product's prices per region (decisions §19): for each region, each variant's own price there
+ * in the region currency (its decimals), set, replaced or removed. Each region's prices load
+ * when its panel opens (all open when there are at most four regions).
+ */
+async function regionPricesSection(product) {
+  const regions = await api('GET', '/v1/admin/regions').catch((e) => ({ error: e }));
+  const section = (...children) =>
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'region-prices-title' },
+      h('h2', { id: 'region-prices-title' }, 'Region prices'),
+      ...children,
+    );
+  if (regions.error) return section(unavailable(regions.error));
+  if (regions.data.length === 0) {
+    return section(
+      h('p', { class: 'muted' }, 'No regions yet: an admin creates them in Settings → Regions.'),
+    );
+  }
+  const panel = (region) => {
+    const cur = region.currency;
+    const body = h('div', {}, h('p', { class: 'muted' }, 'Loading…'));
+    const error = errorSlot();
+    const load = async () => {
+      const prices = await Promise.all(
+        product.variants.map((v) =>
+          api(
+            'GET',
+            `/v1/admin/regions/${encodeURIComponent(region.id)}/prices${query({ variant_id: v.id })}`,
+          ).then((list) => list.data[0] ?? null),
+        ),
+      );
+      body.replaceChildren(
+        table(
+          [
+            { label: 'Variant', render: ({ v }) => variantLabel(v) },
+            {
+              label: `Region price (${cur})`,
+              num: true,
+              render: ({ v, p }) =>
+                h(
+                  'span',
+                  { 'data-testid': `region-price-${region.code}-${v.sku ?? v.id}` },
+                  p ? money({ amount: p.price, currency: cur }) : 'not set',
+                ),
+            },
+            { label: 'Set', render: ({ v, p }) => priceForm(v, p) },
+          ],
+          product.variants.map((v, i) => ({ v, p: prices[i] })),
+          'No variants.',
+          true,
+        ),
+      );
+    };
+    const priceForm = (v, p) => {
+      const name = `${variantLabel(v)} in ${region.name}`;
+      const price = h('input', {
+        inputmode: 'decimal',
+        size: '8',
+        value: p ? toMajor(p.price, cur) : '',
+        'aria-label': `Price of ${name} (${cur})`,
+      });
+      const compare = h('input', {
+        inputmode: 'decimal',
+        size: '8',
+        value: p?.compare_at_price != null ? toMajor(p.compare_at_price, cur) : '',
+        placeholder: 'compare at',
+        'aria-label': `Compare-at price of ${name} (${cur}, optional)`,
+      });
+      const save = h('button', { type: 'button' }, 'Set price');
+      save.addEventListener('click', () =>
+        attempt(error, save, async () => {
+          await api('PUT', `/v1/admin/regions/${encodeURIComponent(region.id)}/prices`, {
+            variant_id: v.id,
+            price: amountOf(price.value, cur, 'Price'),
+            compare_at_price:
+              compare.value.trim() === '' ? null : amountOf(compare.value, cur, 'Compare-at price'),
+          });
+          await load();
+        }),
+      );
+      const remove = p
+        ? deleteButton('Remove', `Remove the price of ${name}?`, error, async () => {
+            await api(
+              'DELETE',
+              `/v1/admin/regions/${encodeURIComponent(region.id)}/prices/${encodeURIComponent(v.id)}`,
+            );
+            await load();
+          })
+        : null;
+      return h('div', { class: 'row' }, price, compare, h('span', { class: 'actions tight' }, save, remove));
+    };
+    const details = h(
+      'details',
+      { class: 'region', open: regions.data.length <= 4 },
+      h(
+        'summary',
+        {},
+        `${region.name} — ${cur}, ${digitsOf(cur)} decimals${region.is_active ? '' : ' (inactive)'}`,
+      ),
+      error,
+      body,
+    );
+    let loaded = false;
+    const open = () => {
+      if (loaded || !details.open) return;
+      loaded = true;
+      attempt(error, null, load);
+    };
+    details.addEventListener('toggle', open);
+    if (details.open) open();
+    return details;
+  };
+  return section(
+    h(
+      'p',
+      { class: 'muted' },
+      "Without its own price in a region, a variant sells at its price when the region's currency is the store's, else at its price converted with the currency rate (Settings → Regions); with neither it is not sold there.",
+    ),
+    regions.data.map(panel),
+  );
+}
+
+function variantLabel(v) {
+  const options = (v.option_values ?? []).map((o) => o.value).join(' / ');
+  return [v.sku, options].filter(Boolean).join(' — ') || v.id;
+}
+
+// ------------------------------------------------------------------------------------ catalog: categories, collections
+
+function catalogNav(current) {
+  return subnav(
+    'Catalog',
+    [
+      ['#/catalog/categories', 'Categories'],
+      ['#/catalog/collections', 'Collections'],
+    ],
+    current,
+  );
+}
+
+/** The categories in tree order (siblings by position, name, id), each with its depth. */
+function categoryTree(categories) {
+  const children = new Map();
+  for (const c of categories) {
+    const key = c.parent_id ?? '';
+    if (!children.has(key)) children.set(key, []);
+    children.get(key).push(c);
+  }
+  const order = (a, b) =>
+    a.position - b.position || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1);
+  const flat = [];
+  const walk = (parent, depth) => {
+    for (const c of (children.get(parent) ?? []).sort(order)) {
+      flat.push({ category: c, depth });
+      walk(c.id, depth + 1);
+    }
+  };
+  walk('', 0);
+  return { flat, children };
+}
+
+/** The fields of a category form; `excluded`: ids that cannot be its parent (itself, its subtree). */
+function categoryFields(flat, c, excluded = new Set()) {
+  const name = h('input', { name: 'name', required: true, value: c?.name ?? '' });
+  const slug = h('input', { name: 'slug', value: c?.slug ?? '', placeholder: 'derived from the name' });
+  const parent = select(
+    'parent_id',
+    [
+      ['', 'None (top level)'],
+      ...flat
+        .filter(({ category }) => !excluded.has(category.id))
+        .map(({ category, depth }) => [category.id, `${'— '.repeat(depth)}${category.name}`]),
+    ],
+    c?.parent_id ?? '',
+  );
+  const position = h('input', {
+    name: 'position',
+    type: 'number',
+    min: '0',
+    step: '1',
+    value: String(c?.position ?? 0),
+  });
+  const description = h('textarea', { name: 'description' });
+  description.value = c?.description ?? '';
+  return {
+    nodes: [
+      h(
+        'div',
+        { class: 'row' },
+        field('Name', name),
+        field(c ? 'Slug' : 'Slug (optional)', slug),
+        field('Parent', parent),
+        field('Position', position),
+      ),
+      field('Description', description),
+    ],
+    read() {
+      const body = {
+        name: name.value.trim(),
+        parent_id: parent.value === '' ? null : parent.value,
+        position: wholeOrNull(position.value, 'Position') ?? 0,
+        description: description.value.trim() === '' ? null : description.value.trim(),
+      };
+      if (slug.value.trim()) body.slug = slug.value.trim();
+      return body;
+    },
+  };
+}
+
+async function categoriesPage() {
+  const categories = await listAll('/v1/admin/categories');
+  const { flat, children } = categoryTree(categories);
+  // categoryTree sorted each list of children.
+  const branch = (parent) => {
+    const kids = children.get(parent) ?? [];
+    if (kids.length === 0) return null;
+    return h(
+      'ul',
+      { class: 'tree' },
+      kids.map((c) =>
+        h(
+          'li',
+          {},
+          idLink('catalog/categories', c.id, c.name),
+          h('span', { class: 'muted' }, ` /${c.slug}`),
+          children.has(c.id) ? branch(c.id) : null,
+        ),
+      ),
+    );
+  };
+  const fields = categoryFields(flat, null);
+  const error = errorSlot();
+  const create = h('button', { type: 'submit', class: 'primary' }, 'Create category');
+  const form = h(
+    'form',
+    { class: 'card', 'aria-labelledby': 'new-category-title' },
+    h('h2', { id: 'new-category-title' }, 'New category'),
+    fields.nodes,
+    error,
+    h('div', { class: 'actions' }, create),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    attempt(error, create, async () => {
+      await api('POST', '/v1/admin/categories', fields.read());
+      render();
+    });
+  });
+  return page(
+    'Categories',
+    catalogNav('#/catalog/categories'),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'tree-title' },
+      h('h2', { id: 'tree-title' }, `All categories (${categories.length})`),
+      categories.length === 0 ? h('p', { class: 'muted' }, 'No categories yet.') : branch(''),
+    ),
+    form,
+  );
+}
+
+async function categoryPage(id) {
+  const [category, categories] = await Promise.all([
+    api('GET', `/v1/admin/categories/${encodeURIComponent(id)}`),
+    listAll('/v1/admin/categories'),
+  ]);
+  const { flat, children } = categoryTree(categories);
+  const excluded = new Set([id]);
+  const exclude = (parent) => {
+    for (const c of children.get(parent) ?? []) {
+      excluded.add(c.id);
+      exclude(c.id);
+    }
+  };
+  exclude(id);
+  const fields = categoryFields(flat, category, excluded);
+  const error = errorSlot();
+  const notice = h('p', { class: 'notice', role: 'status' });
+  const save = h('button', { type: 'submit', class: 'primary' }, 'Save');
+  const remove = deleteButton('Delete category', `Delete the category ${category.name}?`, error, async () => {
+    await api('DELETE', `/v1/admin/categories/${encodeURIComponent(id)}`);
+    go('#/catalog/categories');
+  });
+  const form = h(
+    'form',
+    { class: 'card', 'aria-label': 'Category details' },
+    fields.nodes,
+    error,
+    notice,
+    h('div', { class: 'actions' }, save, remove),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    notice.textContent = '';
+    attempt(error, save, async () => {
+      await api('PATCH', `/v1/admin/categories/${encodeURIComponent(id)}`, fields.read());
+      notice.textContent = 'Saved.';
+    });
+  });
+  return page(
+    category.name,
+    catalogNav('#/catalog/categories'),
+    h('p', {}, link('#/catalog/categories', '← All categories')),
+    form,
+    await translationsSection('category', id, [
+      ['name', 'Name', 'input'],
+      ['description', 'Description', 'textarea'],
+    ]),
+  );
+}
+
+const RULE_TYPES = [
+  ['product_tag', 'Product tag'],
+  ['product_type', 'Product type'],
+  ['category', 'Category id (with its subcategories)'],
+  ['product', 'Product id'],
+  ['price', `Price`],
+];
+
+/** The rules of an automatic collection: match all or any of up to 20 conditions. */
+function rulesEditor(rules) {
+  const match = select(
+    'match',
+    [
+      ['all', 'All conditions'],
+      ['any', 'Any condition'],
+    ],
+    rules?.match ?? 'all',
+  );
+  const list = h('div', {});
+  const rows = [];
+  let seq = 0;
+  const add = (condition) => {
+    const n = ++seq;
+    const type = select(`condition-${n}-type`, RULE_TYPES, condition?.type ?? 'product_tag');
+    const operator = h('select', { name: `condition-${n}-operator` });
+    const values = h('input', { name: `condition-${n}-values` });
+    const relabel = () => {
+      const price = type.value === 'price';
+      const keep = operator.value;
+      operator.replaceChildren(
+        ...(price
+          ? [
+              ['gte', 'is at least'],
+              ['lte', 'is at most'],
+            ]
+          : [
+              ['in', 'is one of'],
+              ['not_in', 'is none of'],
+            ]
+        ).map(([v, label]) => h('option', { value: v }, label)),
+      );
+      if ([...operator.options].some((o) => o.value === keep)) operator.value = keep;
+      values.placeholder = price ? `amount in ${currency()}` : 'comma-separated';
+    };
+    type.addEventListener('change', relabel);
+    relabel();
+    if (condition) {
+      operator.value = condition.operator;
+      values.value =
+        condition.type === 'price' ? toMajor(condition.value) : (condition.values ?? []).join(', ');
+    }
+    const row = { type, operator, values };
+    const removeButton = h('button', { type: 'button', class: 'danger' }, 'Remove');
+    removeButton.setAttribute('aria-label', `Remove condition ${n}`);
+    const el = h(
+      'div',
+      { class: 'row' },
+      field(`Condition ${n}`, type),
+      field(`Condition ${n} operator`, operator),
+      field(`Condition ${n} values`, values),
+      h('div', { class: 'shrink' }, removeButton),
+    );
+    removeButton.addEventListener('click', () => {
+      rows.splice(rows.indexOf(row), 1);
+      el.remove();
+    });
+    rows.push(row);
+    list.appendChild(el);
+  };
+  for (const c of rules?.conditions ?? []) add(c);
+  if (rows.length === 0) add(null);
+  const addButton = h('button', { type: 'button' }, 'Add a condition');
+  addButton.addEventListener('click', () => add(null));
+  const fieldset = h(
+    'fieldset',
+    { class: 'rules' },
+    h('legend', {}, 'Rules (products are members while they match)'),
+    field('Match', match),
+    list,
+    h('div', { class: 'actions' }, addButton),
+  );
+  return {
+    element: fieldset,
+    read() {
+      return {
+        match: match.value,
+        conditions: rows.map((r, i) =>
+          r.type.value === 'price'
+            ? {
+                type: 'price',
+                operator: r.operator.value,
+                value: amountOf(r.values.value, currency(), `Condition ${i + 1}`),
+              }
+            : { type: r.type.value, operator: r.operator.value, values: commaList(r.values.value) },
+        ),
+      };
+    },
+  };
+}
+
+function collectionFields(c) {
+  const name = h('input', { name: 'name', required: true, value: c?.name ?? '' });
+  const slug = h('input', { name: 'slug', value: c?.slug ?? '', placeholder: 'derived from the name' });
+  const type = select(
+    'type',
+    [
+      ['manual', 'Manual (picked by hand)'],
+      ['auto', 'Automatic (by rules)'],
+    ],
+    c?.type ?? 'manual',
+  );
+  const position = h('input', {
+    name: 'position',
+    type: 'number',
+    min: '0',
+    step: '1',
+    value: String(c?.position ?? 0),
+  });
+  const description = h('textarea', { name: 'description' });
+  description.value = c?.description ?? '';
+  const rules = rulesEditor(c?.rules ?? null);
+  const show = () => {
+    rules.element.hidden = type.value !== 'auto';
+  };
+  type.addEventListener('change', show);
+  show();
+  return {
+    nodes: [
+      h(
+        'div',
+        { class: 'row' },
+        field('Name', name),
+        field(c ? 'Slug' : 'Slug (optional)', slug),
+        field('Type', type),
+        field('Position', position),
+      ),
+      field('Description', description),
+      rules.element,
+    ],
+    read() {
+      const body = {
+        name: name.value.trim(),
+        type: type.value,
+        position: wholeOrNull(position.value, 'Position') ?? 0,
+        description: description.value.trim() === '' ? null : description.value.trim(),
+      };
+      if (slug.value.trim()) body.slug = slug.value.trim();
+      if (type.value === 'auto') body.rules = rules.read();
+      return body;
+    },
+  };
+}
+
+function ruleText(condition) {
+  const ops = { in: 'is one of', not_in: 'is none of', gte: 'is at least', lte: 'is at most' };
+  const label = RULE_TYPES.find(([v]) => v === condition.type)?.[1] ?? condition.type;
+  const what =
+    condition.type === 'price'
+      ? money({ amount: condition.value, currency: currency() })
+      : condition.values.join(', ');
+  return `${label} ${ops[condition.operator] ?? condition.operator} ${what}`;
+}
+
+async function collectionsPage(params) {
+  await loadStore();
+  const list = await api(
+    'GET',
+    `/v1/admin/collections${query({ limit: 25, starting_after: params.get('starting_after') })}`,
+  );
+  const fields = collectionFields(null);
+  const error = errorSlot();
+  const create = h('button', { type: 'submit', class: 'primary' }, 'Create collection');
+  const form = h(
+    'form',
+    { class: 'card', 'aria-labelledby': 'new-collection-title' },
+    h('h2', { id: 'new-collection-title' }, 'New collection'),
+    fields.nodes,
+    error,
+    h('div', { class: 'actions' }, create),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    attempt(error, create, async () => {
+      const collection = await api('POST', '/v1/admin/collections', fields.read());
+      go(`#/catalog/collections/${encodeURIComponent(collection.id)}`);
+    });
+  });
+  return page(
+    'Collections',
+    catalogNav('#/catalog/collections'),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'collections-title' },
+      h('h2', { id: 'collections-title' }, 'All collections'),
+      table(
+        [
+          { label: 'Name', render: (c) => idLink('catalog/collections', c.id, c.name) },
+          { label: 'Type', render: (c) => (c.type === 'auto' ? 'automatic' : 'manual') },
+          {
+            label: 'Products',
+            render: (c) =>
+              c.type === 'auto'
+                ? `${c.rules?.conditions.length ?? 0} rule(s), match ${c.rules?.match ?? 'all'}`
+                : String(c.product_ids?.length ?? 0),
+          },
+          { label: 'Slug', render: (c) => c.slug },
+          { label: 'Position', num: true, render: (c) => String(c.position) },
+          { label: 'Updated', render: (c) => when(c.updated_at) },
+        ],
+        list.data,
+        'No collections yet.',
+      ),
+      pager('catalog/collections', params, list),
+    ),
+    form,
+  );
+}
+
+async function collectionPage(id) {
+  await loadStore();
+  const collection = await api('GET', `/v1/admin/collections/${encodeURIComponent(id)}`);
+  const path = `/v1/admin/collections/${encodeURIComponent(id)}`;
+  const manual = collection.type === 'manual';
+  const ids = collection.product_ids ?? [];
+  // Manual: every member (up to 250), in the collection's order; automatic: the first 100 that match now.
+  const found =
+    manual && ids.length === 0
+      ? []
+      : manual
+        ? await listAll(`/v1/admin/products?collection_id=${encodeURIComponent(id)}`, 3)
+        : (await api('GET', `/v1/admin/products${query({ collection_id: id, limit: 100 })}`)).data;
+  const byId = new Map(found.map((p) => [p.id, p]));
+  const members = manual ? ids.map((pid) => byId.get(pid) ?? { id: pid, name: pid }) : found;
+
+  const fields = collectionFields(collection);
+  const error = errorSlot();
+  const notice = h('p', { class: 'notice', role: 'status' });
+  const save = h('button', { type: 'submit', class: 'primary' }, 'Save');
+  const remove = deleteButton(
+    'Delete collection',
+    `Delete the collection ${collection.name}?`,
+    error,
+    async () => {
+      await api('DELETE', path);
+      go('#/catalog/collections');
+    },
+  );
+  const form = h(
+    'form',
+    { class: 'card', 'aria-label': 'Collection details' },
+    fields.nodes,
+    error,
+    notice,
+    h('div', { class: 'actions' }, save, remove),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    notice.textContent = '';
+    attempt(error, save, async () => {
+      const body = fields.read();
+      const changed = body.type !== collection.type;
+      await api('PATCH', path, body);
+      if (changed) render();
+      else notice.textContent = 'Saved.';
+    });
+  });
+
+  const membersError = errorSlot();
+  const setMembers = async (next) => {
+    await api('PATCH', path, { product_ids: next });
+    render();
+  };
+  const memberActions = (p) => {
+    const index = ids.indexOf(p.id);
+    const move = (label, to) => {
+      const b = h('button', { type: 'button', 'aria-label': `${label}: ${p.name}` }, label);
+      b.disabled = to < 0 || to >= ids.length;
+      b.addEventListener('click', () =>
+        attempt(membersError, b, () => {
+          const next = [...ids];
+          next.splice(index, 1);
+          next.splice(to, 0, p.id);
+          return setMembers(next);
+        }),
+      );
+      return b;
+    };
+    const out = h('button', { type: 'button', class: 'danger', 'aria-label': `Remove ${p.name}` }, 'Remove');
+    out.addEventListener('click', () =>
+      attempt(membersError, out, () => setMembers(ids.filter((x) => x !== p.id))),
+    );
+    return h('span', { class: 'actions tight' }, move('Up', index - 1), move('Down', index + 1), out);
+  };
+  const memberColumns = [
+    { label: 'Product', render: (p) => idLink('products', p.id, p.name) },
+    { label: 'Status', render: (p) => (p.status ? badge(p.status) : '—') },
+    { label: 'Price', num: true, render: (p) => (p.price ? money(p.price) : '—') },
+  ];
+
+  // Adding products to a manual collection: a search, each result with an Add button.
+  const search = h('input', { type: 'search', name: 'q', placeholder: 'Product name' });
+  const searchButton = h('button', { type: 'submit' }, 'Search');
+  const results = h('div', {});
+  const addForm = h(
+    'form',
+    { role: 'search', 'aria-label': 'Find products to add' },
+    h(
+      'div',
+      { class: 'row' },
+      field('Find a product to add', search),
+      h('div', { class: 'shrink' }, searchButton),
+    ),
+    results,
+  );
+  addForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    attempt(membersError, searchButton, async () => {
+      const list = await api('GET', `/v1/admin/products${query({ q: search.value.trim(), limit: 10 })}`);
+      results.replaceChildren(
+        table(
+          [
+            ...memberColumns,
+            {
+              label: '',
+              render: (p) => {
+                if (ids.includes(p.id)) return h('span', { class: 'muted' }, 'in the collection');
+                const b = h('button', { type: 'button', 'aria-label': `Add ${p.name}` }, 'Add');
+                b.addEventListener('click', () => attempt(membersError, b, () => setMembers([...ids, p.id])));
+                return b;
+              },
+            },
+          ],
+          list.data,
+          'No product matches.',
+        ),
+      );
+    });
+  });
+
+  return page(
+    collection.name,
+    catalogNav('#/catalog/collections'),
+    h('p', {}, link('#/catalog/collections', '← All collections')),
+    form,
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'members-title' },
+      h('h2', { id: 'members-title' }, manual ? `Products (${ids.length})` : 'Products matching now'),
+      manual
+        ? null
+        : h(
+            'p',
+            { class: 'muted' },
+            `Match ${collection.rules?.match ?? 'all'} of: ${(collection.rules?.conditions ?? []).map(ruleText).join('; ')}. The first 100 are shown.`,
+          ),
+      membersError,
+      table(
+        manual ? [...memberColumns, { label: '', render: memberActions }] : memberColumns,
+        members,
+        manual ? 'No products yet: find one below.' : 'No product matches the rules now.',
+      ),
+      manual ? addForm : null,
+    ),
+    await translationsSection('collection', id, [
+      ['name', 'Name', 'input'],
+      ['description', 'Description', 'textarea'],
+    ]),
+  );
+}
+
+// ------------------------------------------------------------------------------------ settings: regions, currency rates
+
+function settingsNav(current) {
+  return subnav(
+    'Settings',
+    [
+      ['#/settings', 'Store, members, keys, webhooks, locales'],
+      ['#/settings/regions', 'Regions and currency rates'],
+    ],
+    current,
+  );
+}
+
+function adminOnly(title) {
+  return page(
+    title,
+    h('p', { class: 'muted' }, 'Only an admin manages store settings, keys, webhooks and members.'),
+  );
+}
+
+/** The fields of a region form (decisions §19); `r` null for a new region. */
+function regionFields(r) {
+  const name = h('input', { name: 'name', required: true, value: r?.name ?? '' });
+  const code = h('input', { name: 'code', required: true, placeholder: 'eu', maxlength: '32' });
+  const cur = h('input', {
+    name: 'currency',
+    required: true,
+    maxlength: '3',
+    placeholder: 'EUR',
+    value: r?.currency ?? '',
+    autocapitalize: 'characters',
+  });
+  const taxRate = h('input', {
+    name: 'tax_rate',
+    inputmode: 'decimal',
+    value: r ? String(r.tax_rate) : '',
+    placeholder: r ? '' : `store's (${state.store?.tax_rate ?? 0})`,
+  });
+  const includesTax = h('input', {
+    type: 'checkbox',
+    name: 'prices_include_tax',
+    checked: r ? r.prices_include_tax : (state.store?.prices_include_tax ?? false),
+  });
+  const isDefault = h('input', { type: 'checkbox', name: 'is_default', checked: r?.is_default ?? false });
+  const isActive = h('input', { type: 'checkbox', name: 'is_active', checked: r?.is_active ?? true });
+  return {
+    nodes: [
+      h(
+        'div',
+        { class: 'row' },
+        field('Name', name),
+        r ? null : field('Code (a-z, 0-9, _ and -; fixed)', code),
+        field('Currency (ISO 4217)', cur),
+        field('Tax rate (%)', taxRate),
+      ),
+      h(
+        'div',
+        { class: 'checks' },
+        h('label', { class: 'check' }, includesTax, ' Prices include tax'),
+        h('label', { class: 'check' }, isDefault, ' Default region'),
+        r ? h('label', { class: 'check' }, isActive, ' Active') : null,
+      ),
+    ],
+    read() {
+      const body = {
+        name: name.value.trim(),
+        currency: cur.value.trim().toUpperCase(),
+        prices_include_tax: includesTax.checked,
+        is_default: isDefault.checked,
+      };
+      if (!r) body.code = code.value.trim();
+      else body.is_active = isActive.checked;
+      const rate = taxRate.value.trim();
+      if (rate !== '') {
+        body.tax_rate = Number(rate);
+        if (!/^\d+(\.\d+)?$/.test(rate)) throw new Error('Tax rate: enter a percentage, e.g. 20 or 7.5.');
+      }
+      return body;
+    },
+  };
+}
+
+async function regionsPage() {
+  if (state.member.role !== 'admin') return adminOnly('Regions and currency rates');
+  const [store, regions, rates] = await Promise.all([
+    api('GET', '/v1/admin/store'),
+    api('GET', '/v1/admin/regions'),
+    api('GET', '/v1/admin/currency-rates'),
+  ]);
+  state.store = store;
+  const fields = regionFields(null);
+  const error = errorSlot();
+  const create = h('button', { type: 'submit', class: 'primary' }, 'Create region');
+  const form = h(
+    'form',
+    { 'aria-labelledby': 'new-region-title' },
+    h('h3', { id: 'new-region-title' }, 'New region'),
+    fields.nodes,
+    error,
+    h('div', { class: 'actions' }, create),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    attempt(error, create, async () => {
+      await api('POST', '/v1/admin/regions', fields.read());
+      render();
+    });
+  });
+
+  const ratesError = errorSlot();
+  const from = h('input', { name: 'from_currency', maxlength: '3', value: store.currency, required: true });
+  const to = h('input', { name: 'to_currency', maxlength: '3', placeholder: 'EUR', required: true });
+  const rate = h('input', { name: 'rate', inputmode: 'decimal', placeholder: '0.92', required: true });
+  const rateButton = h('button', { type: 'submit' }, 'Save rate');
+  const rateForm = h(
+    'form',
+    { 'aria-label': 'Set a currency rate' },
+    h(
+      'div',
+      { class: 'row' },
+      field('From currency', from),
+      field('To currency', to),
+      field('Rate (1 from = rate to)', rate),
+      h('div', { class: 'shrink' }, rateButton),
+    ),
+  );
+  rateForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    attempt(ratesError, rateButton, async () => {
+      const text = rate.value.trim();
+      if (!/^\d+(\.\d+)?$/.test(text)) throw new Error('Rate: enter a decimal number, e.g. 0.92.');
+      await api('PUT', '/v1/admin/currency-rates', {
+        from_currency: from.value.trim().toUpperCase(),
+        to_currency: to.value.trim().toUpperCase(),
+        rate: Number(text),
+      });
+      render();
+    });
+  });
+  const rateDelete = (r) =>
+    deleteButton('Delete', `Delete the rate ${r.from_currency} → ${r.to_currency}?`, ratesError, async () => {
+      await api('DELETE', `/v1/admin/currency-rates/${encodeURIComponent(r.id)}`);
+      render();
+    });
+
+  return page(
+    'Regions and currency rates',
+    settingsNav('#/settings/regions'),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'regions-title' },
+      h('h2', { id: 'regions-title' }, `Regions (${mode()} mode)`),
+      h(
+        'p',
+        { class: 'muted' },
+        `The store sells in ${store.currency}. A region has its own currency, tax rate and tax convention; its prices are set per product (Products → a product → Region prices) or converted with a rate below.`,
+      ),
+      table(
+        [
+          { label: 'Name', render: (r) => idLink('settings/regions', r.id, r.name) },
+          { label: 'Code', render: (r) => r.code },
+          { label: 'Currency', render: (r) => r.currency },
+          { label: 'Tax rate', num: true, render: (r) => `${r.tax_rate}%` },
+          { label: 'Prices', render: (r) => (r.prices_include_tax ? 'include tax' : 'exclude tax') },
+          { label: 'Default', render: (r) => (r.is_default ? 'yes' : '') },
+          { label: 'Status', render: (r) => badge(r.is_active ? 'active' : 'inactive') },
+        ],
+        regions.data,
+        'No regions: the store sells with its own settings.',
+      ),
+      form,
+    ),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'rates-title' },
+      h('h2', { id: 'rates-title' }, `Currency rates (${mode()} mode)`),
+      h(
+        'p',
+        { class: 'muted' },
+        'Prices, discounts and shipping convert from the store currency with the direct rate; saving a pair that exists replaces its rate.',
+      ),
+      table(
+        [
+          { label: 'From', render: (r) => r.from_currency },
+          { label: 'To', render: (r) => r.to_currency },
+          { label: 'Rate', num: true, render: (r) => String(r.rate) },
+          { label: 'Updated', render: (r) => when(r.updated_at) },
+          { label: '', render: rateDelete },
+        ],
+        rates.data,
+        'No rates.',
+      ),
+      ratesError,
+      rateForm,
+    ),
+  );
+}
+
+async function regionPage(id) {
+  if (state.member.role !== 'admin') return adminOnly('Region');
+  await loadStore();
+  const region = await api('GET', `/v1/admin/regions/${encodeURIComponent(id)}`);
+  const fields = regionFields(region);
+  const error = errorSlot();
+  const notice = h('p', { class: 'notice', role: 'status' });
+  const save = h('button', { type: 'submit', class: 'primary' }, 'Save');
+  const remove = deleteButton(
+    'Delete region',
+    `Delete the region ${region.name} and its prices? Its carts fall back to the default region.`,
+    error,
+    async () => {
+      await api('DELETE', `/v1/admin/regions/${encodeURIComponent(id)}`);
+      go('#/settings/regions');
+    },
+  );
+  const form = h(
+    'form',
+    { class: 'card', 'aria-label': 'Region details' },
+    facts([
+      ['Code', region.code],
+      ['Created', when(region.created_at)],
+    ]),
+    fields.nodes,
+    error,
+    notice,
+    h('div', { class: 'actions' }, save, remove),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    notice.textContent = '';
+    attempt(error, save, async () => {
+      await api('PATCH', `/v1/admin/regions/${encodeURIComponent(id)}`, fields.read());
+      notice.textContent = 'Saved.';
+    });
+  });
+  return page(
+    region.name,
+    settingsNav('#/settings/regions'),
+    h('p', {}, link('#/settings/regions', '← All regions')),
+    form,
+  );
+}
+
+// ------------------------------------------------------------------------------------ customer and discount detail
+
+async function customerPage(id, params) {
+  const [customer, orders] = await Promise.all([
+    api('GET', `/v1/admin/customers/${encodeURIComponent(id)}`),
+    api(
+      'GET',
+      `/v1/admin/orders${query({ customer_id: id, limit: 25, starting_after: params.get('starting_after') })}`,
+    ),
+  ]);
+  const name = [customer.first_name, customer.last_name].filter(Boolean).join(' ');
+  return page(
+    name ? `${name} (${customer.email})` : customer.email,
+    h('p', {}, link('#/customers', '← All customers')),
+    h(
+      'div',
+      { class: 'grid2' },
+      h(
+        'section',
+        { class: 'card', 'aria-label': 'Customer' },
+        facts([
+          ['E-mail', customer.email],
+          ['Name', name || '—'],
+          ['Phone', customer.phone],
+          ['Status', badge(customer.status)],
+          ['Signs in', customer.has_password ? 'with a password' : 'no password set'],
+          ['Tags', customer.tags.join(', ') || '—'],
+          ['External id', customer.external_id],
+          ['Customer since', when(customer.created_at)],
+        ]),
+      ),
+      h(
+        'section',
+        { class: 'card', 'aria-label': 'Totals' },
+        facts([
+          ['Orders', h('span', { 'data-testid': 'customer-orders' }, String(customer.total_orders))],
+          ['Total spent', h('span', { 'data-testid': 'customer-spent' }, money(customer.total_spent))],
+        ]),
+        h(
+          'p',
+          { class: 'muted' },
+          'Orders that are neither drafts nor cancelled; spent = paid minus refunded, in the store currency.',
+        ),
+      ),
+    ),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'addresses-title' },
+      h('h2', { id: 'addresses-title' }, 'Addresses'),
+      customer.addresses.length === 0
+        ? h('p', { class: 'muted' }, 'No saved addresses.')
+        : h(
+            'ul',
+            { class: 'plain' },
+            customer.addresses.map((a) => h('li', {}, addressText(a))),
+          ),
+    ),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'customer-orders-title' },
+      h('h2', { id: 'customer-orders-title' }, 'Orders'),
+      table(
+        [
+          { label: 'Order', render: (o) => idLink('orders', o.id, `#${o.number}`) },
+          { label: 'Placed', render: (o) => when(o.created_at) },
+          { label: 'Status', render: (o) => badge(o.status) },
+          { label: 'Payment', render: (o) => badge(o.payment_status) },
+          { label: 'Fulfilment', render: (o) => badge(o.fulfillment_status) },
+          { label: 'Total', num: true, render: (o) => money(o.total) },
+        ],
+        orders.data,
+        'No orders.',
+      ),
+      pager(`customers/${encodeURIComponent(id)}`, params, orders),
+    ),
+  );
+}
+
+const DISCOUNT_CONDITIONS = ['product', 'variant', 'product_tag', 'customer', 'customer_tag', 'region'];
+
+async function discountPage(id) {
+  await loadStore();
+  const path = `/v1/admin/discounts/${encodeURIComponent(id)}`;
+  const d = await api('GET', path);
+  const cur = currency();
+  const amountInput = (name, m) =>
+    h('input', {
+      name,
+      inputmode: 'decimal',
+      value: m ? toMajor(m.amount, m.currency) : '',
+      placeholder: 'none',
+    });
+  const inputs = {
+    name: h('input', { name: 'name', required: true, value: d.name }),
+    code: h('input', { name: 'code', value: d.code ?? '' }),
+    value_type: select(
+      'value_type',
+      [
+        ['percentage', 'Percentage off'],
+        ['fixed', `Amount off (${cur})`],
+        ['free_shipping', 'Free shipping'],
+      ],
+      d.value_type,
+    ),
+    value: h('input', {
+      name: 'value',
+      inputmode: 'decimal',
+      value:
+        d.value_type === 'fixed'
+          ? toMajor(d.value, cur)
+          : d.value_type === 'percentage'
+            ? String(d.value)
+            : '',
+    }),
+    target: select(
+      'target',
+      [
+        ['order', 'The order'],
+        ['line_item', 'Each line'],
+        ['shipping', 'Shipping'],
+      ],
+      d.target,
+    ),
+    usage_limit: h('input', {
+      name: 'usage_limit',
+      inputmode: 'numeric',
+      value: d.usage_limit ?? '',
+      placeholder: 'no limit',
+    }),
+    per_customer_limit: h('input', {
+      name: 'per_customer_limit',
+      inputmode: 'numeric',
+      value: d.per_customer_limit ?? '',
+      placeholder: 'no limit',
+    }),
+    minimum_amount: amountInput('minimum_amount', d.minimum_amount),
+    maximum_discount: amountInput('maximum_discount', d.maximum_discount),
+    starts_at: h('input', { name: 'starts_at', type: 'datetime-local', value: toLocalInput(d.starts_at) }),
+    ends_at: h('input', { name: 'ends_at', type: 'datetime-local', value: toLocalInput(d.ends_at) }),
+    description: h('textarea', { name: 'description' }),
+  };
+  inputs.description.value = d.description ?? '';
+  const active = h('input', { type: 'checkbox', name: 'is_active', checked: d.is_active });
+  // Only the fields changed are sent, so a rule between fields is judged on what the person changed.
+  const initial = Object.fromEntries(Object.entries(inputs).map(([k, el]) => [k, el.value]));
+  const read = () => {
+    const body = {};
+    const changed = (k) => inputs[k].value !== initial[k];
+    if (changed('name')) body.name = inputs.name.value.trim();
+    if (changed('description')) body.description = inputs.description.value.trim() || null;
+    if (changed('code')) body.code = inputs.code.value.trim();
+    if (changed('value_type')) body.value_type = inputs.value_type.value;
+    if ((changed('value') || changed('value_type')) && inputs.value_type.value !== 'free_shipping') {
+      const text = inputs.value.value.trim();
+      if (inputs.value_type.value === 'fixed') body.value = amountOf(text, cur, 'Value');
+      else {
+        body.value = Number(text);
+        if (text === '' || !Number.isFinite(body.value))
+          throw new Error('Value: enter a percentage, e.g. 10.');
+      }
+    }
+    if (changed('target')) body.target = inputs.target.value;
+    for (const k of ['usage_limit', 'per_customer_limit']) {
+      if (changed(k))
+        body[k] = wholeOrNull(inputs[k].value, k === 'usage_limit' ? 'Usage limit' : 'Per customer');
+    }
+    for (const k of ['minimum_amount', 'maximum_discount']) {
+      if (changed(k)) {
+        const text = inputs[k].value.trim();
+        body[k] =
+          text === ''
+            ? null
+            : amountOf(text, cur, k === 'minimum_amount' ? 'Minimum order' : 'Maximum discount');
+      }
+    }
+    for (const k of ['starts_at', 'ends_at']) if (changed(k)) body[k] = fromLocalInput(inputs[k].value);
+    if (active.checked !== d.is_active) body.is_active = active.checked;
+    return body;
+  };
+  const error = errorSlot();
+  const notice = h('p', { class: 'notice', role: 'status' });
+  const save = h('button', { type: 'submit', class: 'primary' }, 'Save');
+  const remove = deleteButton('Delete discount', `Delete the discount ${d.name}?`, error, async () => {
+    await api('DELETE', path);
+    go('#/discounts');
+  });
+  const form = h(
+    'form',
+    { class: 'card', 'aria-labelledby': 'discount-edit-title' },
+    h('h2', { id: 'discount-edit-title' }, 'Edit'),
+    h(
+      'div',
+      { class: 'row' },
+      field('Name', inputs.name),
+      d.type === 'code' ? field('Code', inputs.code) : null,
+      field('Kind', inputs.value_type),
+      field(`Value (% or ${cur})`, inputs.value),
+      field('Applies to', inputs.target),
+    ),
+    h(
+      'div',
+      { class: 'row' },
+      field('Usage limit', inputs.usage_limit),
+      field('Uses per customer', inputs.per_customer_limit),
+      field(`Minimum order (${cur})`, inputs.minimum_amount),
+      field(`Maximum discount (${cur})`, inputs.maximum_discount),
+    ),
+    h('div', { class: 'row' }, field('Starts', inputs.starts_at), field('Ends', inputs.ends_at)),
+    field('Description', inputs.description),
+    h('label', { class: 'check' }, active, ' Active'),
+    error,
+    notice,
+    h('div', { class: 'actions' }, save, remove),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    notice.textContent = '';
+    attempt(error, save, async () => {
+      const body = read();
+      if (Object.keys(body).length === 0) {
+        notice.textContent = 'Nothing changed.';
+        return;
+      }
+      await api('PATCH', path, body);
+      render();
+    });
+  });
+
+  // Conditions: the list is replaced whole by PATCH.
+  const conditionsError = errorSlot();
+  const plain = (c) => ({ type: c.type, operator: c.operator, values: c.values });
+  const setConditions = async (next) => {
+    await api('PATCH', path, { conditions: next });
+    render();
+  };
+  const conditionRemove = (c) => {
+    const b = h(
+      'button',
+      { type: 'button', class: 'danger', 'aria-label': `Remove the ${c.type} condition` },
+      'Remove',
+    );
+    b.addEventListener('click', () =>
+      attempt(conditionsError, b, () => setConditions(d.conditions.filter((x) => x.id !== c.id).map(plain))),
+    );
+    return b;
+  };
+  const cType = select(
+    'condition_type',
+    DISCOUNT_CONDITIONS.map((t) => [t, t.replaceAll('_', ' ')]),
+    'product',
+  );
+  const cOperator = select(
+    'condition_operator',
+    [
+      ['in', 'is one of'],
+      ['not_in', 'is none of'],
+    ],
+    'in',
+  );
+  const cValues = h('input', { name: 'condition_values', placeholder: 'ids or tags, comma-separated' });
+  const cButton = h('button', { type: 'submit' }, 'Add condition');
+  const conditionForm = h(
+    'form',
+    { 'aria-label': 'Add a condition' },
+    h(
+      'div',
+      { class: 'row' },
+      field('Condition', cType),
+      field('Operator', cOperator),
+      field('Values', cValues),
+      h('div', { class: 'shrink' }, cButton),
+    ),
+  );
+  conditionForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    attempt(conditionsError, cButton, () =>
+      setConditions([
+        ...d.conditions.map(plain),
+        { type: cType.value, operator: cOperator.value, values: commaList(cValues.value) },
+      ]),
+    );
+  });
+
+  return page(
+    d.name,
+    h('p', {}, link('#/discounts', '← All discounts')),
+    h(
+      'section',
+      { class: 'card', 'aria-label': 'Discount' },
+      facts([
+        ['Code', d.code ?? 'none (applies automatically)'],
+        ['Type', d.type],
+        ['Value', discountValue(d)],
+        ['Applies to', d.target.replaceAll('_', ' ')],
+        ['Status', badge(d.is_active ? 'active' : 'inactive')],
+        ['Used', `${d.usage_count}${d.usage_limit === null ? '' : ` of ${d.usage_limit}`}`],
+        ['Uses per customer', d.per_customer_limit === null ? 'no limit' : String(d.per_customer_limit)],
+        ['Minimum order', d.minimum_amount ? money(d.minimum_amount) : 'none'],
+        ['Maximum discount', d.maximum_discount ? money(d.maximum_discount) : 'none'],
+        ['Starts', d.starts_at ? when(d.starts_at) : 'at once'],
+        ['Ends', d.ends_at ? when(d.ends_at) : 'never'],
+        ['Description', d.description],
+        ['Created', when(d.created_at)],
+      ]),
+    ),
+    form,
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'conditions-title' },
+      h('h2', { id: 'conditions-title' }, 'Conditions'),
+      h('p', { class: 'muted' }, 'The discount applies only when every condition holds.'),
+      table(
+        [
+          { label: 'Condition', render: (c) => c.type.replaceAll('_', ' ') },
+          { label: 'Operator', render: (c) => (c.operator === 'in' ? 'is one of' : 'is none of') },
+          { label: 'Values', render: (c) => c.values.join(', ') },
+          { label: '', render: conditionRemove },
+        ],
+        d.conditions,
+        'No conditions: it applies to every cart.',
+      ),
+      conditionsError,
+      conditionForm,
+    ),
+  );
+}
+
 // ------------------------------------------------------------------------------------ router
 
 async function loadStore() {
@@ -1916,7 +3429,7 @@ let shownHash = null;
 async function render() {
   const current = ++renderCount;
   const { parts, params } = parseHash();
-  const [section = 'dashboard', id] = parts;
+  const [section = 'dashboard', id, sub] = parts;
   if (section === 'accept-invite') {
     root.replaceChildren(acceptInvitePage(params));
     return;
@@ -1942,10 +3455,18 @@ async function render() {
     dashboard: () => dashboardPage(params),
     orders: () => (id ? orderPage(id) : ordersPage(params)),
     products: () => (id === 'new' ? newProductPage() : id ? productPage(id) : productsPage(params)),
-    customers: () => customersPage(params),
-    discounts: () => discountsPage(params),
+    catalog: () =>
+      id === 'collections'
+        ? sub
+          ? collectionPage(sub)
+          : collectionsPage(params)
+        : sub
+          ? categoryPage(sub)
+          : categoriesPage(),
+    customers: () => (id ? customerPage(id, params) : customersPage(params)),
+    discounts: () => (id ? discountPage(id) : discountsPage(params)),
     logs: () => (id ? logPage(id) : logsPage(params)),
-    settings: () => settingsPage(),
+    settings: () => (id === 'regions' ? (sub ? regionPage(sub) : regionsPage()) : settingsPage()),
   };
   let content;
   try {

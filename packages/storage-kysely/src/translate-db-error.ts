@@ -77,6 +77,12 @@ export const UNIQUE_INDEXES: Record<string, UniqueIndex> = {
     sqliteColumn: 'members.user_id',
     message: 'A member with this user_id already exists',
   },
+  regions_code_unique: {
+    code: 'duplicate_code',
+    param: 'code',
+    sqliteColumn: 'regions.code',
+    message: 'A region with this code already exists',
+  },
   customers_email_unique: {
     code: 'duplicate_email',
     param: 'email',

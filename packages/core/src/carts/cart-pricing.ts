@@ -9,8 +9,18 @@ import type {
   ShippingMethodRecord,
   StoreRecord,
 } from '../ports/storage';
-import { type PricingLineInput, type PricingResult, priceCart } from '../pricing';
+import { type PricingLineInput, type PricingResult, priceCart, type RejectedCode } from '../pricing';
+import { priceInRegion, storeAmountInRegion } from '../regions/region-price';
+import {
+  optionalStoreAmountInRegion,
+  type RegionPricing,
+  type RegionPricingRecords,
+  readRegionPricing,
+  regionPricing,
+} from '../regions/region-pricing-context';
 import { CommerceError } from '../shared/errors';
+
+const NOTHING_UNPRICED: ReadonlySet<string> = new Set();
 
 /** One line to price: a cart item or an admin order line. `key` names it in the result. */
 export interface PriceableItem {
@@ -31,6 +41,18 @@ export interface PricedCart {
   discounts: DiscountRecord[];
   /** The cart's codes that exist, in the order they were added, whether or not they qualify. */
   code_discounts: DiscountRecord[];
+  /**
+   * The region the cart was priced in (decisions §19), or null: the store's settings (no region,
+   * or its region is gone). All of `pricing` is in its currency, with its tax settings.
+   */
+  region: RegionPricing | null;
+  /** The tax settings pricing used: the region's, else the store's (orders snapshot them). */
+  tax: { rate: number; prices_include_tax: boolean };
+  /**
+   * Variants of the items that have no price in the region (decisions §19): not priced (left out
+   * of `pricing` like unknown variants), refused by {@link assertPurchasable}. Empty without a region.
+   */
+  unpriced: ReadonlySet<string>;
 }
 
 /** Input of {@link loadAndPrice}. */
@@ -43,6 +65,11 @@ export interface LoadAndPriceInput {
   customer: { id: string | null; email: string | null; tags: string[] };
   /** Epoch ms, for discount windows. */
   now: number;
+  /**
+   * The region to price in (decisions §19); omitted or null: the store's currency and tax
+   * settings, and no region query.
+   */
+  region_id?: string | null | undefined;
   /** Records the caller already read in this transaction; each one given skips its query. */
   known?: KnownPricingRecords | undefined;
 }
@@ -69,6 +96,11 @@ export interface KnownPricingRecords {
    * of its `customer_id`; null when there is no such customer).
    */
   customer?: CustomerRecord | null | undefined;
+  /**
+   * A `readRegionPricing` result of `region_id` over (at least) every item's variant; used when
+   * its region is the one to price in.
+   */
+  region?: RegionPricingRecords | undefined;
 }
 
 /** What `discounts.listForPricing` returns. */
@@ -83,6 +115,8 @@ export interface PricingRecords {
   method: ShippingMethodRecord | null;
   automatic: DiscountRecord[];
   by_code: DiscountRecord[];
+  /** What the region needs (`region_id` given), else null. */
+  region: RegionPricingRecords | null;
 }
 
 /**
@@ -92,7 +126,8 @@ export interface PricingRecords {
  * A fixed number of queries whatever the cart size: purchasable variants (1), shipping method
  * (0–1), automatic and code discounts (1, `listForPricing`), the customer's prior uses of
  * discounts with a `per_customer_limit` (0–1; keyed by customer id, else lower-cased e-mail, as
- * checkout counts).
+ * checkout counts), and only for a cart in a region (decisions §19) the region, the currency
+ * rates and the region's prices of the items' variants (3, in the same round trip).
  * The shipping method, the discounts and the variants are not read again when the caller passes
  * them in `known` (a PATCH that just validated the method, a discount code just looked up, the
  * automatic discounts or variants read together with the cart).
@@ -105,6 +140,12 @@ export interface PricingRecords {
  * - An unknown or inactive shipping method prices as no method (`shipping_method: null`); setting
  *   one on a cart is refused earlier with `shipping_method_unavailable` ({@link requireShippingMethod}).
  * - Codes are looked up case-insensitively; unknown codes are skipped.
+ * - In a region (decisions §19) every amount is in its currency: unit prices by `priceInRegion`
+ *   (a variant without a price there is left out and listed in `unpriced`), shipping prices and
+ *   thresholds and the store-currency amounts of discounts converted at the store → region rate
+ *   (no rate: the method prices as none, a code is rejected `discount_not_applicable`, an
+ *   automatic discount is skipped); its tax rate and convention replace the store's. A region
+ *   that is gone prices as none (the store's settings).
  */
 export async function loadAndPrice(tx: Repositories, input: LoadAndPriceInput): Promise<PricedCart> {
   return priceRecords(tx, input, await readPricingRecords(tx, input));
@@ -117,7 +158,10 @@ export async function loadAndPrice(tx: Repositories, input: LoadAndPriceInput): 
  */
 export function readPricingRecords(
   tx: Repositories,
-  input: Pick<LoadAndPriceInput, 'scope' | 'items' | 'shipping_method_id' | 'discount_codes' | 'known'>,
+  input: Pick<
+    LoadAndPriceInput,
+    'scope' | 'items' | 'shipping_method_id' | 'discount_codes' | 'known' | 'region_id'
+  >,
 ): Promise<PricingRecords> {
   const { scope, known } = input;
   const variantIds = [...new Set(input.items.map((item) => item.variant_id))];
@@ -140,7 +184,18 @@ export function readPricingRecords(
         ? knownMethod
         : tx.shippingMethods.get(scope, input.shipping_method_id),
     discounts ?? tx.discounts.listForPricing(scope, codes),
-  ]).then(([purchasable, method, { automatic, by_code }]) => ({ purchasable, method, automatic, by_code }));
+    input.region_id == null
+      ? null
+      : known?.region?.region?.id === input.region_id
+        ? known.region
+        : readRegionPricing(tx, scope, input.region_id, variantIds),
+  ]).then(([purchasable, method, { automatic, by_code }, region]) => ({
+    purchasable,
+    method,
+    automatic,
+    by_code,
+    region,
+  }));
 }
 
 /** Prices `input` on records read by {@link readPricingRecords} (see {@link loadAndPrice}). */
@@ -151,10 +206,12 @@ export async function priceRecords(
 ): Promise<PricedCart> {
   const { scope, store } = input;
   const { purchasable, method, automatic, by_code: byCode } = records;
+  const region = records.region === null ? null : regionPricing(records.region, store);
 
   const variants = new Map(purchasable.map((entry) => [entry.variant.id, entry]));
-  const shipping_method = method?.is_active ? method : null;
   const code_discounts = orderByCodes(input.discount_codes, byCode);
+  const shipping = method?.is_active ? shippingIn(method, region) : null;
+  const shipping_method = shipping === null ? null : method;
 
   const customerKey = input.customer.id ?? input.customer.email?.toLowerCase() ?? null;
   const limited = [...automatic, ...code_discounts]
@@ -167,39 +224,112 @@ export async function priceRecords(
   const usage = Object.fromEntries(limited.map((id) => [id, per_customer[id] ?? 0]));
 
   const lines: PricingLineInput[] = [];
+  // Only a cart in a region can have unpriced items: without one, no set is made.
+  const unpriced = region === null ? NOTHING_UNPRICED : new Set<string>();
   for (const item of input.items) {
     const entry = variants.get(item.variant_id);
     if (!entry) continue;
+    let unit_price = entry.variant.price;
+    if (region !== null) {
+      const inRegion = priceInRegion(entry.variant, region.prices.get(entry.variant.id), region.context);
+      if (inRegion === null) {
+        (unpriced as Set<string>).add(entry.variant.id);
+        continue;
+      }
+      unit_price = inRegion.price;
+    }
     lines.push({
       key: item.key,
       variant_id: entry.variant.id,
       product_id: entry.product.id,
       product_tags: entry.product.tags,
-      unit_price: entry.variant.price,
+      unit_price,
       quantity: item.quantity,
     });
   }
 
-  const pricing = priceCart({
-    currency: store.currency,
+  const tax =
+    region === null
+      ? { rate: store.tax_rate, prices_include_tax: store.prices_include_tax }
+      : { rate: region.region.tax_rate, prices_include_tax: region.region.prices_include_tax };
+  const automaticIn = region === null ? automatic : discountsIn(automatic, region).converted;
+  const codesIn =
+    region === null ? { converted: code_discounts, refused: [] } : discountsIn(code_discounts, region);
+
+  const priced = priceCart({
+    currency: region === null ? store.currency : region.region.currency,
     lines,
-    shipping: shipping_method
-      ? { price: shipping_method.price, free_shipping_threshold: shipping_method.free_shipping_threshold }
-      : null,
-    tax: { rate: store.tax_rate, prices_include_tax: store.prices_include_tax },
+    shipping,
+    tax,
     customer: input.customer,
-    automatic_discounts: automatic,
-    code_discounts,
+    automatic_discounts: automaticIn,
+    code_discounts: codesIn.converted,
     usage: customerKey !== null ? { per_customer: usage } : undefined,
     now: input.now,
+    region_id: region === null ? null : region.region.id,
   });
+  // A code whose amounts cannot be converted (no rate) saves nothing: it is refused like a code
+  // whose conditions fail (decisions §19), listed after the codes priceCart judged.
+  const pricing =
+    codesIn.refused.length === 0
+      ? priced
+      : { ...priced, rejected_codes: [...priced.rejected_codes, ...codesIn.refused] };
 
   const byId = new Map([...automatic, ...code_discounts].map((discount) => [discount.id, discount]));
   const discounts = pricing.applied_discounts
     .map((applied) => byId.get(applied.discount_id))
     .filter((discount): discount is DiscountRecord => discount !== undefined);
 
-  return { pricing, variants, shipping_method, discounts, code_discounts };
+  return { pricing, variants, shipping_method, discounts, code_discounts, region, tax, unpriced };
+}
+
+/**
+ * A shipping method's price and threshold as pricing takes them: as stored without a region, in
+ * the region's currency otherwise (decisions §19: store-currency amounts converted at the store →
+ * region rate); null when they cannot be converted (no rate) — the method is then unavailable.
+ */
+function shippingIn(
+  method: ShippingMethodRecord,
+  region: RegionPricing | null,
+): { price: number; free_shipping_threshold: number | null } | null {
+  if (region === null) {
+    return { price: method.price, free_shipping_threshold: method.free_shipping_threshold };
+  }
+  const price = storeAmountInRegion(method.price, region.context);
+  const threshold = optionalStoreAmountInRegion(method.free_shipping_threshold, region.context);
+  if (price === null || threshold === undefined) return null;
+  return { price, free_shipping_threshold: threshold };
+}
+
+/**
+ * Discounts in the region's currency (decisions §19): percentage and free-shipping values apply
+ * anywhere; a `fixed` value, `minimum_amount` and `maximum_discount` are store-currency amounts,
+ * converted at the store → region rate. A discount that has such an amount and no rate cannot
+ * apply: `refused` lists it (for codes, as `discount_not_applicable`; automatic ones are skipped).
+ */
+export function discountsIn(
+  discounts: readonly DiscountRecord[],
+  region: Pick<RegionPricing, 'context'>,
+): { converted: DiscountRecord[]; refused: RejectedCode[] } {
+  const converted: DiscountRecord[] = [];
+  const refused: RejectedCode[] = [];
+  const { context } = region;
+  for (const discount of discounts) {
+    const value =
+      discount.value_type === 'fixed' ? storeAmountInRegion(discount.value, context) : discount.value;
+    const minimum = optionalStoreAmountInRegion(discount.minimum_amount, context);
+    const maximum = optionalStoreAmountInRegion(discount.maximum_discount, context);
+    if (value === null || minimum === undefined || maximum === undefined) {
+      refused.push({ discount_id: discount.id, code: discount.code, reason: 'discount_not_applicable' });
+      continue;
+    }
+    converted.push(
+      value === discount.value && minimum === discount.minimum_amount && maximum === discount.maximum_discount
+        ? discount
+        : { ...discount, value, minimum_amount: minimum, maximum_discount: maximum },
+    );
+  }
+  return { converted, refused };
 }
 
 /** The discounts of `codes` in the order of `codes` (case-insensitive match), unknown ones skipped. */
@@ -235,13 +365,15 @@ export interface AssertPurchasableOptions {
  * Throws when an item cannot be bought (docs/contract.md#catalog, #inventory):
  * - unknown or deleted variant → `not_found` (or `product_unavailable`, see options);
  * - product not `active`, product deleted, or variant inactive → 422 `product_unavailable`;
+ * - variant without a price in the cart's region (`unpriced`, decisions §19) → 422
+ *   `product_unavailable`;
  * - stock short → 422 `insufficient_inventory` (`checkAvailability` against the TOTAL quantity of
  *   the variant over all items; untracked and backorderable variants always pass), carrying
  *   `data: { variant_id, requested, available }`.
  * Reserves nothing: checkout and pending admin orders reserve atomically afterwards.
  */
 export function assertPurchasable(
-  priced: Pick<PricedCart, 'variants'>,
+  priced: Pick<PricedCart, 'variants'> & Partial<Pick<PricedCart, 'unpriced'>>,
   items: readonly PriceableItem[],
   options: AssertPurchasableOptions = {},
 ): void {
@@ -260,7 +392,9 @@ export function assertPurchasable(
         param: param(index, 'variant_id'),
       });
     }
-    if (!isBuyable(entry)) throw unavailable(item.variant_id, param(index, 'variant_id'));
+    if (!isBuyable(entry) || priced.unpriced?.has(item.variant_id)) {
+      throw unavailable(item.variant_id, param(index, 'variant_id'));
+    }
     if (checked.has(item.variant_id)) return;
     checked.add(item.variant_id);
     const requested = totals.get(item.variant_id) ?? item.quantity;
@@ -349,6 +483,7 @@ export function readStoredCartPricing(
       items: cartPriceableItems(cart),
       shipping_method_id: cart.shipping_method_id,
       discount_codes: cart.discount_codes,
+      region_id: cart.region_id,
       known,
     }),
   ]).then(([customer, records]) => ({ customer, records }));

@@ -10,6 +10,8 @@ import type {
   StoreRecord,
 } from '../ports/storage';
 import type { DiscountRejectionCode } from '../pricing';
+import { priceInRegion } from '../regions/region-price';
+import { assertRegionUsable, readRegionPricing, regionPricing } from '../regions/region-pricing-context';
 import type { ServiceContext } from '../shared/context';
 import { CommerceError } from '../shared/errors';
 import { assertCartLimits } from '../shared/schemas/limits';
@@ -59,6 +61,8 @@ export type { CartActor } from './cart-access';
  *   `source_cart_id`, `{id}` must be the customer's cart and the source theirs or a guest's (404
  *   otherwise, whatever the key), and not `{id}` itself (400). The customer's cart also takes the
  *   merged cart's addresses and shipping method where it has none.
+ * - A merge into a cart in a region (decisions §19) keeps the target's region and drops the guest
+ *   items that have no price there, as it drops unavailable ones.
  */
 export function createCartService(ctx: ServiceContext) {
   async function requireStore(tx: Repositories, scope: Scope): Promise<StoreRecord> {
@@ -172,6 +176,9 @@ export function createCartService(ctx: ServiceContext) {
     /**
      * `POST /v1/storefront/carts`. With a customer token the cart belongs to that customer;
      * `customer_id` with a publishable key must be the token's customer (403 `forbidden`).
+     * `region_id` (decisions §19): the region the cart is priced in (unknown → 404, inactive → 422
+     * `region_unavailable`); left out, the default region when it is active, else none (the
+     * store's settings). An item not sold in the region → 422 `product_unavailable`.
      */
     async create(scope: Scope, actor: CartActor, input: CartCreate) {
       return write(ctx, scope, async (work) => {
@@ -183,17 +190,27 @@ export function createCartService(ctx: ServiceContext) {
         }
         // One round trip: the customer (checked, and priced with), the store, the automatic
         // discounts and the variants of the lines (a new cart has no codes and no method).
+        // The region (decisions §19): the one named, with its pricing reads, or else the default
+        // region (one query more, in the same round trip).
         const variantIds = [...new Set(input.items.map((line) => line.variant_id))];
-        const [customer, found, discounts, purchasable] = await Promise.all([
+        const [customer, found, discounts, purchasable, named, fallback] = await Promise.all([
           customer_id !== null ? tx.customers.get(scope, customer_id) : null,
           tx.stores.get(scope.store_id),
           tx.discounts.listForPricing(scope, []),
           variantIds.length > 0 ? tx.products.getPurchasable(scope, variantIds) : [],
+          input.region_id !== undefined ? readRegionPricing(tx, scope, input.region_id, variantIds) : null,
+          input.region_id === undefined ? tx.regions.getDefault(scope) : null,
         ]);
         if (input.customer_id !== undefined && input.customer_id !== actor.customer_id && !customer) {
           throw customerNotFound(input.customer_id);
         }
         const store = storeOrThrow(found);
+        if (named !== null && input.region_id !== undefined)
+          assertRegionUsable(named.region, input.region_id);
+        // An inactive default region is passed over: the cart takes the store's settings.
+        const regionRead =
+          named ?? (fallback?.is_active ? await readRegionPricing(tx, scope, fallback.id, variantIds) : null);
+        const region = regionRead?.region ?? null;
         // The shopper's language (decisions §21): one of the store's locales.
         const locale =
           input.locale === undefined ? null : configuredLocale(await tx.locales.list(scope), input.locale);
@@ -223,7 +240,8 @@ export function createCartService(ctx: ServiceContext) {
           billing_address: addressFromInput(input.billing_address ?? null),
           shipping_method_id: null,
           discount_codes: [],
-          currency: store.currency,
+          currency: region?.currency ?? store.currency,
+          region_id: region?.id ?? null,
           metadata: input.metadata,
           created_at: now,
           updated_at: now,
@@ -236,7 +254,7 @@ export function createCartService(ctx: ServiceContext) {
           store,
           cart,
           now,
-          known: { automatic: discounts.automatic, purchasable, customer },
+          known: { automatic: discounts.automatic, purchasable, customer, region: regionRead ?? undefined },
         });
         assertPurchasable(
           result,
@@ -263,7 +281,11 @@ export function createCartService(ctx: ServiceContext) {
 
     /**
      * `PATCH /v1/storefront/carts/{id}`: customer, addresses (`null` clears), shipping method
-     * (unknown or inactive → 422 `shipping_method_unavailable`), metadata (replaced as a whole).
+     * (unknown or inactive, or without a price in the cart's currency → 422
+     * `shipping_method_unavailable`), metadata (replaced as a whole), `region_id` (decisions §19:
+     * the cart takes the region's currency and is re-priced in it; unknown → 404, inactive → 422
+     * `region_unavailable`, an item without a price there → 422 `product_unavailable` with
+     * `param: items[i]`; nothing changes on a refusal).
      */
     async update(scope: Scope, actor: CartActor, id: string, input: CartUpdate) {
       return write(ctx, scope, async (work) => {
@@ -287,6 +309,7 @@ export function createCartService(ctx: ServiceContext) {
             locale:
               input.locale === null ? null : configuredLocale(await tx.locales.list(scope), input.locale),
           }),
+          ...(input.region_id !== undefined && { region_id: input.region_id }),
         };
         const next: CartAggregate = { ...cart, ...patch };
         // One round trip: the customer set here is the one the cart is priced for, and the
@@ -302,8 +325,31 @@ export function createCartService(ctx: ServiceContext) {
         if (input.shipping_method_id != null) {
           assertShippingMethod(read.records.method, input.shipping_method_id);
         }
+        if (input.region_id !== undefined) {
+          // Decisions §19: unknown → 404, inactive → 422 `region_unavailable`; the cart takes
+          // the region's currency and is re-priced in it.
+          const region = assertRegionUsable(read.records.region?.region ?? null, input.region_id);
+          patch.currency = region.currency;
+          next.currency = region.currency;
+        }
         const store = storeOrThrow(loaded.store);
         const result = await priceStoredRecords(tx, { scope, store, cart: next, now }, read);
+        if (input.shipping_method_id != null && result.shipping_method === null) {
+          // Its price cannot be converted into the region's currency (no rate, decisions §19).
+          assertShippingMethod(null, input.shipping_method_id);
+        }
+        if (input.region_id !== undefined && input.region_id !== cart.region_id) {
+          // Every item must have a price in the new region, else nothing changes.
+          next.items.forEach((item, index) => {
+            if (result.unpriced.has(item.variant_id)) {
+              throw new CommerceError(
+                'product_unavailable',
+                `Variant '${item.variant_id}' has no price in region '${input.region_id}'`,
+                { param: `items[${index}]`, data: { variant_id: item.variant_id } },
+              );
+            }
+          });
+        }
         deferSet(work, scope, cart.id, patch);
         return cartToWire(next, result);
       });
@@ -610,13 +656,26 @@ export function createCartService(ctx: ServiceContext) {
     now: number,
   ) {
     const variantIds = [...new Set([...target.items, ...guest.items].map((item) => item.variant_id))];
-    const variants = new Map(
-      (variantIds.length > 0 ? await tx.products.getPurchasable(scope, variantIds) : []).map((entry) => [
-        entry.variant.id,
-        entry,
-      ]),
-    );
-    const plan = planMerge(target.items, guest.items, variants);
+    // A target in a region (decisions §19) takes no guest item that is not sold there: read its
+    // prices beside the variants (no query more for a cart without a region).
+    const [purchasable, regionRead, store] = await Promise.all([
+      variantIds.length > 0 ? tx.products.getPurchasable(scope, variantIds) : [],
+      target.region_id === null ? null : readRegionPricing(tx, scope, target.region_id, variantIds),
+      target.region_id === null ? null : tx.stores.get(scope.store_id),
+    ]);
+    const variants = new Map(purchasable.map((entry) => [entry.variant.id, entry]));
+    const region = regionRead === null || store === null ? null : regionPricing(regionRead, store);
+    const sold =
+      region === null
+        ? guest.items
+        : guest.items.filter((item) => {
+            const entry = variants.get(item.variant_id);
+            return (
+              entry !== undefined &&
+              priceInRegion(entry.variant, region.prices.get(item.variant_id), region.context) !== null
+            );
+          });
+    const plan = planMerge(target.items, sold, variants);
     const increased = new Map(plan.increased.map((change) => [change.item.id, change.quantity]));
     const added = plan.added.map((line, index) =>
       newItem(target.id, line.variant_id, line.quantity, line.metadata, now, index),

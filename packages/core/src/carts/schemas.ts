@@ -166,6 +166,19 @@ const cartSchema = z
     applied_discounts: z.array(AppliedDiscountSchema),
     /** Beyond the SDK (decisions §21): the shopper's language, or null; the order's line names are in it. */
     locale: z.string().nullable(),
+    /**
+     * Beyond the SDK (decisions §19): the region the cart is priced in (its currency, prices, tax
+     * rate and convention), or null: the store's settings.
+     */
+    region_id: z.string().nullable().meta({
+      description:
+        'Beyond the SDK (decisions §19): the region the cart is priced in (its currency, prices, tax rate and convention); null: the store settings.',
+    }),
+    /** Beyond the SDK (decisions §19): the currency of every amount of the cart. */
+    currency: z.string().meta({
+      description:
+        "Beyond the SDK (decisions §19): the ISO 4217 code of every amount of the cart (its region's, else the store's).",
+    }),
     metadata: MetadataSchema,
     created_at: DateTimeSchema,
     updated_at: DateTimeSchema,
@@ -206,6 +219,11 @@ const cartCreateSchema = z
     billing_address: AddressInputSchema.optional(),
     metadata: CartMetadataInputSchema.default({}),
     locale: LocaleTagSchema.optional(),
+    /** Decisions §19: the region to price in; omitted → the default region, else the store's settings. */
+    region_id: IdSchema.optional().meta({
+      description:
+        'Decisions §19: the region to price the cart in (unknown → 404, inactive → 422 `region_unavailable`); left out, the active default region, else the store settings.',
+    }),
   })
   .superRefine((cart, ctx) => {
     // Items of the same variant become one line: their summed quantity is the line's.
@@ -236,6 +254,11 @@ const cartUpdateSchema = z
     shipping_method_id: IdSchema.nullable().optional(),
     metadata: CartMetadataInputSchema.optional(),
     locale: LocaleTagSchema.nullable().optional(),
+    /** Decisions §19: moves the cart to this region and re-prices it. */
+    region_id: IdSchema.optional().meta({
+      description:
+        'Decisions §19: moves the cart to this region and re-prices it (an item without a price there → 422 `product_unavailable`, `param: items[i]`).',
+    }),
   })
   .meta({ id: 'CartUpdate' });
 export const CartUpdateSchema: CartUpdateSchema = cartUpdateSchema;

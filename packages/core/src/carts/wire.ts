@@ -85,6 +85,8 @@ export function cartToWire(cart: CartAggregate, priced: PricedCart) {
     summary: cartSummaryToWire(pricing),
     applied_discounts: pricing.applied_discounts.map((applied) => appliedDiscountToWire(applied, currency)),
     locale: cart.locale,
+    region_id: priced.region?.region.id ?? null,
+    currency,
     metadata: cart.metadata,
     created_at: iso(cart.created_at),
     updated_at: iso(cart.updated_at),

@@ -1,4 +1,5 @@
 import type { ProductAggregate, Repositories, Scope, VariantWithInventory } from '../ports/storage';
+import { refreshRegionProductPrices } from '../regions/region-catalog';
 import type { ServiceContext } from '../shared/context';
 import { CommerceError, errors } from '../shared/errors';
 import { formatParam } from '../shared/schemas/parse';
@@ -119,6 +120,8 @@ export function createProductCommands(ctx: ServiceContext) {
         // Before any write: the tree lock comes before the product's row (decisions §17).
         await assertCategoriesExist(tx, scope, input.category_ids ?? []);
         await insertProduct(tx, product, input.variants);
+        // Its representative price in each region (decisions §19; no regions: one read).
+        await refreshRegionProductPrices(tx, scope, { product_ids: [id] });
         const wire = productToWire(await requireProduct(tx, scope, id), 'admin');
         work.emit(scope, 'product.created', wire);
         return wire;
@@ -148,6 +151,7 @@ export function createProductCommands(ctx: ServiceContext) {
           ...(input.metadata !== undefined && { metadata: input.metadata }),
         });
         if (!updated) throw errors.notFound('product', id);
+        if (input.status !== undefined) await refreshRegionProductPrices(tx, scope, { product_ids: [id] });
         const wire = productToWire(await requireProduct(tx, scope, id), 'admin');
         work.emit(scope, 'product.updated', wire);
         return wire;
@@ -163,6 +167,7 @@ export function createProductCommands(ctx: ServiceContext) {
         const { tx, now } = work;
         const wire = productToWire(await requireProduct(tx, scope, id), 'admin');
         if (!(await tx.products.delete(scope, id, now))) throw errors.notFound('product', id);
+        await refreshRegionProductPrices(tx, scope, { product_ids: [id] });
         work.emit(scope, 'product.deleted', wire);
         return { id, deleted: true as const };
       });

@@ -1,6 +1,19 @@
 import { BASE_TEXT, type ReadLanguage } from '../locales/negotiate';
 import { productsIn as translated } from '../locales/records';
-import type { PageRequest, ProductAggregate, ProductListFilter, Scope } from '../ports/storage';
+import type {
+  Page,
+  PageRequest,
+  ProductAggregate,
+  ProductListFilter,
+  Repositories,
+  Scope,
+} from '../ports/storage';
+import {
+  productInRegionToWire,
+  regionPriceMap,
+  type StorefrontRegion,
+  storefrontRegionOf,
+} from '../regions/product-in-region';
 import type { ServiceContext } from '../shared/context';
 import { CommerceError, errors } from '../shared/errors';
 import { read } from '../shared/unit-of-work';
@@ -76,6 +89,69 @@ function inLanguage(filter: ProductListFilter, language: ReadLanguage): ProductL
     : filter;
 }
 
+/**
+ * The storefront region of a read (decisions §19): `region_id` (unknown or inactive → 404
+ * `not_found`, `param: region_id`), else the default region when it is active, else null (the
+ * store currency, today's answer). The scope's regions, rates and store currency come from the
+ * read model under the catalog version the request already read (`version`), else from storage.
+ */
+async function storefrontRegion(
+  ctx: ServiceContext,
+  scope: Scope,
+  regionId: string | undefined,
+  version: number | null | undefined,
+): Promise<StorefrontRegion | null> {
+  const model = ctx.storage.storefront;
+  const kept = model?.regions ? await model.regions(scope, version ?? null) : null;
+  const known =
+    kept ??
+    (await read(ctx, async (tx) => {
+      const regions = await tx.regions.list(scope);
+      if (regions.length === 0) return { regions, rates: [], store_currency: null };
+      const rates = await tx.regions.listRates(scope);
+      const store = await tx.stores.get(scope.store_id);
+      return { regions, rates, store_currency: store?.currency ?? null };
+    }));
+  const region =
+    regionId === undefined
+      ? known.regions.find((candidate) => candidate.is_default && candidate.is_active)
+      : known.regions.find((candidate) => candidate.id === regionId && candidate.is_active);
+  if (region === undefined) {
+    if (regionId === undefined) return null;
+    throw new CommerceError('not_found', `No such region: '${regionId}'`, { param: 'region_id' });
+  }
+  if (known.store_currency === null) return null;
+  return storefrontRegionOf(region, known.store_currency, known.rates);
+}
+
+/** Products on the storefront in `region`: the region's prices of their variants read in one statement. */
+async function inRegion(
+  tx: Repositories,
+  scope: Scope,
+  region: StorefrontRegion | null,
+  products: readonly ProductAggregate[],
+): Promise<(product: ProductAggregate) => ProductWire> {
+  if (region === null) return (product) => productToWire(product, 'storefront');
+  const ids = products.flatMap((product) => product.variants.map((variant) => variant.id));
+  const prices = regionPriceMap(ids.length === 0 ? [] : await tx.regions.pricesFor(scope, region.id, ids));
+  return (product) => productInRegionToWire(product, 'storefront', region, prices) as ProductWire;
+}
+
+/** A storefront page in a region (or the store currency) as the list envelope. */
+function regionPageToWire(page: Page<ProductAggregate>, toWire: (product: ProductAggregate) => ProductWire) {
+  return {
+    data: page.data.map(toWire),
+    total_count: page.total_count,
+    has_more: page.has_more,
+    next_cursor: page.next_cursor,
+  };
+}
+
+/** `filter` in a region: `price_min`, `price_max` and `sort=price` read its prices. */
+function inRegionFilter(filter: ProductListFilter, region: StorefrontRegion | null): ProductListFilter {
+  return region === null ? filter : { ...filter, region_id: region.id };
+}
+
 /** Whether the storefront may show a product (docs/contract.md#storefront-visibility): only `active` ones. */
 function visible(product: ProductAggregate | null): product is ProductAggregate {
   return product !== null && product.status === 'active';
@@ -142,16 +218,20 @@ export function createProductQueries(ctx: ServiceContext) {
       extra: CollectionFilter = {},
       language: ReadLanguage = BASE_TEXT,
     ) {
+      const region = await storefrontRegion(ctx, scope, query.region_id, language.version);
       await storefrontCursor(scope, query.starting_after);
       const filterIn = { ...storefrontFilterOf(query), ...extra };
       const found = await withCategory(ctx, scope, filterIn, query.category_id);
       if (found === null) return EMPTY_PAGE;
-      const filter = inLanguage(found, language);
-      const page = await read(ctx, async (tx) => {
+      const filter = inRegionFilter(inLanguage(found, language), region);
+      return read(ctx, async (tx) => {
         const listed = await tx.products.list(scope, filter, pageOf(query));
-        return { ...listed, data: await translated(tx, scope, language, listed.data) };
+        const toWire = await inRegion(tx, scope, region, listed.data);
+        return regionPageToWire(
+          { ...listed, data: await translated(tx, scope, language, listed.data) },
+          toWire,
+        );
       });
-      return productPageToWire(page, 'storefront');
     },
 
     /**
@@ -166,23 +246,29 @@ export function createProductQueries(ctx: ServiceContext) {
       extra: CollectionFilter = {},
       language: ReadLanguage = BASE_TEXT,
     ): Promise<string> {
+      const region = await storefrontRegion(ctx, scope, query.region_id, language.version);
       await storefrontCursor(scope, query.starting_after);
       const filterIn = { ...storefrontFilterOf(query), ...extra };
       const found = await withCategory(ctx, scope, filterIn, query.category_id);
       if (found === null) return JSON.stringify(EMPTY_PAGE);
-      const filter = inLanguage(found, language);
+      const filter = inRegionFilter(inLanguage(found, language), region);
       const model = ctx.storage.storefront;
       if (model) {
         return model.listProducts(scope, filter, pageOf(query), {
           locale: language.translate,
           version: language.version ?? null,
+          ...(region !== null && { region }),
         });
       }
       const page = await read(ctx, async (tx) => {
         const listed = await tx.products.list(scope, filter, pageOf(query));
-        return { ...listed, data: await translated(tx, scope, language, listed.data) };
+        const toWire = await inRegion(tx, scope, region, listed.data);
+        return regionPageToWire(
+          { ...listed, data: await translated(tx, scope, language, listed.data) },
+          toWire,
+        );
       });
-      return JSON.stringify(productPageToWire(page, 'storefront'));
+      return JSON.stringify(page);
     },
 
     /**
@@ -195,33 +281,42 @@ export function createProductQueries(ctx: ServiceContext) {
       by: 'id' | 'slug',
       key: string,
       language: ReadLanguage = BASE_TEXT,
+      regionId?: string,
     ): Promise<string> {
+      const region = await storefrontRegion(ctx, scope, regionId, language.version);
       const model = ctx.storage.storefront;
       const text = model
         ? await model.getProduct(scope, by, key, 'active', {
             locale: language.translate,
             version: language.version ?? null,
+            ...(region !== null && { region }),
           })
         : await read(ctx, async (tx) => {
             const product = await tx.products.get(scope, by === 'id' ? key : { slug: key });
             if (!visible(product)) return null;
             const [shown] = await translated(tx, scope, language, [product]);
-            return JSON.stringify(productToWire(shown as ProductAggregate, 'storefront'));
+            return JSON.stringify((await inRegion(tx, scope, region, [product]))(shown as ProductAggregate));
           });
       if (text === null) throw errors.notFound('product', key);
       return text;
     },
 
     /** `GET /v1/storefront/products/{id}`: 404 unless the product is active. */
-    async getStorefront(scope: Scope, id: string, language: ReadLanguage = BASE_TEXT): Promise<ProductWire> {
+    async getStorefront(
+      scope: Scope,
+      id: string,
+      language: ReadLanguage = BASE_TEXT,
+      regionId?: string,
+    ): Promise<ProductWire> {
+      const region = await storefrontRegion(ctx, scope, regionId, language.version);
       const product = await read(ctx, async (tx) => {
         const found = await tx.products.get(scope, id);
-        return visible(found)
-          ? ((await translated(tx, scope, language, [found]))[0] as ProductAggregate)
-          : null;
+        if (!visible(found)) return null;
+        const toWire = await inRegion(tx, scope, region, [found]);
+        return toWire((await translated(tx, scope, language, [found]))[0] as ProductAggregate);
       });
       if (!product) throw errors.notFound('product', id);
-      return productToWire(product, 'storefront');
+      return product;
     },
 
     /** `GET /v1/storefront/products/by-slug/{slug}`: 404 unless an active product has that slug. */
@@ -229,15 +324,17 @@ export function createProductQueries(ctx: ServiceContext) {
       scope: Scope,
       slug: string,
       language: ReadLanguage = BASE_TEXT,
+      regionId?: string,
     ): Promise<ProductWire> {
+      const region = await storefrontRegion(ctx, scope, regionId, language.version);
       const product = await read(ctx, async (tx) => {
         const found = await tx.products.get(scope, { slug });
-        return visible(found)
-          ? ((await translated(tx, scope, language, [found]))[0] as ProductAggregate)
-          : null;
+        if (!visible(found)) return null;
+        const toWire = await inRegion(tx, scope, region, [found]);
+        return toWire((await translated(tx, scope, language, [found]))[0] as ProductAggregate);
       });
       if (!product) throw errors.notFound('product', slug);
-      return productToWire(product, 'storefront');
+      return product;
     },
   };
 }

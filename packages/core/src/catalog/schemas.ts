@@ -172,6 +172,27 @@ export type Product = z.infer<typeof ProductSchema>;
 export const ProductListSchema = listOf(ProductSchema);
 export type ProductList = z.infer<typeof ProductListSchema>;
 
+/**
+ * A variant as the storefront shows it (decisions §19): a Variant whose `price` is null in a
+ * region where it is not sold (no region price, no rate; it cannot be bought there).
+ */
+export interface StorefrontVariantSchema extends Named<typeof storefrontVariantSchema> {}
+const storefrontVariantSchema = variantSchema
+  .extend({ price: MoneySchema.nullable() })
+  .meta({ id: 'StorefrontVariant' });
+export const StorefrontVariantSchema: StorefrontVariantSchema = storefrontVariantSchema;
+
+/**
+ * A product as the storefront shows it: a Product whose variants are {@link StorefrontVariantSchema}
+ * (in a region, every price is in the region's currency; decisions §19).
+ */
+export interface StorefrontProductSchema extends Named<typeof storefrontProductSchema> {}
+const storefrontProductSchema = productSchema
+  .extend({ variants: z.array(StorefrontVariantSchema) })
+  .meta({ id: 'StorefrontProduct' });
+export const StorefrontProductSchema: StorefrontProductSchema = storefrontProductSchema;
+export const StorefrontProductListSchema = listOf(StorefrontProductSchema);
+
 export const VariantListSchema = listOf(VariantSchema);
 export type VariantList = z.infer<typeof VariantListSchema>;
 
@@ -518,12 +539,27 @@ function refineRelevanceSort(
  * relevance (with `q`; docs/organising-the-catalog.md#search-and-relevance).
  * Only active products are listed (a service rule, not a parameter).
  */
+/** `region_id` of the storefront product reads (decisions §19). */
+const STOREFRONT_REGION_SHAPE = {
+  region_id: IdSchema.optional().meta({
+    description:
+      'The region to answer in (an active region, else 404): every price in its currency, `price_min`/`price_max`/`sort=price` on its prices; a variant not sold there has `price: null`. Without it: the default region, if any.',
+  }),
+};
+
+/** `GET /v1/storefront/products/{id}` and by slug: `locale`, `region_id` (decisions §19, §21). */
+export interface StorefrontProductQuerySchema extends Named<typeof storefrontProductQuerySchema> {}
+const storefrontProductQuerySchema = z.object({ ...STOREFRONT_LOCALE_SHAPE, ...STOREFRONT_REGION_SHAPE });
+export const StorefrontProductQuerySchema: StorefrontProductQuerySchema = storefrontProductQuerySchema;
+export type StorefrontProductQuery = z.infer<typeof StorefrontProductQuerySchema>;
+
 export interface StorefrontProductListQuerySchema extends Named<typeof storefrontProductListQuerySchema> {}
 const storefrontProductListQuerySchema = listQuery(STOREFRONT_PRODUCT_SORTS, {
   ...PRODUCT_SEARCH_SHAPE,
   ...STOREFRONT_LOCALE_SHAPE,
   price_min: queryInt(IntegerSchema.min(0)).optional(),
   price_max: queryInt(IntegerSchema.min(0)).optional(),
+  ...STOREFRONT_REGION_SHAPE,
 }).superRefine(refineRelevanceSort);
 export const StorefrontProductListQuerySchema: StorefrontProductListQuerySchema =
   storefrontProductListQuerySchema;

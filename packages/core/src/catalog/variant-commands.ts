@@ -1,4 +1,5 @@
 import type { PageRequest, ProductAggregate, Scope } from '../ports/storage';
+import { refreshRegionProductPrices } from '../regions/region-catalog';
 import type { ServiceContext } from '../shared/context';
 import { errors } from '../shared/errors';
 import { read, write } from '../shared/unit-of-work';
@@ -63,6 +64,7 @@ export function createVariantCommands(ctx: ServiceContext) {
         });
         const { inventory, ...record } = variant;
         await tx.products.insertVariant(record, inventory);
+        await refreshRegionProductPrices(tx, scope, { product_ids: [productId] });
         const price = representativePrice(withVariant(product.variants, variant));
         return variantWireOf(await productChanged(work, scope, productId, { price }), variant.id);
       });
@@ -105,6 +107,13 @@ export function createVariantCommands(ctx: ServiceContext) {
           ...(input.metadata !== undefined && { metadata: input.metadata }),
         });
         if (!updated) throw errors.notFound('variant', id);
+        // Its product's representative price in each region (decisions §19).
+        if (
+          input.price !== undefined ||
+          input.compare_at_price !== undefined ||
+          input.is_active !== undefined
+        )
+          await refreshRegionProductPrices(tx, scope, { product_ids: [existing.product_id] });
         const price = representativePrice(withVariant(product.variants, updated));
         return variantWireOf(await productChanged(work, scope, existing.product_id, { price }), id);
       });
@@ -121,6 +130,7 @@ export function createVariantCommands(ctx: ServiceContext) {
         const product = existing && (await tx.products.get(scope, existing.product_id, { forUpdate: true }));
         if (!existing || !product || !(await tx.products.deleteVariant(scope, id, now)))
           throw errors.notFound('variant', id);
+        await refreshRegionProductPrices(tx, scope, { product_ids: [existing.product_id] });
         const price = representativePrice(withoutVariant(product.variants, id));
         await productChanged(work, scope, existing.product_id, { price });
         return { id, deleted: true as const };

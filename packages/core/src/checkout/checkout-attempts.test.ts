@@ -90,7 +90,7 @@ describe('checkout attempt records', () => {
   test('the snapshot round-trips through checkout_snapshot and never reaches the wire', () => {
     const snapshot = {
       version: 1,
-      order: { id: 'ord_1', total: 4200 },
+      order: { id: 'ord_1', total: 4200, region_id: null },
       reserved: [{ variant_id: 'var_1', quantity: 2 }],
       customer_key: 'a@example.com',
       payment: {

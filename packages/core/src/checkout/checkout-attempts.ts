@@ -147,14 +147,19 @@ export function snapshotValue(snapshot: CheckoutSnapshot): JsonObject {
 /**
  * The snapshot an open attempt carries; a settled attempt has none (500: it cannot be written).
  * A snapshot taken before order lines recorded their reservation (`reserved_quantity`)
- * gets it from the snapshot's exact `reserved` movements.
+ * gets it from the snapshot's exact `reserved` movements; one taken before orders had a region
+ * gets `region_id: null`.
  */
 export function readSnapshot(attempt: PaymentRecord): CheckoutSnapshot {
   const raw = attempt.checkout_snapshot;
   if (raw === null || raw.version !== 1) {
     throw new CommerceError('internal_error', `Payment '${attempt.id}' has no checkout snapshot`);
   }
-  const snapshot = raw as unknown as CheckoutSnapshot;
+  let snapshot = raw as unknown as CheckoutSnapshot;
+  // A snapshot taken before orders had a region (decisions §19) was priced in the store's settings.
+  if (snapshot.order !== undefined && snapshot.order.region_id === undefined) {
+    snapshot = { ...snapshot, order: { ...snapshot.order, region_id: null } };
+  }
   const lines: unknown = snapshot.order?.lines;
   if (
     !Array.isArray(lines) ||

@@ -21,6 +21,7 @@ import type {
   PaymentRecord,
   Scope,
 } from '../ports/storage';
+import { regionUnavailable } from '../regions/region-pricing-context';
 import type { ServiceContext } from '../shared/context';
 import { CommerceError } from '../shared/errors';
 import type { Work } from '../shared/unit-of-work';
@@ -156,6 +157,7 @@ export async function claimCheckout(
       items,
       shipping_method_id: cart.shipping_method_id,
       discount_codes: cart.discount_codes,
+      region_id: cart.region_id,
       known: { automatic: automatic.automatic },
     }),
   ]);
@@ -177,6 +179,10 @@ export async function claimCheckout(
 
   if (!foundStore) throw new CommerceError('not_found', 'No such store');
   const store = foundStore;
+  if (cart.region_id !== null && !records.region?.region?.is_active) {
+    // Decisions §19: no checkout in an inactive region (nor in one deleted under the cart).
+    throw regionUnavailable(cart.region_id);
+  }
   const email = input.email ?? customer?.email ?? cart.email ?? null;
   const priced = await priceRecords(
     tx,
@@ -188,6 +194,7 @@ export async function claimCheckout(
       discount_codes: cart.discount_codes,
       customer: { id: customer?.id ?? null, email, tags: customer?.tags ?? [] },
       now,
+      region_id: cart.region_id,
     },
     records,
   );

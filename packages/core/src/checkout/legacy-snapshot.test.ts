@@ -65,10 +65,33 @@ describe('readSnapshot of an older snapshot', () => {
   test('a snapshot whose lines all carry reserved_quantity is returned as stored', () => {
     const snapshot = {
       version: 1,
-      order: { id: 'ord_1', lines: [line('var_a', 2, { reserved_quantity: 0 })] },
+      order: { id: 'ord_1', region_id: null, lines: [line('var_a', 2, { reserved_quantity: 0 })] },
       reserved: [{ variant_id: 'var_a', quantity: 2 }],
     };
     expect(readSnapshot(attemptWith(snapshot))).toBe(snapshot);
+  });
+
+  test('a snapshot taken before orders had a region is priced in the store settings: region_id null', () => {
+    const snapshot = {
+      version: 1,
+      order: { id: 'ord_1', currency: 'USD', lines: [line('var_a', 2, { reserved_quantity: 2 })] },
+      reserved: [{ variant_id: 'var_a', quantity: 2 }],
+    };
+    const read = readSnapshot(attemptWith(snapshot));
+    expect(read.order.region_id).toBeNull();
+    expect(read.order.currency).toBe('USD');
+    expect(read.order.lines).toEqual(snapshot.order.lines);
+    // The stored value is not changed.
+    expect(snapshot.order).not.toHaveProperty('region_id');
+  });
+
+  test('a snapshot of an order in a region keeps its region', () => {
+    const snapshot = {
+      version: 1,
+      order: { id: 'ord_1', region_id: 'reg_eu', currency: 'EUR', lines: [] },
+      reserved: [],
+    };
+    expect(readSnapshot(attemptWith(snapshot)).order.region_id).toBe('reg_eu');
   });
 
   test('no snapshot, or another version, is an internal_error naming the payment', () => {

@@ -4,7 +4,10 @@ import type { OrderRecord, OrderSums } from '../ports/storage';
 export interface CustomerTotals {
   /** Non-draft, non-cancelled orders. */
   total_orders: number;
-  /** Sum over the customer's orders (all of them) of paid_total − refunded_total. */
+  /**
+   * Sum over the customer's orders (all of them, in the store currency: decisions §19) of
+   * paid_total − refunded_total.
+   */
   total_spent: number;
 }
 

@@ -22,7 +22,8 @@ export async function customerViews(
   if (records.length === 0) return [];
   const ids = records.map((record) => record.id);
   const currency = await storeCurrency(tx, scope);
-  const totals = customerTotals(ids, await tx.orders.sumByCustomer(scope, ids));
+  // `total_spent` counts the orders in the store currency only (decisions §19).
+  const totals = customerTotals(ids, await tx.orders.sumByCustomer(scope, ids, { spent_currency: currency }));
   const addresses = await tx.customers.listAddresses(scope, ids);
   const byCustomer = new Map<string, CustomerAddressRecord[]>();
   for (const address of addresses) {

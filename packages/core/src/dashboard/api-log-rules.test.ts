@@ -169,6 +169,24 @@ describe('stored bodies', () => {
     expect(loggedBody(over)).toMatchObject({ _truncated: true, _bytes: MAX_LOGGED_BODY_BYTES + 1 });
   });
 
+  it('measures multi-byte text in UTF-8 bytes: 8 KB of 3- and 4-byte characters is kept, one byte more is cut', () => {
+    const frame = JSON.stringify({ a: '' }).length;
+    // 2 + 3 + 4 bytes per round (é, €, 😀).
+    const round = 'é€😀';
+    const rounds = Math.floor((MAX_LOGGED_BODY_BYTES - frame - 1) / 9);
+    const fill = 'x'.repeat(MAX_LOGGED_BODY_BYTES - frame - rounds * 9);
+    const exact = JSON.stringify({ a: round.repeat(rounds) + fill });
+    expect(Buffer.byteLength(exact)).toBe(MAX_LOGGED_BODY_BYTES);
+    expect(loggedJsonText(exact, true)).toBe(exact);
+    expect(loggedJsonText(exact, false)).toBe(exact);
+    const over = JSON.stringify({ a: `${round.repeat(rounds)}é${fill.slice(1)}` });
+    expect(Buffer.byteLength(over)).toBe(MAX_LOGGED_BODY_BYTES + 1);
+    expect(JSON.parse(loggedJsonText(over, true) as string)).toMatchObject({
+      _truncated: true,
+      _bytes: MAX_LOGGED_BODY_BYTES + 1,
+    });
+  });
+
   it('stays within 8 KB for any text, multi-byte and escapes included (property)', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme', minLength: 2000, maxLength: 6000 }), (text) => {

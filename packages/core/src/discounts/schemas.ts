@@ -55,6 +55,7 @@ export const DISCOUNT_CONDITION_TYPES = [
   'product_tag',
   'customer',
   'customer_tag',
+  'region',
 ] as const satisfies readonly DiscountConditionType[];
 export interface DiscountConditionTypeSchema extends Named<typeof discountConditionTypeSchema> {}
 const discountConditionTypeSchema = z.enum(DISCOUNT_CONDITION_TYPES);

@@ -15,7 +15,7 @@ export interface StaffActor {
 
 /**
  * The groups of operations only an `admin` may call (decisions §23): API keys, webhooks, members,
- * regions, locales and store settings. Every other admin operation (catalog, inventory, orders,
+ * regions (with their prices and the currency rates), locales and store settings. Every other admin operation (catalog, inventory, orders,
  * returns, customers, discounts, shipping methods, translations) is open to a `member`. An
  * operation may say otherwise with its own `role`.
  */
@@ -24,6 +24,8 @@ export const ADMIN_ONLY_GROUPS: ReadonlySet<string> = new Set([
   'webhooks',
   'members',
   'regions',
+  'regionPrices',
+  'currencyRates',
   'locales',
   'settings',
 ]);

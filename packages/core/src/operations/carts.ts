@@ -34,10 +34,10 @@ export const cartsOperations = [
     response: CartSchema,
     summary: 'Create a cart',
     description:
-      "With a customer token the cart belongs to that customer. Setting `customer_id` with a publishable key requires that customer's token (403 `forbidden`).",
+      "With a customer token the cart belongs to that customer. Setting `customer_id` with a publishable key requires that customer's token (403 `forbidden`). `region_id` prices the cart in that region (its currency, prices, tax); left out, the active default region applies, else the store settings. Unknown region → 404, inactive → 422 `region_unavailable`; an item not sold there → 422 `product_unavailable`.",
     tags,
     operationId: 'createCart',
-    errors: ['forbidden', 'not_found', 'insufficient_inventory', 'product_unavailable'],
+    errors: ['forbidden', 'not_found', 'insufficient_inventory', 'product_unavailable', 'region_unavailable'],
     run: async (s, c) => s.carts.create(c.scope, c.actor, c.input),
   }),
   defineOperation({
@@ -77,10 +77,17 @@ export const cartsOperations = [
     input: CartUpdateSchema,
     response: CartSchema,
     summary: 'Update a cart',
-    description: `Customer, addresses and shipping method (\`null\` clears), metadata. ${ACCESS}`,
+    description: `Customer, addresses and shipping method (\`null\` clears), metadata, \`region_id\` (re-prices the cart in that region: unknown → 404, inactive → 422 \`region_unavailable\`, an item without a price there → 422 \`product_unavailable\` with \`param: items[i]\`, nothing changed). ${ACCESS}`,
     tags,
     operationId: 'updateCart',
-    errors: ['not_found', 'forbidden', 'cart_not_active', 'shipping_method_unavailable'],
+    errors: [
+      'not_found',
+      'forbidden',
+      'cart_not_active',
+      'shipping_method_unavailable',
+      'product_unavailable',
+      'region_unavailable',
+    ],
     run: async (s, c) => s.carts.update(c.scope, c.actor, c.params.id, c.input),
   }),
   defineOperation({

@@ -19,8 +19,10 @@ import {
   ShippingMethodUpdateSchema,
   SortOrderSchema,
   STOREFRONT_LOCALE_SHAPE,
-  StorefrontLocaleQuerySchema,
   StorefrontProductListQuerySchema,
+  StorefrontProductListSchema,
+  StorefrontProductQuerySchema,
+  StorefrontProductSchema,
   VariantCreateSchema,
   VariantListQuerySchema,
   VariantListSchema,
@@ -302,10 +304,10 @@ const storefrontOperations = [
     customerToken: 'none',
     inputIn: 'query',
     input: StorefrontProductListQuerySchema,
-    response: ProductListSchema,
+    response: StorefrontProductListSchema,
     summary: 'Browse products',
     description:
-      'Active products only. Filters: `q` (partial name, case-insensitive), `tag` (comma-separated, all required), `price_min`/`price_max` (minor units, inclusive, on the representative variant). Sorts: `created_at` (default, newest first), `name`, `price`, `relevance` (needs `q`; most relevant first: the name equals `q`, starts with it, `q` starts a word of it, anywhere; then newest first; `order=asc` → 400). `include` is accepted and ignored (products always carry variants, options and images). Cost prices and stock counts other than `available` are null; inactive variants are left out. `collection_id`: the products of a collection (its members, or what its rules match), ANDed with the other filters; an unknown id lists nothing; a manual collection without `sort` lists in its order.',
+      'Active products only. Filters: `q` (partial name, case-insensitive), `tag` (comma-separated, all required), `price_min`/`price_max` (minor units, inclusive, on the representative variant). Sorts: `created_at` (default, newest first), `name`, `price`, `relevance` (needs `q`; most relevant first: the name equals `q`, starts with it, `q` starts a word of it, anywhere; then newest first; `order=asc` → 400). `include` is accepted and ignored (products always carry variants, options and images). Cost prices and stock counts other than `available` are null; inactive variants are left out. `collection_id`: the products of a collection (its members, or what its rules match), ANDed with the other filters; an unknown id lists nothing; a manual collection without `sort` lists in its order. `region_id` (decisions §19): every price in the currency of that region, `price_min`/`price_max`/`sort=price` on the prices there; a variant not sold there has `price: null`; without it the default region applies, if any; an unknown or inactive region → 404.',
     tags: STOREFRONT_TAGS,
     operationId: 'browseProducts',
     // Prepared text (storefront templates filled with live stock), byte-identical to the object path.
@@ -331,16 +333,28 @@ const storefrontOperations = [
     customerToken: 'none',
     params: SlugPathSchema,
     inputIn: 'query',
-    input: StorefrontLocaleQuerySchema,
-    response: ProductSchema,
+    input: StorefrontProductQuerySchema,
+    response: StorefrontProductSchema,
     summary: 'Retrieve a product by slug',
-    description: '404 unless an active product has this slug.',
+    description:
+      '404 unless an active product has this slug. `region_id`: prices in that region (see Browse products).',
     tags: STOREFRONT_TAGS,
     operationId: 'getStorefrontProductBySlug',
     run: async (s, c) =>
-      s.products.getStorefrontBySlug(c.scope, c.params.slug, await storefrontLocaleOf(s, c)),
+      s.products.getStorefrontBySlug(
+        c.scope,
+        c.params.slug,
+        await storefrontLocaleOf(s, c),
+        c.input.region_id,
+      ),
     runJson: async (s, c) =>
-      s.products.getStorefrontJson(c.scope, 'slug', c.params.slug, await storefrontLocaleOf(s, c)),
+      s.products.getStorefrontJson(
+        c.scope,
+        'slug',
+        c.params.slug,
+        await storefrontLocaleOf(s, c),
+        c.input.region_id,
+      ),
   }),
   defineOperation({
     name: 'products.getStorefront',
@@ -349,15 +363,23 @@ const storefrontOperations = [
     customerToken: 'none',
     params: IdPathSchema,
     inputIn: 'query',
-    input: StorefrontLocaleQuerySchema,
-    response: ProductSchema,
+    input: StorefrontProductQuerySchema,
+    response: StorefrontProductSchema,
     summary: 'Retrieve a product',
-    description: '404 unless the product is active.',
+    description:
+      '404 unless the product is active. `region_id`: prices in that region (see Browse products).',
     tags: STOREFRONT_TAGS,
     operationId: 'getStorefrontProduct',
-    run: async (s, c) => s.products.getStorefront(c.scope, c.params.id, await storefrontLocaleOf(s, c)),
+    run: async (s, c) =>
+      s.products.getStorefront(c.scope, c.params.id, await storefrontLocaleOf(s, c), c.input.region_id),
     runJson: async (s, c) =>
-      s.products.getStorefrontJson(c.scope, 'id', c.params.id, await storefrontLocaleOf(s, c)),
+      s.products.getStorefrontJson(
+        c.scope,
+        'id',
+        c.params.id,
+        await storefrontLocaleOf(s, c),
+        c.input.region_id,
+      ),
   }),
   defineOperation({
     name: 'shippingMethods.listStorefront',

@@ -76,7 +76,8 @@ export const ordersOperations = [
       'the order is cancelled with `cancel_reason: "payment_expired"`. The answer is the Order plus `payment` ' +
       '(`{ client_secret, payment_intent_id }` for Stripe, null otherwise). A second checkout ' +
       'of a cart whose payment is in flight → 409 `cart_not_active`. A shipping method deactivated after it was ' +
-      'chosen → 422 `shipping_method_unavailable` (choose another). `email` is required for guest carts. ' +
+      'chosen → 422 `shipping_method_unavailable` (choose another). A cart in an inactive region → 422 ' +
+      '`region_unavailable`; the order snapshots the region, its currency and tax settings. `email` is required for guest carts. ' +
       '`payment_method` is accepted as the older name of `payment_provider`.',
     tags: checkoutTags,
     operationId: 'checkoutCart',
@@ -91,6 +92,7 @@ export const ordersOperations = [
       'discount_usage_limit_reached',
       'payment_failed',
       'payment_provider_unavailable',
+      'region_unavailable',
     ],
     run: async (s, c) => s.checkout.checkout(c.scope, c.params.id, c.input, c.actor),
   }),
@@ -156,7 +158,8 @@ export const ordersOperations = [
     summary: 'Create an order',
     description:
       'Prices come from the catalog, never from the request. `status` `draft` (default) reserves nothing; ' +
-      '`pending` reserves inventory (422 `insufficient_inventory` when short). `email` or `customer_id` is required.',
+      '`pending` reserves inventory (422 `insufficient_inventory` when short). `email` or `customer_id` is required. ' +
+      '`region_id` prices the order in that region (unknown → 404, inactive → 422 `region_unavailable`).',
     tags: orderTags,
     operationId: 'createOrder',
     errors: [
@@ -165,6 +168,7 @@ export const ordersOperations = [
       'insufficient_inventory',
       'shipping_method_unavailable',
       'discount_usage_limit_reached',
+      'region_unavailable',
     ],
     run: async (s, c) => s.orders.create(c.scope, c.input),
   }),
@@ -179,7 +183,7 @@ export const ordersOperations = [
     summary: 'List orders',
     description:
       'Newest first. Filters: `status`, `payment_status`, `fulfillment_status`, `customer_id`, `email`, `q` ' +
-      '(order number, or part of the e-mail), `created_after`, `created_before`. Sort: `created_at`, `number`, `total`.',
+      '(order number, or part of the e-mail), `created_after`, `created_before`, `currency`, `region_id`. Sort: `created_at`, `number`, `total`.',
     tags: orderTags,
     operationId: 'listOrders',
     run: async (s, c) => s.orders.list(c.scope, c.input),

@@ -11,6 +11,7 @@ import { inventoryOperations } from './inventory';
 import { localesOperations } from './locales';
 import { membersOperations } from './members';
 import { ordersOperations } from './orders';
+import { regionsOperations } from './regions';
 import { returnsOperations } from './returns';
 import { storeOperations } from './store';
 import { trackingOperations } from './tracking';
@@ -28,6 +29,7 @@ export const operations = [
   ...collectionsOperations,
   ...inventoryOperations,
   ...localesOperations,
+  ...regionsOperations,
   ...customersOperations,
   ...customerAuthOperations,
   ...discountsOperations,

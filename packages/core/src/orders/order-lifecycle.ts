@@ -1,5 +1,6 @@
 import {
   assertPurchasable,
+  assertShippingMethod,
   loadAndPrice,
   type PriceableItem,
   type PricedCart,
@@ -9,6 +10,7 @@ import { addressFromInput } from '../carts/wire';
 import { customerKeyOf, recordDiscountUsage } from '../discounts/discount-usage';
 import { emitInventoryCrossings } from '../inventory/inventory-events';
 import type { CustomerRecord, InventoryChange, OrderAggregate, PaymentRecord, Scope } from '../ports/storage';
+import { assertRegionUsable } from '../regions/region-pricing-context';
 import type { ServiceContext } from '../shared/context';
 import { CommerceError } from '../shared/errors';
 import { write } from '../shared/unit-of-work';
@@ -34,7 +36,7 @@ function assertSellable(priced: PricedCart, items: readonly PriceableItem[]): vo
       { ...entry, inventory: { ...entry.inventory, track_inventory: false } },
     ]),
   );
-  assertPurchasable({ variants: untracked }, items, { param: lineParam });
+  assertPurchasable({ variants: untracked, unpriced: priced.unpriced }, items, { param: lineParam });
 }
 
 /**
@@ -115,6 +117,10 @@ export function createOrderLifecycle(ctx: ServiceContext) {
      * - `pending`: checked and reserved like a checkout (422 `insufficient_inventory`, param
      *   `lines[i][quantity]`), discount uses counted (422 `discount_usage_limit_reached`).
      * Both take the next order number. Event: `order.created`.
+     * - `region_id` (decisions §19): priced in the region (unknown → 404, inactive → 422
+     *   `region_unavailable`, a variant without a price there → 422 `product_unavailable`, a
+     *   shipping method whose price has no rate → 422 `shipping_method_unavailable`); the order
+     *   snapshots the region, its currency and tax settings.
      */
     async create(scope: Scope, input: AdminOrderCreate) {
       return write(ctx, scope, async (work) => {
@@ -149,7 +155,16 @@ export function createOrderLifecycle(ctx: ServiceContext) {
           discount_codes: [],
           customer: { id: customer?.id ?? null, email, tags: customer?.tags ?? [] },
           now,
+          region_id: input.region_id ?? null,
         });
+        if (input.region_id !== undefined) {
+          // Decisions §19: unknown → 404, inactive → 422 `region_unavailable`.
+          assertRegionUsable(priced.region?.region ?? null, input.region_id);
+          if (input.shipping_method_id !== undefined && priced.shipping_method === null) {
+            // Its price cannot be converted into the region's currency (no rate).
+            assertShippingMethod(null, input.shipping_method_id);
+          }
+        }
         const pending = input.status === 'pending';
         if (pending) assertPurchasable(priced, items, { param: lineParam });
         else assertSellable(priced, items);

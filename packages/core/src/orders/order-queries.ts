@@ -43,7 +43,7 @@ function unknownCursor(id: string): CommerceError {
  */
 export function createOrderQueries(ctx: ServiceContext) {
   return {
-    /** `GET /v1/admin/orders`: filters `status`, `payment_status`, `fulfillment_status`, `customer_id`, `email`, `q`, dates. */
+    /** `GET /v1/admin/orders`: filters `status`, `payment_status`, `fulfillment_status`, `customer_id`, `email`, `q`, dates, `currency`, `region_id` (decisions §19). */
     async list(scope: Scope, query: AdminOrderListQuery) {
       const filter: OrderListFilter = {
         status: query.status,
@@ -54,6 +54,8 @@ export function createOrderQueries(ctx: ServiceContext) {
         q: query.q,
         created_after: query.created_after,
         created_before: query.created_before,
+        currency: query.currency,
+        region_id: query.region_id,
       };
       return pageToWire(await read(ctx, (tx) => tx.orders.list(scope, filter, pageOf(query))));
     },

@@ -123,6 +123,10 @@ const orderSchema = z
     refunds: z.array(RefundSchema),
     metadata: MetadataSchema,
     currency: z.string().meta({ description: 'The ISO 4217 code of every amount of the order.' }),
+    region_id: z.string().nullable().meta({
+      description:
+        'Beyond the SDK (decisions §19): the region the order was priced in (its currency, tax rate and convention, snapshotted); null: the store settings.',
+    }),
     cancel_reason: z.string().nullable().meta({
       description:
         "Why the order was cancelled: the admin cancel's `reason`, `payment_expired` (not paid within the payment timeout), `payment_failed`; null otherwise.",
@@ -197,6 +201,14 @@ const adminOrderCreateSchema = z
     shipping_method_id: IdSchema.optional(),
     note: OptionalLongTextSchema,
     metadata: MetadataInputSchema.default({}),
+    /**
+     * Decisions §19: price the order in this region (its currency, prices, tax rate and
+     * convention); omitted → the store settings. Unknown → 404, inactive → 422 `region_unavailable`.
+     */
+    region_id: IdSchema.optional().meta({
+      description:
+        'Decisions §19: price the order in this region (unknown → 404, inactive → 422 `region_unavailable`); left out, the store settings.',
+    }),
   })
   .superRefine((order, ctx) => {
     if (order.email === undefined && order.customer_id === undefined) {
@@ -275,6 +287,14 @@ const adminOrderListQuerySchema = listQuery(ORDER_SORTS, {
   q: z.string().max(MAX_SEARCH_LENGTH).optional(),
   created_after: QueryTimestampSchema.optional(),
   created_before: QueryTimestampSchema.optional(),
+  /** Decisions §19: orders in this currency (ISO 4217 code, compared in upper case). */
+  currency: z
+    .string()
+    .regex(/^[A-Za-z]{3}$/)
+    .transform((code) => code.toUpperCase())
+    .optional(),
+  /** Decisions §19: orders priced in this region. */
+  region_id: IdSchema.optional(),
 });
 export const AdminOrderListQuerySchema: AdminOrderListQuerySchema = adminOrderListQuerySchema;
 export type AdminOrderListQuery = z.infer<typeof AdminOrderListQuerySchema>;

@@ -87,6 +87,7 @@ export function orderToWire(order: OrderAggregate): Order {
     refunds: [...order.refunds].sort(byCreation).map(refundToWire),
     metadata: order.metadata,
     currency: order.currency,
+    region_id: order.region_id,
     cancel_reason: order.cancel_reason,
     created_at: iso(order.created_at),
     updated_at: iso(order.updated_at),

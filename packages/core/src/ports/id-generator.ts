@@ -33,6 +33,9 @@ export const ID_PREFIXES = [
   'retl',
   'mem',
   'log',
+  'reg',
+  'rprice',
+  'rate',
   // internal records that never appear on the wire as resources of their own
   'ct',
   'idem',

@@ -29,6 +29,12 @@ export interface PricingInput {
   usage?: { per_customer: Record<string, number> } | undefined;
   /** Epoch ms, for discount windows. */
   now: number;
+  /**
+   * The region the cart is priced in, for `region` discount conditions (decisions §19); omitted
+   * or null: none. Every amount of the input is already in `currency` (the caller converts the
+   * store-currency amounts: unit prices, shipping, fixed discount values and bounds).
+   */
+  region_id?: string | null | undefined;
 }
 
 /** One priced line. All amounts are integer minor units of the result's currency. */

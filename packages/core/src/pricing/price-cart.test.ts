@@ -221,6 +221,24 @@ describe('priceCart: shipping', () => {
 });
 
 describe('priceCart: discounts', () => {
+  it('region conditions (decisions §19) are decided on the input region: a code for reg_eu is rejected elsewhere, applies there', () => {
+    const input = makeInput({
+      lines: [makeLine('a', 1000)],
+      automatic_discounts: [
+        makeDiscount({ id: 'disc_home', value: 50, conditions: [cond('region', 'not_in', ['reg_eu'])] }),
+      ],
+      code_discounts: [makeCode('EU', { value: 10, conditions: [cond('region', 'in', ['reg_eu'])] })],
+    });
+    const home = priceCart(input);
+    expect(home.applied_discounts.map((d) => d.discount_id)).toEqual(['disc_home']);
+    expect(home.rejected_codes).toEqual([
+      { discount_id: 'disc_EU', code: 'EU', reason: 'discount_not_applicable' },
+    ]);
+    const eu = priceCart({ ...input, currency: 'EUR', region_id: 'reg_eu' });
+    expect(eu).toMatchObject({ currency: 'EUR', discount_total: 100, rejected_codes: [] });
+    expect(eu.applied_discounts.map((d) => d.discount_id)).toEqual(['disc_EU']);
+  });
+
   it('applies automatic by created_at then codes in order, each on what remains: 100, 90, 405 off 1000', () => {
     const result = priceCart(
       makeInput({

@@ -56,6 +56,7 @@ export function priceCart(input: PricingInput): PricingResult {
       lines,
       customer: input.customer,
       customer_usage_count: input.usage?.per_customer[entry.discount.id],
+      region_id: input.region_id,
     });
     if (verdict.ok) qualifying.push(entry);
     else if (entry.source === 'code') {

@@ -1,4 +1,4 @@
 export * from './currencies';
 export * from './exchange-rate';
-export * from './region-price';
 export * from './region-catalog';
+export * from './region-price';

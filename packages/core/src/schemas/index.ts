@@ -14,6 +14,7 @@ export * from '../members/schemas';
 export * from '../orders/schemas';
 export * from '../payments/schemas';
 export * from '../refunds/schemas';
+export * from '../regions/schemas';
 export * from '../returns/schemas';
 export * from '../shared/schemas/common';
 export * from '../shared/schemas/country-codes';

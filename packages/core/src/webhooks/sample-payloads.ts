@@ -284,6 +284,7 @@ function buildSamples({ currency, now, ids }: SampleContext) {
         refunds: [],
         metadata: {},
         currency,
+        region_id: null,
         cancel_reason: stage === 'cancelled' ? 'requested_by_customer' : null,
         created_at: at,
         updated_at: at,

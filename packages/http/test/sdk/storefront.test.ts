@@ -189,6 +189,9 @@ describeApi('sdk: storefront carts and checkout', (api) => {
       applied_discounts: [],
       // Beyond the SDK (decisions §21): the shopper's language.
       locale: null,
+      // Beyond the SDK (decisions §19): no region (none is the default), the store currency.
+      region_id: null,
+      currency: 'USD',
       metadata: { source: 'sdk' },
       created_at: isoDate,
       updated_at: isoDate,

@@ -96,7 +96,7 @@ function oldWatchedObjects(schema: Record<string, string>): Record<string, strin
   return Object.fromEntries(
     Object.entries(catalogObjects(schema)).filter(
       ([key]) =>
-        key.startsWith('function ') ||
+        key.startsWith(`function ${OLD_FUNCTION}`) ||
         OLD_WATCHED.some(({ table }) => key.startsWith(`trigger ${table}_catalog_version`)),
     ),
   );

@@ -28,6 +28,9 @@ import { returnsMigration } from './0026_returns';
 import { fulfillmentTrackingMigration } from './0027_fulfillment_tracking';
 import { membersStaffSessionsMigration } from './0028_members_staff_sessions';
 import { dashboardApiLogsMigration } from './0029_dashboard_api_logs';
+import { regionsMigration } from './0030_regions';
+import { regionProductPricesMigration } from './0031_region_product_prices';
+import { revenueBucketsMigration } from './0032_revenue_buckets';
 import type { SchemaDialect } from './column-types';
 
 /**
@@ -65,6 +68,9 @@ export function migrationsFor(dialect: SchemaDialect): Record<string, Migration>
     '0027_fulfillment_tracking': fulfillmentTrackingMigration(dialect),
     '0028_members_staff_sessions': membersStaffSessionsMigration(dialect),
     '0029_dashboard_api_logs': dashboardApiLogsMigration(dialect),
+    '0030_regions': regionsMigration(dialect),
+    '0031_region_product_prices': regionProductPricesMigration(dialect),
+    '0032_revenue_buckets': revenueBucketsMigration(dialect),
   };
 }
 

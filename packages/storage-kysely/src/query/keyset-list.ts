@@ -87,7 +87,20 @@ export function keysetList<
   base: Base<TB, P, F>;
   select?: PageSelect<TB, R>;
   /** Sorts whose page is chosen before its columns are selected (see `deferredPage`). */
-  deferSelect?: (sort: string) => boolean;
+  deferSelect?: (sort: string, ctx: BuildContext) => boolean;
+  /**
+   * The column that ends a sort's order and cursor comparison (default `id`): a sort served by a
+   * joined table's index names that table's copy of the id (products in a region:
+   * `rp.product_id`), so that the whole order is the index's.
+   */
+  idKey?: (sort: string) => string;
+  /** A sort's cursor lookup when the table alone cannot compute its keys (default: the table's row). */
+  cursorQuery?: (
+    ctx: BuildContext,
+    p: Slots<'store_id' | 'mode' | 'id'>,
+    sort: string,
+    keys: readonly SortKey[],
+  ) => SelectQueryBuilder<Database, TableName, Record<string, unknown>> | undefined;
 }): KeysetList<TB, P, F, R> {
   const { table, sorts, filterKey, base } = options;
   const select: PageSelect<TB, R> =
@@ -103,15 +116,16 @@ export function keysetList<
     (ctx, p: Slots<P | 'store_id' | 'mode'>, shape: ListShape<F>) => {
       const keys = keysOf(shape.sort, shape.order);
       let query = base(ctx, p, shape.filter);
-      if (options.deferSelect?.(shape.sort)) return deferredPage(ctx, p, query, keys, shape);
+      if (options.deferSelect?.(shape.sort, ctx)) return deferredPage(ctx, p, query, keys, shape);
+      const id = sql.ref(options.idKey?.(shape.sort) ?? 'id');
       if (shape.cursor) {
-        const columns = sql.join([...keys.map((key) => keySql(key, p, ctx)), sql.ref('id')]);
+        const columns = sql.join([...keys.map((key) => keySql(key, p, ctx)), id]);
         const values = sql.join([...keys.map((_, i) => slot(p, `k${i}`)), slot(p, 'cursor_id')]);
         const op = sql.raw(shape.order === 'asc' ? '>' : '<');
         query = query.where(sql<SqlBool>`(${columns}) ${op} (${values})`);
       }
       for (const key of keys) query = query.orderBy(keySql(key, p, ctx), shape.order);
-      return select(ctx, query.orderBy(sql.ref('id'), shape.order)).limit(slot(p, 'limit'));
+      return select(ctx, query.orderBy(id, shape.order)).limit(slot(p, 'limit'));
     },
   );
 
@@ -176,12 +190,13 @@ export function keysetList<
   const cursor = shapedTemplate(
     (key: { sort: string; order: 'asc' | 'desc' }) => `${key.sort}|${key.order}`,
     (ctx, p: Slots<'store_id' | 'mode' | 'id'>, key: { sort: string; order: 'asc' | 'desc' }) =>
-      ctx.db
+      options.cursorQuery?.(ctx, p, key.sort, keysOf(key.sort, key.order)) ??
+      (ctx.db
         .selectFrom(table as TableName)
         .select(keysOf(key.sort, key.order).map((key, i) => sql<unknown>`${keySql(key, p, ctx)}`.as(`k${i}`)))
         .where(
           sql<SqlBool>`store_id = ${p.store_id} and mode = ${p.mode} and id = ${p.id}`,
-        ) as unknown as SelectQueryBuilder<Database, TableName, Record<string, unknown>>,
+        ) as unknown as SelectQueryBuilder<Database, TableName, Record<string, unknown>>),
   );
 
   return { keysOf, page, count, cursor };

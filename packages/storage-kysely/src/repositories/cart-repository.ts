@@ -154,11 +154,13 @@ const update = updateTemplate('carts');
 /** The columns a cart patch may set, sorted (the order `updateArgs` lists them in). */
 const CART_PATCH_COLUMNS = [
   'billing_address',
+  'currency',
   'customer_id',
   'discount_codes',
   'email',
   'locale',
   'metadata',
+  'region_id',
   'session_id',
   'shipping_address',
   'shipping_method_id',
@@ -212,6 +214,7 @@ function decodeCart(row: Selectable<CartsTable>, c: DialectCapabilities): CartRe
     shipping_method_id: row.shipping_method_id,
     discount_codes: c.parseJson<string[]>(row.discount_codes),
     currency: row.currency,
+    region_id: row.region_id ?? null,
     metadata: c.parseJson<JsonObject>(row.metadata),
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -310,6 +313,7 @@ export class KyselyCartRepository implements CartRepository {
       shipping_method_id: cart.shipping_method_id,
       discount_codes: c.json(cart.discount_codes),
       currency: cart.currency,
+      region_id: cart.region_id,
       metadata: c.json(cart.metadata),
       created_at: cart.created_at,
       updated_at: cart.updated_at,
@@ -409,6 +413,8 @@ export class KyselyCartRepository implements CartRepository {
       discount_codes: patch.discount_codes === undefined ? undefined : c.json(patch.discount_codes),
       metadata: patch.metadata === undefined ? undefined : c.json(patch.metadata),
       locale: patch.locale,
+      region_id: patch.region_id,
+      currency: patch.currency,
       updated_at: patch.updated_at,
     };
     const columns: string[] = [];

@@ -24,6 +24,8 @@ import { KyselyOrganizationRepository } from './organization-repository';
 import { KyselyPasswordResetRepository } from './password-reset-repository';
 import { KyselyProductRepository } from './product-repository';
 import { KyselyRateLimitRepository } from './rate-limit-repository';
+import { KyselyRegionProductPriceRepository } from './region-product-price-repository';
+import { KyselyRegionRepository } from './region-repository';
 import { KyselyReturnRepository } from './return-repository';
 import { KyselyShippingMethodRepository } from './shipping-method-repository';
 import { KyselyStoreRepository } from './store-repository';
@@ -45,6 +47,7 @@ export function createRepositories(q: QueryRunner): Repositories {
     shippingMethods: new KyselyShippingMethodRepository(q),
     locales: new KyselyLocaleRepository(q),
     translations: new KyselyTranslationRepository(q),
+    regions: new KyselyRegionRepository(q),
     collections: new KyselyCollectionRepository(q),
     categories: new KyselyCategoryRepository(q),
     discounts: new KyselyDiscountRepository(q),
@@ -59,5 +62,6 @@ export function createRepositories(q: QueryRunner): Repositories {
     returns: new KyselyReturnRepository(q),
     dashboard: new KyselyDashboardRepository(q),
     apiLogs: new KyselyApiLogRepository(q),
+    regionProductPrices: new KyselyRegionProductPriceRepository(q),
   };
 }

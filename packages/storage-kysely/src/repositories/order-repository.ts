@@ -203,15 +203,25 @@ const updateRefundRow = updateTemplate('refunds');
 const refundsByStatus = byStatusAcrossScopes('refunds');
 
 /** The orders of some customers summed per customer and status (`sumByCustomer`). */
-const sumsByCustomer = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =>
+const sumsByCustomer = template(({ db, caps }, p: Slots<ScopeSlots | 'ids' | 'currency'>) =>
   db
     .selectFrom('orders')
     .select([
       'customer_id',
       'status',
       sql<number | string>`count(*)`.as('count'),
-      sql<number | string>`sum(paid_total)`.as('paid_total'),
-      sql<number | string>`sum(refunded_total)`.as('refunded_total'),
+      // `currency`: only the orders in it are summed (null: all of them, `coalesce` keeps the
+      // column's own value); `count` counts every order.
+      sql<
+        number | string
+      >`sum(case when currency = coalesce(${p.currency}, currency) then paid_total else 0 end)`.as(
+        'paid_total',
+      ),
+      sql<
+        number | string
+      >`sum(case when currency = coalesce(${p.currency}, currency) then refunded_total else 0 end)`.as(
+        'refunded_total',
+      ),
     ])
     .where('store_id', '=', p.store_id)
     .where('mode', '=', p.mode)
@@ -230,6 +240,8 @@ interface OrderFilterShape {
   created_after: boolean;
   created_before: boolean;
   exclude_drafts: boolean;
+  currency: boolean;
+  region_id: boolean;
 }
 
 const list = keysetList({
@@ -256,6 +268,8 @@ const list = keysetList({
     if (f.created_after) query = query.where('created_at', '>=', p.created_after);
     if (f.created_before) query = query.where('created_at', '<=', p.created_before);
     if (f.exclude_drafts) query = query.where('status', '!=', 'draft');
+    if (f.currency) query = query.where('currency', '=', p.currency);
+    if (f.region_id) query = query.where('region_id', '=', p.region_id);
     return query;
   },
 });
@@ -369,6 +383,8 @@ export class KyselyOrderRepository implements OrderRepository {
       created_after: filter.created_after !== undefined,
       created_before: filter.created_before !== undefined,
       exclude_drafts: filter.exclude_drafts === true,
+      currency: filter.currency !== undefined,
+      region_id: filter.region_id !== undefined,
     };
     const args = {
       status: filter.status,
@@ -380,13 +396,22 @@ export class KyselyOrderRepository implements OrderRepository {
       q_number: qNumber,
       created_after: filter.created_after,
       created_before: filter.created_before,
+      currency: filter.currency,
+      region_id: filter.region_id,
     };
     return runKeysetList(this.q, list, scope, shape, args, page, (rows) => this.#load(scope, rows));
   }
 
-  async sumByCustomer(scope: Scope, customer_ids: string[]): Promise<OrderSums[]> {
+  async sumByCustomer(
+    scope: Scope,
+    customer_ids: string[],
+    options?: { spent_currency?: string | undefined },
+  ): Promise<OrderSums[]> {
     if (customer_ids.length === 0) return [];
-    const rows = await this.q.rows(sumsByCustomer, scoped(scope, { ids: this.q.caps.list(customer_ids) }));
+    const rows = await this.q.rows(
+      sumsByCustomer,
+      scoped(scope, { ids: this.q.caps.list(customer_ids), currency: options?.spent_currency ?? null }),
+    );
     return rows.flatMap((row) =>
       row.customer_id === null
         ? []

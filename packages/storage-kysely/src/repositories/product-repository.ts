@@ -7,6 +7,7 @@ import type {
   Page,
   PageRequest,
   Patch,
+  PricedProduct,
   ProductAggregate,
   ProductListFilter,
   ProductRecord,
@@ -18,7 +19,7 @@ import type {
 import { nameWordsText, searchText, wordStartNeedle } from '@cartwright/core/storage-rules';
 import { type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { insertRows, insertTemplate } from '../query/insert-template';
-import { keysetList, runKeysetList } from '../query/keyset-list';
+import { keysetList, runKeysetList, type SortKey } from '../query/keyset-list';
 import type { QueryRunner } from '../query/query-runner';
 import { type Args, type BuildContext, type Slots, shapedTemplate, slot, template } from '../query/template';
 import { updateArgs, updateTemplate } from '../query/update-template';
@@ -163,6 +164,44 @@ const countedColumns = template(({ db, caps }, p: Slots<ScopeSlots | 'id'>) => {
  * that inserting a child row takes on its product (foreign key), so two writers that both
  * inserted children cannot deadlock upgrading it.
  */
+/** A page of the scope's live product ids by id (`pricedVariants`). */
+const livePricedIds = shapedTemplate(
+  (after: boolean) => (after ? 'after' : 'first'),
+  ({ db }, p: Slots<ScopeSlots | 'after' | 'limit'>, after: boolean) => {
+    let query = db
+      .selectFrom('products')
+      .select('id')
+      .where('store_id', '=', p.store_id)
+      .where('mode', '=', p.mode)
+      .where('deleted_at', 'is', null);
+    if (after) query = query.where('id', '>', p.after);
+    return query.orderBy('id').limit(p.limit);
+  },
+);
+/** The given products that are live (`pricedVariants`). */
+const liveProductIds = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =>
+  db
+    .selectFrom('products')
+    .select('id')
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('deleted_at', 'is', null)
+    .where(caps.inList(sql.ref('id'), p.ids)),
+);
+/** The live variants' prices of the given products, in display order (`pricedVariants`). */
+const pricedVariantRows = template(({ db, caps }, p: Slots<ScopeSlots | 'ids'>) =>
+  db
+    .selectFrom('product_variants')
+    .select(['product_id', 'id', 'price', 'compare_at_price', 'is_active'])
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where('deleted_at', 'is', null)
+    .where(caps.inList(sql.ref('product_id'), p.ids))
+    .orderBy('product_id')
+    .orderBy('position')
+    .orderBy('id'),
+);
+
 const lockProduct = template(({ db }, p: Slots<ScopeSlots | 'id'>) =>
   db
     .selectFrom('products')
@@ -441,7 +480,98 @@ interface ProductFilterShape {
   collection: CollectionShape | null;
   /** With `q`: the name translated into `q_locale` matches too (decisions §21, `translations_entity_unique`). */
   q_locale: boolean;
+  /**
+   * In a region (decisions §19) with a price bound or `sort=price` (its representative prices,
+   * `region_product_prices`, 0031): `join` — `sort=price`, the page walks the region's price index
+   * (`rp`) and reads each product by primary key; `exists` — another sort with price bounds, the
+   * page walks the products in that sort's order (as without a region) and tests each one's row
+   * in the region by primary key, so that a bound costs what it costs on `products.price`.
+   */
+  region: 'join' | 'exists' | null;
+  /** With `join`: the page's order, whose index key the price bounds are written on (a range of it). */
+  region_desc: boolean;
 }
+
+/**
+ * The region's price sort key over `rp`: the index expression on SQLite and Postgres, its
+ * generated column on MariaDB (0031).
+ */
+function regionPriceKeySql(dialect: string, desc: boolean) {
+  if (dialect === 'mysql') return sql.raw(desc ? 'rp.price_desc_key' : 'rp.price_asc_key');
+  return sql.raw(desc ? REGION_PRICE_DESC_KEY : REGION_PRICE_ASC_KEY);
+}
+
+/** {@link regionPriceKeySql} as a sort key of the list (`region_price`). */
+function regionPriceKey(desc: boolean): SortKey {
+  return (_p, { caps }) => regionPriceKeySql(caps.dialect, desc);
+}
+
+/**
+ * A region's price bounds over `rp` as a range of the region's price index (0031): on its key
+ * expression (`coalesce(rp.price, …)`, the sort's direction's) on SQLite and Postgres, with `price
+ * is not null` (a null price never matches a bound); on the plain `price` column on MariaDB
+ * (`region_product_prices_price_idx`).
+ */
+function regionBounds(
+  dialect: string,
+  desc: boolean,
+  min: unknown,
+  max: unknown,
+): ReturnType<typeof sql<SqlBool>>[] {
+  const key = regionPriceKeySql(dialect, desc);
+  return [
+    sql<SqlBool>`rp.price is not null`,
+    ...(min === undefined ? [] : [sql<SqlBool>`${key} >= ${min}`]),
+    ...(max === undefined ? [] : [sql<SqlBool>`${key} <= ${max}`]),
+  ];
+}
+
+/**
+ * `total_count` of a region list filtered by price bounds and at most a status (the storefront's
+ * common case): the region's price index range, each product read by primary key — not a test of
+ * every product of the scope.
+ */
+const regionBoundCount = shapedTemplate(
+  (f: { min: boolean; max: boolean; status: boolean }) =>
+    `${f.min ? 1 : 0}${f.max ? 1 : 0}${f.status ? 1 : 0}`,
+  (
+    { db, caps },
+    p: Slots<'store_id' | 'mode' | 'region_id' | 'price_min' | 'price_max' | 'status'>,
+    f: { min: boolean; max: boolean; status: boolean },
+  ) => {
+    let query = db
+      .selectFrom('region_product_prices as rp')
+      .innerJoin('products', (join) =>
+        join
+          .onRef('products.store_id', '=', 'rp.store_id')
+          .onRef('products.mode', '=', 'rp.mode')
+          .onRef('products.id', '=', 'rp.product_id'),
+      )
+      .select(sql<number | string>`count(*)`.as('count'))
+      .where('rp.store_id', '=', p.store_id)
+      .where('rp.mode', '=', p.mode)
+      .where('rp.region_id', '=', p.region_id)
+      .where('products.deleted_at', 'is', null);
+    for (const bound of regionBounds(
+      caps.dialect,
+      false,
+      f.min ? p.price_min : undefined,
+      f.max ? p.price_max : undefined,
+    )) {
+      query = query.where(bound);
+    }
+    if (f.status) query = query.where('products.status', '=', p.status);
+    return query;
+  },
+);
+
+/**
+ * `sort=price` in a region: the nulls-last keys of `region_product_prices_price_asc_idx` /
+ * `_desc_idx` (0031; written identically to them), then `rp.product_id` (`idKey`), so that a
+ * page walks the region's index range in order and reads each product by primary key.
+ */
+const REGION_PRICE_ASC_KEY = 'coalesce(rp.price, 9007199254740991)';
+const REGION_PRICE_DESC_KEY = 'coalesce(rp.price, -1)';
 
 /**
  * The products list (sorts, filter shapes, the filtered base query) with a page select: the same
@@ -465,14 +595,40 @@ function productList<R>(
       relevance: [relevanceRank, 'created_at'],
       // By id only: a manual collection's matching members, read whole (`#inCollectionOrder`).
       member: [],
+      // `sort=price` in a region (decisions §19): the region's representative prices.
+      region_price: { asc: [regionPriceKey(false)], desc: [regionPriceKey(true)] },
     },
     filterKey: (f: ProductFilterShape) =>
-      `${[f.status, f.type, f.q, f.tags, f.price_min, f.price_max].map((flag) => (flag ? 1 : 0)).join('')}${f.tagNeedles}${f.category ? 'c' : ''}${collectionKey(f.collection)}${f.q_locale ? 'l' : ''}`,
-    base: ({ db, caps }, p: Slots<'store_id' | 'mode' | keyof ProductFilterShape>, f) => {
-      let query = db
-        .selectFrom('products')
-        .where('store_id', '=', p.store_id)
-        .where('mode', '=', p.mode)
+      `${[f.status, f.type, f.q, f.tags, f.price_min, f.price_max].map((flag) => (flag ? 1 : 0)).join('')}${f.tagNeedles}${f.category ? 'c' : ''}${collectionKey(f.collection)}${f.q_locale ? 'l' : ''}${f.region === null ? '' : f.region[0]}${f.region_desc ? 'd' : ''}`,
+    base: ({ db, caps }, p: Slots<'store_id' | 'mode' | 'region_id' | keyof ProductFilterShape>, f) => {
+      let query = db.selectFrom('products');
+      if (f.region === 'join' && caps.dialect === 'mysql') {
+        // MariaDB reads `products` first unless told (then sorts every match through a temporary
+        // table): STRAIGHT_JOIN keeps the region's price index outermost, in the page's order.
+        query = db
+          .selectFrom('region_product_prices as rp')
+          .innerJoin('products', (join) =>
+            join
+              .onRef('products.store_id', '=', 'rp.store_id')
+              .onRef('products.mode', '=', 'rp.mode')
+              .onRef('products.id', '=', 'rp.product_id'),
+          )
+          .where('rp.store_id', '=', p.store_id)
+          .where('rp.mode', '=', p.mode)
+          .where('rp.region_id', '=', p.region_id)
+          .modifyFront(sql`straight_join`) as unknown as typeof query;
+      } else if (f.region === 'join') {
+        query = query.innerJoin('region_product_prices as rp', (join) =>
+          join
+            .onRef('rp.store_id', '=', 'products.store_id')
+            .onRef('rp.mode', '=', 'products.mode')
+            .onRef('rp.product_id', '=', 'products.id')
+            .on('rp.region_id', '=', p.region_id),
+        ) as unknown as typeof query;
+      }
+      query = query
+        .where('products.store_id', '=', p.store_id)
+        .where('products.mode', '=', p.mode)
         .where('deleted_at', 'is', null);
       if (f.status) query = query.where('status', '=', p.status);
       if (f.type) query = query.where('type', '=', p.type);
@@ -487,8 +643,37 @@ function productList<R>(
         query = query.where(sql<SqlBool>`instr(tags, ${slot(p, `tag_needle${i}`)}) > 0`);
       }
       if (f.tags) query = query.where(caps.jsonArrayContainsAll(sql.ref('tags'), p.tags));
-      if (f.price_min) query = query.where('price', '>=', p.price_min);
-      if (f.price_max) query = query.where('price', '<=', p.price_max);
+      if (f.region === 'exists' && caps.dialect === 'mysql') {
+        // MariaDB flattens an EXISTS into a semi-join sorted through a temporary table that
+        // holds every match's document; a correlated scalar subquery stays a key lookup per row.
+        const price = sql`(select rp.price from region_product_prices rp where rp.store_id = products.store_id and rp.mode = products.mode and rp.region_id = ${p.region_id} and rp.product_id = products.id)`;
+        query = query.where(
+          f.price_min && f.price_max
+            ? sql<SqlBool>`${price} between ${p.price_min} and ${p.price_max}`
+            : f.price_min
+              ? sql<SqlBool>`${price} >= ${p.price_min}`
+              : sql<SqlBool>`${price} <= ${p.price_max}`,
+        );
+      } else if (f.region === 'exists') {
+        const bounds = [
+          ...(f.price_min ? [sql<SqlBool>`rp.price >= ${p.price_min}`] : []),
+          ...(f.price_max ? [sql<SqlBool>`rp.price <= ${p.price_max}`] : []),
+        ];
+        query = query.where(
+          sql<SqlBool>`exists (select 1 from region_product_prices rp where rp.store_id = products.store_id and rp.mode = products.mode and rp.region_id = ${p.region_id} and rp.product_id = products.id and ${sql.join(bounds, sql` and `)})`,
+        );
+      } else if (f.region === 'join') {
+        const bounds = regionBounds(
+          caps.dialect,
+          f.region_desc,
+          f.price_min ? p.price_min : undefined,
+          f.price_max ? p.price_max : undefined,
+        );
+        if (f.price_min || f.price_max) for (const bound of bounds) query = query.where(bound);
+      } else {
+        if (f.price_min) query = query.where('price', '>=', p.price_min);
+        if (f.price_max) query = query.where('price', '<=', p.price_max);
+      }
       if (f.category) {
         // Not correlated: the members are read once (an index range per category), not per product.
         query = query.where(
@@ -501,6 +686,24 @@ function productList<R>(
     select,
     // No index orders by rank: choose the page's ids before building their documents.
     deferSelect: (sort) => sort === 'relevance',
+    idKey: (sort) => (sort === 'region_price' ? 'rp.product_id' : 'id'),
+    // The anchor's key in the region, from its row (the storefront checked it is shown).
+    cursorQuery: (ctx, p, sort, keys) =>
+      sort === 'region_price'
+        ? (ctx.db
+            .selectFrom('region_product_prices as rp')
+            .select(
+              keys.map((key, i) =>
+                sql<unknown>`${typeof key === 'string' ? sql.raw(key) : key(p as Slots<string>, ctx)}`.as(
+                  `k${i}`,
+                ),
+              ),
+            )
+            .where('rp.store_id', '=', p.store_id)
+            .where('rp.mode', '=', p.mode)
+            .where('rp.region_id', '=', slot(p as Slots<string>, 'region_id'))
+            .where('rp.product_id', '=', p.id) as never)
+        : undefined,
   });
 }
 
@@ -607,7 +810,12 @@ export class KyselyProductRepository implements ProductRepository {
     page: PageRequest<'created_at' | 'name' | 'price' | 'updated_at' | 'relevance'>,
   ): Promise<Page<ProductAggregate>> {
     const c = this.q.caps;
-    const { shape, args, count } = this.#listArgs(scope, filter);
+    const { shape, args, count } = this.#listArgs(
+      scope,
+      filter,
+      page.sort === 'price',
+      page.order === 'desc',
+    );
     if (filter.collection?.type === 'manual' && filter.collection.in_order) {
       return this.#inCollectionOrder(scope, filter.collection.id, shape, args, page);
     }
@@ -616,13 +824,15 @@ export class KyselyProductRepository implements ProductRepository {
       const param = shape.q ? 'order' : 'sort';
       throw new CommerceError('parameter_invalid', `sort=relevance needs q and order=desc`, { param });
     }
+    // In a region, `sort=price` is the region's representative price (decisions §19).
+    const request = shape.region === 'join' ? { ...page, sort: 'region_price' } : page;
     return runKeysetList(
       this.q,
       list,
       scope,
       shape,
       args,
-      page,
+      request,
       (rows) => rows.map((row) => decodeProductDocument(scope, row.id, parseDocument(row.doc), c)),
       { count },
     );
@@ -690,7 +900,7 @@ export class KyselyProductRepository implements ProductRepository {
   }
 
   /** The filter shape, filter arguments and (when counters answer it) the count of a product list. */
-  #listArgs(scope: Scope, filter: ProductListFilter) {
+  #listArgs(scope: Scope, filter: ProductListFilter, byPrice = false, desc = false) {
     const c = this.q.caps;
     const tags = filter.tags?.length ? filter.tags : undefined;
     const needles = tags && c.dialect === 'sqlite' ? tagPrefilterNeedles(tags) : [];
@@ -705,6 +915,15 @@ export class KyselyProductRepository implements ProductRepository {
       category: filter.category_ids !== undefined,
       collection: collectionShapeOf(filter.collection),
       q_locale: filter.q !== undefined && filter.q !== '' && filter.q_locale !== undefined,
+      region:
+        filter.region_id === undefined
+          ? null
+          : byPrice
+            ? 'join'
+            : filter.price_min !== undefined || filter.price_max !== undefined
+              ? 'exists'
+              : null,
+      region_desc: filter.region_id !== undefined && byPrice && desc,
     };
     const args: Record<string, unknown> = {
       status: filter.status,
@@ -715,6 +934,7 @@ export class KyselyProductRepository implements ProductRepository {
       price_max: filter.price_max,
       category_ids: filter.category_ids ? c.list(filter.category_ids) : undefined,
       q_locale: filter.q_locale,
+      region_id: filter.region_id,
     };
     needles.forEach((needle, i) => {
       args[`tag_needle${i}`] = needle;
@@ -745,11 +965,40 @@ export class KyselyProductRepository implements ProductRepository {
       !shape.price_min &&
       !shape.price_max &&
       !shape.collection;
-    const count = counted
-      ? () => this.#liveCount(scope, filter.status, tags?.[0])
-      : byCategory
-        ? () => this.#categoryCount(scope, filter.status, args.category_ids)
-        : undefined;
+    // Price bounds in a region (and a status at most): counted on the region's price index.
+    const byRegion =
+      shape.region !== null &&
+      (shape.price_min || shape.price_max) &&
+      !shape.type &&
+      !shape.q &&
+      !shape.tags &&
+      !shape.category &&
+      !shape.collection;
+    const count = byRegion
+      ? async () =>
+          Number(
+            (
+              await this.q.first(
+                regionBoundCount,
+                scoped(scope, {
+                  region_id: filter.region_id,
+                  price_min: filter.price_min,
+                  price_max: filter.price_max,
+                  status: filter.status,
+                }),
+                {
+                  min: shape.price_min,
+                  max: shape.price_max,
+                  status: shape.status,
+                },
+              )
+            )?.count ?? 0,
+          )
+      : counted
+        ? () => this.#liveCount(scope, filter.status, tags?.[0])
+        : byCategory
+          ? () => this.#categoryCount(scope, filter.status, args.category_ids)
+          : undefined;
     return { shape, args, count };
   }
 
@@ -908,6 +1157,39 @@ export class KyselyProductRepository implements ProductRepository {
       return false;
     await this.#childrenChanged(scope, product_id);
     return true;
+  }
+
+  async pricedVariants(
+    scope: Scope,
+    which: { product_ids: readonly string[] } | { after: string | null; limit: number },
+  ): Promise<PricedProduct[]> {
+    const c = this.q.caps;
+    const idRows =
+      'product_ids' in which
+        ? which.product_ids.length === 0
+          ? []
+          : await this.q.rows(liveProductIds, scoped(scope, { ids: c.list([...which.product_ids]) }))
+        : await this.q.rows(
+            livePricedIds,
+            scoped(scope, { after: which.after, limit: which.limit }),
+            which.after !== null,
+          );
+    if (idRows.length === 0) return [];
+    const byId = new Map<string, PricedProduct>();
+    for (const row of idRows) byId.set(row.id, { product_id: row.id, variants: [] });
+    const variants = await this.q.rows(
+      pricedVariantRows,
+      scoped(scope, { ids: c.list(idRows.map((row) => row.id)) }),
+    );
+    for (const row of variants) {
+      byId.get(row.product_id)?.variants.push({
+        id: row.id,
+        price: Number(row.price),
+        compare_at_price: row.compare_at_price === null ? null : Number(row.compare_at_price),
+        is_active: c.toBool(row.is_active),
+      });
+    }
+    return [...byId.values()];
   }
 
   async getPurchasable(scope: Scope, variant_ids: string[]): Promise<PurchasableVariant[]> {

@@ -186,6 +186,30 @@ export interface RefundsTable extends Stored<Records.RefundRecord> {}
 /** API logs (0029_dashboard_api_logs, decisions §23). */
 export interface ApiLogsTable extends Stored<Records.ApiLogRecord> {}
 
+/** Net revenue per UTC quarter hour (0032_revenue_buckets, decisions §23), kept by triggers. */
+export interface RevenueBucketsTable {
+  store_id: string;
+  mode: string;
+  currency: string;
+  /** `created_at div 900000`. */
+  bucket: number;
+  amount: number;
+}
+
+/** Regions (0030_regions, decisions §19). */
+export interface RegionsTable extends Stored<Records.RegionRecord> {}
+
+/** A variant's own price in a region (0030). */
+export interface RegionPricesTable extends Stored<Records.RegionPriceRecord> {}
+
+/** Currency rates (0030): `rate` is exact decimal text. */
+export interface CurrencyRatesTable extends Stored<Records.CurrencyRateRecord> {}
+
+/** Each product's representative price in each region (0031_region_product_prices). */
+export interface RegionProductPricesTable extends ScopedColumns, Stored<Records.RegionProductPrice> {
+  region_id: string;
+}
+
 /** Returns (0026_returns, decisions §18); their lines live in `return_lines`. */
 export interface ReturnsTable extends Stored<Omit<Records.ReturnRecord, 'lines'>> {}
 
@@ -312,6 +336,11 @@ export interface Database {
   notifications: NotificationsTable;
   rate_limit_counters: RateLimitCountersTable;
   api_logs: ApiLogsTable;
+  revenue_buckets: RevenueBucketsTable;
+  regions: RegionsTable;
+  region_prices: RegionPricesTable;
+  currency_rates: CurrencyRatesTable;
+  region_product_prices: RegionProductPricesTable;
 }
 
 /** Shared rate-limit counters (0014): one fixed window per bucket. */

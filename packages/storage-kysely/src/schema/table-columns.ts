@@ -73,7 +73,7 @@ export const TABLE_COLUMNS = {
     'store_id mode id customer_id name company line1 line2 city state postal_code country phone type is_default created_at updated_at first_name last_name label receiver_name',
   ),
   carts: columns(
-    'store_id mode id status session_id customer_id email shipping_address billing_address shipping_method_id discount_codes currency metadata created_at updated_at completed_at locale',
+    'store_id mode id status session_id customer_id email shipping_address billing_address shipping_method_id discount_codes currency metadata created_at updated_at completed_at locale region_id',
   ),
   store_locales: columns('store_id mode id locale name is_default is_active created_at'),
   translations: columns(
@@ -81,7 +81,7 @@ export const TABLE_COLUMNS = {
   ),
   cart_items: columns('store_id mode id cart_id variant_id quantity metadata created_at updated_at'),
   orders: columns(
-    'store_id mode id number status payment_status fulfillment_status customer_id email email_lower shipping_address billing_address currency subtotal discount_total shipping_total tax_total total paid_total refunded_total prices_include_tax tax_rate shipping_method_id shipping_method_name shipping_discount shipping_tax applied_discounts note metadata cart_id inventory_reserved cancel_reason created_at updated_at cancelled_at completed_at confirmed_at',
+    'store_id mode id number status payment_status fulfillment_status customer_id email email_lower shipping_address billing_address currency subtotal discount_total shipping_total tax_total total paid_total refunded_total prices_include_tax tax_rate shipping_method_id shipping_method_name shipping_discount shipping_tax applied_discounts note metadata cart_id inventory_reserved cancel_reason created_at updated_at cancelled_at completed_at confirmed_at region_id',
   ),
   order_lines: columns(
     'store_id mode id order_id variant_id product_id product_name variant_name sku image_url quantity fulfilled_quantity shipped_quantity refunded_quantity restocked_quantity reserved_quantity unit_price line_discount line_total tax_amount position option_values returned_quantity returning_quantity',
@@ -124,6 +124,15 @@ export const TABLE_COLUMNS = {
   api_logs: columns(
     'store_id mode id method path status_code latency_ms request_body response_body api_key_id ip user_agent created_at',
   ),
+  revenue_buckets: columns('store_id mode currency bucket amount'),
+  regions: columns(
+    'store_id mode id name code currency tax_rate prices_include_tax is_default is_active metadata created_at updated_at',
+  ),
+  region_prices: columns(
+    'store_id mode id region_id variant_id product_id price compare_at_price created_at updated_at',
+  ),
+  currency_rates: columns('store_id mode id from_currency to_currency rate created_at updated_at'),
+  region_product_prices: columns('store_id mode region_id product_id price compare_at_price'),
 } as const satisfies { [K in TableName]: ColumnList<Database[K]> };
 
 /** Columns of the `Database` interface missing from `TABLE_COLUMNS` (must be `never`). */

@@ -17,6 +17,10 @@
  * - `store_locales`, `translations` (0025_locales_translations): any insert, update or delete (a
  *   response in a locale shows the translations; the read model keeps the locales under the
  *   version too).
+ * - `regions`, `region_prices`, `currency_rates` (0031_region_product_prices): any insert,
+ *   update or delete (a response in a region shows its currency, prices and rate; the read model
+ *   keeps the regions and rates under the version). Not `region_product_prices`: core writes it
+ *   only together with one of these or a product write, which moves the version already.
  *
  * Decision (measured and argued in README.md): triggers rather than an explicit bump in each
  * repository write. A stock row is written by reservations, releases, shipments, restocks,
@@ -49,6 +53,12 @@ export const WATCHED: readonly { table: string; update: readonly string[] | null
   // 0025_locales_translations: a response in a locale shows translations; the locales choose it.
   { table: 'store_locales', update: null },
   { table: 'translations', update: null },
+  // 0031_region_product_prices: a response in a region shows its currency, its prices and the
+  // rate; the read model keeps the regions and rates under the version. (Its representative
+  // prices are written only beside one of these or a product write.)
+  { table: 'regions', update: null },
+  { table: 'region_prices', update: null },
+  { table: 'currency_rates', update: null },
 ];
 
 const VERSION = 'v1';
@@ -60,7 +70,7 @@ export function hasCatalogVersions(dialect: string): dialect is 'sqlite' | 'post
   return dialect === 'sqlite' || dialect === 'postgres';
 }
 
-/** The catalog-version trigger names (0021, 0023, 0025), per dialect. */
+/** The catalog-version trigger names (0021, 0023, 0025, 0031), per dialect. */
 export function catalogVersionTriggerNames(dialect: 'sqlite' | 'postgres'): string[] {
   return WATCHED.flatMap(({ table }) =>
     dialect === 'sqlite'

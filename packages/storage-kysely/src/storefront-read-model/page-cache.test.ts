@@ -444,6 +444,117 @@ function describeAcrossStorages(name: string, openPair: () => Promise<Pair>): vo
         expect(kept?.version).toBeGreaterThan(0);
       }),
     );
+
+    it(
+      'a page and a product in a region: region prices, representative prices, regions and rates written in the other storage show at the next read (decisions §19)',
+      withPair(async ({ reader, writer }, scope) => {
+        const shirt = makeProduct(scope, { name: 'Shirt', prices: [2000], created_at: 1_700_000_000_001 });
+        const variantId = shirt.variants[0]?.id as string;
+        const at = 1_700_000_000_100;
+        const region = {
+          ...scope,
+          id: 'reg_eu',
+          name: 'Europe',
+          code: 'eu',
+          currency: 'EUR',
+          tax_rate: 20,
+          prices_include_tax: true,
+          is_default: false,
+          is_active: true,
+          metadata: {},
+          created_at: at,
+          updated_at: at,
+        };
+        await writer.transaction(async (tx) => {
+          await tx.products.insert(shirt);
+          await tx.regions.insert(region);
+          await tx.regionProductPrices.set(scope, region.id, [
+            { product_id: shirt.id, price: 1800, compare_at_price: null },
+          ]);
+        });
+        // 1 USD = 0.9 EUR.
+        const options = {
+          region: { id: region.id, currency: 'EUR', store_currency: 'USD', rate: { digits: 9n, scale: 1 } },
+        };
+        const filter = { ...LIVE, region_id: region.id, price_max: 1900 };
+        const read = async () => {
+          const page = JSON.parse(await reader.storefront.listProducts(scope, filter, PAGE, options)) as {
+            data: { id: string }[];
+          };
+          const one = JSON.parse(
+            (await reader.storefront.getProduct(scope, 'id', shirt.id, 'active', options)) as string,
+          ) as { variants: { price: { amount: number; currency: string } | null }[] };
+          return { listed: page.data.map((p) => p.id), price: one.variants[0]?.price };
+        };
+        expect(await read()).toEqual({ listed: [shirt.id], price: { amount: 1800, currency: 'EUR' } });
+        const hits = reader.storefrontPages.hits;
+        await read();
+        expect(reader.storefrontPages.hits).toBe(hits + 2);
+        // The store currency's product is kept apart from the region's.
+        const plain = JSON.parse(
+          (await reader.storefront.getProduct(scope, 'id', shirt.id, 'active')) as string,
+        );
+        expect(plain.variants[0].price).toEqual({ amount: 2000, currency: 'USD' });
+
+        // A region price (`region_prices`).
+        await writer.transaction((tx) =>
+          tx.regions.upsertPrice({
+            ...scope,
+            id: 'rprice_1',
+            region_id: region.id,
+            variant_id: variantId,
+            product_id: shirt.id,
+            price: 1700,
+            compare_at_price: null,
+            created_at: at,
+            updated_at: at,
+          }),
+        );
+        expect((await read()).price).toEqual({ amount: 1700, currency: 'EUR' });
+        // A representative price (`region_product_prices`) moves the list's filter: core writes it
+        // in the transaction of the write that moved it (here a region price), never alone.
+        await writer.transaction(async (tx) => {
+          await tx.regions.upsertPrice({
+            ...scope,
+            id: 'rprice_1',
+            region_id: region.id,
+            variant_id: variantId,
+            product_id: shirt.id,
+            price: 2500,
+            compare_at_price: null,
+            created_at: at,
+            updated_at: at + 1,
+          });
+          await tx.regionProductPrices.set(scope, region.id, [
+            { product_id: shirt.id, price: 2500, compare_at_price: null },
+          ]);
+        });
+        expect((await read()).listed).toEqual([]);
+
+        // The regions and rates, kept under the same version: a region and a rate written in the other storage show.
+        const first = await reader.storefront.regions?.(scope);
+        expect(first?.regions.map((r) => [r.id, r.is_active])).toEqual([[region.id, true]]);
+        expect(await reader.storefront.regions?.(scope)).toBe(first);
+        await writer.transaction((tx) =>
+          tx.regions.update(scope, region.id, { is_active: false, updated_at: at + 1 }),
+        );
+        const second = await reader.storefront.regions?.(scope);
+        expect(second?.regions.map((r) => [r.id, r.is_active])).toEqual([[region.id, false]]);
+        expect(second?.rates).toEqual([]);
+        await writer.transaction((tx) =>
+          tx.regions.upsertRate({
+            ...scope,
+            id: 'rate_1',
+            from_currency: 'USD',
+            to_currency: 'EUR',
+            rate: '0.92',
+            created_at: at,
+            updated_at: at,
+          }),
+        );
+        expect((await reader.storefront.regions?.(scope))?.rates.map((r) => r.rate)).toEqual(['0.92']);
+      }),
+    );
   });
 }
 

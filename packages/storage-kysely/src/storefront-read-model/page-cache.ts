@@ -126,7 +126,10 @@ export function storefrontProductKey(
   key: string,
   status: string,
   locale: string | null = null,
+  region: string | null = null,
 ): string {
   const text = `${scope.store_id}\u0000${scope.mode}\u0001${by}\u0000${status}\u0000${key}`;
-  return locale === null ? text : `${text}\u0002${locale}`;
+  const inLocale = locale === null ? text : `${text}\u0002${locale}`;
+  // The region answered in (decisions §19): the store currency's key is unchanged.
+  return region === null ? inLocale : `${inLocale}\u0003${region}`;
 }

@@ -7,9 +7,16 @@ import type {
   Repositories,
   StorefrontReadModel,
   StorefrontReadOptions,
+  StorefrontRegion,
+  StorefrontRegions,
   StoreLocaleRecord,
 } from '@cartwright/core/storage';
-import { translateProduct, translationLookup } from '@cartwright/core/wire';
+import {
+  productInRegionToWire,
+  regionPriceMap,
+  translateProduct,
+  translationLookup,
+} from '@cartwright/core/wire';
 import type { QueryRunner } from '../query/query-runner';
 import { type Slots, template } from '../query/template';
 import { type StorefrontPageCache, storefrontPageKey, storefrontProductKey } from './page-cache';
@@ -55,12 +62,14 @@ export class KyselyStorefrontReadModel implements StorefrontReadModel {
     options: StorefrontReadOptions = {},
   ): Promise<string> {
     const locale = options.locale ?? null;
+    const region = options.region ?? null;
     const render = () =>
       this.host.read(async (r) => {
         const found = await r.products.list(scope, filter, page);
-        if (locale === null) return storefrontListText(found);
+        const text = await regionText(r, scope, region, found.data);
+        if (locale === null) return storefrontListText(found, text);
         const translate = await translator(r, scope, locale, found.data);
-        return storefrontListText({ ...found, data: found.data.map(translate) });
+        return storefrontListText({ ...found, data: found.data.map(translate) }, text);
       });
     if (!this.#caching()) return render();
     // The version first: a change committed after it only makes the text newer than its key.
@@ -81,16 +90,18 @@ export class KyselyStorefrontReadModel implements StorefrontReadModel {
     options: StorefrontReadOptions = {},
   ): Promise<string | null> {
     const locale = options.locale ?? null;
+    const region = options.region ?? null;
     const render = () =>
       this.host.read(async (r) => {
         const product = await r.products.get(scope, by === 'id' ? key : { slug: key });
         if (!product || product.status !== status) return null;
-        if (locale === null) return storefrontProductText(product);
-        return storefrontProductText((await translator(r, scope, locale, [product]))(product));
+        const text = await regionText(r, scope, region, [product]);
+        if (locale === null) return text(product);
+        return text((await translator(r, scope, locale, [product]))(product));
       });
     if (!this.#caching()) return render();
     const version = options.version ?? (await this.#version(scope));
-    const cacheKey = storefrontProductKey(scope, by, key, status, locale);
+    const cacheKey = storefrontProductKey(scope, by, key, status, locale, region?.id ?? null);
     const kept = this.pages.get(cacheKey, version);
     if (kept !== undefined) return kept;
     const text = await render();
@@ -120,6 +131,32 @@ export class KyselyStorefrontReadModel implements StorefrontReadModel {
 
   readonly #locales = new Map<string, { locales: StoreLocaleRecord[]; version: number }>();
 
+  /**
+   * The scope's regions, rates and store currency (decisions §19), kept per scope under the
+   * catalog version like the locales (region, region price and rate writes move it, 0031).
+   */
+  async regions(scope: Scope, known?: number | null): Promise<StorefrontRegions> {
+    const load = () =>
+      this.host.read(async (r) => {
+        const regions = await r.regions.list(scope);
+        // No regions (the common case): nothing else to read.
+        if (regions.length === 0) return { regions, rates: [], store_currency: null };
+        const [rates, store] = [await r.regions.listRates(scope), await r.stores.get(scope.store_id)];
+        return { regions, rates, store_currency: store?.currency ?? null };
+      });
+    if (!this.#caching()) return { ...(await load()), version: null };
+    const version = known ?? (await this.#version(scope));
+    const key = `${scope.store_id}\u0000${scope.mode}`;
+    const kept = this.#regions.get(key);
+    if (kept !== undefined && kept.version === version) return kept;
+    const entry = { ...(await load()), version };
+    if (this.#regions.size >= MAX_KEPT_LOCALE_LISTS) this.#regions.clear();
+    this.#regions.set(key, entry);
+    return entry;
+  }
+
+  readonly #regions = new Map<string, StorefrontRegions & { version: number }>();
+
   /** Outside a transaction and with the cache on (0 entries: no version statement either). */
   #caching(): boolean {
     return this.pages.enabled && !this.host.inTransaction();
@@ -136,6 +173,24 @@ export class KyselyStorefrontReadModel implements StorefrontReadModel {
 
 /** Scopes whose locales a read model keeps at most. */
 const MAX_KEPT_LOCALE_LISTS = 10_000;
+
+/**
+ * How a product of `products` is written out: in the store currency, or in `region` with the
+ * region's prices of their variants (decisions §19; one statement, `region_prices_variant_unique`).
+ */
+async function regionText(
+  r: Repositories,
+  scope: Scope,
+  region: StorefrontRegion | null,
+  products: readonly ProductAggregate[],
+): Promise<(product: ProductAggregate) => string> {
+  if (region === null) return storefrontProductText;
+  const variantIds = products.flatMap((product) => product.variants.map((variant) => variant.id));
+  const prices = regionPriceMap(
+    variantIds.length === 0 ? [] : await r.regions.pricesFor(scope, region.id, variantIds),
+  );
+  return (product) => JSON.stringify(productInRegionToWire(product, 'storefront', region, prices));
+}
 
 /**
  * Translates products into `locale` (decisions §21): the translations of the products, their

@@ -20,11 +20,14 @@ export function storefrontProductText(product: ProductAggregate): string {
  * one-byte string is measured at memory speed. The text is kept by the page cache and served
  * many times, so it is flattened once.
  */
-export function storefrontListText(page: Page<ProductAggregate>): string {
+export function storefrontListText(
+  page: Page<ProductAggregate>,
+  text: (product: ProductAggregate) => string = storefrontProductText,
+): string {
   const parts: string[] = ['{"data":['];
   for (let i = 0; i < page.data.length; i++) {
     if (i > 0) parts.push(',');
-    parts.push(storefrontProductText(page.data[i] as ProductAggregate));
+    parts.push(text(page.data[i] as ProductAggregate));
   }
   parts.push(
     '],"total_count":',

@@ -16,6 +16,8 @@ export type CartPatch = Patch<
   | 'discount_codes'
   | 'metadata'
   | 'locale'
+  | 'region_id'
+  | 'currency'
 >;
 
 export interface CartRepository {

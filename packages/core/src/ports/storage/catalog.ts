@@ -36,6 +36,11 @@ export interface ProductListFilter {
    * positions are the cursor) whatever the page's `sort`.
    */
   collection?: import('./collections').CollectionMembership | undefined;
+  /**
+   * In this region (decisions §19): `price_min`, `price_max` and `sort=price` read the products'
+   * representative prices there (`RegionProductPriceRepository`) instead of `price`.
+   */
+  region_id?: string | undefined;
 }
 
 export interface ProductRepository {
@@ -122,6 +127,22 @@ export interface ProductRepository {
    * variants are absent from the result.
    */
   getPurchasable(scope: Scope, variant_ids: string[]): Promise<PurchasableVariant[]>;
+  /**
+   * The live variants' prices of live products, for the representative price in a region
+   * (decisions §19, `refreshRegionProductPrices`): the products `product_ids` (those not live are
+   * absent), or a page of the scope's live products by id after `after` (at most `limit`); each
+   * with its live variants in display order (position, then id).
+   */
+  pricedVariants(
+    scope: Scope,
+    which: { product_ids: readonly string[] } | { after: string | null; limit: number },
+  ): Promise<PricedProduct[]>;
+}
+
+/** A live product's live variants as the representative price reads them (`pricedVariants`). */
+export interface PricedProduct {
+  product_id: string;
+  variants: Pick<VariantRecord, 'id' | 'price' | 'compare_at_price' | 'is_active'>[];
 }
 
 export interface ShippingMethodRepository {

@@ -27,6 +27,10 @@ export interface OrderListFilter {
   created_before?: Millis | undefined;
   /** Storefront lists never show drafts. */
   exclude_drafts?: boolean | undefined;
+  /** Decisions §19: orders in this currency (exact, upper case). */
+  currency?: string | undefined;
+  /** Decisions §19: orders priced in this region. */
+  region_id?: string | undefined;
 }
 
 /** The orders of one customer in one status, summed ({@link OrderRepository.sumByCustomer}). */
@@ -66,7 +70,17 @@ export interface OrderRepository {
    * included, in one grouped statement: one row per (customer, status) that has orders (what
    * counts towards a customer's totals is core's rule).
    */
-  sumByCustomer(scope: Scope, customer_ids: string[]): Promise<OrderSums[]>;
+  sumByCustomer(
+    scope: Scope,
+    customer_ids: string[],
+    options?: {
+      /**
+       * Sums `paid_total` and `refunded_total` over the orders in this currency only (the other
+       * orders still count in `count`): `total_spent` counts store-currency orders (decisions §19).
+       */
+      spent_currency?: string | undefined;
+    },
+  ): Promise<OrderSums[]>;
   /**
    * Updates order columns. With `expect_status`, a compare-and-set: no row changes unless the
    * order is still in that status (returns null then).

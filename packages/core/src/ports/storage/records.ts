@@ -419,7 +419,10 @@ export interface CartRecord extends Scoped {
   shipping_method_id: string | null;
   /** In the order they were added. */
   discount_codes: string[];
+  /** The currency the cart is priced in: its region's, else the store's (decisions §19). */
   currency: string;
+  /** The region the cart is priced in (decisions §19), or null: the store's settings. */
+  region_id: string | null;
   metadata: JsonObject;
   created_at: Millis;
   updated_at: Millis;
@@ -465,6 +468,8 @@ export interface OrderRecord extends Scoped {
   email: string;
   shipping_address: AddressValue | null;
   billing_address: AddressValue | null;
+  /** The region the order was priced in (decisions §19), or null: the store's settings. */
+  region_id: string | null;
   currency: string;
   subtotal: number;
   discount_total: number;

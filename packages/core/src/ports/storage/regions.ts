@@ -112,12 +112,16 @@ export interface RegionRepository {
    * `updated_at`, keeping id and `created_at`. Answers the stored record.
    */
   upsertPrice(record: RegionPriceRecord): Promise<RegionPriceRecord>;
-  /** A region's prices by variant id (`variant_id` filters), keyset-paged by id. */
+  /**
+   * A region's prices by variant id (`variant_id` filters), keyset-paged by id. `total_count`
+   * counts every price of the region matching the filter (the list envelope's); a
+   * `starting_after` that is not one of the region's prices → 400 `parameter_invalid`.
+   */
   listPrices(
     scope: Scope,
     region_id: string,
     options: { variant_id?: string; limit: number; starting_after?: string; ending_before?: string },
-  ): Promise<{ data: RegionPriceRecord[]; has_more: boolean }>;
+  ): Promise<{ data: RegionPriceRecord[]; has_more: boolean; total_count: number }>;
   /** The region's prices of these variants (any order). */
   pricesFor(scope: Scope, region_id: string, variant_ids: readonly string[]): Promise<RegionPriceRecord[]>;
   /** The region prices of these products' variants in every region of the scope. */

@@ -1,6 +1,7 @@
 import type { StoreLocaleRecord } from './locales';
 import type { PageRequest } from './pagination';
 import type { ProductStatus } from './records';
+import type { CurrencyRateRecord, RegionRecord } from './regions';
 import type { ProductListFilter } from './repositories';
 import type { Scope } from './scope';
 
@@ -55,6 +56,33 @@ export interface StorefrontReadModel {
    * keeps nothing (inside a transaction, a disabled cache).
    */
   locales?(scope: Scope): Promise<{ locales: StoreLocaleRecord[]; version: number | null }>;
+  /**
+   * The scope's regions and currency rates exactly as `RegionRepository.list` / `listRates` answer
+   * them, and the store's currency (decisions §19), kept like {@link locales} under the catalog
+   * version (region, region price and rate writes move it); `version`: the one a request already
+   * read (`locales`), used instead of reading it again.
+   */
+  regions?(scope: Scope, version?: number | null): Promise<StorefrontRegions>;
+}
+
+/** What a storefront request needs to choose and price in a region (`StorefrontReadModel.regions`). */
+export interface StorefrontRegions {
+  regions: RegionRecord[];
+  rates: CurrencyRateRecord[];
+  /** The store's currency (null: no such store). */
+  store_currency: string | null;
+  version: number | null;
+}
+
+/**
+ * A region as a storefront read prices products in it (decisions §19): its id, its currency, the
+ * store's currency and the store → region rate (exact decimal: `digits × 10^-scale`; null: none).
+ */
+export interface StorefrontRegion {
+  id: string;
+  currency: string;
+  store_currency: string;
+  rate: { digits: bigint; scale: number } | null;
 }
 
 /** Options of a storefront read (decisions §21). */
@@ -70,4 +98,11 @@ export interface StorefrontReadOptions {
    * it again (it was read before anything this call reads, so the guarantee holds).
    */
   version?: number | null | undefined;
+  /**
+   * The region to answer in (decisions §19): every product as core's `productInRegionToWire`
+   * (`@cartwright/core/wire`) with the region's prices of the products' variants
+   * (`RegionRepository.pricesFor`); null or absent: the store currency (today's bytes). A list's
+   * filter carries its `region_id` too.
+   */
+  region?: StorefrontRegion | null | undefined;
 }

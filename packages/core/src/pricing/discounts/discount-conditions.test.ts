@@ -5,6 +5,7 @@ import {
   eligibleLines,
   hasLineConditions,
   lineMatchesConditions,
+  regionMatchesConditions,
 } from './discount-conditions';
 
 const shirt = makeLine('shirt', 1000, 1, ['summer', 'cotton']);
@@ -85,5 +86,24 @@ describe('customer conditions', () => {
 
   it('line conditions are ignored when judging the customer', () => {
     expect(customerMatchesConditions(guest, [cond('product', 'in', [])])).toBe(true);
+  });
+});
+
+describe('region conditions (decisions §19)', () => {
+  it('in [reg_eu] matches a cart in reg_eu only; not_in [reg_eu] every other cart, one without a region too', () => {
+    expect(regionMatchesConditions('reg_eu', [cond('region', 'in', ['reg_eu'])])).toBe(true);
+    expect(regionMatchesConditions('reg_us', [cond('region', 'in', ['reg_eu'])])).toBe(false);
+    expect(regionMatchesConditions(null, [cond('region', 'in', ['reg_eu'])])).toBe(false);
+    expect(regionMatchesConditions('reg_eu', [cond('region', 'not_in', ['reg_eu'])])).toBe(false);
+    expect(regionMatchesConditions('reg_us', [cond('region', 'not_in', ['reg_eu'])])).toBe(true);
+    expect(regionMatchesConditions(null, [cond('region', 'not_in', ['reg_eu'])])).toBe(true);
+  });
+  it('other condition types are ignored, and region conditions filter no line nor customer', () => {
+    expect(regionMatchesConditions(null, [cond('product', 'in', [])])).toBe(true);
+    expect(eligibleLines([shirt, mug], [cond('region', 'in', [])])).toEqual([shirt, mug]);
+    expect(hasLineConditions([cond('region', 'in', ['reg_eu'])])).toBe(false);
+    expect(customerMatchesConditions({ id: null, email: null, tags: [] }, [cond('region', 'in', [])])).toBe(
+      true,
+    );
   });
 });

@@ -59,3 +59,20 @@ export function customerMatchesConditions(
     return condition.operator === 'in' ? hit : !hit;
   });
 }
+
+/**
+ * Whether a cart priced in `region_id` (null: no region, the store's settings) meets ALL of the
+ * discount's `region` conditions (decisions §19): `in` holds when the cart's region is one of
+ * `values`, `not_in` when it is not. A cart without a region is in no list: `in` fails, `not_in`
+ * holds. Other condition types are ignored here.
+ */
+export function regionMatchesConditions(
+  region_id: string | null,
+  conditions: readonly DiscountCondition[],
+): boolean {
+  return conditions.every((condition) => {
+    if (condition.type !== 'region') return true;
+    const hit = region_id !== null && condition.values.includes(region_id);
+    return condition.operator === 'in' ? hit : !hit;
+  });
+}

@@ -89,4 +89,20 @@ describe('checkDiscount', () => {
       'discount_not_applicable',
     );
   });
+
+  it('a region condition (decisions §19): in holds only in a listed region, not_in everywhere else, no region is in no list', () => {
+    const inEu = makeDiscount({ conditions: [cond('region', 'in', ['reg_eu', 'reg_uk'])] });
+    expect(codeOf(checkDiscount(inEu, context({ region_id: 'reg_eu' })))).toBe('ok');
+    expect(codeOf(checkDiscount(inEu, context({ region_id: 'reg_us' })))).toBe('discount_not_applicable');
+    expect(codeOf(checkDiscount(inEu, context({ region_id: null })))).toBe('discount_not_applicable');
+    expect(codeOf(checkDiscount(inEu, context()))).toBe('discount_not_applicable');
+    const outsideEu = makeDiscount({ conditions: [cond('region', 'not_in', ['reg_eu'])] });
+    expect(codeOf(checkDiscount(outsideEu, context({ region_id: 'reg_eu' })))).toBe(
+      'discount_not_applicable',
+    );
+    expect(codeOf(checkDiscount(outsideEu, context({ region_id: 'reg_us' })))).toBe('ok');
+    expect(codeOf(checkDiscount(outsideEu, context()))).toBe('ok');
+    // A region condition chooses no lines: it never makes lines ineligible.
+    expect(codeOf(checkDiscount(inEu, context({ region_id: 'reg_eu', lines: [] })))).toBe('ok');
+  });
 });

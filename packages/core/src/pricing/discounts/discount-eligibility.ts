@@ -1,4 +1,9 @@
-import { customerMatchesConditions, eligibleLines, hasLineConditions } from './discount-conditions';
+import {
+  customerMatchesConditions,
+  eligibleLines,
+  hasLineConditions,
+  regionMatchesConditions,
+} from './discount-conditions';
 import type {
   DiscountCustomer,
   DiscountDefinition,
@@ -16,6 +21,8 @@ export interface DiscountContext {
   customer: DiscountCustomer;
   /** How many times this customer already used the discount, when known; omitted → not checked. */
   customer_usage_count?: number | undefined;
+  /** The cart's region (decisions §19), for `region` conditions; omitted or null → no region. */
+  region_id?: string | null | undefined;
 }
 
 /** The verdict of `checkDiscount`: a reason, never an exception (expected outcomes carry data). */
@@ -28,7 +35,8 @@ export type DiscountCheck = { ok: true } | { ok: false; code: DiscountRejectionC
  * 1. `discount_expired`: not `is_active`, or `now` outside `[starts_at, ends_at]` (bounds inclusive, null = open);
  * 2. `discount_usage_limit_reached`: `usage_count ≥ usage_limit`, or the customer's own count
  *    (`customer_usage_count`, when given) `≥ per_customer_limit`;
- * 3. `discount_not_applicable`: `customer` / `customer_tag` conditions unmet, `subtotal < minimum_amount`,
+ * 3. `discount_not_applicable`: `customer` / `customer_tag` conditions unmet, `region` conditions
+ *    unmet (decisions §19), `subtotal < minimum_amount`,
  *    or, for a discount with `product` / `variant` / `product_tag` conditions, no eligible line.
  *
  * A discount without line conditions qualifies on an empty cart (it then saves nothing).
@@ -56,6 +64,9 @@ export function checkDiscount(discount: DiscountDefinition, context: DiscountCon
   }
   if (!customerMatchesConditions(context.customer, discount.conditions)) {
     return reject('discount_not_applicable', 'This discount does not apply to this customer');
+  }
+  if (!regionMatchesConditions(context.region_id ?? null, discount.conditions)) {
+    return reject('discount_not_applicable', 'This discount does not apply in this region');
   }
   if (discount.minimum_amount !== null && context.subtotal < discount.minimum_amount) {
     return reject(

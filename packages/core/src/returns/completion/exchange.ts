@@ -15,7 +15,10 @@ import { type CompletionReturn, type ExchangeLine, type ExchangeSettlement, sett
 /** What {@link placeExchangeOrder} needs. */
 export interface ExchangeOrderInput {
   /** The order the units were returned from (customer, e-mail and addresses are copied). */
-  original: Pick<OrderAggregate, 'id' | 'customer_id' | 'email' | 'shipping_address' | 'billing_address'>;
+  original: Pick<
+    OrderAggregate,
+    'id' | 'customer_id' | 'email' | 'shipping_address' | 'billing_address' | 'region_id'
+  >;
   ret: Pick<CompletionReturn, 'id' | 'lines'>;
   /** The replacement lines (`CompletionPlan.exchange.lines`). */
   lines: readonly ExchangeLine[];
@@ -86,6 +89,8 @@ export async function placeExchangeOrder(
     discount_codes: [],
     customer: { id: original.customer_id, email: original.email, tags: [] },
     now,
+    // In the original order's region and currency (decisions §19), as its exchange credit is.
+    region_id: original.region_id,
     known: { automatic: [] }, // no discounts on an exchange
   });
   assertPurchasable(priced, items, { param });
