@@ -30,6 +30,12 @@ const LAYERS = [
   { name: 'shared', path: `${SRC}shared/` },
   // Leaves: pricing and tax, discount arithmetic (pricing/discounts/). Pure functions.
   { name: 'pricing', path: `${SRC}pricing/` },
+  // Money across currencies (decisions §19): ISO 4217 exponents, exact rates and conversion, the
+  // price of a variant in a region and a cart's region context. Pure rules and reads over the port.
+  {
+    name: 'currencies',
+    path: `${SRC}regions/(?:currencies|exchange-rate|region-price|region-pricing-context)\\.ts$`,
+  },
   // Languages (decisions §21): tags, negotiation and applying translations; the catalog, carts and
   // checkout read in a locale.
   { name: 'locales', path: `${SRC}locales/` },
@@ -40,6 +46,12 @@ const LAYERS = [
   // Collections (decisions §17): manual lists and rules over products (their CollectionDetail shows products).
   { name: 'collections', path: `${SRC}collections/` },
   { name: 'store', path: `${SRC}store/` },
+  // Regions, region prices and currency rates (decisions §19): the admin service over the rules
+  // below; it recomputes the catalog's representative prices in a region (catalog/).
+  {
+    name: 'regions',
+    path: `${SRC}regions/(?!(?:currencies|exchange-rate|region-price|region-pricing-context)\\.ts$)`,
+  },
   { name: 'customers', path: `${SRC}customers/` },
   { name: 'discounts', path: `${SRC}discounts/` },
   { name: 'carts', path: `${SRC}carts/` },

@@ -8,6 +8,7 @@
 
 export * from './carts/cart-transitions';
 export { productPageToWire } from './catalog/product-support';
+export { type RegionPriceRefresh, refreshRegionProductPrices } from './catalog/region-product-prices';
 export { type ProductWire, productToWire } from './catalog/wire';
 export type { AttemptOrigin } from './customers/attempt-limits';
 export type { CustomerSession, SignedInCustomer } from './customers/customer-accounts';
@@ -61,7 +62,6 @@ export type {
 } from './reconciliation/refund-reconciliation';
 export * from './refunds';
 export * from './refunds/refund-transitions';
-export { type RegionPriceRefresh, refreshRegionProductPrices } from './regions/region-catalog';
 export * from './schemas';
 export type { EngineConfig, ServiceContext } from './shared/context';
 export * from './shared/errors';

@@ -26,13 +26,6 @@ export const productToWire: (product: ProductAggregate, view?: CatalogView) => P
 export const productPageToWire: (page: Page<ProductAggregate>, view: CatalogView) => ProductList = pageToWire;
 
 /**
- * A product with its name, description, option names and option values translated by a lookup
- * of one locale's translations (decisions §21; the base text where none): a storefront read in a
- * locale is `productToWire(translateProduct(product, lookup), 'storefront')`.
- */
-export { type TranslationLookup, translateProduct, translationLookup } from './locales/translate';
-
-/**
  * A product priced in a region (decisions §19): a storefront read in a region is
  * `productInRegionToWire(product, 'storefront', region, regionPriceMap(prices))` with the region's
  * prices of the product's variants (`RegionPriceRepository.pricesFor`); `region` from
@@ -43,4 +36,10 @@ export {
   regionPriceMap,
   type StorefrontRegion,
   storefrontRegionOf,
-} from './regions/product-in-region';
+} from './catalog/product-in-region';
+/**
+ * A product with its name, description, option names and option values translated by a lookup
+ * of one locale's translations (decisions §21; the base text where none): a storefront read in a
+ * locale is `productToWire(translateProduct(product, lookup), 'storefront')`.
+ */
+export { type TranslationLookup, translateProduct, translationLookup } from './locales/translate';

@@ -1,5 +1,4 @@
 import type { ProductAggregate, Repositories, Scope, VariantWithInventory } from '../ports/storage';
-import { refreshRegionProductPrices } from '../regions/region-catalog';
 import type { ServiceContext } from '../shared/context';
 import { CommerceError, errors } from '../shared/errors';
 import { formatParam } from '../shared/schemas/parse';
@@ -7,6 +6,7 @@ import { write } from '../shared/unit-of-work';
 import { assertCategoriesExist } from './category-membership';
 import { buildImage, buildOptions, buildVariant } from './product-records';
 import { requireProduct, storeCurrency } from './product-support';
+import { refreshRegionProductPrices } from './region-product-prices';
 import { representativePrice } from './representative-price';
 import type { ProductCreate, ProductUpdate, VariantCreate } from './schemas';
 import { slugForProduct } from './slug';

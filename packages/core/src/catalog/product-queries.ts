@@ -8,16 +8,16 @@ import type {
   Repositories,
   Scope,
 } from '../ports/storage';
+import type { ServiceContext } from '../shared/context';
+import { CommerceError, errors } from '../shared/errors';
+import { read } from '../shared/unit-of-work';
+import { categoryAndDescendants } from './category-membership';
 import {
   productInRegionToWire,
   regionPriceMap,
   type StorefrontRegion,
   storefrontRegionOf,
-} from '../regions/product-in-region';
-import type { ServiceContext } from '../shared/context';
-import { CommerceError, errors } from '../shared/errors';
-import { read } from '../shared/unit-of-work';
-import { categoryAndDescendants } from './category-membership';
+} from './product-in-region';
 import { productPageToWire } from './product-support';
 import type {
   ADMIN_PRODUCT_SORTS,

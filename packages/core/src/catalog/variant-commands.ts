@@ -1,11 +1,11 @@
 import type { PageRequest, ProductAggregate, Scope } from '../ports/storage';
-import { refreshRegionProductPrices } from '../regions/region-catalog';
 import type { ServiceContext } from '../shared/context';
 import { errors } from '../shared/errors';
 import { read, write } from '../shared/unit-of-work';
 import { storeAmount, storeAmountOrNull } from './money-input';
 import { buildVariant } from './product-records';
 import { productChanged, requireProduct, storeCurrency } from './product-support';
+import { refreshRegionProductPrices } from './region-product-prices';
 import { representativePrice, withoutVariant, withVariant } from './representative-price';
 import type { VariantCreate, VariantUpdate } from './schemas';
 import { assertUniqueCombination, resolveVariantOptions } from './variant-options';

@@ -1,3 +1,4 @@
+import { refreshRegionProductPrices } from '../catalog/region-product-prices';
 import type {
   CurrencyRateRecord,
   RegionPriceRecord,
@@ -13,7 +14,6 @@ import type { MoneyInput } from '../shared/schemas/common';
 import { MAX_AMOUNT } from '../shared/schemas/limits';
 import { read, write } from '../shared/unit-of-work';
 import { convertAmount, type ExactRate, parseRate, rateText } from './exchange-rate';
-import { refreshRegionProductPrices } from './region-catalog';
 import {
   type CreateRegionInput,
   MAX_REGIONS,

@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { productToWire } from '../catalog/wire';
 import type { ProductAggregate, VariantWithInventory } from '../ports/storage';
-import { parseRate } from './exchange-rate';
+import { parseRate } from '../regions/exchange-rate';
 import {
   productInRegionToWire,
   regionPriceMap,
@@ -9,6 +8,7 @@ import {
   representativeInRegion,
   storefrontRegionOf,
 } from './product-in-region';
+import { productToWire } from './wire';
 
 const EUR = { currency: 'EUR', store_currency: 'USD', rate: parseRate('0.9') };
 const EUR_NO_RATE = { ...EUR, rate: null };

@@ -1,4 +1,3 @@
-import { type CatalogView, productToWire } from '../catalog/wire';
 import type {
   CurrencyRateRecord,
   StorefrontRegion as PortStorefrontRegion,
@@ -8,9 +7,10 @@ import type {
   RegionRecord,
   VariantRecord,
 } from '../ports/storage';
+import { parseRate } from '../regions/exchange-rate';
+import { type PricePair, priceInRegion, type RegionPriceContext } from '../regions/region-price';
 import { moneyOrNull } from '../shared/wire-format';
-import { parseRate } from './exchange-rate';
-import { type PricePair, priceInRegion, type RegionPriceContext } from './region-price';
+import { type CatalogView, productToWire } from './wire';
 
 /**
  * A region as the storefront prices products in it (decisions §19): its id, and what the price
