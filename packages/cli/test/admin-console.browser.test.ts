@@ -28,6 +28,13 @@ import {
  * detail.
  * Screenshots of each page go to packages/cli/test-results/admin-console/ (gitignored).
  */
+
+/**
+ * `expect.poll` with the wait of a page step (10 s): its default of 1 s is shorter than one API
+ * round trip on a loaded CI machine.
+ */
+const poll = <T>(probe: () => T | Promise<T>) => expect.poll(probe, { timeout: 10_000, interval: 100 });
+
 const SECRET = 'sk_test_adminConsoleSecret00000000000001';
 const PUBLISHABLE = 'pk_test_adminConsolePublishable000000001';
 const ADMIN_EMAIL = 'owner@example.com';
@@ -178,7 +185,7 @@ for (const target of DATABASE_TARGETS) {
       await page.getByLabel('E-mail').fill(ADMIN_EMAIL);
       await page.getByLabel('Password').fill('not-the-password');
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/\S/);
+      await poll(() => page.getByRole('alert').first().textContent()).toMatch(/\S/);
       const message = await page.getByRole('alert').first().textContent();
       const direct = await fetch(`${server.url}/v1/admin/session`, {
         method: 'POST',
@@ -233,9 +240,9 @@ for (const target of DATABASE_TARGETS) {
         .getByRole('row', { name: new RegExp(`TEE-S-${target}`) })
         .getByRole('button', { name: 'Adjust stock' })
         .click();
-      await expect
-        .poll(() => page.getByTestId(`stock-TEE-S-${target}`).textContent())
-        .toBe('15 on hand, 15 available');
+      await poll(() => page.getByTestId(`stock-TEE-S-${target}`).textContent()).toBe(
+        '15 on hand, 15 available',
+      );
       await page.getByLabel('Shirts').check();
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
@@ -299,13 +306,13 @@ for (const target of DATABASE_TARGETS) {
       await page.getByRole('button', { name: 'Mark received' }).click();
       await page.getByRole('button', { name: 'Complete' }).click();
       await page.getByRole('heading', { name: 'Returns' }).waitFor();
-      await expect.poll(() => page.getByTestId('order-refunded').textContent()).toBe('$25.00');
+      await poll(() => page.getByTestId('order-refunded').textContent()).toBe('$25.00');
       // The rest is refunded by hand.
       await page.getByLabel('Reason (optional)').fill('customer changed their mind');
       await page.getByRole('button', { name: 'Refund', exact: true }).click();
-      await expect
-        .poll(() => page.getByTestId('order-refunded').textContent())
-        .toBe(await page.getByTestId('order-total').textContent());
+      await poll(() => page.getByTestId('order-refunded').textContent()).toBe(
+        await page.getByTestId('order-total').textContent(),
+      );
       await shot('order');
 
       const after = (await call(server, 'GET', `/v1/admin/orders/${order.id}`, SECRET)).body;
@@ -372,9 +379,9 @@ for (const target of DATABASE_TARGETS) {
         value: 200,
       });
       expect(tooMuch.status).toBe(400);
-      await expect
-        .poll(() => page.getByRole('alert').filter({ hasText: /\S/ }).first().textContent())
-        .toBe(tooMuch.body.error.message);
+      await poll(() => page.getByRole('alert').filter({ hasText: /\S/ }).first().textContent()).toBe(
+        tooMuch.body.error.message,
+      );
       await page.getByLabel('Value').fill('10');
       await page.getByRole('button', { name: 'Create discount' }).click();
       await page
@@ -393,16 +400,11 @@ for (const target of DATABASE_TARGETS) {
       await page.getByLabel('Path starts with').fill('/v1/admin/discounts');
       await page.getByRole('button', { name: 'Apply' }).click();
       const logged = page.getByRole('row', { name: /POST \/v1\/admin\/discounts 400/ }).first();
-      await expect
-        .poll(
-          async () => {
-            await page.reload();
-            await page.getByRole('heading', { name: 'API logs' }).waitFor();
-            return logged.count();
-          },
-          { timeout: 10_000 },
-        )
-        .toBe(1);
+      await poll(async () => {
+        await page.reload();
+        await page.getByRole('heading', { name: 'API logs' }).waitFor();
+        return logged.count();
+      }).toBe(1);
       await shot('logs');
       await logged.getByRole('link').click();
       await page.getByRole('heading', { name: 'POST /v1/admin/discounts' }).waitFor();
@@ -433,9 +435,7 @@ for (const target of DATABASE_TARGETS) {
         await clerk.getByLabel('New password (8 characters or more)').fill(PASSWORD);
         await clerk.getByLabel('Repeat the password').fill('something-else');
         await clerk.getByRole('button', { name: 'Set password and sign in' }).click();
-        await expect
-          .poll(() => clerk.getByRole('alert').first().textContent())
-          .toBe('The two passwords differ.');
+        await poll(() => clerk.getByRole('alert').first().textContent()).toBe('The two passwords differ.');
         await clerk.getByLabel('Repeat the password').fill(PASSWORD);
         await clerk.getByRole('button', { name: 'Set password and sign in' }).click();
         await clerk.getByRole('heading', { name: 'Dashboard' }).waitFor();
@@ -459,7 +459,7 @@ for (const target of DATABASE_TARGETS) {
         });
         expect(reused.status).toBe(422);
         const { error } = (await reused.json()) as { error: { message: string } };
-        await expect.poll(() => clerk.getByRole('alert').first().textContent()).toBe(error.message);
+        await poll(() => clerk.getByRole('alert').first().textContent()).toBe(error.message);
       } finally {
         await context.close();
       }
@@ -489,9 +489,9 @@ for (const target of DATABASE_TARGETS) {
       await page.getByRole('button', { name: 'Delete category' }).click();
       const refused = await call(server, 'DELETE', `/v1/admin/categories/${clothing.id}`, SECRET);
       expect([refused.status, refused.body.error.code]).toEqual([409, 'category_has_children']);
-      await expect
-        .poll(() => page.getByRole('alert').filter({ hasText: /\S/ }).first().textContent())
-        .toBe(refused.body.error.message);
+      await poll(() => page.getByRole('alert').filter({ hasText: /\S/ }).first().textContent()).toBe(
+        refused.body.error.message,
+      );
       await page.getByLabel('Slug').fill(`clothing-${target}`);
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
@@ -529,6 +529,8 @@ for (const target of DATABASE_TARGETS) {
 
       // An automatic one: a tag rule and a price rule (in the store currency's decimals).
       await page.getByRole('link', { name: '← All collections' }).click();
+      // The list's own form, not the collection page's Name field still shown while it loads.
+      await page.getByRole('heading', { name: 'New collection' }).waitFor();
       await page.getByLabel('Name', { exact: true }).fill('Cheap tees');
       await page.getByLabel('Type').selectOption('auto');
       await page.getByLabel('Match').selectOption('all');
@@ -635,15 +637,13 @@ for (const target of DATABASE_TARGETS) {
         await row.getByRole('button', { name: 'Set price' }).click();
       };
       await priceIn('Japan', '38.5');
-      await expect
-        .poll(() => page.getByRole('alert').filter({ hasText: /\S/ }).first().textContent())
-        .toBe('Price: enter an amount in JPY with at most 0 decimals, e.g. 1200.');
+      await poll(() => page.getByRole('alert').filter({ hasText: /\S/ }).first().textContent()).toBe(
+        'Price: enter an amount in JPY with at most 0 decimals, e.g. 1200.',
+      );
       await priceIn('Japan', '3800');
-      await expect.poll(() => page.getByTestId(`region-price-jp-${sku}`).textContent()).toBe('¥3,800');
+      await poll(() => page.getByTestId(`region-price-jp-${sku}`).textContent()).toBe('¥3,800');
       await priceIn('Kuwait', '12.345');
-      await expect
-        .poll(() => page.getByTestId(`region-price-kw-${sku}`).textContent())
-        .toMatch(/^KWD\s12\.345$/);
+      await poll(() => page.getByTestId(`region-price-kw-${sku}`).textContent()).toMatch(/^KWD\s12\.345$/);
       await shot('product-regions');
       const priceOf = async (regionId: string) =>
         (await call(server, 'GET', `/v1/admin/regions/${regionId}/prices?variant_id=${variant.id}`, SECRET))
@@ -655,7 +655,7 @@ for (const target of DATABASE_TARGETS) {
         .getByRole('row', { name: new RegExp(sku) })
         .getByRole('button', { name: 'Remove' })
         .click();
-      await expect.poll(() => page.getByTestId(`region-price-kw-${sku}`).textContent()).toBe('not set');
+      await poll(() => page.getByTestId(`region-price-kw-${sku}`).textContent()).toBe('not set');
       expect(await priceOf(kuwait.body.id)).toBeUndefined();
 
       await page.setViewportSize({ width: 390, height: 844 });
