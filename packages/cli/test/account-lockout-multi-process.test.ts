@@ -16,9 +16,10 @@ import {
 /**
  * "Guesses from anywhere can slow an account's sign-in but never lock its owner out"
  * (decisions §15, docs/security.md): two `cartwright serve` processes on one database (a SQLite
- * file, or PostgreSQL) with the CLI's default rate limits. Wrong passwords from 10 client
+ * file, or PostgreSQL) with the CLI's default sign-in limit. Wrong passwords from 10 client
  * addresses (named with `Commerce-Buyer-Ip` and the secret key), split over both processes, spend
- * the e-mail's sign-in budget, so even the right password → 429; the owner still requests a reset
+ * the e-mail's sign-in budget (10 failures; a 24 h window here so that the fixed window cannot end
+ * mid-test), so even the right password → 429; the owner still requests a reset
  * on B (200), and confirms it on A (200, signed in, the new token working on both processes)
  * while the guesses go on. The reset token reaches the test as it reaches a mailer: a webhook
  * naming `customer.password_reset_requested`, delivered to a receiver on 127.0.0.1 by the
@@ -36,13 +37,19 @@ for (const target of DATABASE_TARGETS) {
 
     beforeAll(async () => {
       receiver = await startResetTokenReceiver();
-      // Both processes run their webhook worker ([] = no --no-worker); rate limits are the CLI's
-      // defaults (sign_in: 10 failures a minute per address and per e-mail).
+      // Both processes run their webhook worker ([] = no --no-worker). The sign-in budget keeps the
+      // CLI's default limit (10 failures per address and per e-mail) over a 24 h window instead of a
+      // minute: windows are fixed, so the test's ~20 s must not straddle a window's end (a minute
+      // boundary inside the 10 guesses split them 6 + 4 and let the owner in, on a slow CI run).
       servers.push(
         ...(await startServers(
           await freshDatabaseUrl(target, dir),
           2,
-          { COMMERCE_API_KEYS: `${SECRET},${PUBLISHABLE}`, COMMERCE_ALLOW_PRIVATE_WEBHOOKS: '1' },
+          {
+            COMMERCE_API_KEYS: `${SECRET},${PUBLISHABLE}`,
+            COMMERCE_ALLOW_PRIVATE_WEBHOOKS: '1',
+            COMMERCE_RATE_LIMIT_SIGN_IN: '10/24h',
+          },
           [],
         )),
       );
@@ -73,8 +80,11 @@ for (const target of DATABASE_TARGETS) {
       );
 
     test('10 wrong guesses from 10 addresses over both processes → even the right password 429; the reset requested on B and confirmed on A still signs the owner in', {
-      timeout: 60_000,
+      timeout: 180_000,
     }, async () => {
+      // The 24 h window ends at UTC midnight: a run starting within 90 s of it waits it out.
+      const untilMidnight = 86_400_000 - (Date.now() % 86_400_000);
+      if (untilMidnight < 90_000) await new Promise((resolve) => setTimeout(resolve, untilMidnight + 1000));
       const [a, b] = servers as [ServeProcess, ServeProcess];
       const email = `owner.${target}.${Date.now().toString(36)}@example.com`;
       const created = await call(a, 'POST', '/v1/admin/customers', SECRET, { email, password: PASSWORD });
