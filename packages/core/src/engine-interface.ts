@@ -88,7 +88,7 @@ export interface Engine {
 /** `engine.staff` (decisions §23): the member service's sign-in part. */
 export type EngineStaff = Pick<
   MemberService,
-  'signIn' | 'acceptInvite' | 'authenticate' | 'signOut' | 'invite'
+  'signIn' | 'acceptInvite' | 'authenticate' | 'signOut' | 'invite' | 'hostSession'
 >;
 
 /** `engine.apiLogs` (decisions §23). */

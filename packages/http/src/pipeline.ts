@@ -265,6 +265,7 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
         headers: raw.headers,
         clientAddress: address,
         secure: isSecureRequest(raw, trustProxy),
+        ...(options.authorize !== undefined && { staffAuthorize: options.authorize }),
         observeRateLimit: observe,
         engine,
         api,

@@ -2,6 +2,7 @@ import type { Engine, ErrorCode, Scope } from '@cartwright/core';
 import type { ZodType, z } from 'zod';
 import type { AuthContext, CustomerContext, RateLimitDecision } from './engine-port';
 import type { HeaderReader } from './raw-http';
+import type { StaffAuthorize } from './staff-session';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -66,6 +67,11 @@ export interface RouteContext<
   clientAddress: string | undefined;
   /** The request came over https (the transport said so, or a trusted proxy's `X-Forwarded-Proto`). */
   secure?: boolean;
+  /**
+   * The embedding host's own staff login, when it replaces the session cookie (the handler's
+   * `authorize` option; decisions §23); undefined otherwise.
+   */
+  staffAuthorize?: StaffAuthorize;
   /**
    * Shows a budget the use case consulted in the response's `RateLimit-*` headers (the tightest
    * one consulted wins; a 429 sends its `Retry-After`).

@@ -53,6 +53,8 @@ export interface StaffIdentity {
   role: 'admin' | 'member';
   /** Default: the `Cartwright-Mode` header, else `live`. */
   mode?: Mode;
+  /** The person's e-mail, shown by the console when no member has this identity. */
+  email?: string;
 }
 
 /**
@@ -186,10 +188,20 @@ export const staffSessionRoutes: readonly AnyRoute[] = [
     customerToken: 'none',
     response: StaffSessionSchema,
     summary: 'The signed-in member',
-    description: `The member of the \`${STAFF_SESSION_COOKIE}\` cookie and when the session ends; none, expired or signed out → 401 \`unauthenticated\`.`,
+    description: `The member of the \`${STAFF_SESSION_COOKIE}\` cookie and when the session ends; none, expired or signed out → 401 \`unauthenticated\`. When the host's \`authorize\` hook signs staff in, the member it names (the one whose \`id\` or \`user_id\` it gives, with the hook's role; else one described from the hook's identity) and \`expires_at: null\`.`,
     tags,
     errors: ['unauthenticated'],
     handler: async (ctx) => {
+      if (ctx.staffAuthorize !== undefined) {
+        const request = { method: 'GET', path: '/v1/admin/session', headers: ctx.headers };
+        const identity = await ctx.staffAuthorize(request);
+        const auth = await authenticateStaff(ctx.engine, request, () => identity);
+        const staff = auth.staff as StaffActor;
+        return ctx.engine.staff.hostSession(
+          { store_id: auth.store_id, mode: auth.mode },
+          { member_id: staff.member_id, role: staff.role, email: identity?.email },
+        );
+      }
       const principal = await ctx.engine.staff.authenticate(
         readCookie(ctx.headers, STAFF_SESSION_COOKIE) ?? '',
       );

@@ -121,6 +121,34 @@ describe('organization members (engine API)', () => {
 });
 
 describe('staff sign-in (engine)', () => {
+  test("hostSession: the member of the host's identity (by id or user_id, the host's role), else one described from it", async () => {
+    t = await createTestEngine();
+    const scope = await t.engine.scopeFor('live');
+    const grace = await t.store.members.create({ email: 'grace@example.com', user_id: 'auth0|42' });
+    const byUserId = await t.engine.staff.hostSession(scope, { member_id: 'auth0|42', role: 'admin' });
+    expect(byUserId).toEqual({ member: { ...grace, role: 'admin' }, expires_at: null });
+    const byId = await t.engine.staff.hostSession(scope, { member_id: grace.id, role: 'member' });
+    expect(byId.member).toEqual(grace);
+    const unknown = await t.engine.staff.hostSession(scope, {
+      member_id: 'auth0|7',
+      role: 'member',
+      email: 'guest@example.com',
+    });
+    expect(unknown).toEqual({
+      member: {
+        id: 'auth0|7',
+        user_id: 'auth0|7',
+        email: 'guest@example.com',
+        role: 'member',
+        invited_at: null,
+        accepted_at: null,
+        created_at: '2025-01-01T00:00:00.000Z',
+        updated_at: '2025-01-01T00:00:00.000Z',
+      },
+      expires_at: null,
+    });
+  });
+
   test('accepting the invitation sets the password and accepted_at, signs in; the token is single-use', async () => {
     t = await createTestEngine();
     const ada = await t.store.members.create({ email: 'ada@example.com', role: 'admin' });

@@ -5,7 +5,7 @@ import { CommerceError, errors } from '../shared/errors';
 import { parseInput } from '../shared/schemas/parse';
 import { read, type Work, write } from '../shared/unit-of-work';
 import { iso, isoOrNull } from '../shared/wire-format';
-import { assertAdminRemains, type StaffActor } from './roles';
+import { assertAdminRemains, type StaffActor, type StaffRole } from './roles';
 import {
   type Member,
   type MemberCreate,
@@ -316,6 +316,43 @@ export function createMemberService(ctx: ServiceContext) {
         (error) => error.code === 'invite_token_invalid',
         () => acceptChecked(scope, input),
       );
+    },
+
+    /**
+     * Who the embedding host's own login (the HTTP handler's `authorize` hook) says is calling, as
+     * `GET /v1/admin/session` answers it: the organization's member whose `id` or `user_id` is the
+     * identity's (the role is the host's: it decides), else a member described from the identity
+     * alone (its id as `id` and `user_id`, the e-mail the host gave, timestamps of now). The host
+     * ends its own sessions: `expires_at` is null.
+     */
+    async hostSession(
+      scope: Scope,
+      identity: { member_id: string; role: StaffRole; email?: string | undefined },
+    ): Promise<StaffSessionWire> {
+      const found = await read(ctx, async (tx) => {
+        const organization_id = await organizationIdOf(tx, scope);
+        return (
+          (await tx.members.get(organization_id, identity.member_id)) ??
+          (await tx.members.list(organization_id)).find((m) => m.user_id === identity.member_id) ??
+          null
+        );
+      });
+      if (found !== null)
+        return { member: { ...memberToWire(found), role: identity.role }, expires_at: null };
+      const now = iso(ctx.clock.now());
+      return {
+        member: {
+          id: identity.member_id,
+          user_id: identity.member_id,
+          email: identity.email ?? '',
+          role: identity.role,
+          invited_at: null,
+          accepted_at: null,
+          created_at: now,
+          updated_at: now,
+        },
+        expires_at: null,
+      };
     },
 
     /** The member of a session token; unknown, expired or signed out → 401 `unauthenticated`. */

@@ -41,7 +41,13 @@ export type MemberList = z.infer<typeof MemberListSchema>;
 /** A signed-in member: what staff sign-in and accepting an invitation answer. */
 export interface StaffSessionSchema extends Named<typeof staffSessionSchema> {}
 const staffSessionSchema = z
-  .object({ member: MemberSchema, expires_at: DateTimeSchema })
+  .object({
+    member: MemberSchema,
+    expires_at: DateTimeSchema.nullable().meta({
+      description:
+        "When the session ends; null when the embedding host's own login (its `authorize` hook) signed the caller in.",
+    }),
+  })
   .meta({ id: 'StaffSession' });
 export const StaffSessionSchema: StaffSessionSchema = staffSessionSchema;
 export type StaffSessionWire = z.infer<typeof StaffSessionSchema>;

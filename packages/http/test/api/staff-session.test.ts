@@ -544,6 +544,36 @@ describeApi(
         'unauthenticated',
       );
     });
+
+    test("GET /v1/admin/session answers who the hook names: a member by user_id (the hook's role), else one described from the identity; no sign-in → 401", async () => {
+      expectError(await asHost('GET', SESSION, {}), 401, 'unauthenticated');
+      const email = uniqueEmail('host-known');
+      const userId = `host|${email}`;
+      const { member } = await invite(api(), { email, user_id: userId, role: 'member' });
+      const known = await asHost('GET', SESSION, { 'x-host-user': userId, 'x-host-role': 'admin' });
+      expect(known.status, JSON.stringify(known.body)).toBe(200);
+      expect(known.body).toEqual({ member: { ...member, role: 'admin' }, expires_at: null });
+      // By the member's own id too.
+      const byId = await asHost('GET', SESSION, { 'x-host-user': member.id, 'x-host-role': 'member' });
+      expect(byId.body.member.id).toBe(member.id);
+      expect(byId.body.member.role).toBe('member');
+      // No member has the identity: described from the hook.
+      const unknown = await asHost('GET', SESSION, {
+        'x-host-user': 'host|nobody',
+        'x-host-role': 'member',
+        'x-host-email': 'nobody@example.com',
+      });
+      expect(unknown.status).toBe(200);
+      expect(unknown.body.expires_at).toBeNull();
+      expect(unknown.body.member).toMatchObject({
+        id: 'host|nobody',
+        user_id: 'host|nobody',
+        email: 'nobody@example.com',
+        role: 'member',
+        invited_at: null,
+        accepted_at: null,
+      });
+    });
   },
   { passwordHashing: { ln: 10, r: 8, p: 1 } },
   {
@@ -551,8 +581,10 @@ describeApi(
       const user = request.headers.get('x-host-user');
       if (user === null) return null;
       const mode = request.headers.get('x-host-mode');
+      const email = request.headers.get('x-host-email');
       return {
         member_id: user,
+        ...(email !== null && { email }),
         role: request.headers.get('x-host-role') === 'admin' ? 'admin' : 'member',
         ...(mode === 'test' && { mode: 'test' as const }),
       };
