@@ -13,7 +13,7 @@ import type { IdempotentRequest, IdempotentResult } from './shared/idempotency-s
 import type { RateLimiter } from './shared/rate-limits/rate-limiter';
 import type { PollingLoop } from './shared/scheduling/polling-loop';
 import type { RequestOutcome, RequestScope, StoredResponse } from './shared/unit-of-work';
-import type { ApiKeyPrincipal, CustomerPrincipal } from './store/auth-service';
+import type { ApiKeyPrincipal, CustomerPrincipal, ProvisionalApiKey } from './store/auth-service';
 import type { StoreApi } from './store-api';
 import type { DeliverDueOptions, DeliverDueResult } from './webhooks/webhook-dispatcher';
 import type { WebhookWorker, WebhookWorkerOptions } from './webhooks/webhook-worker';
@@ -98,6 +98,12 @@ export type EngineApiLogs = Pick<ApiLogService, 'record' | 'prune'>;
 export interface EngineAuth {
   /** Resolves a raw API key (`sk_…`/`pk_…`); throws `invalid_api_key` for unknown, revoked or expired keys. */
   authenticateApiKey(rawKey: string): Promise<ApiKeyPrincipal>;
+  /**
+   * A key this process found usable moments ago, taken at its word: its principal, and `run`,
+   * inside which the request's first statement confirms it (nothing commits or is answered
+   * otherwise; 401 `invalid_api_key`). Null: authenticate it with `authenticateApiKey`.
+   */
+  provisional?(rawKey: string): ProvisionalApiKey | null;
   /**
    * Resolves a customer token within a scope; throws `invalid_customer_token` (unknown, revoked,
    * expired) or `customer_disabled`.

@@ -115,7 +115,7 @@ export {
   type RateLimitRule,
 } from './shared/rate-limits/rate-limiter';
 export type { PollingLoop } from './shared/scheduling/polling-loop';
-export type { ApiKeyPrincipal, CustomerPrincipal } from './store/auth-service';
+export type { ApiKeyPrincipal, CustomerPrincipal, ProvisionalApiKey } from './store/auth-service';
 // ---------------------------------------------------------------------- the API of one store
 export type {
   ApiKeysApi,

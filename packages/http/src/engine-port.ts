@@ -93,6 +93,13 @@ export interface HttpEngine {
     /** Resolves a raw API key; throws `CommerceError('invalid_api_key')` for unknown, revoked or expired keys. */
     authenticateApiKey(rawKey: string): Promise<AuthContext> | AuthContext;
     /**
+     * Optional: a key the engine found usable moments ago, taken at its word — its context, and
+     * `run`, inside which the request's first statement confirms the key (rejecting with
+     * `invalid_api_key` when it is no longer usable, nothing having taken effect). Null: call
+     * `authenticateApiKey`. Asked for requests that are not GET or HEAD.
+     */
+    provisional?(rawKey: string): { principal: AuthContext; run<T>(fn: () => Promise<T>): Promise<T> } | null;
+    /**
      * Resolves a customer token within a store and mode; throws `invalid_customer_token` (bad or
      * expired) or `customer_disabled`.
      */

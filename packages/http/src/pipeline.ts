@@ -7,6 +7,7 @@ import { type CorsOptions, createCors, isAdminRoute } from './cors';
 import type {
   AuthContext,
   CustomerContext,
+  HttpEngine,
   RateLimitDecision,
   RequestOutcome,
   RouteEngine,
@@ -210,9 +211,14 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
       let address = limiter === undefined ? undefined : clientAddressOf(raw, trustProxy);
       let auth: AuthContext | null = null;
       let customer: CustomerContext | null = null;
+      // A key this process found usable moments ago runs the request provisionally: its first
+      // statement confirms the key (no round trip of its own), and nothing of it commits or is
+      // answered otherwise (see below).
+      let provisional: ProvisionalKey | null = null;
       if (route.auth !== 'none') {
         try {
-          auth = await authenticate(raw, route);
+          provisional = provisionalKey(raw, route);
+          auth = provisional?.principal ?? (await authenticate(raw, route));
           if (trace !== undefined) trace.auth = auth;
           if (limiter !== undefined) consult(limiter.take(auth, address));
           if (route.customerToken !== 'none') customer = await customerFor(raw.headers, route, auth);
@@ -223,140 +229,158 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
           throw error;
         }
       }
-      // A storefront's server names its shopper's address for the per-address limits (docs/contract.md#rate-limits).
-      if ((route.buyerIp === true || route.rateLimit !== undefined) && auth?.key_type === 'secret') {
-        address = buyerAddressOf(raw.headers) ?? address;
-      }
-      if (route.rateLimit !== undefined && limiter !== undefined) {
-        consult(await limiter.count(route.rateLimit, address));
-      }
-
-      let body: Record<string, unknown> = {};
-      let rawBody: string | null = null;
-      if (route.rawBody === true || route.body !== undefined || !BODYLESS_METHODS.has(raw.method)) {
-        refuseContentEncoding(raw.headers);
-        readingBody = true;
-        const source = await raw.readBody(limit);
-        readingBody = false;
-        if (trace !== undefined) trace.body = source;
-        if (route.rawBody === true) rawBody = rawBodyText(source, route);
-        // A route that takes no body still refuses one that is not JSON (docs/contract.md#requests)
-        // instead of acting; a JSON body there is ignored.
-        else if (route.body !== undefined) body = decodeJsonBody(source, raw.headers);
-        else decodeJsonBody(source, raw.headers);
-      }
-      const idempotencyKey = readIdempotencyKey(raw.headers);
-
-      const ctx: RouteContext = {
-        params:
-          route.params === undefined ? match.params : parse(route.params, match.params, { location: 'path' }),
-        query:
-          route.query === undefined
-            ? parseQuery(raw.query)
-            : parse(route.query, parseQuery(raw.query), { location: 'query' }),
-        body: route.body === undefined ? body : parse(route.body, body, { location: 'body' }),
-        auth: auth as RouteContext['auth'],
-        // The request's scope; under an Idempotency-Key, the one carrying the claim (`execute`).
-        scope: (auth === null ? null : { store_id: auth.store_id, mode: auth.mode }) as RouteContext['scope'],
-        customer: customer as RouteContext['customer'],
-        requestId,
-        idempotencyKey,
-        rawBody,
-        headers: raw.headers,
-        clientAddress: address,
-        secure: isSecureRequest(raw, trustProxy),
-        ...(options.authorize !== undefined && { staffAuthorize: options.authorize }),
-        observeRateLimit: observe,
-        engine,
-        api,
-      };
-
-      // The response for an outcome of the route: the route's status and serialisation, or the
-      // error body of a domain error; null for anything else (a 5xx, never stored).
-      // `final`: the response sent (validated when `validateResponses` is on; a failure is thrown).
-      const render = (outcome: RequestOutcome, final = false): RenderedResponse | null => {
-        if ('error' in outcome) {
-          const error = outcome.error;
-          // A refusal by a limit the use case consulted is never stored under an Idempotency-Key.
-          if (!CommerceError.is(error) || error.code === 'rate_limited') return null;
-          const status = statusForCode(error.code, error.param);
-          if (status >= 500) return null;
-          const text = JSON.stringify(errorBody(error.code, error.message, requestId, error));
-          return { status, body: text, contentType: JSON_CONTENT_TYPE };
+      const proceed = async (): Promise<RawResponse> => {
+        // A storefront's server names its shopper's address for the per-address limits (docs/contract.md#rate-limits).
+        if ((route.buyerIp === true || route.rateLimit !== undefined) && auth?.key_type === 'secret') {
+          address = buyerAddressOf(raw.headers) ?? address;
         }
-        // A result with response headers of its own (`withHeaders`): the value, then its headers.
-        const wrapped = readWithHeaders(outcome.value);
-        const value = wrapped === undefined ? outcome.value : wrapped.value;
-        const text = readTextResponse(value);
-        if (text !== undefined) {
-          const status = text.status ?? route.status ?? 200;
-          const rendered: RenderedResponse = { status, body: '', contentType: text.contentType };
-          if (typeof text.body === 'string') rendered.body = text.body;
-          else rendered.bytes = text.body;
-          if (text.headers !== undefined) rendered.headers = text.headers;
-          return rendered;
+        if (route.rateLimit !== undefined && limiter !== undefined) {
+          consult(await limiter.count(route.rateLimit, address));
         }
-        let body: string;
-        try {
-          body = serialise(value, route, final && validateResponses);
-        } catch (error) {
-          // Inside a transaction: a value that is not the route's response (a use case that
-          // answers after its write) stores nothing there; the final response is stored after.
-          if (final) throw error;
-          return null;
+
+        let body: Record<string, unknown> = {};
+        let rawBody: string | null = null;
+        if (route.rawBody === true || route.body !== undefined || !BODYLESS_METHODS.has(raw.method)) {
+          refuseContentEncoding(raw.headers);
+          readingBody = true;
+          const source = await raw.readBody(limit);
+          readingBody = false;
+          if (trace !== undefined) trace.body = source;
+          if (route.rawBody === true) rawBody = rawBodyText(source, route);
+          // A route that takes no body still refuses one that is not JSON (docs/contract.md#requests)
+          // instead of acting; a JSON body there is ignored.
+          else if (route.body !== undefined) body = decodeJsonBody(source, raw.headers);
+          else decodeJsonBody(source, raw.headers);
         }
-        const rendered: RenderedResponse = {
-          status: route.status ?? 200,
-          body,
-          contentType: JSON_CONTENT_TYPE,
+        const idempotencyKey = readIdempotencyKey(raw.headers);
+
+        const ctx: RouteContext = {
+          params:
+            route.params === undefined
+              ? match.params
+              : parse(route.params, match.params, { location: 'path' }),
+          query:
+            route.query === undefined
+              ? parseQuery(raw.query)
+              : parse(route.query, parseQuery(raw.query), { location: 'query' }),
+          body: route.body === undefined ? body : parse(route.body, body, { location: 'body' }),
+          auth: auth as RouteContext['auth'],
+          // The request's scope; under an Idempotency-Key, the one carrying the claim (`execute`).
+          scope: (auth === null
+            ? null
+            : { store_id: auth.store_id, mode: auth.mode }) as RouteContext['scope'],
+          customer: customer as RouteContext['customer'],
+          requestId,
+          idempotencyKey,
+          rawBody,
+          headers: raw.headers,
+          clientAddress: address,
+          secure: isSecureRequest(raw, trustProxy),
+          ...(options.authorize !== undefined && { staffAuthorize: options.authorize }),
+          observeRateLimit: observe,
+          engine,
+          api,
         };
-        if (wrapped !== undefined) rendered.headers = wrapped.headers;
-        return rendered;
+
+        // The response for an outcome of the route: the route's status and serialisation, or the
+        // error body of a domain error; null for anything else (a 5xx, never stored).
+        // `final`: the response sent (validated when `validateResponses` is on; a failure is thrown).
+        const render = (outcome: RequestOutcome, final = false): RenderedResponse | null => {
+          if ('error' in outcome) {
+            const error = outcome.error;
+            // A refusal by a limit the use case consulted is never stored under an Idempotency-Key.
+            if (!CommerceError.is(error) || error.code === 'rate_limited') return null;
+            const status = statusForCode(error.code, error.param);
+            if (status >= 500) return null;
+            const text = JSON.stringify(errorBody(error.code, error.message, requestId, error));
+            return { status, body: text, contentType: JSON_CONTENT_TYPE };
+          }
+          // A result with response headers of its own (`withHeaders`): the value, then its headers.
+          const wrapped = readWithHeaders(outcome.value);
+          const value = wrapped === undefined ? outcome.value : wrapped.value;
+          const text = readTextResponse(value);
+          if (text !== undefined) {
+            const status = text.status ?? route.status ?? 200;
+            const rendered: RenderedResponse = { status, body: '', contentType: text.contentType };
+            if (typeof text.body === 'string') rendered.body = text.body;
+            else rendered.bytes = text.body;
+            if (text.headers !== undefined) rendered.headers = text.headers;
+            return rendered;
+          }
+          let body: string;
+          try {
+            body = serialise(value, route, final && validateResponses);
+          } catch (error) {
+            // Inside a transaction: a value that is not the route's response (a use case that
+            // answers after its write) stores nothing there; the final response is stored after.
+            if (final) throw error;
+            return null;
+          }
+          const rendered: RenderedResponse = {
+            status: route.status ?? 200,
+            body,
+            contentType: JSON_CONTENT_TYPE,
+          };
+          if (wrapped !== undefined) rendered.headers = wrapped.headers;
+          return rendered;
+        };
+        // `scope`: the request's scope under its idempotency claim (core's `RequestScope`), which
+        // the route passes to the engine, so each of its writes stores its response with its effect.
+        const execute = async (scope?: Scope): Promise<RenderedResponse> => {
+          if (scope !== undefined) ctx.scope = scope;
+          let result: unknown;
+          try {
+            result = await route.handler(ctx);
+          } catch (error) {
+            // Domain outcomes are part of the idempotent result; unexpected failures are not stored.
+            const response = render({ error });
+            if (response === null) throw error;
+            return response;
+          }
+          return render({ value: result }, true) as RenderedResponse;
+        };
+
+        const idempotency = engine.idempotency;
+        const stored =
+          idempotency !== undefined &&
+          idempotencyKey !== null &&
+          (raw.method === 'POST' || raw.method === 'PUT') &&
+          auth !== null
+            ? await idempotency.run(
+                {
+                  scope: ctx.scope as Scope,
+                  caller: { key_id: auth.key_id, customer_id: customer?.customer_id ?? null },
+                  key: idempotencyKey,
+                  request: `${raw.method} ${raw.path}`,
+                  bodyHash: await sha256Hex(rawBody ?? canonicalJson(body)),
+                },
+                execute,
+                render,
+              )
+            : await execute();
+        if (validateResponses && 'committed' in stored) checkCommitted(stored, route);
+
+        const headers: Record<string, string> = {
+          'Content-Type': contentTypeOf(stored, route),
+          'Request-Id': requestId,
+        };
+        if ('replayed' in stored && stored.replayed === true) headers['Idempotent-Replayed'] = 'true';
+        const { headers: extra, bytes } = stored as Partial<RenderedResponse>;
+        if (extra !== undefined) for (const name in extra) headers[name] = extra[name] as string;
+        return finish({ status: stored.status, headers, body: bytes ?? stored.body }, raw, limits, admin);
       };
-      // `scope`: the request's scope under its idempotency claim (core's `RequestScope`), which
-      // the route passes to the engine, so each of its writes stores its response with its effect.
-      const execute = async (scope?: Scope): Promise<RenderedResponse> => {
-        if (scope !== undefined) ctx.scope = scope;
-        let result: unknown;
-        try {
-          result = await route.handler(ctx);
-        } catch (error) {
-          // Domain outcomes are part of the idempotent result; unexpected failures are not stored.
-          const response = render({ error });
-          if (response === null) throw error;
-          return response;
+      if (provisional === null) return await proceed();
+      try {
+        return await provisional.run(proceed);
+      } catch (error) {
+        // The key was revoked, rotated away or expired before the request started: a failed
+        // authentication (counted as one), and the request is not logged under the key.
+        if (CommerceError.is(error) && error.code === 'invalid_api_key') {
+          if (trace !== undefined) trace.auth = null;
+          if (limiter !== undefined) consult(await limiter.count('failed_auth', address));
         }
-        return render({ value: result }, true) as RenderedResponse;
-      };
-
-      const idempotency = engine.idempotency;
-      const stored =
-        idempotency !== undefined &&
-        idempotencyKey !== null &&
-        (raw.method === 'POST' || raw.method === 'PUT') &&
-        auth !== null
-          ? await idempotency.run(
-              {
-                scope: ctx.scope as Scope,
-                caller: { key_id: auth.key_id, customer_id: customer?.customer_id ?? null },
-                key: idempotencyKey,
-                request: `${raw.method} ${raw.path}`,
-                bodyHash: await sha256Hex(rawBody ?? canonicalJson(body)),
-              },
-              execute,
-              render,
-            )
-          : await execute();
-      if (validateResponses && 'committed' in stored) checkCommitted(stored, route);
-
-      const headers: Record<string, string> = {
-        'Content-Type': contentTypeOf(stored, route),
-        'Request-Id': requestId,
-      };
-      if ('replayed' in stored && stored.replayed === true) headers['Idempotent-Replayed'] = 'true';
-      const { headers: extra, bytes } = stored as Partial<RenderedResponse>;
-      if (extra !== undefined) for (const name in extra) headers[name] = extra[name] as string;
-      return finish({ status: stored.status, headers, body: bytes ?? stored.body }, raw, limits, admin);
+        throw error;
+      }
     } catch (error) {
       const response = toErrorResponse(error, { requestId, route: label }, onError);
       // After a too-large, late or refused body the rest of the upload was not read: do not
@@ -404,6 +428,20 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
     return response;
   }
 
+  /**
+   * The provisional key of a request that is not a GET or HEAD (`engine.auth.provisional`), or
+   * null: no key remembered, a staff request, or a read (reads authenticate first: their
+   * statements run outside a transaction, where a deferred check would cost a connection).
+   */
+  function provisionalKey(raw: RawRequest, route: AnyRoute): ProvisionalKey | null {
+    if (engine.auth.provisional === undefined || raw.method === 'GET' || raw.method === 'HEAD') return null;
+    const match = BEARER.exec(raw.headers.get('authorization') ?? '');
+    if (match === null) return null;
+    const provisional = engine.auth.provisional(match[1] as string);
+    if (provisional !== null) assertKeyFits(route, provisional.principal);
+    return provisional;
+  }
+
   async function authenticate(raw: RawRequest, route: AnyRoute): Promise<AuthContext> {
     const headers = raw.headers;
     const header = headers.get('authorization');
@@ -425,9 +463,7 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
       );
     }
     const auth = await engine.auth.authenticateApiKey(match[1] as string);
-    if (route.auth === 'secret' && auth.key_type !== 'secret') {
-      throw new CommerceError('forbidden', 'This endpoint requires a secret API key.');
-    }
+    assertKeyFits(route, auth);
     return auth;
   }
 
@@ -450,6 +486,15 @@ export function createPipeline(engine: RouteEngine, options: PipelineOptions): P
   }
 
   return { handle, router, api, maxBodyBytes: limit, apiLogs };
+}
+
+type ProvisionalKey = NonNullable<ReturnType<NonNullable<HttpEngine['auth']['provisional']>>>;
+
+/** A publishable key on a secret route → 403 `forbidden`. */
+function assertKeyFits(route: AnyRoute, auth: AuthContext): void {
+  if (route.auth === 'secret' && auth.key_type !== 'secret') {
+    throw new CommerceError('forbidden', 'This endpoint requires a secret API key.');
+  }
 }
 
 /** What the API log of a request needs from inside the pipeline: its key, once resolved, and its body as read. */

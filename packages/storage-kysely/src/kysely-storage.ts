@@ -29,6 +29,50 @@ interface TransactionFrame {
 const frames = new AsyncLocalStorage<TransactionFrame>();
 
 /**
+ * A check owed by everything a `checked` callback starts (the port's `Storage.checked`): sent
+ * once, first on the connection of the first transaction or read that starts.
+ */
+class OwedCheck {
+  #started: Promise<void> | undefined;
+  constructor(
+    readonly owner: KyselyStorage,
+    readonly check: (repos: Repositories) => Promise<void>,
+  ) {}
+  /** Sends the check on `repos` unless it was sent already; its settlement either way. */
+  start(repos: Repositories): Promise<void> {
+    if (this.#started === undefined) {
+      let started: Promise<void>;
+      try {
+        started = this.check(repos);
+      } catch (error) {
+        started = Promise.reject(error);
+      }
+      started.catch(() => {});
+      this.#started = started;
+    }
+    return this.#started;
+  }
+  get started(): Promise<void> | undefined {
+    return this.#started;
+  }
+}
+
+const owedChecks = new AsyncLocalStorage<OwedCheck>();
+
+/** `work`'s result once `checking` resolved; when `checking` rejects, its error wins over `work`'s. */
+async function afterCheck<T>(work: Promise<T>, checking: Promise<void>): Promise<T> {
+  let result: T;
+  try {
+    result = await work;
+  } catch (error) {
+    await checking;
+    throw error;
+  }
+  await checking;
+  return result;
+}
+
+/**
  * The engine-independent half of both storages: migrations, repositories over a Kysely
  * executor, and the nesting rules. Subclasses only open a transaction (`runTransaction`).
  *
@@ -119,6 +163,7 @@ export abstract class KyselyStorage implements Storage {
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
     const frame = frames.getStore();
     if (frame?.owner === this && frame.active) return frame.nested.run(() => this.#savepoint(frame, fn));
+    const owed = this.#owedCheck();
     return this.runTransaction(async (executor, repos) => {
       const top: TransactionFrame = {
         owner: this,
@@ -129,7 +174,10 @@ export abstract class KyselyStorage implements Storage {
         active: true,
       };
       try {
-        return await frames.run(top, () => fn(top.repos));
+        // The owed check first, right behind BEGIN; the transaction commits only once it passed.
+        const checking = owed?.start(repos);
+        const work = frames.run(top, () => fn(top.repos));
+        return await (checking === undefined ? work : afterCheck(work, checking));
       } finally {
         top.active = false;
       }
@@ -139,12 +187,50 @@ export abstract class KyselyStorage implements Storage {
   read<T>(fn: (repos: Repositories) => Promise<T>): Promise<T> {
     const frame = frames.getStore();
     if (frame?.owner === this && frame.active) return fn(frame.repos);
+    const repositories = this.#root();
+    const owed = this.#owedCheck();
+    if (owed === undefined) return fn(repositories);
+    const checking = owed.start(repositories);
+    let work: Promise<T>;
+    try {
+      work = fn(repositories);
+    } catch (error) {
+      work = Promise.reject(error);
+    }
+    return afterCheck(work, checking);
+  }
+
+  /** The port's `checked`: `check` sent by the first transaction or read `fn` starts (or at its end). */
+  async checked<T>(check: (repos: Repositories) => Promise<void>, fn: () => Promise<T>): Promise<T> {
+    const owed = new OwedCheck(this, check);
+    let work: Promise<T>;
+    try {
+      work = owedChecks.run(owed, fn);
+    } catch (error) {
+      work = Promise.reject(error);
+    }
+    // Settled first, so that a check started late (at the end) never runs beside fn's statements.
+    const outcome = await work.then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+    await (owed.started ?? owed.start(this.#root()));
+    if ('error' in outcome) throw outcome.error;
+    return outcome.value;
+  }
+
+  #owedCheck(): OwedCheck | undefined {
+    const owed = owedChecks.getStore();
+    return owed?.owner === this ? owed : undefined;
+  }
+
+  #root(): Repositories {
     let repositories = this.#rootRepositories;
     if (!repositories) {
       repositories = this.repositoriesOn(this.rootExecutor(), true);
       this.#rootRepositories = repositories;
     }
-    return fn(repositories);
+    return repositories;
   }
 
   async close(): Promise<void> {

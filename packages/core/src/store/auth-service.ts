@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, Mode, Scope } from '../ports/storage';
+import type { ApiKeyRecord, Mode, Repositories, Scope, Storage } from '../ports/storage';
 import type { ServiceContext } from '../shared/context';
 import { CommerceError } from '../shared/errors';
 import type { ApiKeyCache } from './api-key-cache';
@@ -10,6 +10,13 @@ export interface ApiKeyPrincipal {
   store_id: string;
   mode: Mode;
   key_type: KeyType;
+}
+
+/** A remembered key taken at its word until the request's first statement confirms it (`AuthService.provisional`). */
+export interface ProvisionalApiKey {
+  principal: ApiKeyPrincipal;
+  /** Runs the rest of the request; rejects with 401 `invalid_api_key` when the key is no longer usable. */
+  run<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 /** The signed-in customer, resolved from `X-Customer-Token` (docs/contract.md#customer-tokens). */
@@ -53,6 +60,16 @@ export function createAuthService(ctx: ServiceContext, keyCache: ApiKeyCache) {
   const hashOf = (secret: string) => ctx.crypto.sha256Hex(secret);
   const touched = new Map<string, number>();
 
+  /** Writes `last_used_at` at most once a minute per key: best effort, off the request's path. */
+  function touch(record: ApiKeyRecord, now: number): void {
+    const last = Math.max(record.last_used_at ?? 0, touched.get(record.id) ?? 0);
+    if (now - last <= TOUCH_INTERVAL_MS) return;
+    const id = record.id;
+    if (touched.size >= MAX_TOUCHED_KEYS) touched.clear();
+    touched.set(id, now);
+    void ctx.storage.read((tx) => tx.apiKeys.touch(id, now)).catch(() => undefined);
+  }
+
   function assertUsable(record: ApiKeyRecord | null, now: number): asserts record is ApiKeyRecord {
     if (!record || record.revoked_at !== null || (record.expires_at !== null && record.expires_at <= now)) {
       throw new CommerceError('invalid_api_key', 'Invalid API key provided');
@@ -77,15 +94,46 @@ export function createAuthService(ctx: ServiceContext, keyCache: ApiKeyCache) {
       }
       const record = await ctx.storage.read((tx) => tx.apiKeys.findByHash(hash));
       assertUsable(record, now);
-      const last = Math.max(record.last_used_at ?? 0, touched.get(record.id) ?? 0);
-      if (now - last > TOUCH_INTERVAL_MS) {
-        // Best effort and off the request's critical path.
-        const id = record.id;
-        if (touched.size >= MAX_TOUCHED_KEYS) touched.clear();
-        touched.set(id, now);
-        void ctx.storage.read((tx) => tx.apiKeys.touch(id, now)).catch(() => undefined);
-      }
-      return { key_id: record.id, store_id: record.store_id, mode: record.mode, key_type: record.key_type };
+      touch(record, now);
+      const principal: ApiKeyPrincipal = {
+        key_id: record.id,
+        store_id: record.store_id,
+        mode: record.mode,
+        key_type: record.key_type,
+      };
+      if (ctx.storage.checked !== undefined) keyCache.remember(raw, principal);
+      return principal;
+    },
+
+    /**
+     * A key this process found usable within the last `api_key_cache_ms`, taken at its word for
+     * now: its principal (id, store, mode and kind never change for a key) and `run`, which runs
+     * the rest of the request under the storage's `checked` — the key's record is read again by
+     * the request's first statement, pipelined with it (no round trip of its own), and nothing
+     * of the request commits or is answered unless the key is still usable then (revoked,
+     * rotated away or expired → 401 `invalid_api_key`, and nothing took effect). So revocation
+     * takes effect at once in every process, as with {@link authenticateApiKey}. Null when the
+     * key is not remembered or the storage cannot defer a check: then authenticate it first.
+     */
+    provisional(raw: string): ProvisionalApiKey | null {
+      const storage = ctx.storage;
+      if (storage.checked === undefined) return null;
+      const now = ctx.clock.now();
+      const hash = keyCache.get(raw, now);
+      const principal = keyCache.principal(raw, now);
+      if (hash === undefined || principal === undefined) return null;
+      const confirm = async (repos: Repositories) => {
+        const record = await repos.apiKeys.findByHash(hash);
+        const at = ctx.clock.now();
+        assertUsable(record, at);
+        if (record.id !== principal.key_id)
+          throw new CommerceError('invalid_api_key', 'Invalid API key provided');
+        touch(record, at);
+      };
+      return {
+        principal: { ...principal },
+        run: <T>(fn: () => Promise<T>) => (storage.checked as NonNullable<Storage['checked']>)(confirm, fn),
+      };
     },
 
     /**

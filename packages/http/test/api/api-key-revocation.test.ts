@@ -19,7 +19,7 @@ describeApi('API key revocation and rotation across engines (issue 19)', (api) =
 
   beforeAll(async () => {
     const engineB = await createEngine({ storage: api().engine.storage, migrate: false });
-    const server = createServer(createNodeListener(createApiHandler(engineB)));
+    const server = createServer(createNodeListener(createApiHandler(engineB, { apiLogs: 'off' })));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     baseB = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     closeB = () => new Promise<void>((resolve) => server.close(() => resolve()));
@@ -90,6 +90,49 @@ describeApi('API key revocation and rotation across engines (issue 19)', (api) =
     expect(again.id).toBe(created.id);
     expect((await read(rotated.key)).status).toBe(401);
     expect((await read(again.key)).status).toBe(200);
+  });
+
+  test('a key engine C remembers (taken at its word), revoked through A meanwhile: its next write is refused by its first statement — 401, nothing written, the Idempotency-Key not spent', async () => {
+    const engineC = await createEngine({
+      storage: api().engine.storage,
+      migrate: false,
+      config: { api_key_cache_ms: 600_000 },
+    });
+    const onC = createApiHandler(engineC, { apiLogs: 'off' });
+    const post = (key: string, email: string, headers: Record<string, string> = {}) =>
+      onC(
+        new Request('http://127.0.0.1/v1/admin/customers', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+          body: JSON.stringify({ email }),
+        }),
+      );
+    const created = await newKey();
+    const stamp = `${Date.now()}${Math.random()}`;
+    expect((await post(created.key, `before.${stamp}@example.com`)).status).toBe(200);
+    // The search finds what was written (so an empty answer below means nothing was).
+    const before = expectStatus(
+      await api().get(`/v1/admin/customers?q=${encodeURIComponent(`before.${stamp}@example.com`)}`),
+      200,
+    ).body as { data: unknown[] };
+    expect(before.data).toHaveLength(1);
+    expectStatus(await api().delete(`/v1/admin/api-keys/${created.id}`), 200);
+    for (const headers of [{}, { 'idempotency-key': `after-revoke-${stamp}` }]) {
+      const email = `after.${stamp}.${Object.keys(headers).length}@example.com`;
+      const refused = await post(created.key, email, headers);
+      expect(refused.status).toBe(401);
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('invalid_api_key');
+      const found = expectStatus(await api().get(`/v1/admin/customers?q=${encodeURIComponent(email)}`), 200)
+        .body as { data: unknown[] };
+      expect(found.data).toEqual([]);
+    }
+    // The same Idempotency-Key with a usable key runs afresh (nothing was stored under it).
+    const other = await newKey();
+    const fresh = await post(other.key, `fresh.${stamp}@example.com`, {
+      'idempotency-key': `after-revoke-${stamp}`,
+    });
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers.get('idempotent-replayed')).toBeNull();
   });
 
   test('GET /v1/admin/api-keys/{id} answers the record without its secret (the operation added through the table)', async () => {

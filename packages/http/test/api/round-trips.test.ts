@@ -56,6 +56,22 @@ describe('round trips of the storefront flow [postgres]', () => {
     };
   }
 
+  test("over HTTP, a write with a key this process found usable moments ago: the key is confirmed by the transaction's first flight, no round trip of its own; a read authenticates first", async () => {
+    // The first request reads the key before its transaction (and remembers it).
+    const first = await measure(() => api.storefront.post('/v1/storefront/carts', {}));
+    expect(first.value.status).toBe(200);
+    expect(first.traffic.roundTrips).toBeGreaterThanOrEqual(3);
+    // [BEGIN, key, store, automatic discounts, default region] [cart insert] [COMMIT]
+    const second = await measure(() => api.storefront.post('/v1/storefront/carts', {}));
+    expect(second.value.status).toBe(200);
+    expect(second.traffic).toEqual({ statements: 7, roundTrips: 2 });
+    // A read: [key] then its own statements.
+    const cartId = (second.value.body as { id: string }).id;
+    const read = await measure(() => api.storefront.get(`/v1/storefront/carts/${cartId}`));
+    expect(read.value.status).toBe(200);
+    expect(read.traffic.roundTrips).toBe(1 + read.traffic.statements - 1);
+  });
+
   test('create, add items, set the address and method, check out: 2, 3, 3, 3, 5 round trips in the transaction (the API-key lookup before it is one more)', async () => {
     const first = await createProduct(api, { price: 1500, on_hand: 10 });
     const second = await createProduct(api, { price: 700, on_hand: 10 });

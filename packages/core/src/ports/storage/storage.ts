@@ -101,5 +101,18 @@ export interface Storage {
    * `products.list` / `get`.
    */
   readonly storefront?: StorefrontReadModel;
+  /**
+   * Optional: runs `fn` with `check` owed before anything of it takes effect or is answered.
+   * The first `transaction` or `read` that `fn` starts (at any depth) sends `check` first on
+   * its own connection, pipelined with its statements (no round trip of its own where the
+   * engine pipelines); every transaction started inside `fn` commits only once `check`
+   * resolved, and every read returns only then; a rejected `check` rolls them back and its
+   * error is what they (and `checked`) reject with, whatever else failed. When `fn` started
+   * neither, `check` runs at its end. `check` runs once.
+   *
+   * The provisional API key of a request (core's `AuthService.provisional`) is confirmed so: a
+   * key revoked before the request started is refused by its first statement.
+   */
+  checked?<T>(check: (repos: Repositories) => Promise<void>, fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
