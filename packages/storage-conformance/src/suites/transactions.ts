@@ -1,3 +1,4 @@
+import type { Repositories } from '@cartwright/core/storage';
 import { describe, expect, it } from 'vitest';
 import { makeCustomer, makeProduct, newScope } from '../fixtures';
 import type { SuiteContext } from '../suite-context';
@@ -130,6 +131,78 @@ export function transactionsSuite(ctx: SuiteContext): void {
         r.customers.list(scope, {}, { limit: 1, sort: 'created_at', order: 'desc' }),
       );
       expect(page.total_count).toBe(25);
+    });
+  });
+
+  // The optional `checked` (a request's deferred check: core's provisional API key).
+  describe('checked', () => {
+    const checkedOf = () => {
+      const storage = ctx.storage();
+      if (storage.checked === undefined) throw new Error('this storage offers no `checked`');
+      return storage.checked.bind(storage);
+    };
+    /** A check that reads a customer (a real statement) and counts its runs; `fails` → it rejects. */
+    const checkOf = (scope: ReturnType<typeof newScope>, fails: boolean) => {
+      const runs = { count: 0 };
+      const check = async (repos: Repositories) => {
+        runs.count++;
+        await repos.customers.get(scope, 'cus_none');
+        if (fails) throw new Error('check refused');
+      };
+      return { runs, check };
+    };
+
+    it('a passing check runs once, first; the transactions and reads inside commit and answer as usual', async () => {
+      const scope = newScope();
+      const a = makeCustomer(scope);
+      const b = makeCustomer(scope);
+      const { runs, check } = checkOf(scope, false);
+      const value = await checkedOf()(check, async () => {
+        await ctx.tx((tx) => tx.customers.insert(a));
+        await ctx.tx((tx) => tx.customers.insert(b));
+        return ctx.read((r) => r.customers.get(scope, a.id));
+      });
+      expect(value?.id).toBe(a.id);
+      expect(runs.count).toBe(1);
+      expect(await ctx.read((r) => r.customers.get(scope, b.id))).not.toBeNull();
+    });
+
+    it('a failing check: the transaction rolls back and everything rejects with the check’s error, whatever else failed', async () => {
+      const scope = newScope();
+      const lost = makeCustomer(scope);
+      const { runs, check } = checkOf(scope, true);
+      await expect(checkedOf()(check, () => ctx.tx((tx) => tx.customers.insert(lost)))).rejects.toThrow(
+        'check refused',
+      );
+      expect(await ctx.read((r) => r.customers.get(scope, lost.id))).toBeNull();
+      // The callback's own failure loses to the check's.
+      await expect(
+        checkedOf()(check, () =>
+          ctx.tx(async (tx) => {
+            await tx.customers.insert(makeCustomer(scope));
+            throw new Error('domain failure');
+          }),
+        ),
+      ).rejects.toThrow('check refused');
+      // A read returns nothing either.
+      await expect(
+        checkedOf()(check, () => ctx.read((r) => r.customers.get(scope, 'cus_none'))),
+      ).rejects.toThrow('check refused');
+      expect(runs.count).toBe(3);
+    });
+
+    it('a callback that touches no storage: the check runs at its end, and its failure wins', async () => {
+      const scope = newScope();
+      const passing = checkOf(scope, false);
+      expect(await checkedOf()(passing.check, async () => 'done')).toBe('done');
+      expect(passing.runs.count).toBe(1);
+      const failing = checkOf(scope, true);
+      await expect(
+        checkedOf()(failing.check, async () => {
+          throw new Error('bad input');
+        }),
+      ).rejects.toThrow('check refused');
+      expect(failing.runs.count).toBe(1);
     });
   });
 }
