@@ -8,7 +8,9 @@ const API = document.querySelector('meta[name="cartwright-api"]')?.getAttribute(
 const root = document.getElementById('app');
 const MODE_KEY = 'cartwright-admin-mode';
 
-const state = { member: null, store: null };
+// `hosted`: the embedding host signed the person in (its `authorize` hook; the session has no
+// `expires_at`) and ends the session itself, so the console offers no sign-out.
+const state = { member: null, hosted: false, store: null, reveal: null };
 
 // ------------------------------------------------------------------------------------ helpers
 
@@ -331,8 +333,12 @@ function layout(section, content) {
         { class: 'who' },
         h('label', { for: 'mode', class: 'inline' }, 'Mode'),
         modeSelect,
-        h('span', { 'data-testid': 'who' }, `${state.member.email} (${state.member.role})`),
-        signOut,
+        h(
+          'span',
+          { 'data-testid': 'who' },
+          `${state.member.email || state.member.user_id} (${state.member.role})`,
+        ),
+        state.hosted ? null : signOut,
       ),
     ),
     main,
@@ -1360,15 +1366,17 @@ async function productPage(id) {
     });
   });
   const imageFigure = (image) => {
-    const remove = h('button', { type: 'button', class: 'danger' }, 'Remove');
-    remove.addEventListener('click', () =>
-      attempt(imageError, remove, async () => {
+    const remove = actionButton(
+      'Remove',
+      imageError,
+      async () => {
         await api(
           'DELETE',
           `/v1/admin/products/${encodeURIComponent(id)}/images/${encodeURIComponent(image.id)}`,
         );
         reload();
-      }),
+      },
+      { danger: true },
     );
     const safe = /^https?:\/\//i.test(image.url);
     return h(
@@ -1389,15 +1397,12 @@ async function productPage(id) {
       'aria-label': `Price of ${v.sku ?? v.id}`,
       size: '8',
     });
-    const savePrice = h('button', { type: 'button' }, 'Save price');
-    savePrice.addEventListener('click', () =>
-      attempt(variantError, savePrice, async () => {
-        const amount = toMinor(price.value, v.price.currency);
-        if (!Number.isFinite(amount)) throw new Error('The price must be a number, e.g. 19.99.');
-        await api('PATCH', `/v1/admin/variants/${encodeURIComponent(v.id)}`, { price: amount });
-        reload();
-      }),
-    );
+    const savePrice = actionButton('Save price', variantError, async () => {
+      const amount = toMinor(price.value, v.price.currency);
+      if (!Number.isFinite(amount)) throw new Error('The price must be a number, e.g. 19.99.');
+      await api('PATCH', `/v1/admin/variants/${encodeURIComponent(v.id)}`, { price: amount });
+      reload();
+    });
     const delta = h('input', {
       type: 'number',
       step: '1',
@@ -1405,20 +1410,17 @@ async function productPage(id) {
       'aria-label': `Stock change of ${v.sku ?? v.id}`,
       size: '5',
     });
-    const adjust = h('button', { type: 'button' }, 'Adjust stock');
-    adjust.addEventListener('click', () =>
-      attempt(variantError, adjust, async () => {
-        const quantity = Number(delta.value);
-        if (!Number.isInteger(quantity) || quantity === 0)
-          throw new Error('Enter a whole number of units to add (or subtract, with -).');
-        if (!v.inventory) throw new Error('This variant has no inventory record.');
-        await api('POST', `/v1/admin/inventory/${encodeURIComponent(v.inventory.id)}/adjust`, {
-          quantity,
-          reason: 'admin console',
-        });
-        reload();
-      }),
-    );
+    const adjust = actionButton('Adjust stock', variantError, async () => {
+      const quantity = Number(delta.value);
+      if (!Number.isInteger(quantity) || quantity === 0)
+        throw new Error('Enter a whole number of units to add (or subtract, with -).');
+      if (!v.inventory) throw new Error('This variant has no inventory record.');
+      await api('POST', `/v1/admin/inventory/${encodeURIComponent(v.inventory.id)}/adjust`, {
+        quantity,
+        reason: 'admin console',
+      });
+      reload();
+    });
     return h(
       'tr',
       {},
@@ -1487,7 +1489,7 @@ async function productPage(id) {
   );
 }
 
-// ------------------------------------------------------------------------------------ customers, discounts, settings
+// ------------------------------------------------------------------------------------ customers, discounts, API logs
 
 async function customersPage(params) {
   const q = params.get('q') ?? '';
@@ -1529,16 +1531,11 @@ async function discountsPage(params) {
     `/v1/admin/discounts${query({ limit: 25, starting_after: params.get('starting_after') })}`,
   );
   const listError = errorSlot();
-  const toggle = (d) => {
-    const b = h('button', { type: 'button' }, d.is_active ? 'Deactivate' : 'Activate');
-    b.addEventListener('click', () =>
-      attempt(listError, b, async () => {
-        await api('PATCH', `/v1/admin/discounts/${encodeURIComponent(d.id)}`, { is_active: !d.is_active });
-        render();
-      }),
-    );
-    return b;
-  };
+  const toggle = (d) =>
+    actionButton(d.is_active ? 'Deactivate' : 'Activate', listError, async () => {
+      await api('PATCH', `/v1/admin/discounts/${encodeURIComponent(d.id)}`, { is_active: !d.is_active });
+      render();
+    });
   const name = h('input', { name: 'name', required: true });
   const code = h('input', { name: 'code', placeholder: 'SUMMER10 (empty: applies automatically)' });
   const kind = select(
@@ -1551,26 +1548,21 @@ async function discountsPage(params) {
     'percentage',
   );
   const value = h('input', { name: 'value', inputmode: 'decimal', placeholder: '10' });
-  const error = errorSlot();
-  const create = h('button', { type: 'submit', class: 'primary' }, 'Create discount');
-  const form = h(
-    'form',
+  const form = actionForm(
     { class: 'card', 'aria-labelledby': 'new-discount-title' },
-    h('h2', { id: 'new-discount-title' }, 'New discount'),
-    h(
-      'div',
-      { class: 'row' },
-      field('Name', name),
-      field('Code', code),
-      field('Kind', kind),
-      field('Value', value),
-    ),
-    error,
-    h('div', { class: 'actions' }, create),
-  );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    attempt(error, create, async () => {
+    { submit: 'Create discount', primary: true },
+    [
+      h('h2', { id: 'new-discount-title' }, 'New discount'),
+      h(
+        'div',
+        { class: 'row' },
+        field('Name', name),
+        field('Code', code),
+        field('Kind', kind),
+        field('Value', value),
+      ),
+    ],
+    async () => {
       const body = { name: name.value.trim(), value_type: kind.value };
       if (code.value.trim()) body.code = code.value.trim();
       else body.type = 'automatic';
@@ -1585,8 +1577,8 @@ async function discountsPage(params) {
       }
       await api('POST', '/v1/admin/discounts', body);
       render();
-    });
-  });
+    },
+  );
   return page(
     'Discounts',
     table(
@@ -1696,243 +1688,6 @@ async function logPage(id) {
   );
 }
 
-async function settingsPage() {
-  if (state.member.role !== 'admin') {
-    return page(
-      'Settings',
-      h('p', { class: 'muted' }, 'Only an admin manages store settings, keys, webhooks and members.'),
-    );
-  }
-  const [store, keys, webhooks, members, locales] = await Promise.all([
-    api('GET', '/v1/admin/store'),
-    api('GET', '/v1/admin/api-keys?limit=100').catch((e) => ({ error: e })),
-    api('GET', '/v1/admin/webhooks?limit=100').catch((e) => ({ error: e })),
-    api('GET', '/v1/admin/organization/members?limit=100').catch((e) => ({ error: e })),
-    api('GET', '/v1/admin/locales').catch((e) => ({ error: e })),
-  ]);
-  state.store = store;
-  const listOrError = (list, render) =>
-    list.error ? h('p', { class: 'error', role: 'alert' }, list.error.message) : render(list.data);
-
-  const storeName = h('input', { name: 'name', value: store.name });
-  const timezone = h('input', { name: 'timezone', value: store.timezone });
-  const storeError = errorSlot();
-  const storeNotice = h('p', { class: 'notice', role: 'status' });
-  const storeSave = h('button', { type: 'submit', class: 'primary' }, 'Save');
-  const storeForm = h(
-    'form',
-    { class: 'card', 'aria-labelledby': 'store-title' },
-    h('h2', { id: 'store-title' }, 'Store'),
-    h('div', { class: 'row' }, field('Name', storeName), field('Time zone', timezone)),
-    h(
-      'p',
-      { class: 'muted' },
-      `Currency ${store.currency}; prices ${store.prices_include_tax ? 'include' : 'exclude'} tax.`,
-    ),
-    storeError,
-    storeNotice,
-    h('div', { class: 'actions' }, storeSave),
-  );
-  storeForm.addEventListener('submit', (event) => {
-    event.preventDefault();
-    attempt(storeError, storeSave, async () => {
-      state.store = await api('PATCH', '/v1/admin/store', {
-        name: storeName.value.trim(),
-        timezone: timezone.value.trim(),
-      });
-      storeNotice.textContent = 'Saved.';
-    });
-  });
-
-  const inviteEmail = h('input', { type: 'email', name: 'email', required: true });
-  const inviteRole = select(
-    'role',
-    [
-      ['member', 'Member'],
-      ['admin', 'Admin'],
-    ],
-    'member',
-  );
-  const inviteError = errorSlot();
-  const inviteNotice = h('p', { class: 'notice', role: 'status' });
-  const inviteButton = h('button', { type: 'submit' }, 'Invite');
-  const inviteForm = h(
-    'form',
-    { 'aria-label': 'Invite a member' },
-    h(
-      'div',
-      { class: 'row' },
-      field('E-mail', inviteEmail),
-      field('Role', inviteRole),
-      h('div', { class: 'shrink' }, inviteButton),
-    ),
-    inviteError,
-    inviteNotice,
-  );
-  inviteForm.addEventListener('submit', (event) => {
-    event.preventDefault();
-    attempt(inviteError, inviteButton, async () => {
-      await api('POST', '/v1/admin/organization/members', {
-        email: inviteEmail.value.trim(),
-        role: inviteRole.value,
-      });
-      render();
-    });
-  });
-
-  const localeTag = h('input', { name: 'locale', placeholder: 'fr-FR', required: true });
-  const localeName = h('input', { name: 'name', placeholder: 'Français', required: true });
-  const localeError = errorSlot();
-  const localeButton = h('button', { type: 'submit' }, 'Add locale');
-  const localeForm = h(
-    'form',
-    { 'aria-label': 'Add a locale' },
-    h(
-      'div',
-      { class: 'row' },
-      field('Locale tag', localeTag),
-      field('Name', localeName),
-      h('div', { class: 'shrink' }, localeButton),
-    ),
-    localeError,
-  );
-  localeForm.addEventListener('submit', (event) => {
-    event.preventDefault();
-    attempt(localeError, localeButton, async () => {
-      await api('POST', '/v1/admin/locales', {
-        locale: localeTag.value.trim(),
-        name: localeName.value.trim(),
-      });
-      render();
-    });
-  });
-
-  const webhookDeliveries = h('div', {});
-  const showDeliveries = async (webhook) => {
-    const deliveries = await api(
-      'GET',
-      `/v1/admin/webhooks/${encodeURIComponent(webhook.id)}/deliveries?limit=20`,
-    );
-    const slot = errorSlot();
-    const retry = (d) => {
-      if (d.status === 'succeeded' || d.status === 'pending') return null;
-      const b = h('button', { type: 'button' }, 'Retry');
-      b.addEventListener('click', () =>
-        attempt(slot, b, async () => {
-          await api(
-            'POST',
-            `/v1/admin/webhooks/${encodeURIComponent(webhook.id)}/deliveries/${encodeURIComponent(d.id)}/retry`,
-            {},
-          );
-          await showDeliveries(webhook);
-        }),
-      );
-      return b;
-    };
-    webhookDeliveries.replaceChildren(
-      h('h3', {}, `Deliveries to ${webhook.url}`),
-      slot,
-      table(
-        [
-          { label: 'Event', render: (d) => d.event_type },
-          { label: 'Status', render: (d) => badge(d.status) },
-          { label: 'Attempts', num: true, render: (d) => String(d.attempt) },
-          { label: 'HTTP', num: true, render: (d) => (d.status_code === null ? '—' : String(d.status_code)) },
-          { label: 'Error', render: (d) => d.error ?? '' },
-          { label: 'When', render: (d) => when(d.updated_at) },
-          { label: '', render: retry },
-        ],
-        deliveries.data,
-        'No deliveries yet.',
-      ),
-    );
-  };
-  const deliveriesButton = (webhook) => {
-    const slot = h('span', { class: 'error', role: 'alert' });
-    const b = h('button', { type: 'button' }, 'Deliveries');
-    b.addEventListener('click', () => attempt(slot, b, () => showDeliveries(webhook)));
-    return h('span', {}, b, slot);
-  };
-
-  return page(
-    'Settings',
-    settingsNav('#/settings'),
-    storeForm,
-    h(
-      'section',
-      { class: 'card', 'aria-labelledby': 'members-title' },
-      h('h2', { id: 'members-title' }, 'Members'),
-      listOrError(members, (data) =>
-        table(
-          [
-            { label: 'E-mail', render: (m) => m.email },
-            { label: 'Role', render: (m) => m.role },
-            { label: 'Joined', render: (m) => (m.accepted_at ? when(m.accepted_at) : 'invited') },
-          ],
-          data,
-        ),
-      ),
-      h(
-        'p',
-        { class: 'muted' },
-        'An invitation is delivered as the member.invited event to the webhooks that name it.',
-      ),
-      inviteForm,
-    ),
-    h(
-      'section',
-      { class: 'card', 'aria-labelledby': 'keys-title' },
-      h('h2', { id: 'keys-title' }, `API keys (${mode()} mode)`),
-      listOrError(keys, (data) =>
-        table(
-          [
-            { label: 'Name', render: (k) => k.name ?? '—' },
-            { label: 'Type', render: (k) => k.key_type },
-            { label: 'Key', render: (k) => `${k.key_prefix}…` },
-            { label: 'Last used', render: (k) => when(k.last_used_at) },
-            { label: 'Created', render: (k) => when(k.created_at) },
-          ],
-          data,
-        ),
-      ),
-    ),
-    h(
-      'section',
-      { class: 'card', 'aria-labelledby': 'webhooks-title' },
-      h('h2', { id: 'webhooks-title' }, `Webhooks (${mode()} mode)`),
-      listOrError(webhooks, (data) =>
-        table(
-          [
-            { label: 'URL', render: (w) => w.url },
-            { label: 'Events', render: (w) => (w.events ?? []).join(', ') },
-            { label: 'Active', render: (w) => badge(w.is_active === false ? 'inactive' : 'active') },
-            { label: 'Failures', num: true, render: (w) => String(w.consecutive_failures) },
-            { label: '', render: deliveriesButton },
-          ],
-          data,
-        ),
-      ),
-      webhookDeliveries,
-    ),
-    h(
-      'section',
-      { class: 'card', 'aria-labelledby': 'locales-title' },
-      h('h2', { id: 'locales-title' }, `Locales (${mode()} mode)`),
-      listOrError(locales, (data) =>
-        table(
-          [
-            { label: 'Locale', render: (l) => l.locale },
-            { label: 'Name', render: (l) => l.name },
-            { label: 'Default', render: (l) => (l.is_default ? 'yes' : '') },
-          ],
-          data,
-        ),
-      ),
-      localeForm,
-    ),
-  );
-}
-
 // ------------------------------------------------------------------------------------ shared pieces of the pages below
 
 /** A second-level navigation (Catalog, Settings): links, the current one marked. */
@@ -1973,14 +1728,104 @@ function commaList(text) {
     .filter(Boolean);
 }
 
-/** A button that asks first (window.confirm), then runs `action` showing its error in `slot`. */
-function deleteButton(label, question, slot, action) {
-  const b = h('button', { type: 'button', class: 'danger' }, label);
+/** A card section headed by an h2, which labels it (`id`-title). */
+function card(id, title, ...children) {
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': `${id}-title` },
+    h('h2', { id: `${id}-title` }, title),
+    children,
+  );
+}
+
+/**
+ * A button that runs `action`, showing its error in `slot`; with `question`, only once the person
+ * said yes to it (window.confirm). `danger` marks it red; other `attrs` go on the button.
+ */
+function actionButton(label, slot, action, { question, danger = false, ...attrs } = {}) {
+  const b = h('button', { type: 'button', class: danger ? 'danger' : null, ...attrs }, label);
   b.addEventListener('click', () => {
-    if (!confirm(question)) return;
+    if (question && !confirm(question)) return;
     attempt(slot, b, action);
   });
   return b;
+}
+
+/** A red button that asks first (window.confirm), then runs `action` showing its error in `slot`. */
+function deleteButton(label, question, slot, action) {
+  return actionButton(label, slot, action, { question, danger: true });
+}
+
+/**
+ * A form whose submit runs `onSubmit` through attempt(): its error under the fields (role=alert),
+ * the text it returns as a notice (role=status). The submit button closes the row of fields when
+ * `inline`, else it ends the form, followed by `extra(error)` (a delete button sharing the slot).
+ */
+function actionForm(attrs, { submit, primary = false, inline = false, extra }, children, onSubmit) {
+  const error = errorSlot();
+  const notice = h('p', { class: 'notice', role: 'status' });
+  const button = h('button', { type: 'submit', class: primary ? 'primary' : null }, submit);
+  const form = inline
+    ? h(
+        'form',
+        attrs,
+        h('div', { class: 'row' }, children, h('div', { class: 'shrink' }, button)),
+        error,
+        notice,
+      )
+    : h('form', attrs, children, error, notice, h('div', { class: 'actions' }, button, extra?.(error)));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    notice.textContent = '';
+    attempt(error, button, async () => {
+      const message = await onSubmit();
+      if (typeof message === 'string') notice.textContent = message;
+    });
+  });
+  return form;
+}
+
+/**
+ * The edit form of a record: `read()` gives the body of every field, and only the fields changed
+ * since the form was shown (or last saved) are sent with PATCH to `path`. `after(saved)` runs once
+ * saved (its text is the notice; default "Saved.").
+ */
+function editForm(attrs, children, read, path, { extra, after } = {}) {
+  let before = {};
+  try {
+    before = read();
+  } catch {
+    // A value the form cannot read back is sent whenever it is read.
+  }
+  return actionForm(attrs, { submit: 'Save', primary: true, extra }, children, async () => {
+    const next = read();
+    const body = Object.fromEntries(
+      Object.entries(next).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(before[k])),
+    );
+    if (Object.keys(body).length === 0) return 'Nothing changed.';
+    const saved = await api('PATCH', path, body);
+    before = next;
+    return after ? after(saved) : 'Saved.';
+  });
+}
+
+/** Keeps a secret the API shows only once (a new API key, a webhook's signing secret) for the next render of `where`. */
+function revealOnce(where, label, secret) {
+  state.reveal = { where, label, secret };
+}
+
+/** The secret kept for `where`, shown this once with a note saying so. */
+function revealed(where) {
+  const r = state.reveal;
+  if (r?.where !== where) return null;
+  state.reveal = null;
+  return h(
+    'div',
+    { class: 'secret', role: 'status' },
+    h('p', {}, r.label),
+    h('code', { 'data-testid': 'secret' }, r.secret),
+    h('p', { class: 'muted' }, 'Copy it now: it will not be shown again.'),
+  );
 }
 
 /** Every item of a list endpoint, 100 a page, at most `pages` pages. */
@@ -2234,18 +2079,15 @@ async function regionPricesSection(product) {
         placeholder: 'compare at',
         'aria-label': `Compare-at price of ${name} (${cur}, optional)`,
       });
-      const save = h('button', { type: 'button' }, 'Set price');
-      save.addEventListener('click', () =>
-        attempt(error, save, async () => {
-          await api('PUT', `/v1/admin/regions/${encodeURIComponent(region.id)}/prices`, {
-            variant_id: v.id,
-            price: amountOf(price.value, cur, 'Price'),
-            compare_at_price:
-              compare.value.trim() === '' ? null : amountOf(compare.value, cur, 'Compare-at price'),
-          });
-          await load();
-        }),
-      );
+      const save = actionButton('Set price', error, async () => {
+        await api('PUT', `/v1/admin/regions/${encodeURIComponent(region.id)}/prices`, {
+          variant_id: v.id,
+          price: amountOf(price.value, cur, 'Price'),
+          compare_at_price:
+            compare.value.trim() === '' ? null : amountOf(compare.value, cur, 'Compare-at price'),
+        });
+        await load();
+      });
       const remove = p
         ? deleteButton('Remove', `Remove the price of ${name}?`, error, async () => {
             await api(
@@ -2397,23 +2239,15 @@ async function categoriesPage() {
     );
   };
   const fields = categoryFields(flat, null);
-  const error = errorSlot();
-  const create = h('button', { type: 'submit', class: 'primary' }, 'Create category');
-  const form = h(
-    'form',
+  const form = actionForm(
     { class: 'card', 'aria-labelledby': 'new-category-title' },
-    h('h2', { id: 'new-category-title' }, 'New category'),
-    fields.nodes,
-    error,
-    h('div', { class: 'actions' }, create),
-  );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    attempt(error, create, async () => {
+    { submit: 'Create category', primary: true },
+    [h('h2', { id: 'new-category-title' }, 'New category'), fields.nodes],
+    async () => {
       await api('POST', '/v1/admin/categories', fields.read());
       render();
-    });
-  });
+    },
+  );
   return page(
     'Categories',
     catalogNav('#/catalog/categories'),
@@ -2442,29 +2276,20 @@ async function categoryPage(id) {
   };
   exclude(id);
   const fields = categoryFields(flat, category, excluded);
-  const error = errorSlot();
-  const notice = h('p', { class: 'notice', role: 'status' });
-  const save = h('button', { type: 'submit', class: 'primary' }, 'Save');
-  const remove = deleteButton('Delete category', `Delete the category ${category.name}?`, error, async () => {
-    await api('DELETE', `/v1/admin/categories/${encodeURIComponent(id)}`);
-    go('#/catalog/categories');
-  });
-  const form = h(
-    'form',
+  const path = `/v1/admin/categories/${encodeURIComponent(id)}`;
+  const form = editForm(
     { class: 'card', 'aria-label': 'Category details' },
     fields.nodes,
-    error,
-    notice,
-    h('div', { class: 'actions' }, save, remove),
+    fields.read,
+    path,
+    {
+      extra: (error) =>
+        deleteButton('Delete category', `Delete the category ${category.name}?`, error, async () => {
+          await api('DELETE', path);
+          go('#/catalog/categories');
+        }),
+    },
   );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    notice.textContent = '';
-    attempt(error, save, async () => {
-      await api('PATCH', `/v1/admin/categories/${encodeURIComponent(id)}`, fields.read());
-      notice.textContent = 'Saved.';
-    });
-  });
   return page(
     category.name,
     catalogNav('#/catalog/categories'),
@@ -2647,23 +2472,15 @@ async function collectionsPage(params) {
     `/v1/admin/collections${query({ limit: 25, starting_after: params.get('starting_after') })}`,
   );
   const fields = collectionFields(null);
-  const error = errorSlot();
-  const create = h('button', { type: 'submit', class: 'primary' }, 'Create collection');
-  const form = h(
-    'form',
+  const form = actionForm(
     { class: 'card', 'aria-labelledby': 'new-collection-title' },
-    h('h2', { id: 'new-collection-title' }, 'New collection'),
-    fields.nodes,
-    error,
-    h('div', { class: 'actions' }, create),
-  );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    attempt(error, create, async () => {
+    { submit: 'Create collection', primary: true },
+    [h('h2', { id: 'new-collection-title' }, 'New collection'), fields.nodes],
+    async () => {
       const collection = await api('POST', '/v1/admin/collections', fields.read());
       go(`#/catalog/collections/${encodeURIComponent(collection.id)}`);
-    });
-  });
+    },
+  );
   return page(
     'Collections',
     catalogNav('#/catalog/collections'),
@@ -2764,10 +2581,10 @@ async function collectionPage(id) {
       );
       return b;
     };
-    const out = h('button', { type: 'button', class: 'danger', 'aria-label': `Remove ${p.name}` }, 'Remove');
-    out.addEventListener('click', () =>
-      attempt(membersError, out, () => setMembers(ids.filter((x) => x !== p.id))),
-    );
+    const out = actionButton('Remove', membersError, () => setMembers(ids.filter((x) => x !== p.id)), {
+      danger: true,
+      'aria-label': `Remove ${p.name}`,
+    });
     return h('span', { class: 'actions tight' }, move('Up', index - 1), move('Down', index + 1), out);
   };
   const memberColumns = [
@@ -2803,9 +2620,9 @@ async function collectionPage(id) {
               label: '',
               render: (p) => {
                 if (ids.includes(p.id)) return h('span', { class: 'muted' }, 'in the collection');
-                const b = h('button', { type: 'button', 'aria-label': `Add ${p.name}` }, 'Add');
-                b.addEventListener('click', () => attempt(membersError, b, () => setMembers([...ids, p.id])));
-                return b;
+                return actionButton('Add', membersError, () => setMembers([...ids, p.id]), {
+                  'aria-label': `Add ${p.name}`,
+                });
               },
             },
           ],
@@ -2847,7 +2664,7 @@ async function collectionPage(id) {
   );
 }
 
-// ------------------------------------------------------------------------------------ settings: regions, currency rates
+// ------------------------------------------------------------------------------------ settings
 
 function settingsNav(current) {
   return subnav(
@@ -2855,17 +2672,424 @@ function settingsNav(current) {
     [
       ['#/settings', 'Store, members, keys, webhooks, locales'],
       ['#/settings/regions', 'Regions and currency rates'],
+      ['#/settings/shipping-methods', 'Shipping methods'],
     ],
     current,
   );
 }
 
-function adminOnly(title) {
+function adminOnly(title, current) {
   return page(
     title,
+    settingsNav(current),
     h('p', { class: 'muted' }, 'Only an admin manages store settings, keys, webhooks and members.'),
   );
 }
+
+async function settingsPage() {
+  if (state.member.role !== 'admin') return adminOnly('Settings', '#/settings');
+  const [store, keys, webhooks, members, locales] = await Promise.all([
+    api('GET', '/v1/admin/store'),
+    api('GET', '/v1/admin/api-keys?limit=100').catch((e) => ({ error: e })),
+    api('GET', '/v1/admin/webhooks?limit=100').catch((e) => ({ error: e })),
+    api('GET', '/v1/admin/organization/members?limit=100').catch((e) => ({ error: e })),
+    api('GET', '/v1/admin/locales').catch((e) => ({ error: e })),
+  ]);
+  state.store = store;
+  const listOrError = (list, columns) =>
+    list.error ? h('p', { class: 'error', role: 'alert' }, list.error.message) : table(columns, list.data);
+  return page(
+    'Settings',
+    settingsNav('#/settings'),
+    storeSettingsForm(store),
+    membersSection(members, listOrError),
+    apiKeysSection(keys, listOrError),
+    webhooksSection(webhooks, listOrError),
+    localesSection(locales, listOrError),
+  );
+}
+
+function storeSettingsForm(store) {
+  const name = h('input', { name: 'name', value: store.name });
+  const timezone = h('input', { name: 'timezone', value: store.timezone });
+  return actionForm(
+    { class: 'card', 'aria-labelledby': 'store-title' },
+    { submit: 'Save', primary: true },
+    [
+      h('h2', { id: 'store-title' }, 'Store'),
+      h('div', { class: 'row' }, field('Name', name), field('Time zone', timezone)),
+      h(
+        'p',
+        { class: 'muted' },
+        `Currency ${store.currency}; prices ${store.prices_include_tax ? 'include' : 'exclude'} tax.`,
+      ),
+    ],
+    async () => {
+      state.store = await api('PATCH', '/v1/admin/store', {
+        name: name.value.trim(),
+        timezone: timezone.value.trim(),
+      });
+      return 'Saved.';
+    },
+  );
+}
+
+function membersSection(members, listOrError) {
+  const email = h('input', { type: 'email', name: 'email', required: true });
+  const role = select(
+    'role',
+    [
+      ['member', 'Member'],
+      ['admin', 'Admin'],
+    ],
+    'member',
+  );
+  return card(
+    'members',
+    'Members',
+    listOrError(members, [
+      { label: 'E-mail', render: (m) => m.email },
+      { label: 'Role', render: (m) => m.role },
+      { label: 'Joined', render: (m) => (m.accepted_at ? when(m.accepted_at) : 'invited') },
+    ]),
+    h(
+      'p',
+      { class: 'muted' },
+      'An invitation is delivered as the member.invited event to the webhooks that name it.',
+    ),
+    actionForm(
+      { 'aria-label': 'Invite a member' },
+      { submit: 'Invite', inline: true },
+      [field('E-mail', email), field('Role', role)],
+      async () => {
+        await api('POST', '/v1/admin/organization/members', { email: email.value.trim(), role: role.value });
+        render();
+      },
+    ),
+  );
+}
+
+/** API keys of the console's mode: created (the key shown once), rotated (the new one shown once), revoked. */
+function apiKeysSection(keys, listOrError) {
+  const error = errorSlot();
+  const name = h('input', { name: 'key_name', required: true, placeholder: 'Storefront' });
+  const type = select(
+    'key_type',
+    [
+      ['secret', 'Secret (sk_…): the whole API'],
+      ['publishable', 'Publishable (pk_…): the storefront'],
+    ],
+    'secret',
+  );
+  const expires = h('input', { name: 'expires_at', type: 'datetime-local' });
+  const actions = (k) => {
+    const label = k.name ?? `${k.key_prefix}…`;
+    return h(
+      'span',
+      { class: 'actions tight' },
+      actionButton(
+        'Rotate',
+        error,
+        async () => {
+          const rotated = await api('POST', `/v1/admin/api-keys/${encodeURIComponent(k.id)}/rotate`, {});
+          revealOnce('keys', `New secret of the key “${label}”:`, rotated.key);
+          render();
+        },
+        {
+          question: `Rotate the key ${label}? It stops working at once; the new key is shown once.`,
+          'aria-label': `Rotate ${label}`,
+        },
+      ),
+      actionButton(
+        'Revoke',
+        error,
+        async () => {
+          await api('DELETE', `/v1/admin/api-keys/${encodeURIComponent(k.id)}`);
+          render();
+        },
+        {
+          question: `Revoke the key ${label}? Requests made with it are refused at once.`,
+          danger: true,
+          'aria-label': `Revoke ${label}`,
+        },
+      ),
+    );
+  };
+  return card(
+    'keys',
+    `API keys (${mode()} mode)`,
+    revealed('keys'),
+    listOrError(keys, [
+      { label: 'Name', render: (k) => k.name ?? '—' },
+      { label: 'Type', render: (k) => k.key_type },
+      { label: 'Key', render: (k) => `${k.key_prefix}…` },
+      { label: 'Last used', render: (k) => when(k.last_used_at) },
+      { label: 'Expires', render: (k) => (k.expires_at ? when(k.expires_at) : 'never') },
+      { label: 'Created', render: (k) => when(k.created_at) },
+      { label: '', render: actions },
+    ]),
+    error,
+    actionForm(
+      { 'aria-label': 'Create an API key' },
+      { submit: 'Create key', inline: true },
+      [field('Key name', name), field('Key type', type), field('Expires (optional)', expires)],
+      async () => {
+        const created = await api('POST', '/v1/admin/api-keys', {
+          name: name.value.trim(),
+          key_type: type.value,
+          mode: mode(),
+          ...(expires.value !== '' && { expires_at: fromLocalInput(expires.value) }),
+        });
+        revealOnce('keys', `New ${created.key_type} key “${created.name}”:`, created.key);
+        render();
+      },
+    ),
+  );
+}
+
+/** The fields of a webhook form (docs/contract.md#webhooks); `w` null for a new one. */
+function webhookFields(w) {
+  const url = h('input', {
+    name: 'url',
+    type: 'url',
+    required: true,
+    value: w?.url ?? '',
+    placeholder: 'https://example.com/hooks',
+  });
+  const events = h('input', { name: 'events', required: true, value: (w?.events ?? ['*']).join(', ') });
+  const active = h('input', { type: 'checkbox', name: 'is_active', checked: w?.is_active ?? true });
+  return {
+    nodes: [
+      h('div', { class: 'row' }, field('Endpoint URL', url), field('Events', events)),
+      h(
+        'p',
+        { class: 'muted' },
+        'Event types separated by commas (order.created, payment.completed, …), or * for every one.',
+      ),
+      h('label', { class: 'check' }, active, ' Active (receives deliveries)'),
+    ],
+    read: () => ({ url: url.value.trim(), events: commaList(events.value), is_active: active.checked }),
+  };
+}
+
+function webhooksSection(webhooks, listOrError) {
+  const deliveries = h('div', {});
+  const deliveriesButton = (webhook) => {
+    const slot = h('span', { class: 'error', role: 'alert' });
+    const b = actionButton('Deliveries', slot, () => showDeliveries(deliveries, webhook));
+    return h('span', {}, b, slot);
+  };
+  const fields = webhookFields(null);
+  return card(
+    'webhooks',
+    `Webhooks (${mode()} mode)`,
+    revealed('webhooks'),
+    listOrError(webhooks, [
+      { label: 'URL', render: (w) => idLink('settings/webhooks', w.id, w.url) },
+      { label: 'Events', render: (w) => (w.events ?? []).join(', ') },
+      { label: 'Active', render: (w) => badge(w.is_active === false ? 'inactive' : 'active') },
+      { label: 'Failures', num: true, render: (w) => String(w.consecutive_failures) },
+      { label: '', render: deliveriesButton },
+    ]),
+    deliveries,
+    actionForm(
+      { 'aria-labelledby': 'new-webhook-title' },
+      { submit: 'Create webhook' },
+      [h('h3', { id: 'new-webhook-title' }, 'New webhook'), fields.nodes],
+      async () => {
+        const created = await api('POST', '/v1/admin/webhooks', fields.read());
+        revealOnce('webhooks', `The signing secret of ${created.url}:`, created.secret);
+        render();
+      },
+    ),
+  );
+}
+
+/** A webhook's latest deliveries into `container`; a failed or cancelled one can be retried. */
+async function showDeliveries(container, webhook) {
+  const base = `/v1/admin/webhooks/${encodeURIComponent(webhook.id)}/deliveries`;
+  const deliveries = await api('GET', `${base}?limit=20`);
+  const slot = errorSlot();
+  const retry = (d) =>
+    d.status === 'succeeded' || d.status === 'pending'
+      ? null
+      : actionButton('Retry', slot, async () => {
+          await api('POST', `${base}/${encodeURIComponent(d.id)}/retry`, {});
+          await showDeliveries(container, webhook);
+        });
+  container.replaceChildren(
+    h('h3', {}, `Deliveries to ${webhook.url}`),
+    slot,
+    table(
+      [
+        { label: 'Event', render: (d) => d.event_type },
+        { label: 'Status', render: (d) => badge(d.status) },
+        { label: 'Attempts', num: true, render: (d) => String(d.attempt) },
+        { label: 'HTTP', num: true, render: (d) => (d.status_code === null ? '—' : String(d.status_code)) },
+        { label: 'Error', render: (d) => d.error ?? '' },
+        { label: 'When', render: (d) => when(d.updated_at) },
+        { label: '', render: retry },
+      ],
+      deliveries.data,
+      'No deliveries yet.',
+    ),
+  );
+}
+
+/** One webhook: edited (only what changed is sent), tested, its secret rotated, deleted; its deliveries. */
+async function webhookPage(id) {
+  if (state.member.role !== 'admin') return adminOnly('Webhook', '#/settings');
+  const path = `/v1/admin/webhooks/${encodeURIComponent(id)}`;
+  const webhook = await api('GET', path);
+  const fields = webhookFields(webhook);
+  const edit = editForm(
+    { class: 'card', 'aria-labelledby': 'webhook-edit-title' },
+    [h('h2', { id: 'webhook-edit-title' }, 'Edit'), fields.nodes],
+    fields.read,
+    path,
+    {
+      after: () => render(),
+      extra: (error) =>
+        deleteButton(
+          'Delete webhook',
+          `Delete the webhook ${webhook.url}? Its pending deliveries are cancelled.`,
+          error,
+          async () => {
+            await api('DELETE', path);
+            go('#/settings');
+          },
+        ),
+    },
+  );
+  const eventType = h('input', {
+    name: 'event_type',
+    placeholder: webhook.events[0] === '*' ? 'order.created' : webhook.events[0],
+  });
+  const test = actionForm(
+    { 'aria-label': 'Send a test event' },
+    { submit: 'Send test event', inline: true },
+    [field('Event type (optional)', eventType)],
+    async () => {
+      const type = eventType.value.trim();
+      const result = await api('POST', `${path}/test`, type === '' ? {} : { event_type: type });
+      const answer =
+        result.status_code === null ? 'No answer' : `The endpoint answered ${result.status_code}`;
+      const text = `${answer} after ${result.response_time_ms} ms.`;
+      if (!result.success) throw new Error(`Test event not delivered: ${text}`);
+      return `Test event delivered. ${text}`;
+    },
+  );
+  const secretError = errorSlot();
+  const rotate = actionButton(
+    'Rotate secret',
+    secretError,
+    async () => {
+      const rotated = await api('POST', `${path}/rotate-secret`, {});
+      revealOnce('webhook', 'The new signing secret:', rotated.secret);
+      render();
+    },
+    {
+      question:
+        'Rotate the signing secret? For 24 hours the previous secret keeps signing beside the new one, which is shown once.',
+    },
+  );
+  const deliveries = h('div', {});
+  await showDeliveries(deliveries, webhook).catch((error) => deliveries.replaceChildren(unavailable(error)));
+  return page(
+    webhook.url,
+    settingsNav('#/settings'),
+    h('p', {}, link('#/settings', '← Settings')),
+    h(
+      'section',
+      { class: 'card', 'aria-label': 'Webhook' },
+      facts([
+        ['Status', badge(webhook.is_active ? 'active' : 'inactive')],
+        ['Failures in a row', String(webhook.consecutive_failures)],
+        ['Created', when(webhook.created_at)],
+      ]),
+    ),
+    edit,
+    card(
+      'webhook-test',
+      'Test and signing secret',
+      test,
+      revealed('webhook'),
+      secretError,
+      h('div', { class: 'actions' }, rotate),
+    ),
+    h('section', { class: 'card', 'aria-label': 'Deliveries' }, deliveries),
+  );
+}
+
+/**
+ * The store's locales (decisions §21): added (as the default, or not), deleted with their
+ * translations. The API makes a locale the default only when it is added, so "Make default" adds an
+ * existing one again (deleting it, and its translations, first) — the confirmation says so.
+ */
+function localesSection(locales, listOrError) {
+  const error = errorSlot();
+  const tag = h('input', { name: 'locale', placeholder: 'fr-FR', required: true });
+  const name = h('input', { name: 'name', placeholder: 'Français', required: true });
+  const isDefault = h('input', { type: 'checkbox', name: 'is_default' });
+  const add = (body) => api('POST', '/v1/admin/locales', body);
+  const actions = (l) => {
+    const path = `/v1/admin/locales/${encodeURIComponent(l.id)}`;
+    const label = `${l.name} (${l.locale})`;
+    return h(
+      'span',
+      { class: 'actions tight' },
+      l.is_default
+        ? null
+        : actionButton(
+            'Make default',
+            error,
+            async () => {
+              await api('DELETE', path);
+              try {
+                await add({ locale: l.locale, name: l.name, is_default: true });
+              } catch (e) {
+                throw new Error(`${l.locale} was deleted but not added again: ${e.message}`);
+              }
+              render();
+            },
+            {
+              question: `Make ${label} the default locale? The API sets the default when a locale is added, so ${l.locale} is deleted, with every translation into it, and added again as the default. The records' own text is then read as ${l.locale}.`,
+              'aria-label': `Make ${label} the default`,
+            },
+          ),
+      deleteButton('Delete', `Delete the locale ${label} and every translation into it?`, error, async () => {
+        await api('DELETE', path);
+        render();
+      }),
+    );
+  };
+  return card(
+    'locales',
+    `Locales (${mode()} mode)`,
+    listOrError(locales, [
+      { label: 'Locale', render: (l) => l.locale },
+      { label: 'Name', render: (l) => l.name },
+      { label: 'Default', render: (l) => (l.is_default ? 'yes' : '') },
+      { label: '', render: actions },
+    ]),
+    error,
+    actionForm(
+      { 'aria-label': 'Add a locale' },
+      { submit: 'Add locale', inline: true },
+      [
+        field('Locale tag', tag),
+        field('Locale name', name),
+        h('div', { class: 'shrink' }, h('label', { class: 'check' }, isDefault, ' Default locale')),
+      ],
+      async () => {
+        await add({ locale: tag.value.trim(), name: name.value.trim(), is_default: isDefault.checked });
+        render();
+      },
+    ),
+  );
+}
+
+// ------------------------------------------------------------------------------------ settings: regions, currency rates
 
 /** The fields of a region form (decisions §19); `r` null for a new region. */
 function regionFields(r) {
@@ -2930,7 +3154,7 @@ function regionFields(r) {
 }
 
 async function regionsPage() {
-  if (state.member.role !== 'admin') return adminOnly('Regions and currency rates');
+  if (state.member.role !== 'admin') return adminOnly('Regions and currency rates', '#/settings/regions');
   const [store, regions, rates] = await Promise.all([
     api('GET', '/v1/admin/store'),
     api('GET', '/v1/admin/regions'),
@@ -2938,44 +3162,25 @@ async function regionsPage() {
   ]);
   state.store = store;
   const fields = regionFields(null);
-  const error = errorSlot();
-  const create = h('button', { type: 'submit', class: 'primary' }, 'Create region');
-  const form = h(
-    'form',
+  const form = actionForm(
     { 'aria-labelledby': 'new-region-title' },
-    h('h3', { id: 'new-region-title' }, 'New region'),
-    fields.nodes,
-    error,
-    h('div', { class: 'actions' }, create),
-  );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    attempt(error, create, async () => {
+    { submit: 'Create region', primary: true },
+    [h('h3', { id: 'new-region-title' }, 'New region'), fields.nodes],
+    async () => {
       await api('POST', '/v1/admin/regions', fields.read());
       render();
-    });
-  });
+    },
+  );
 
   const ratesError = errorSlot();
   const from = h('input', { name: 'from_currency', maxlength: '3', value: store.currency, required: true });
   const to = h('input', { name: 'to_currency', maxlength: '3', placeholder: 'EUR', required: true });
   const rate = h('input', { name: 'rate', inputmode: 'decimal', placeholder: '0.92', required: true });
-  const rateButton = h('button', { type: 'submit' }, 'Save rate');
-  const rateForm = h(
-    'form',
+  const rateForm = actionForm(
     { 'aria-label': 'Set a currency rate' },
-    h(
-      'div',
-      { class: 'row' },
-      field('From currency', from),
-      field('To currency', to),
-      field('Rate (1 from = rate to)', rate),
-      h('div', { class: 'shrink' }, rateButton),
-    ),
-  );
-  rateForm.addEventListener('submit', (event) => {
-    event.preventDefault();
-    attempt(ratesError, rateButton, async () => {
+    { submit: 'Save rate', inline: true },
+    [field('From currency', from), field('To currency', to), field('Rate (1 from = rate to)', rate)],
+    async () => {
       const text = rate.value.trim();
       if (!/^\d+(\.\d+)?$/.test(text)) throw new Error('Rate: enter a decimal number, e.g. 0.92.');
       await api('PUT', '/v1/admin/currency-rates', {
@@ -2984,8 +3189,8 @@ async function regionsPage() {
         rate: Number(text),
       });
       render();
-    });
-  });
+    },
+  );
   const rateDelete = (r) =>
     deleteButton('Delete', `Delete the rate ${r.from_currency} → ${r.to_currency}?`, ratesError, async () => {
       await api('DELETE', `/v1/admin/currency-rates/${encodeURIComponent(r.id)}`);
@@ -2995,10 +3200,9 @@ async function regionsPage() {
   return page(
     'Regions and currency rates',
     settingsNav('#/settings/regions'),
-    h(
-      'section',
-      { class: 'card', 'aria-labelledby': 'regions-title' },
-      h('h2', { id: 'regions-title' }, `Regions (${mode()} mode)`),
+    card(
+      'regions',
+      `Regions (${mode()} mode)`,
       h(
         'p',
         { class: 'muted' },
@@ -3019,10 +3223,9 @@ async function regionsPage() {
       ),
       form,
     ),
-    h(
-      'section',
-      { class: 'card', 'aria-labelledby': 'rates-title' },
-      h('h2', { id: 'rates-title' }, `Currency rates (${mode()} mode)`),
+    card(
+      'rates',
+      `Currency rates (${mode()} mode)`,
       h(
         'p',
         { class: 'muted' },
@@ -3046,42 +3249,35 @@ async function regionsPage() {
 }
 
 async function regionPage(id) {
-  if (state.member.role !== 'admin') return adminOnly('Region');
+  if (state.member.role !== 'admin') return adminOnly('Region', '#/settings/regions');
   await loadStore();
-  const region = await api('GET', `/v1/admin/regions/${encodeURIComponent(id)}`);
+  const path = `/v1/admin/regions/${encodeURIComponent(id)}`;
+  const region = await api('GET', path);
   const fields = regionFields(region);
-  const error = errorSlot();
-  const notice = h('p', { class: 'notice', role: 'status' });
-  const save = h('button', { type: 'submit', class: 'primary' }, 'Save');
-  const remove = deleteButton(
-    'Delete region',
-    `Delete the region ${region.name} and its prices? Its carts fall back to the default region.`,
-    error,
-    async () => {
-      await api('DELETE', `/v1/admin/regions/${encodeURIComponent(id)}`);
-      go('#/settings/regions');
+  const form = editForm(
+    { class: 'card', 'aria-label': 'Region details' },
+    [
+      facts([
+        ['Code', region.code],
+        ['Created', when(region.created_at)],
+      ]),
+      fields.nodes,
+    ],
+    fields.read,
+    path,
+    {
+      extra: (error) =>
+        deleteButton(
+          'Delete region',
+          `Delete the region ${region.name} and its prices? Its carts fall back to the default region.`,
+          error,
+          async () => {
+            await api('DELETE', path);
+            go('#/settings/regions');
+          },
+        ),
     },
   );
-  const form = h(
-    'form',
-    { class: 'card', 'aria-label': 'Region details' },
-    facts([
-      ['Code', region.code],
-      ['Created', when(region.created_at)],
-    ]),
-    fields.nodes,
-    error,
-    notice,
-    h('div', { class: 'actions' }, save, remove),
-  );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    notice.textContent = '';
-    attempt(error, save, async () => {
-      await api('PATCH', `/v1/admin/regions/${encodeURIComponent(id)}`, fields.read());
-      notice.textContent = 'Saved.';
-    });
-  });
   return page(
     region.name,
     settingsNav('#/settings/regions'),
@@ -3090,7 +3286,210 @@ async function regionPage(id) {
   );
 }
 
+// ------------------------------------------------------------------------------------ settings: shipping methods
+
+/**
+ * The fields of a shipping method form (docs/contract.md#shipping-methods); `m` null for a new
+ * one. Amounts are typed in the store currency and sent in its minor units (amountOf).
+ */
+function shippingFields(m) {
+  const cur = currency();
+  const name = h('input', { name: 'name', required: true, value: m?.name ?? '' });
+  const price = h('input', {
+    name: 'price',
+    inputmode: 'decimal',
+    required: true,
+    value: m ? toMajor(m.price.amount, cur) : '',
+    placeholder: toMajor(490, cur),
+  });
+  const threshold = h('input', {
+    name: 'free_shipping_threshold',
+    inputmode: 'decimal',
+    value: m?.free_shipping_threshold ? toMajor(m.free_shipping_threshold.amount, cur) : '',
+    placeholder: 'never free',
+  });
+  const position = h('input', {
+    name: 'position',
+    type: 'number',
+    min: '0',
+    step: '1',
+    value: String(m?.position ?? 0),
+  });
+  const description = h('textarea', { name: 'description' });
+  description.value = m?.description ?? '';
+  const active = h('input', { type: 'checkbox', name: 'is_active', checked: m?.is_active ?? true });
+  return {
+    nodes: [
+      h(
+        'div',
+        { class: 'row' },
+        field('Name', name),
+        field(`Price (${cur})`, price),
+        field(`Free from (${cur}, optional)`, threshold),
+        field('Position', position),
+      ),
+      field('Description (optional)', description),
+      h('label', { class: 'check' }, active, ' Active (offered at checkout)'),
+    ],
+    read() {
+      const free = threshold.value.trim();
+      return {
+        name: name.value.trim(),
+        description: description.value.trim() || null,
+        price: amountOf(price.value, cur, 'Price'),
+        free_shipping_threshold: free === '' ? null : amountOf(free, cur, 'Free from'),
+        is_active: active.checked,
+        position: wholeOrNull(position.value, 'Position') ?? 0,
+      };
+    },
+  };
+}
+
+/** Shipping methods: a member's work too (decisions §23); the API's 403 would show as its message. */
+async function shippingMethodsPage() {
+  await loadStore();
+  const methods = await listAll('/v1/admin/shipping-methods?sort=position');
+  const fields = shippingFields(null);
+  return page(
+    'Shipping methods',
+    settingsNav('#/settings/shipping-methods'),
+    card(
+      'shipping',
+      `All shipping methods (${mode()} mode)`,
+      h(
+        'p',
+        { class: 'muted' },
+        'Checkout offers the active ones by position. A method is free once the discounted subtotal reaches its "free from" amount.',
+      ),
+      table(
+        [
+          { label: 'Name', render: (m) => idLink('settings/shipping-methods', m.id, m.name) },
+          { label: 'Price', num: true, render: (m) => money(m.price) },
+          {
+            label: 'Free from',
+            num: true,
+            render: (m) => (m.free_shipping_threshold ? money(m.free_shipping_threshold) : 'never'),
+          },
+          { label: 'Position', num: true, render: (m) => String(m.position) },
+          { label: 'Status', render: (m) => badge(m.is_active ? 'active' : 'inactive') },
+        ],
+        methods,
+        'No shipping methods yet.',
+        true,
+      ),
+    ),
+    actionForm(
+      { class: 'card', 'aria-labelledby': 'new-shipping-title' },
+      { submit: 'Create shipping method', primary: true },
+      [h('h2', { id: 'new-shipping-title' }, 'New shipping method'), fields.nodes],
+      async () => {
+        await api('POST', '/v1/admin/shipping-methods', fields.read());
+        render();
+      },
+    ),
+  );
+}
+
+async function shippingMethodPage(id) {
+  await loadStore();
+  const path = `/v1/admin/shipping-methods/${encodeURIComponent(id)}`;
+  const method = await api('GET', path);
+  const fields = shippingFields(method);
+  return page(
+    method.name,
+    settingsNav('#/settings/shipping-methods'),
+    h('p', {}, link('#/settings/shipping-methods', '← All shipping methods')),
+    editForm(
+      { class: 'card', 'aria-label': 'Shipping method details' },
+      [facts([['Created', when(method.created_at)]]), fields.nodes],
+      fields.read,
+      path,
+      {
+        after: () => render(),
+        extra: (error) =>
+          deleteButton(
+            'Delete shipping method',
+            `Delete the shipping method ${method.name}?`,
+            error,
+            async () => {
+              await api('DELETE', path);
+              go('#/settings/shipping-methods');
+            },
+          ),
+      },
+    ),
+    await translationsSection('shipping_method', id, [
+      ['name', 'Name', 'input'],
+      ['description', 'Description', 'textarea'],
+    ]),
+  );
+}
 // ------------------------------------------------------------------------------------ customer and discount detail
+
+/** The fields of PATCH /v1/admin/customers/{id} (docs/contract.md#customers); emptied text is sent as null. */
+function customerFields(c) {
+  const text = (name, value, attrs = {}) => h('input', { name, value: value ?? '', ...attrs });
+  const inputs = {
+    first_name: text('first_name', c.first_name),
+    last_name: text('last_name', c.last_name),
+    email: text('email', c.email, { type: 'email', required: true }),
+    phone: text('phone', c.phone, { type: 'tel' }),
+    tags: text('tags', c.tags.join(', '), { placeholder: 'vip, wholesale' }),
+    status: select(
+      'status',
+      [
+        ['active', 'Active'],
+        ['disabled', 'Disabled (cannot sign in)'],
+      ],
+      c.status,
+    ),
+    external_id: text('external_id', c.external_id),
+    metadata: h('textarea', { name: 'metadata', rows: '3' }),
+  };
+  inputs.metadata.value = JSON.stringify(c.metadata ?? {}, null, 2);
+  const orNull = (k) => inputs[k].value.trim() || null;
+  return {
+    nodes: [
+      h(
+        'div',
+        { class: 'row' },
+        field('First name', inputs.first_name),
+        field('Last name', inputs.last_name),
+        field('E-mail', inputs.email),
+        field('Phone', inputs.phone),
+      ),
+      h(
+        'div',
+        { class: 'row' },
+        field('Tags (comma-separated)', inputs.tags),
+        field('Status', inputs.status),
+        field('External id', inputs.external_id),
+      ),
+      field('Metadata (a JSON object)', inputs.metadata),
+    ],
+    read() {
+      let metadata;
+      try {
+        metadata = JSON.parse(inputs.metadata.value.trim() || '{}');
+      } catch {
+        metadata = null;
+      }
+      if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) {
+        throw new Error('Metadata: enter a JSON object, e.g. {"source": "fair"}, or {} for none.');
+      }
+      return {
+        first_name: orNull('first_name'),
+        last_name: orNull('last_name'),
+        email: inputs.email.value.trim(),
+        phone: orNull('phone'),
+        tags: commaList(inputs.tags.value),
+        status: inputs.status.value,
+        external_id: orNull('external_id'),
+        metadata,
+      };
+    },
+  };
+}
 
 async function customerPage(id, params) {
   const [customer, orders] = await Promise.all([
@@ -3101,6 +3500,7 @@ async function customerPage(id, params) {
     ),
   ]);
   const name = [customer.first_name, customer.last_name].filter(Boolean).join(' ');
+  const fields = customerFields(customer);
   return page(
     name ? `${name} (${customer.email})` : customer.email,
     h('p', {}, link('#/customers', '← All customers')),
@@ -3134,6 +3534,13 @@ async function customerPage(id, params) {
           'Orders that are neither drafts nor cancelled; spent = paid minus refunded, in the store currency.',
         ),
       ),
+    ),
+    editForm(
+      { class: 'card', 'aria-labelledby': 'customer-edit-title' },
+      [h('h2', { id: 'customer-edit-title' }, 'Edit'), fields.nodes],
+      fields.read,
+      `/v1/admin/customers/${encodeURIComponent(id)}`,
+      { after: () => render() },
     ),
     h(
       'section',
@@ -3325,17 +3732,13 @@ async function discountPage(id) {
     await api('PATCH', path, { conditions: next });
     render();
   };
-  const conditionRemove = (c) => {
-    const b = h(
-      'button',
-      { type: 'button', class: 'danger', 'aria-label': `Remove the ${c.type} condition` },
+  const conditionRemove = (c) =>
+    actionButton(
       'Remove',
+      conditionsError,
+      () => setConditions(d.conditions.filter((x) => x.id !== c.id).map(plain)),
+      { danger: true, 'aria-label': `Remove the ${c.type} condition` },
     );
-    b.addEventListener('click', () =>
-      attempt(conditionsError, b, () => setConditions(d.conditions.filter((x) => x.id !== c.id).map(plain))),
-    );
-    return b;
-  };
   const cType = select(
     'condition_type',
     DISCOUNT_CONDITIONS.map((t) => [t, t.replaceAll('_', ' ')]),
@@ -3438,6 +3841,7 @@ async function render() {
     try {
       const session = await api('GET', '/v1/admin/session');
       state.member = session.member;
+      state.hosted = session.expires_at === null;
       await chooseModeOnce();
     } catch {
       if (current !== renderCount) return;
@@ -3466,7 +3870,12 @@ async function render() {
     customers: () => (id ? customerPage(id, params) : customersPage(params)),
     discounts: () => (id ? discountPage(id) : discountsPage(params)),
     logs: () => (id ? logPage(id) : logsPage(params)),
-    settings: () => (id === 'regions' ? (sub ? regionPage(sub) : regionsPage()) : settingsPage()),
+    settings: () => {
+      if (id === 'regions') return sub ? regionPage(sub) : regionsPage();
+      if (id === 'shipping-methods') return sub ? shippingMethodPage(sub) : shippingMethodsPage();
+      if (id === 'webhooks' && sub) return webhookPage(sub);
+      return settingsPage();
+    },
   };
   let content;
   try {
