@@ -44,12 +44,22 @@ export function createApiLogService(ctx: ServiceContext) {
     /** Writes a batch in one multi-row insert (one transaction), each with a new `log_` id. */
     async record(entries: readonly ApiLogEntry[]): Promise<void> {
       if (entries.length === 0) return;
+      // Built field by field (no object spread: this runs for every logged request).
       const records = entries.map(
         (entry): ApiLogWrite => ({
-          ...entry,
+          store_id: entry.store_id,
+          mode: entry.mode,
           id: ctx.ids.next('log'),
+          method: entry.method,
+          path: entry.path,
+          status_code: entry.status_code,
+          latency_ms: entry.latency_ms,
           request_body: jsonText(entry.request_body),
           response_body: jsonText(entry.response_body),
+          api_key_id: entry.api_key_id,
+          ip: entry.ip,
+          user_agent: entry.user_agent,
+          created_at: entry.created_at,
         }),
       );
       await ctx.storage.transaction((tx) => tx.apiLogs.insertMany(records));
