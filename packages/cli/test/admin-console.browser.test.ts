@@ -27,8 +27,8 @@ import {
  * the pages of decisions §17, §19 and §21: categories and collections, Settings → Regions and
  * currency rates, a product's translations and region prices, and a customer's and a discount's
  * detail. Last, Settings → Shipping methods, a customer edited, API keys (created, rotated,
- * revoked, each secret tried on the API), a webhook's whole life, and locales (made the default,
- * deleted).
+ * revoked, each secret tried on the API), a webhook's whole life, and locales (deactivated and
+ * activated, made the default in place, deleted).
  * Screenshots of each page go to packages/cli/test-results/admin-console/ (gitignored).
  */
 
@@ -857,7 +857,7 @@ for (const target of DATABASE_TARGETS) {
       expect(pageErrors).toEqual([]);
     });
 
-    test('Settings: an API key created (its secret shown once works), rotated and revoked; a webhook created, tested, its secret rotated, edited and deleted; a locale added, made the default, another deleted', async () => {
+    test('Settings: an API key created (its secret shown once works), rotated and revoked; a webhook created, tested, its secret rotated, edited and deleted; a locale added, deactivated and activated, another made the default in place (same id, translations kept), a third deleted', async () => {
       await page.getByRole('link', { name: 'Settings' }).click();
       await page.getByRole('heading', { name: 'Members' }).waitFor();
       await page.getByLabel('Key name').fill('Console key');
@@ -878,6 +878,10 @@ for (const target of DATABASE_TARGETS) {
       expect((await call(server, 'GET', '/v1/admin/store', rotated)).status).toBe(200);
       await page.getByRole('button', { name: 'Revoke Console key' }).click();
       await poll(async () => (await call(server, 'GET', '/v1/admin/store', rotated)).status).toBe(401);
+      // A revoked key leaves the list (the API no longer lists it).
+      await poll(() => page.getByRole('button', { name: 'Revoke Console key' }).count()).toBe(0);
+      const listedKeys = (await call(server, 'GET', '/v1/admin/api-keys?limit=100', SECRET)).body.data;
+      expect(listedKeys.map((k: { name: string }) => k.name)).not.toContain('Console key');
       // The page shows the list again, without the secret: it was shown once.
       await poll(() => secret.count()).toBe(0);
 
@@ -932,34 +936,55 @@ for (const target of DATABASE_TARGETS) {
       expect(await page.getByRole('link', { name: `${url}-2` }).count()).toBe(0);
       expect((await call(server, 'GET', `/v1/admin/webhooks/${hook.id}`, SECRET)).status).toBe(404);
 
-      // Locales (en, the default, and fr come from the regions test): de added, made the default, en deleted.
+      // Locales (en, the default, and fr with the product's French translations come from the regions
+      // test): de added, deactivated and activated again; fr made the default in place (same id, its
+      // translations kept); en deleted.
+      type Locale = { id: string; locale: string; is_default: boolean; is_active: boolean };
+      const localeRecords = async () =>
+        (await call(server, 'GET', '/v1/admin/locales', SECRET)).body.data as Locale[];
+      const locales = async () => (await localeRecords()).map((l) => [l.locale, l.is_default, l.is_active]);
+      const fr = (await localeRecords()).find((l) => l.locale === 'fr') as Locale;
+      const tee = (await call(server, 'GET', '/v1/admin/products?q=Console', SECRET)).body.data[0];
+      const frenchOfTee = async () =>
+        (await call(server, 'GET', `/v1/admin/translations/product/${tee.id}?locale=fr`, SECRET)).body.data;
+      const french = await frenchOfTee();
+      expect(french.map((t: { field: string }) => t.field)).toEqual(['description', 'name']);
+
       await page.getByLabel('Locale tag').fill('de');
       await page.getByLabel('Locale name').fill('Deutsch');
       await page.getByRole('button', { name: 'Add locale' }).click();
-      await page.getByRole('row', { name: /^de Deutsch\s+Make Deutsch/ }).waitFor();
-      await page.getByRole('button', { name: 'Make Deutsch (de) the default' }).click();
-      await page.getByRole('row', { name: /^de Deutsch yes/ }).waitFor();
-      const locales = async () =>
-        (await call(server, 'GET', '/v1/admin/locales', SECRET)).body.data.map(
-          (l: { locale: string; is_default: boolean }) => [l.locale, l.is_default],
-        );
+      await page.getByRole('row', { name: /^de Deutsch\s+active Make Deutsch/ }).waitFor();
+      await page.getByRole('button', { name: 'Deactivate Deutsch (de)' }).click();
+      await page.getByRole('row', { name: /^de Deutsch\s+inactive Activate Deutsch/ }).waitFor();
+      expect((await call(server, 'GET', '/v1/storefront/products?locale=de', PUBLISHABLE)).status).toBe(404);
+      await page.getByRole('button', { name: 'Activate Deutsch (de)' }).click();
+      await page.getByRole('row', { name: /^de Deutsch\s+active Make Deutsch/ }).waitFor();
+      expect((await call(server, 'GET', '/v1/storefront/products?locale=de', PUBLISHABLE)).status).toBe(200);
+
+      await page.getByRole('button', { name: 'Make Français (fr) the default' }).click();
+      await page.getByRole('row', { name: /^fr Français yes active Delete/ }).waitFor();
+      // The default offers neither "Make default" nor "Deactivate" (the API keeps it active).
+      expect(await page.getByRole('button', { name: 'Deactivate Français (fr)' }).count()).toBe(0);
       expect(await locales()).toEqual([
-        ['en', false],
-        ['fr', false],
-        ['de', true],
+        ['en', false, true],
+        ['fr', true, true],
+        ['de', false, true],
       ]);
+      expect((await localeRecords()).find((l) => l.locale === 'fr')).toEqual({ ...fr, is_default: true });
+      expect(await frenchOfTee()).toEqual(french);
       await page
         .getByRole('row', { name: /^en English/ })
         .getByRole('button', { name: 'Delete' })
         .click();
       await poll(() => page.getByRole('row', { name: /^en English/ }).count()).toBe(0);
       expect(await locales()).toEqual([
-        ['fr', false],
-        ['de', true],
+        ['fr', true, true],
+        ['de', false, true],
       ]);
+      await shot('settings-locales');
       // The storefront reads in the new default: its Content-Language.
       const storefront = await call(server, 'GET', '/v1/storefront/products?limit=1', PUBLISHABLE);
-      expect(storefront.headers.get('content-language')).toBe('de');
+      expect(storefront.headers.get('content-language')).toBe('fr');
       expect(pageErrors).toEqual([]);
     });
   });

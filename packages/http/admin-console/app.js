@@ -3022,9 +3022,11 @@ async function webhookPage(id) {
 }
 
 /**
- * The store's locales (decisions §21): added (as the default, or not), deleted with their
- * translations. The API makes a locale the default only when it is added, so "Make default" adds an
- * existing one again (deleting it, and its translations, first) — the confirmation says so.
+ * The store's locales (decisions §21): added (as the default, or not), made the default, activated
+ * or deactivated in place (`PATCH`: the locale keeps its id and its translations), deleted with
+ * their translations. The default locale stays active (the API refuses to deactivate it), so it
+ * offers neither "Make default" nor "Deactivate"; an inactive locale is activated before it can
+ * be made the default.
  */
 function localesSection(locales, listOrError) {
   const error = errorSlot();
@@ -3035,28 +3037,29 @@ function localesSection(locales, listOrError) {
   const actions = (l) => {
     const path = `/v1/admin/locales/${encodeURIComponent(l.id)}`;
     const label = `${l.name} (${l.locale})`;
+    const patch = (body) => async () => {
+      await api('PATCH', path, body);
+      render();
+    };
     return h(
       'span',
       { class: 'actions tight' },
+      l.is_default || !l.is_active
+        ? null
+        : actionButton('Make default', error, patch({ is_default: true }), {
+            question: `Make ${label} the default locale? The records' own text is then read as ${l.locale}; its translations are kept (not shown while it is the default).`,
+            'aria-label': `Make ${label} the default`,
+          }),
       l.is_default
         ? null
-        : actionButton(
-            'Make default',
-            error,
-            async () => {
-              await api('DELETE', path);
-              try {
-                await add({ locale: l.locale, name: l.name, is_default: true });
-              } catch (e) {
-                throw new Error(`${l.locale} was deleted but not added again: ${e.message}`);
-              }
-              render();
-            },
-            {
-              question: `Make ${label} the default locale? The API sets the default when a locale is added, so ${l.locale} is deleted, with every translation into it, and added again as the default. The records' own text is then read as ${l.locale}.`,
-              'aria-label': `Make ${label} the default`,
-            },
-          ),
+        : l.is_active
+          ? actionButton('Deactivate', error, patch({ is_active: false }), {
+              question: `Deactivate ${label}? Storefront reads no longer offer it; its translations are kept.`,
+              'aria-label': `Deactivate ${label}`,
+            })
+          : actionButton('Activate', error, patch({ is_active: true }), {
+              'aria-label': `Activate ${label}`,
+            }),
       deleteButton('Delete', `Delete the locale ${label} and every translation into it?`, error, async () => {
         await api('DELETE', path);
         render();
@@ -3070,6 +3073,7 @@ function localesSection(locales, listOrError) {
       { label: 'Locale', render: (l) => l.locale },
       { label: 'Name', render: (l) => l.name },
       { label: 'Default', render: (l) => (l.is_default ? 'yes' : '') },
+      { label: 'Status', render: (l) => badge(l.is_active ? 'active' : 'inactive') },
       { label: '', render: actions },
     ]),
     error,

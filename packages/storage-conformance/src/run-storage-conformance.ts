@@ -16,6 +16,7 @@ import { discountsSuite } from './suites/discounts';
 import { eventsWebhooksSuite } from './suites/events-webhooks';
 import { idempotencySuite } from './suites/idempotency';
 import { inventorySuite } from './suites/inventory';
+import { localesSuite } from './suites/locales';
 import { ordersSuite } from './suites/orders';
 import { paginationSuite } from './suites/pagination';
 import { productCountsSuite } from './suites/product-counts';
@@ -51,6 +52,7 @@ export function runStorageConformance(options: StorageConformanceOptions): void 
     ordersSuite(ctx);
     returnsSuite(ctx);
     regionsSuite(ctx);
+    localesSuite(ctx);
     dashboardSuite(ctx);
     idempotencySuite(ctx);
     eventsWebhooksSuite(ctx);

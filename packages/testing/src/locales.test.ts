@@ -87,6 +87,158 @@ describe('store locales', () => {
   });
 });
 
+describe('store locales: update (PATCH)', () => {
+  test('name, is_default (clears the other; false leaves none), is_active; the tag is fixed; unknown id 404; an empty patch changes nothing', async () => {
+    t = await createTestEngine();
+    const en = await t.store.locales.create({ locale: 'en', name: 'English', is_default: true });
+    const ko = await t.store.locales.create({ locale: 'ko', name: 'Korean' });
+    const fr = await t.store.locales.create({ locale: 'fr', name: 'French' });
+    const state = async () =>
+      (await t!.store.locales.list()).data.map((l) => [l.id, l.locale, l.name, l.is_default, l.is_active]);
+
+    expect(await t.store.locales.update(ko.id, { name: ' 한국어 ' })).toEqual({ ...ko, name: '한국어' });
+    expect(await t.store.locales.update(ko.id, { is_default: true })).toEqual({
+      ...ko,
+      name: '한국어',
+      is_default: true,
+    });
+    expect(await state()).toEqual([
+      [en.id, 'en', 'English', false, true],
+      [ko.id, 'ko', '한국어', true, true],
+      [fr.id, 'fr', 'French', false, true],
+    ]);
+    // At most one default: none is allowed.
+    expect((await t.store.locales.update(ko.id, { is_default: false })).is_default).toBe(false);
+    expect((await state()).map((row) => row[3])).toEqual([false, false, false]);
+
+    // An inactive locale: not offered to storefront reads nor to new translations.
+    expect((await t.store.locales.update(fr.id, { is_active: false })).is_active).toBe(false);
+    const product = await shirt(t);
+    await expectCode(
+      t.storefront().products.getStorefront(product.id, { locale: 'fr' }),
+      'not_found',
+      'locale',
+    );
+    const inactive = await expectCode(
+      t.store.translations.upsert({
+        entity_type: 'product',
+        entity_id: product.id,
+        locale: 'fr',
+        field: 'name',
+        value: 'T-shirt',
+      }),
+      'locale_unavailable',
+      'locale',
+    );
+    expect(inactive.message).toBe(
+      `'fr' is inactive; activate it first (PATCH /v1/admin/locales/${fr.id} with is_active: true)`,
+    );
+    expect((await t.store.locales.update(fr.id, { is_active: true })).is_active).toBe(true);
+    expect((await t.storefront().products.getStorefront(product.id, { locale: 'fr' })).name).toBe('T-Shirt');
+
+    const before = await state();
+    await expectCode(t.store.locales.update(en.id, { locale: 'de' } as never), 'parameter_unknown', 'locale');
+    await expectCode(
+      t.store.locales.update(en.id, { is_default: 'yes' } as never),
+      'parameter_invalid',
+      'is_default',
+    );
+    await expectCode(t.store.locales.update(en.id, { name: '' }), 'parameter_invalid', 'name');
+    await expectCode(t.store.locales.update('lcl_nope', { name: 'x' }), 'not_found');
+    await expectCode(t.store.locales.update('lcl_nope', {}), 'not_found');
+    expect(await t.store.locales.update(en.id, {})).toEqual({ ...en, is_default: false });
+    expect(await state()).toEqual(before);
+  });
+
+  test('the default locale stays active: 422 locale_unavailable (param is_active, or is_default for an inactive one), nothing written', async () => {
+    t = await createTestEngine();
+    const en = await t.store.locales.create({ locale: 'en', name: 'English', is_default: true });
+    const ko = await t.store.locales.create({ locale: 'ko', name: 'Korean' });
+    const state = async () =>
+      (await t!.store.locales.list()).data.map((l) => [l.locale, l.name, l.is_default, l.is_active]);
+    const refused = await expectCode(
+      t.store.locales.update(en.id, { is_active: false, name: 'Changed' }),
+      'locale_unavailable',
+      'is_active',
+    );
+    expect(refused.message).toBe(
+      "'en' is the default locale and cannot be deactivated: make another locale the default first",
+    );
+    await expectCode(
+      t.store.locales.update(ko.id, { is_default: true, is_active: false }),
+      'locale_unavailable',
+      'is_active',
+    );
+    expect(await state()).toEqual([
+      ['en', 'English', true, true],
+      ['ko', 'Korean', false, true],
+    ]);
+    await t.store.locales.update(ko.id, { is_active: false });
+    const inactive = await expectCode(
+      t.store.locales.update(ko.id, { is_default: true }),
+      'locale_unavailable',
+      'is_default',
+    );
+    expect(inactive.message).toBe(
+      "'ko' is inactive and cannot be the default locale: activate it too (is_active: true)",
+    );
+    expect(await state()).toEqual([
+      ['en', 'English', true, true],
+      ['ko', 'Korean', false, false],
+    ]);
+    // Activated and made the default at once; the former default may then be deactivated.
+    await t.store.locales.update(ko.id, { is_default: true, is_active: true });
+    await t.store.locales.update(en.id, { is_active: false });
+    expect(await state()).toEqual([
+      ['en', 'English', false, false],
+      ['ko', 'Korean', true, true],
+    ]);
+  });
+
+  test('a new default is read at once by the storefront (its cached pages too); the translations into it are kept, under the same locale id', async () => {
+    t = await createTestEngine();
+    await t.store.locales.create({ locale: 'en', name: 'English', is_default: true });
+    const ko = await t.store.locales.create({ locale: 'ko', name: 'Korean' });
+    const product = await shirt(t);
+    const translation = await t.store.translations.upsert({
+      entity_type: 'product',
+      entity_id: product.id,
+      locale: 'ko',
+      field: 'name',
+      value: '티셔츠',
+    });
+    const shop = t.storefront();
+    const names = async (query: { locale?: string }) => [
+      (await shop.products.getStorefront(product.id, query)).name,
+      (await shop.products.listStorefront(query)).data.map((p) => p.name),
+    ];
+    // Read twice: the second may come from the read model's pages.
+    for (let i = 0; i < 2; i++) expect(await names({ locale: 'ko' })).toEqual(['티셔츠', ['티셔츠']]);
+    expect(await names({})).toEqual(['T-Shirt', ['T-Shirt']]);
+
+    const made = await t.store.locales.update(ko.id, { is_default: true });
+    expect([made.id, made.locale, made.is_default]).toEqual([ko.id, 'ko', true]);
+    // The default locale's text is the records' own: ko now reads the base text.
+    expect(await names({ locale: 'ko' })).toEqual(['T-Shirt', ['T-Shirt']]);
+    expect((await t.store.translations.list('product', product.id)).data).toEqual([translation]);
+    // … and takes no new translation (the default's text is the base text).
+    await expectCode(
+      t.store.translations.upsert({
+        entity_type: 'product',
+        entity_id: product.id,
+        locale: 'ko',
+        field: 'name',
+        value: 'x',
+      }),
+      'locale_unavailable',
+      'locale',
+    );
+    // Made a plain locale again, its translations show again.
+    await t.store.locales.update(ko.id, { is_default: false });
+    expect(await names({ locale: 'ko' })).toEqual(['티셔츠', ['티셔츠']]);
+  });
+});
+
 describe('translations', () => {
   test('upsert by (entity, locale, field): one record, same id, value replaced; list filters by locale', async () => {
     t = await createTestEngine();

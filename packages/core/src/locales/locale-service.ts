@@ -12,6 +12,7 @@ import { negotiateLocale, type StorefrontLocale, type StorefrontLocaleRequest } 
 import {
   isTranslatableField,
   type StoreLocaleCreate,
+  type StoreLocaleUpdate,
   TRANSLATABLE_ENTITY_TYPES,
   type TranslationUpsert,
 } from './schemas';
@@ -109,6 +110,43 @@ export function createLocaleService(ctx: ServiceContext) {
       });
     },
 
+    /**
+     * `PATCH /v1/admin/locales/{id}`: the fields given replace the stored ones (the tag is fixed).
+     * `is_default: true` clears the other default; `false` on the default leaves the store without
+     * one (at most one, decisions §21). The default locale stays active: deactivating it (while it
+     * is or becomes the default) → 422 `locale_unavailable` `param: is_active`; making an inactive
+     * locale the default without activating it → the same, `param: is_default`. Under the
+     * scope's lock, like every locale writer; the write moves the catalog version (storage), so
+     * storefront reads see the new default at once.
+     */
+    async update(scope: Scope, id: string, input: StoreLocaleUpdate) {
+      return write(ctx, scope, async ({ tx }) => {
+        await tx.locales.lock(scope);
+        const updated = await tx.locales.update(scope, id, {
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.is_default !== undefined ? { is_default: input.is_default } : {}),
+          ...(input.is_active !== undefined ? { is_active: input.is_active } : {}),
+        });
+        if (!updated) throw errors.notFound('locale', id);
+        // Thrown after the write: the transaction rolls it back.
+        if (updated.is_default && !updated.is_active) {
+          throw input.is_active === false
+            ? new CommerceError(
+                'locale_unavailable',
+                `'${updated.locale}' is the default locale and cannot be deactivated: make another locale the default first`,
+                { param: 'is_active' },
+              )
+            : new CommerceError(
+                'locale_unavailable',
+                `'${updated.locale}' is inactive and cannot be the default locale: activate it too (is_active: true)`,
+                { param: 'is_default' },
+              );
+        }
+        if (input.is_default === true) await tx.locales.clearDefault(scope, id);
+        return storeLocaleToWire(updated);
+      });
+    },
+
     /** `DELETE /v1/admin/locales/{id}`: the locale and its translations. */
     async delete(scope: Scope, id: string) {
       return write(ctx, scope, async ({ tx }) => {
@@ -122,8 +160,8 @@ export function createLocaleService(ctx: ServiceContext) {
 
     /**
      * `PUT /v1/admin/translations`: creates or replaces the translation of (entity, locale, field).
-     * Unknown entity → 404 (`param: entity_id`); a locale the store does not have (active), or its
-     * default locale (whose text is the base text) → 422 `locale_unavailable`.
+     * Unknown entity → 404 (`param: entity_id`); a locale the store does not have, an inactive
+     * one, or its default locale (whose text is the base text) → 422 `locale_unavailable`.
      */
     async upsertTranslation(scope: Scope, input: TranslationUpsert) {
       if (!isTranslatableField(input.entity_type, input.field)) {
@@ -142,13 +180,15 @@ export function createLocaleService(ctx: ServiceContext) {
           });
         }
         const tag = canonicalLocale(input.locale);
-        const locale = locales.find((l) => l.locale === tag && l.is_active);
-        if (locale === undefined || locale.is_default) {
+        const locale = locales.find((l) => l.locale === tag);
+        if (locale === undefined || !locale.is_active || locale.is_default) {
           throw new CommerceError(
             'locale_unavailable',
             locale === undefined
               ? `The store has no locale '${input.locale}'; add it first (POST /v1/admin/locales)`
-              : `'${locale.locale}' is the default locale: its text is the record's own`,
+              : !locale.is_active
+                ? `'${locale.locale}' is inactive; activate it first (PATCH /v1/admin/locales/${locale.id} with is_active: true)`
+                : `'${locale.locale}' is the default locale: its text is the record's own`,
             { param: 'locale' },
           );
         }

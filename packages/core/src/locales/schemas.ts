@@ -99,6 +99,22 @@ export const StoreLocaleCreateSchema: StoreLocaleCreateSchema = storeLocaleCreat
 export type StoreLocaleCreate = z.infer<typeof StoreLocaleCreateSchema>;
 
 /**
+ * `PATCH /v1/admin/locales/{id}`: `{ name?, is_default?, is_active? }`, the fields given replace
+ * the stored ones; the tag is fixed (`locale` → 400 `parameter_unknown`). The rules between the
+ * fields (the default is active) are the service's.
+ */
+export interface StoreLocaleUpdateSchema extends Named<typeof storeLocaleUpdateSchema> {}
+const storeLocaleUpdateSchema = z
+  .strictObject({
+    name: RequiredTextSchema.optional(),
+    is_default: z.boolean().optional(),
+    is_active: z.boolean().optional(),
+  })
+  .meta({ id: 'UpdateStoreLocaleInput' });
+export const StoreLocaleUpdateSchema: StoreLocaleUpdateSchema = storeLocaleUpdateSchema;
+export type StoreLocaleUpdate = z.infer<typeof StoreLocaleUpdateSchema>;
+
+/**
  * `PUT /v1/admin/translations`: upserts by (entity, locale, field). `field` must be one of the
  * entity type's translatable fields (400, `param: field`); `locale` is checked against the
  * store's locales by the service (422 `locale_unavailable`).

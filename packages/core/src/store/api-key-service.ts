@@ -102,14 +102,21 @@ export function createApiKeyService(ctx: ServiceContext, keyCache: ApiKeyCache) 
       });
     },
 
+    /**
+     * `GET /v1/admin/api-keys`: the keys of the scope that are not revoked (the storage leaves
+     * revoked ones out; the record has no field that would tell them apart).
+     */
     async list(scope: Scope, page: PageRequest<'created_at'>) {
       const result = await read(ctx, (tx) => tx.apiKeys.list(scope, page));
       return { ...result, data: result.data.map(apiKeyToWire) };
     },
 
+    /** `GET /v1/admin/api-keys/{id}`: a revoked or unknown key → 404, as rotate and delete answer. */
     async get(scope: Scope, id: string) {
       const record = await read(ctx, (tx) => tx.apiKeys.get(scope, id));
-      if (!record) throw new CommerceError('not_found', `No such API key: '${id}'`);
+      if (!record || record.revoked_at !== null) {
+        throw new CommerceError('not_found', `No such API key: '${id}'`);
+      }
       return apiKeyToWire(record);
     },
 

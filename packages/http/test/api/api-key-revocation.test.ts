@@ -152,4 +152,44 @@ describeApi('API key revocation and rotation across engines (issue 19)', (api) =
     expect((await api().post('/v1/admin/api-keys/key_doesnotexist/rotate')).status).toBe(404);
     expect((await read(created.key)).status).toBe(401);
   });
+
+  test('a revoked key is gone: left out of GET /v1/admin/api-keys (total_count too, every page), GET by id and DELETE again → 404 not_found', async () => {
+    const listed = async () =>
+      expectStatus(await api().get('/v1/admin/api-keys?limit=100'), 200).body as {
+        data: { id: string }[];
+        total_count: number;
+      };
+    const kept = await newKey();
+    const revoked = await newKey();
+    const before = await listed();
+    expect(before.data.map((k) => k.id)).toEqual(expect.arrayContaining([kept.id, revoked.id]));
+    expectStatus(await api().delete(`/v1/admin/api-keys/${revoked.id}`), 200);
+    const after = await listed();
+    expect(after.data.map((k) => k.id)).toContain(kept.id);
+    expect(after.data.map((k) => k.id)).not.toContain(revoked.id);
+    expect(after.total_count).toBe(before.total_count - 1);
+    // Paged one by one, the revoked key never shows either.
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = expectStatus(
+        await api().get(`/v1/admin/api-keys?limit=1${cursor ? `&starting_after=${cursor}` : ''}`),
+        200,
+      ).body as { data: { id: string }[]; has_more: boolean; next_cursor: string | null };
+      seen.push(...page.data.map((k) => k.id));
+      cursor = page.has_more ? page.next_cursor : null;
+    } while (cursor !== null);
+    expect(seen.sort()).toEqual(after.data.map((k) => k.id).sort());
+    for (const res of [
+      await api().get(`/v1/admin/api-keys/${revoked.id}`),
+      await api().delete(`/v1/admin/api-keys/${revoked.id}`),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(res.body.error).toMatchObject({
+        code: 'not_found',
+        message: `No such API key: '${revoked.id}'`,
+      });
+    }
+    expectStatus(await api().get(`/v1/admin/api-keys/${kept.id}`), 200);
+  });
 });

@@ -130,6 +130,89 @@ describeApi('locales: admin', (api) => {
   });
 });
 
+describeApi('locales: PATCH', (api) => {
+  test('PATCH /v1/admin/locales/{id}: the default moves (same id, translations kept) and the storefront answers it at once; 422 deactivating the default; 400s; 404', async () => {
+    const en = await ok(api().post('/v1/admin/locales', { locale: 'en', name: 'English', is_default: true }));
+    const ko = await ok(api().post('/v1/admin/locales', { locale: 'ko', name: 'Korean' }));
+    const product = await shirt(api());
+    const translation = await ok(
+      put(api(), '/v1/admin/translations', {
+        entity_type: 'product',
+        entity_id: product.id,
+        locale: 'ko',
+        field: 'name',
+        value: '티셔츠',
+      }),
+    );
+    const read = async (headers: Record<string, string> = {}) => {
+      const res = await api().storefront.get(`/v1/storefront/products/${product.id}`, { headers });
+      expect(res.status).toBe(200);
+      return [res.headers.get('content-language'), res.body.name];
+    };
+    // Read twice: the second may be served from the read model's pages.
+    for (let i = 0; i < 2; i++) expect(await read()).toEqual(['en', 'T-Shirt']);
+    expect(await read({ 'Accept-Language': 'ko' })).toEqual(['ko', '티셔츠']);
+
+    const made = await ok(api().patch(`/v1/admin/locales/${ko.id}`, { is_default: true }));
+    expect(made).toEqual({ ...ko, is_default: true });
+    expect(await read()).toEqual(['ko', 'T-Shirt']);
+    expect(await read({ 'Accept-Language': 'en' })).toEqual(['en', 'T-Shirt']);
+    expect((await ok(api().get('/v1/admin/locales'))).data).toEqual([
+      { ...en, is_default: false },
+      { ...ko, is_default: true },
+    ]);
+    expect((await ok(api().get(`/v1/admin/translations/product/${product.id}`))).data).toEqual([translation]);
+
+    expectError(
+      await api().patch(`/v1/admin/locales/${ko.id}`, { is_active: false }),
+      422,
+      'locale_unavailable',
+      'is_active',
+    );
+    const refused = await api().patch(`/v1/admin/locales/${ko.id}`, { is_active: false });
+    expect(refused.body.error).toMatchObject({
+      type: 'invalid_request_error',
+      message: "'ko' is the default locale and cannot be deactivated: make another locale the default first",
+    });
+    expectError(
+      await api().patch(`/v1/admin/locales/${en.id}`, { locale: 'de' }),
+      400,
+      'parameter_unknown',
+      'locale',
+    );
+    expectError(
+      await api().patch(`/v1/admin/locales/${en.id}`, { is_active: 'no' }),
+      400,
+      'parameter_invalid',
+      'is_active',
+    );
+    expectError(await api().patch('/v1/admin/locales/lcl_nope', { name: 'x' }), 404, 'not_found');
+    expectError(
+      await api().patch(`/v1/admin/locales/${en.id}`, { name: 'x' }, { key: api().keys.publishable }),
+      403,
+      'forbidden',
+    );
+    // An empty body is `{}` (decisions §4): nothing changes, the locale is answered.
+    expect(await ok(api().patch(`/v1/admin/locales/${en.id}`))).toEqual({ ...en, is_default: false });
+
+    // No default at all is allowed: the base text then has no Content-Language.
+    expect(
+      await ok(api().patch(`/v1/admin/locales/${ko.id}`, { is_default: false, name: '한국어' })),
+    ).toEqual({ ...ko, name: '한국어' });
+    expect(await read()).toEqual([null, 'T-Shirt']);
+    expect(await read({ 'Accept-Language': 'ko' })).toEqual(['ko', '티셔츠']);
+    // A deactivated locale is no longer offered.
+    await ok(api().patch(`/v1/admin/locales/${ko.id}`, { is_active: false }));
+    expectError(
+      await api().storefront.get(`/v1/storefront/products/${product.id}?locale=ko`),
+      404,
+      'not_found',
+      'locale',
+    );
+    expect(await read({ 'Accept-Language': 'ko' })).toEqual([null, 'T-Shirt']);
+  });
+});
+
 describeApi(
   'translations: admin',
   (api) => {

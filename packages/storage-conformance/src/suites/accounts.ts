@@ -1,3 +1,4 @@
+import type { ApiKeyRecord } from '@cartwright/core/storage';
 import { describe, expect, it } from 'vitest';
 import { expectCommerceError } from '../expect-error';
 import {
@@ -189,6 +190,36 @@ export function accountsSuite(ctx: SuiteContext): void {
         revoked_at: 50,
         last_used_at: 77,
       });
+    });
+
+    it('apiKeys.list leaves revoked keys out (total_count too, every page); get still answers a revoked key', async () => {
+      const scope = newScope();
+      const keys = [1, 2, 3, 4].map((n) =>
+        makeApiKey(scope, { name: `k${n}`, created_at: 1_700_000_000_000 + n }),
+      );
+      await ctx.tx(async (tx) => {
+        for (const key of keys) await tx.apiKeys.insert(key);
+      });
+      const [k1, k2, k3, k4] = keys as [ApiKeyRecord, ApiKeyRecord, ApiKeyRecord, ApiKeyRecord];
+      await ctx.tx(async (tx) => {
+        expect(await tx.apiKeys.revoke(scope, k2.id, 60)).toBe(true);
+        expect(await tx.apiKeys.revoke(scope, k4.id, 61)).toBe(true);
+      });
+      const first = await ctx.read((r) =>
+        r.apiKeys.list(scope, { limit: 1, sort: 'created_at', order: 'asc' }),
+      );
+      expect(first.data).toEqual([k1]);
+      expect([first.total_count, first.has_more]).toEqual([2, true]);
+      const second = await ctx.read((r) =>
+        r.apiKeys.list(scope, {
+          limit: 1,
+          sort: 'created_at',
+          order: 'asc',
+          starting_after: first.next_cursor ?? undefined,
+        }),
+      );
+      expect(second).toEqual({ data: [k3], total_count: 2, has_more: false, next_cursor: null });
+      expect(await ctx.read((r) => r.apiKeys.get(scope, k2.id))).toEqual({ ...k2, revoked_at: 60 });
     });
   });
 

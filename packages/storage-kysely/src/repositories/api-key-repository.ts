@@ -43,12 +43,17 @@ const rotate = template(({ db }, p: Slots<'store_id' | 'mode' | 'id' | 'key_hash
 const touch = template(({ db }, p: Slots<'id' | 'at'>) =>
   db.updateTable('api_keys').set({ last_used_at: p.at }).where('id', '=', p.id),
 );
+/** The scope's live keys: revoked ones are left out (the port's `list`). */
 const list = keysetList({
   table: 'api_keys',
   sorts: { created_at: ['created_at'] },
   filterKey: () => '',
   base: ({ db }, p) =>
-    db.selectFrom('api_keys').where('store_id', '=', p.store_id).where('mode', '=', p.mode),
+    db
+      .selectFrom('api_keys')
+      .where('store_id', '=', p.store_id)
+      .where('mode', '=', p.mode)
+      .where('revoked_at', 'is', null),
 });
 
 export function decodeApiKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {

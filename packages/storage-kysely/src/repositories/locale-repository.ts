@@ -12,6 +12,7 @@ import type { DialectCapabilities } from '../dialects/dialect-capabilities';
 import { insertRows, insertTemplate } from '../query/insert-template';
 import type { QueryRunner } from '../query/query-runner';
 import { type Slots, template } from '../query/template';
+import { updateArgs, updateTemplate } from '../query/update-template';
 import type { StoreLocalesTable, TranslationsTable } from '../schema/database';
 import { scoped } from './scoped-args';
 
@@ -20,6 +21,8 @@ type ScopeSlots = 'store_id' | 'mode';
 // ---------------------------------------------------------------- store locales
 
 const insertLocale = insertTemplate('store_locales');
+/** `update store_locales set <given columns> where <scoped key> returning *` (MariaDB: see mysql-dialect.ts). */
+const updateLocale = updateTemplate('store_locales');
 /** Postgres and MariaDB: the store's row lock, taken by every writer of its locales and translations. */
 const lockStore = template(({ db }, p: Slots<'store_id'>) =>
   db.selectFrom('stores').select('id').where('id', '=', p.store_id).forNoKeyUpdate(),
@@ -89,6 +92,27 @@ export class KyselyLocaleRepository implements LocaleRepository {
     await insertRows(this.q, insertLocale, 'store_locales', [
       { ...record, is_default: c.bool(record.is_default), is_active: c.bool(record.is_active) },
     ]);
+  }
+
+  async update(
+    scope: Scope,
+    id: string,
+    patch: Parameters<LocaleRepository['update']>[2],
+  ): Promise<StoreLocaleRecord | null> {
+    const c = this.q.caps;
+    const { shape, args } = updateArgs(
+      {
+        name: patch.name,
+        is_default: patch.is_default === undefined ? undefined : c.bool(patch.is_default),
+        is_active: patch.is_active === undefined ? undefined : c.bool(patch.is_active),
+      },
+      scoped(scope, { id }),
+    );
+    const row =
+      shape.columns.length === 0
+        ? await this.q.first(localeById, scoped(scope, { id }))
+        : await this.q.first(updateLocale, args, shape);
+    return row ? decodeLocale(row, c) : null;
   }
 
   async clearDefault(scope: Scope, except_id: string): Promise<void> {

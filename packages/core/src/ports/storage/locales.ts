@@ -59,6 +59,15 @@ export interface LocaleRepository {
   list(scope: Scope): Promise<StoreLocaleRecord[]>;
   /** Tag unique per scope → `duplicate_locale` (param `locale`). */
   insert(record: StoreLocaleRecord): Promise<void>;
+  /**
+   * Writes the given fields of the scope's locale `id` (the tag and `created_at` are fixed); the
+   * record after, or null when there is none. An empty patch writes nothing and answers the record.
+   */
+  update(
+    scope: Scope,
+    id: string,
+    patch: Partial<Pick<StoreLocaleRecord, 'name' | 'is_default' | 'is_active'>>,
+  ): Promise<StoreLocaleRecord | null>;
   /** Clears `is_default` on every locale of the scope but `except_id`. */
   clearDefault(scope: Scope, except_id: string): Promise<void>;
   /** Deletes the locale; the deleted record, or null when there was none. */

@@ -53,7 +53,9 @@ export interface ApiKeyRepository {
   /** Global lookup by hash (the key tells its own store and mode). Revoked keys included. */
   findByHash(key_hash: string): Promise<ApiKeyRecord | null>;
   insert(record: ApiKeyRecord): Promise<void>;
+  /** The scope's key, revoked or not (`revoked_at` tells). */
   get(scope: Scope, id: string): Promise<ApiKeyRecord | null>;
+  /** The scope's keys that are not revoked (`revoked_at` null); `total_count` counts those only. */
   list(scope: Scope, page: PageRequest<'created_at'>): Promise<Page<ApiKeyRecord>>;
   /** Sets revoked_at; returns false if no such unrevoked key. */
   revoke(scope: Scope, id: string, at: Millis): Promise<boolean>;
