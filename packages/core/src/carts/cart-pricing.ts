@@ -76,8 +76,12 @@ export interface LoadAndPriceInput {
 
 /** Records a use case has already loaded, handed to {@link loadAndPrice} instead of re-read. */
 export interface KnownPricingRecords {
-  /** A shipping method read in this transaction; used when `shipping_method_id` names it. */
-  shipping_method?: ShippingMethodRecord | undefined;
+  /**
+   * A shipping method read in this transaction (`shippingMethods.get` of `id`, or the method a
+   * cart locked in this transaction names: `record` null when there is no such method); used
+   * when `shipping_method_id` is `id`.
+   */
+  shipping_method?: { id: string; record: ShippingMethodRecord | null } | undefined;
   /**
    * A `discounts.listForPricing` result over (at least) every one of `discount_codes`, or that
    * read still in flight.
@@ -91,6 +95,12 @@ export interface KnownPricingRecords {
   automatic?: DiscountRecord[] | undefined;
   /** A `products.getPurchasable` result; used when it covers every item's variant. */
   purchasable?: PurchasableVariant[] | undefined;
+  /**
+   * The variant ids `purchasable` was read for, found or not: one of them that `purchasable`
+   * lacks is unknown or deleted, and covered all the same (without this, only the variants found
+   * are). A variant outside both is read again, with the rest, as without `purchasable`.
+   */
+  purchasable_for?: ReadonlySet<string> | undefined;
   /**
    * For {@link priceStoredCart}: the cart's customer as read in this transaction (`customers.get`
    * of its `customer_id`; null when there is no such customer).
@@ -129,8 +139,8 @@ export interface PricingRecords {
  * checkout counts), and only for a cart in a region (decisions §19) the region, the currency
  * rates and the region's prices of the items' variants (3, in the same round trip).
  * The shipping method, the discounts and the variants are not read again when the caller passes
- * them in `known` (a PATCH that just validated the method, a discount code just looked up, the
- * automatic discounts or variants read together with the cart).
+ * them in `known` (what a cart write read beside the cart's lock, a discount code just looked up,
+ * the automatic discounts or variants read together with a new cart).
  *
  * Decisions:
  * - Items whose variant is unknown or deleted are not priced (they would have no price); the cart
@@ -168,9 +178,12 @@ export function readPricingRecords(
   const codes = [...new Set(input.discount_codes)];
   const knownMethod = known?.shipping_method;
   const knownVariants = known?.purchasable;
+  const readFor = known?.purchasable_for;
   const covered =
     knownVariants !== undefined &&
-    variantIds.every((id) => knownVariants.some((entry) => entry.variant.id === id));
+    variantIds.every(
+      (id) => readFor?.has(id) === true || knownVariants.some((entry) => entry.variant.id === id),
+    );
   const discounts =
     known?.discounts ??
     (codes.length === 0 && known?.automatic !== undefined
@@ -181,7 +194,7 @@ export function readPricingRecords(
     input.shipping_method_id === null
       ? null
       : knownMethod?.id === input.shipping_method_id
-        ? knownMethod
+        ? knownMethod.record
         : tx.shippingMethods.get(scope, input.shipping_method_id),
     discounts ?? tx.discounts.listForPricing(scope, codes),
     input.region_id == null

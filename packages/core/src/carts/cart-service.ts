@@ -3,10 +3,13 @@ import type {
   CartAggregate,
   CartItemRecord,
   CartPatch,
+  CustomerRecord,
   DiscountRecord,
   LockedCart,
+  PurchasableVariant,
   Repositories,
   Scope,
+  ShippingMethodRecord,
   StoreRecord,
 } from '../ports/storage';
 import type { DiscountRejectionCode } from '../pricing';
@@ -79,23 +82,76 @@ export function createCartService(ctx: ServiceContext) {
    * (docs/contract.md#cart-concurrency: writes to one cart run one after another, each seeing the
    * items the one before committed) with its open checkout attempt for {@link assertCartWritable},
    * and — sent right behind the lock, so it waits for it like the reads after it always did — the
-   * store and the active automatic discounts pricing will need (the latter only when `automatic`;
-   * unchecked: callers check them where they always did).
+   * store and the active automatic discounts pricing will need (the latter unless `automatic` is
+   * false; unchecked: callers check them where they always did), and with `prefetch` the pricing
+   * reads that depend only on the cart's id and the request (see {@link WritePrefetch}).
+   *
+   * Nothing read is used before the cart is found and the actor may act on it (404 otherwise,
+   * whatever the prefetch found): the prefetch only reads.
    */
   async function loadForWrite(
     tx: Repositories,
     scope: Scope,
     actor: CartActor,
     id: string,
-    automatic = true,
-  ): Promise<{ cart: LockedCart; store: StoreRecord | null; automatic: DiscountRecord[] | undefined }> {
-    const [cart, store, discounts] = await Promise.all([
+    options: { automatic?: boolean; prefetch?: WritePrefetch } = {},
+  ): Promise<LoadedForWrite> {
+    const { prefetch } = options;
+    const method = prefetch?.shipping_method;
+    const [cart, store, discounts, purchasable, shippingMethod, customer] = await Promise.all([
       tx.carts.get(scope, id, { forUpdate: true }),
       tx.stores.get(scope.store_id),
-      automatic ? tx.discounts.listForPricing(scope, []) : undefined,
+      options.automatic === false ? undefined : tx.discounts.listForPricing(scope, []),
+      prefetch ? tx.products.getPurchasableForCart(scope, id, prefetch.variant_ids) : undefined,
+      method === undefined
+        ? undefined
+        : method === 'cart'
+          ? tx.shippingMethods.getForCart(scope, id)
+          : tx.shippingMethods.get(scope, method.id),
+      prefetch?.customer_id == null ? undefined : tx.customers.get(scope, prefetch.customer_id),
     ]);
     if (!cart || !canActOnCart(cart, actor)) throw cartNotFound(id);
-    return { cart, store, automatic: discounts?.automatic };
+    const loaded: LoadedForWrite = { cart, store, automatic: discounts?.automatic };
+    if (!prefetch || purchasable === undefined) return loaded;
+    // The variants of the cart's items as locked: a cart's items change only under its lock
+    // (SQLite: the writer lock), so the prefetch, a statement behind the lock, read the variants
+    // of these same items — a variant among them it did not find is unknown or deleted. The
+    // same holds for the method the cart names.
+    const methodId = method === 'cart' ? cart.shipping_method_id : (method?.id ?? null);
+    loaded.prefetched = {
+      purchasable,
+      purchasable_for: new Set([...cart.items.map((item) => item.variant_id), ...prefetch.variant_ids]),
+      shipping_method:
+        methodId === null || shippingMethod === undefined
+          ? undefined
+          : { id: methodId, record: shippingMethod },
+      customer:
+        prefetch.customer_id == null || customer === undefined
+          ? undefined
+          : { id: prefetch.customer_id, record: customer },
+    };
+    return loaded;
+  }
+
+  /**
+   * The records a cart written by this request is priced on without reading them again: the
+   * automatic discounts, and what the prefetch of {@link loadForWrite} read (its customer only
+   * when it is the written cart's).
+   */
+  function knownFor(
+    loaded: Omit<LoadedForWrite, 'cart' | 'store'>,
+    next: CartAggregate,
+  ): KnownPricingRecords {
+    const { automatic, prefetched } = loaded;
+    if (!prefetched) return { automatic };
+    const { customer } = prefetched;
+    return {
+      automatic,
+      purchasable: prefetched.purchasable,
+      purchasable_for: prefetched.purchasable_for,
+      shipping_method: prefetched.shipping_method,
+      customer: customer !== undefined && customer.id === next.customer_id ? customer.record : undefined,
+    };
   }
 
   /** A customer id set by a secret key must name a customer of the scope (404 otherwise). */
@@ -115,16 +171,19 @@ export function createCartService(ctx: ServiceContext) {
     return { store, result };
   }
 
-  /** Prices a cart written by this request, on the store and discounts its first round trip read. */
+  /**
+   * Prices a cart written by this request, on the store, discounts and prefetched records its
+   * first round trip read ({@link knownFor}).
+   */
   function pricedAfterLoad(
     tx: Repositories,
     scope: Scope,
-    loaded: { store: StoreRecord | null; automatic: DiscountRecord[] | undefined },
+    loaded: Omit<LoadedForWrite, 'cart'>,
     cart: CartAggregate,
     now: number,
   ): Promise<PricedCart> {
     const store = storeOrThrow(loaded.store);
-    return priceStoredCart(tx, { scope, store, cart, now, known: { automatic: loaded.automatic } });
+    return priceStoredCart(tx, { scope, store, cart, now, known: knownFor(loaded, cart) });
   }
 
   /**
@@ -290,7 +349,21 @@ export function createCartService(ctx: ServiceContext) {
     async update(scope: Scope, actor: CartActor, id: string, input: CartUpdate) {
       return write(ctx, scope, async (work) => {
         const { tx, now } = work;
-        const loaded = await loadForWrite(tx, scope, actor, id);
+        // Beside the lock: the cart's variants, the method the cart will name (the one set here,
+        // else its own) and the customer it will belong to (the one set here, else most likely
+        // the caller's) — with neither a region nor codes, pricing then reads nothing more.
+        const loaded = await loadForWrite(tx, scope, actor, id, {
+          prefetch: {
+            variant_ids: [],
+            shipping_method:
+              input.shipping_method_id === undefined
+                ? 'cart'
+                : input.shipping_method_id === null
+                  ? undefined
+                  : { id: input.shipping_method_id },
+            customer_id: input.customer_id !== undefined ? input.customer_id : actor.customer_id,
+          },
+        });
         const { cart } = loaded;
         assertCartWritable(cart);
         if (input.customer_id != null) assertMaySetCustomer(input.customer_id, actor);
@@ -312,13 +385,10 @@ export function createCartService(ctx: ServiceContext) {
           ...(input.region_id !== undefined && { region_id: input.region_id }),
         };
         const next: CartAggregate = { ...cart, ...patch };
-        // One round trip: the customer set here is the one the cart is priced for, and the
-        // method set here the one pricing reads.
-        const read = await readStoredCartPricing(tx, {
-          scope,
-          cart: next,
-          known: { automatic: loaded.automatic },
-        });
+        // The customer set here is the one the cart is priced for, and the method set here the
+        // one pricing reads; what the first round trip did not read (the cart's codes, its
+        // region's records, a customer other than the prefetched one) is read in one round trip.
+        const read = await readStoredCartPricing(tx, { scope, cart: next, known: knownFor(loaded, next) });
         if (input.customer_id != null && input.customer_id !== actor.customer_id && !read.customer) {
           throw customerNotFound(input.customer_id);
         }
@@ -359,7 +429,11 @@ export function createCartService(ctx: ServiceContext) {
     async addItem(scope: Scope, actor: CartActor, id: string, input: CartItemAdd) {
       return write(ctx, scope, async (work) => {
         const { tx, now } = work;
-        const loaded = await loadForWrite(tx, scope, actor, id);
+        // Beside the lock: the variants of the cart's items and of the one added, and the
+        // caller's customer (the cart's, when it is a customer's cart).
+        const loaded = await loadForWrite(tx, scope, actor, id, {
+          prefetch: { variant_ids: [input.variant_id], customer_id: actor.customer_id },
+        });
         const { cart } = loaded;
         assertCartWritable(cart);
         const existing = cart.items.find((item) => item.variant_id === input.variant_id);
@@ -449,7 +523,7 @@ export function createCartService(ctx: ServiceContext) {
     async applyDiscount(scope: Scope, actor: CartActor, id: string, code: string) {
       return write(ctx, scope, async (work) => {
         const { tx, now } = work;
-        const loaded = await loadForWrite(tx, scope, actor, id, false);
+        const loaded = await loadForWrite(tx, scope, actor, id, { automatic: false });
         const { cart } = loaded;
         assertCartWritable(cart);
         // One look-up serves both the code asked for and pricing (the cart's other codes); the
@@ -725,6 +799,39 @@ export function createCartService(ctx: ServiceContext) {
 }
 
 export type CartService = ReturnType<typeof createCartService>;
+
+/**
+ * Pricing reads a cart write sends beside the cart's lock, before the cart is known (see
+ * `loadForWrite`): each depends only on the cart's id and the request, and runs after the lock
+ * is granted like every read pricing uses. What they read is used only when it is what pricing
+ * would read: a variant outside the set read, or another customer, is read as before.
+ */
+interface WritePrefetch {
+  /** Variants the written cart holds besides the cart's items (an added item's). */
+  variant_ids: readonly string[];
+  /**
+   * The shipping method the written cart names: `{ id }` (set by the request), `'cart'` (the one
+   * the cart names, read by the cart's id); omitted, none is read.
+   */
+  shipping_method?: { id: string } | 'cart' | undefined;
+  /** The customer the written cart most likely belongs to (null: none is read). */
+  customer_id: string | null;
+}
+
+/** What `loadForWrite` read. */
+interface LoadedForWrite {
+  cart: LockedCart;
+  store: StoreRecord | null;
+  automatic: DiscountRecord[] | undefined;
+  /** What its {@link WritePrefetch} read, as `KnownPricingRecords` take it. */
+  prefetched?: {
+    purchasable: PurchasableVariant[];
+    /** The variants of the cart's items (as locked) and the prefetch's `variant_ids`. */
+    purchasable_for: ReadonlySet<string>;
+    shipping_method: { id: string; record: ShippingMethodRecord | null } | undefined;
+    customer: { id: string; record: CustomerRecord | null } | undefined;
+  };
+}
 
 /**
  * Writes `patch` to a cart the caller read `forUpdate` in this transaction, as one of the last

@@ -1,7 +1,10 @@
-import type { ProductAggregate, ProductListFilter } from '@cartwright/core/storage';
+import type { Scope } from '@cartwright/core';
+import type { ProductAggregate, ProductListFilter, PurchasableVariant } from '@cartwright/core/storage';
 import { describe, expect, it } from 'vitest';
 import { expectCommerceError } from '../expect-error';
 import {
+  makeCart,
+  makeCartItem,
   makeInventory,
   makeProduct,
   makeShippingMethod,
@@ -371,6 +374,62 @@ export function catalogSuite(ctx: SuiteContext): void {
       }
     });
 
+    it("getPurchasableForCart: the variants of the cart's items (as the statement reads them) and the extra ids, each once, as getPurchasable reads them; an unknown cart or another mode reads only what is there", async () => {
+      const scope = newScope();
+      const products = Array.from({ length: 8 }, (_, i) =>
+        makeProduct(scope, { prices: [100 + i, 200 + i, 300 + i] }),
+      );
+      const all = products.flatMap((product) => product.variants.map((variant) => variant.id));
+      const deleted = all[3]!;
+      const cart = makeCart(scope);
+      cart.items = [all[0]!, all[1]!, deleted, 'var_missing', all[2]!].map((variant_id, i) =>
+        makeCartItem(cart.id, variant_id, { created_at: i }),
+      );
+      const other = makeCart(scope, { items: [] });
+      other.items = [makeCartItem(other.id, all[4]!)];
+      await ctx.tx(async (tx) => {
+        for (const product of products) await tx.products.insert(product);
+        await tx.carts.insert(cart);
+        await tx.carts.insert(other);
+        await tx.products.deleteVariant(scope, deleted, 2);
+      });
+      const sorted = (entries: PurchasableVariant[]) =>
+        [...entries].sort((a, b) => (a.variant.id < b.variant.id ? -1 : 1));
+      const cartVariants = cart.items.map((item) => item.variant_id);
+      for (const count of [0, 1, 2, 15, 16, 17, 20]) {
+        // `count` distinct ids: one also in the cart (and repeated), an unknown and a deleted one.
+        const distinct = [all[1]!, 'var_missing', deleted, ...all.slice(5)].slice(0, count);
+        const extra = count > 0 ? [...distinct, all[1]!] : [];
+        const found = await ctx.read((r) => r.products.getPurchasableForCart(scope, cart.id, extra));
+        const expected = await ctx.read((r) => r.products.getPurchasable(scope, [...cartVariants, ...extra]));
+        expect(found.map((entry) => entry.variant.id).sort()).toEqual(
+          [
+            ...new Set([
+              all[0]!,
+              all[1]!,
+              all[2]!,
+              ...extra.filter((id) => id !== deleted && id !== 'var_missing'),
+            ]),
+          ].sort(),
+        );
+        expect(sorted(found)).toEqual(sorted(expected));
+      }
+      const read = (s: Scope, cart_id: string, extra: string[]) =>
+        ctx.read((r) => r.products.getPurchasableForCart(s, cart_id, extra));
+      expect((await read(scope, other.id, [])).map((entry) => entry.variant.id)).toEqual([all[4]!]);
+      expect((await read(scope, 'cart_missing', [all[5]!])).map((entry) => entry.variant.id)).toEqual([
+        all[5]!,
+      ]);
+      expect(await read(scope, 'cart_missing', [])).toEqual([]);
+      expect(await read(otherMode(scope), cart.id, [all[5]!])).toEqual([]);
+      // Inside a transaction: the items it wrote.
+      const added = await ctx.tx(async (tx) => {
+        await tx.carts.insertItem(scope, makeCartItem(other.id, all[6]!, { created_at: 5 }));
+        return tx.products.getPurchasableForCart(scope, other.id, []);
+      });
+      expect(added.map((entry) => entry.variant.id).sort()).toEqual([all[4]!, all[6]!].sort());
+    });
+
     it('list filters: status, type, q (case-insensitive substring, wildcards literal), tags (AND), inclusive price bounds', async () => {
       const scope = newScope();
       const insert = (p: ProductAggregate) => ctx.tx((tx) => tx.products.insert(p));
@@ -461,6 +520,34 @@ export function catalogSuite(ctx: SuiteContext): void {
         await ctx.tx((tx) => tx.shippingMethods.update(scope, b.id, { name: 'x', updated_at: 11 })),
       ).toBeNull();
       expect(await names({})).toEqual(['C', 'A']);
+    });
+
+    it('getForCart: the method the cart names (inactive too, as get); null without one, for an unknown or deleted method, an unknown cart, another mode', async () => {
+      const scope = newScope();
+      const method = makeShippingMethod(scope, { is_active: false, metadata: { zone: 'EU' } });
+      const later = makeShippingMethod(scope, { name: 'Express' });
+      const named = makeCart(scope, { shipping_method_id: method.id });
+      const none = makeCart(scope);
+      const unknown = makeCart(scope, { shipping_method_id: 'ship_missing' });
+      await ctx.tx(async (tx) => {
+        await tx.shippingMethods.insert(method);
+        await tx.shippingMethods.insert(later);
+        for (const cart of [named, none, unknown]) await tx.carts.insert(cart);
+      });
+      const of = (s: Scope, cart_id: string) => ctx.read((r) => r.shippingMethods.getForCart(s, cart_id));
+      expect(await of(scope, named.id)).toEqual(method);
+      expect(await of(scope, none.id)).toBeNull();
+      expect(await of(scope, unknown.id)).toBeNull();
+      expect(await of(scope, 'cart_missing')).toBeNull();
+      expect(await of(otherMode(scope), named.id)).toBeNull();
+      // Inside a transaction: the method it set.
+      const set = await ctx.tx(async (tx) => {
+        await tx.carts.update(scope, none.id, { shipping_method_id: later.id, updated_at: 2 });
+        return tx.shippingMethods.getForCart(scope, none.id);
+      });
+      expect(set).toEqual(later);
+      await ctx.tx((tx) => tx.shippingMethods.delete(scope, method.id, 3));
+      expect(await of(scope, named.id)).toBeNull();
     });
   });
 }

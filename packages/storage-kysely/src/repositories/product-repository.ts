@@ -18,6 +18,7 @@ import type {
 } from '@cartwright/core/storage';
 import { nameWordsText, searchText, wordStartNeedle } from '@cartwright/core/storage-rules';
 import { type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import type { DialectCapabilities } from '../dialects/dialect-capabilities';
 import { insertRows, insertTemplate } from '../query/insert-template';
 import { keysetList, runKeysetList, type SortKey } from '../query/keyset-list';
 import type { QueryRunner } from '../query/query-runner';
@@ -139,6 +140,27 @@ const purchasable = shapedTemplate(
           : caps.inList(sql.ref('v.id'), p.ids),
       )
       .where(sql<SqlBool>`v.deleted_at is null`),
+);
+
+/**
+ * {@link purchasable} of the variants of a cart's items and of `count` more ids (`id0`, …), one
+ * parameter each (`count` ≤ {@link PURCHASABLE_ID_SLOTS}: one statement text per count, prepared
+ * once per connection on PostgreSQL): `v.id in (the cart's variant ids union all the ids)`, a
+ * semi-join that keeps each variant once, through `cart_items_cart_idx` and the variants' key.
+ */
+const purchasableForCart = shapedTemplate(
+  (count: number) => String(count),
+  ({ db, caps }, p: Slots<ScopeSlots | 'cart_id'>, count: number) => {
+    const extra = Array.from({ length: count }, (_, i) => sql` union all select ${slot(p, `id${i}`)}`);
+    return db
+      .selectFrom(sql`product_variants v ${sql.raw(PURCHASABLE_JOINS)}` as never)
+      .select(sql<unknown>`${sql.raw(purchasableDocumentSql(caps.dialect))}`.as('doc'))
+      .where(sql<SqlBool>`v.store_id = ${p.store_id} and v.mode = ${p.mode}`)
+      .where(
+        sql<SqlBool>`v.id in (select ci.variant_id from cart_items ci where ci.store_id = ${p.store_id} and ci.mode = ${p.mode} and ci.cart_id = ${p.cart_id}${sql.join(extra, sql``)})`,
+      )
+      .where(sql<SqlBool>`v.deleted_at is null`);
+  },
 );
 
 /**
@@ -1202,34 +1224,33 @@ export class KyselyProductRepository implements ProductRepository {
     });
     for (let i = 0; i < count; i++) args[`id${i}`] = ids[i];
     const rows = await this.q.rows(purchasable, args, count);
-    return rows.map((row): PurchasableVariant => {
-      const doc = parseDocument(row.doc);
-      const productId = doc[PURCHASABLE.productId] as string;
-      const { inventory, ...variant } = decodeVariantElement(
-        scope,
-        productId,
-        doc[PURCHASABLE.variant] as unknown[],
-        c,
-      );
-      const productName = doc[PURCHASABLE.productName] as string;
-      const names = (doc[PURCHASABLE.valueNames] as string[] | null) ?? [];
-      const optionNames = (doc[PURCHASABLE.optionNames] as string[] | null) ?? [];
-      return {
-        variant,
-        inventory,
-        product: {
-          id: productId,
-          name: productName,
-          status: doc[PURCHASABLE.productStatus] as ProductRecord['status'],
-          type: doc[PURCHASABLE.productType] as ProductRecord['type'],
-          tags: doc[PURCHASABLE.productTags] as string[],
-          deleted: c.toBool(doc[PURCHASABLE.productDeleted]),
-        },
-        variant_name: names.length > 0 ? names.join(' / ') : productName,
-        option_values: optionValuesByName(optionNames, names),
-        image_url: (doc[PURCHASABLE.imageUrl] as string | null) ?? null,
-      };
-    });
+    return rows.map((row) => decodePurchasable(scope, row.doc, c));
+  }
+
+  /**
+   * One statement ({@link purchasableForCart}) up to {@link PURCHASABLE_ID_SLOTS} extra ids; more
+   * (no cart write has that many), the cart's variants and `getPurchasable` of the ids, both sent
+   * at once, each variant kept once.
+   */
+  async getPurchasableForCart(
+    scope: Scope,
+    cart_id: string,
+    extra_variant_ids: readonly string[],
+  ): Promise<PurchasableVariant[]> {
+    const c = this.q.caps;
+    const ids = [...new Set(extra_variant_ids)];
+    if (ids.length > PURCHASABLE_ID_SLOTS) {
+      const [ofCart, extra] = await Promise.all([
+        this.getPurchasableForCart(scope, cart_id, []),
+        this.getPurchasable(scope, ids),
+      ]);
+      const seen = new Set(ofCart.map((entry) => entry.variant.id));
+      return [...ofCart, ...extra.filter((entry) => !seen.has(entry.variant.id))];
+    }
+    const args: Record<string, unknown> & Args<ScopeSlots | 'cart_id'> = scoped(scope, { cart_id });
+    for (let i = 0; i < ids.length; i++) args[`id${i}`] = ids[i];
+    const rows = await this.q.rows(purchasableForCart, args, ids.length);
+    return rows.map((row) => decodePurchasable(scope, row.doc, c));
   }
 
   async #insertOptions(scope: Scope, productId: string, options: readonly OptionRecord[]): Promise<void> {
@@ -1376,6 +1397,36 @@ export class KyselyProductRepository implements ProductRepository {
       await this.q.affected(addTagCounts, args, rows.length);
     }
   }
+}
+
+/** A purchasable document ({@link purchasable}, {@link purchasableForCart}) as the port's record. */
+function decodePurchasable(scope: Scope, value: unknown, c: DialectCapabilities): PurchasableVariant {
+  const doc = parseDocument(value);
+  const productId = doc[PURCHASABLE.productId] as string;
+  const { inventory, ...variant } = decodeVariantElement(
+    scope,
+    productId,
+    doc[PURCHASABLE.variant] as unknown[],
+    c,
+  );
+  const productName = doc[PURCHASABLE.productName] as string;
+  const names = (doc[PURCHASABLE.valueNames] as string[] | null) ?? [];
+  const optionNames = (doc[PURCHASABLE.optionNames] as string[] | null) ?? [];
+  return {
+    variant,
+    inventory,
+    product: {
+      id: productId,
+      name: productName,
+      status: doc[PURCHASABLE.productStatus] as ProductRecord['status'],
+      type: doc[PURCHASABLE.productType] as ProductRecord['type'],
+      tags: doc[PURCHASABLE.productTags] as string[],
+      deleted: c.toBool(doc[PURCHASABLE.productDeleted]),
+    },
+    variant_name: names.length > 0 ? names.join(' / ') : productName,
+    option_values: optionValuesByName(optionNames, names),
+    image_url: (doc[PURCHASABLE.imageUrl] as string | null) ?? null,
+  };
 }
 
 /**

@@ -37,6 +37,29 @@ const get = template(({ db, caps }, p: Slots<'store_id' | 'mode' | 'id'>) => {
       : query.selectAll()
   ) as Compilable<Selectable<ShippingMethodsTable> | { r: string }>;
 });
+/** {@link get} of the method a cart names: the id by a subquery on the cart's row (its primary key). */
+const getForCart = template(({ db, caps }, p: Slots<'store_id' | 'mode' | 'cart_id'>) => {
+  const query = db
+    .selectFrom('shipping_methods')
+    .where('store_id', '=', p.store_id)
+    .where('mode', '=', p.mode)
+    .where(
+      'id',
+      '=',
+      db
+        .selectFrom('carts')
+        .select('carts.shipping_method_id')
+        .where('carts.store_id', '=', p.store_id)
+        .where('carts.mode', '=', p.mode)
+        .where('carts.id', '=', p.cart_id),
+    )
+    .where('deleted_at', 'is', null);
+  return (
+    caps.dialect === 'sqlite'
+      ? query.select(sqliteJsonRow(SHIPPING_METHOD_COLUMNS).as('r'))
+      : query.selectAll()
+  ) as Compilable<Selectable<ShippingMethodsTable> | { r: string }>;
+});
 const update = updateTemplate('shipping_methods', { where: 'deleted_at is null' });
 const softDelete = template(({ db }, p: Slots<'store_id' | 'mode' | 'id' | 'at'>) =>
   db
@@ -92,6 +115,12 @@ export class KyselyShippingMethodRepository implements ShippingMethodRepository 
 
   async get(scope: Scope, id: string): Promise<ShippingMethodRecord | null> {
     const row = await this.q.first(get, scoped(scope, { id }));
+    if (!row) return null;
+    return decode('r' in row ? rowFromJson(SHIPPING_METHOD_COLUMNS, row.r) : row, this.q.caps);
+  }
+
+  async getForCart(scope: Scope, cart_id: string): Promise<ShippingMethodRecord | null> {
+    const row = await this.q.first(getForCart, scoped(scope, { cart_id }));
     if (!row) return null;
     return decode('r' in row ? rowFromJson(SHIPPING_METHOD_COLUMNS, row.r) : row, this.q.caps);
   }

@@ -128,6 +128,18 @@ export interface ProductRepository {
    */
   getPurchasable(scope: Scope, variant_ids: string[]): Promise<PurchasableVariant[]>;
   /**
+   * {@link getPurchasable} of the variants of a cart's items, as this statement reads them, and
+   * of `extra_variant_ids` (duplicates, and ids also in the cart, once), in one query: a cart
+   * write sends it beside the cart's lock, before the cart's items are known (core:
+   * `cart-service.ts`). A cart that does not exist (in the scope) has no items: only the extra ids
+   * are read.
+   */
+  getPurchasableForCart(
+    scope: Scope,
+    cart_id: string,
+    extra_variant_ids: readonly string[],
+  ): Promise<PurchasableVariant[]>;
+  /**
    * The live variants' prices of live products, for the representative price in a region
    * (decisions §19, `refreshRegionProductPrices`): the products `product_ids` (those not live are
    * absent), or a page of the scope's live products by id after `after` (at most `limit`); each
@@ -148,6 +160,11 @@ export interface PricedProduct {
 export interface ShippingMethodRepository {
   insert(record: ShippingMethodRecord): Promise<void>;
   get(scope: Scope, id: string): Promise<ShippingMethodRecord | null>;
+  /**
+   * {@link get} of the method a cart names (its `shipping_method_id` as this statement reads it),
+   * in one query; null when the cart names none, or none that exists.
+   */
+  getForCart(scope: Scope, cart_id: string): Promise<ShippingMethodRecord | null>;
   /** Ordered by position, then created_at. */
   list(
     scope: Scope,
