@@ -280,7 +280,11 @@ for (const target of DATABASE_TARGETS) {
       await page.getByRole('heading', { name: `Order #${order.number}` }).waitFor();
 
       // The manual provider's payment is pending until the shop marks it received.
+      // Each action re-renders the page once the API answered: the next button is clicked on the
+      // page that follows (a click on the page being replaced could ask for a fulfilment of an
+      // order whose payment is not completed yet).
       await page.getByRole('button', { name: 'Mark completed' }).click();
+      await page.getByRole('button', { name: 'Mark completed' }).waitFor({ state: 'detached' });
       await page.getByRole('button', { name: 'Create fulfilment' }).click();
       await page.getByRole('button', { name: 'Mark shipped' }).click();
       await page.getByRole('button', { name: 'Mark delivered' }).waitFor();

@@ -7,14 +7,14 @@ import type {
   ShippingMethodRecord,
   ShippingMethodRepository,
 } from '@cartwright/core/storage';
-import type { Compilable, Selectable } from 'kysely';
+import type { Compilable, Selectable, SelectQueryBuilder } from 'kysely';
 import type { DialectCapabilities } from '../dialects/dialect-capabilities';
 import { insertRows, insertTemplate } from '../query/insert-template';
 import { keysetList, runKeysetList } from '../query/keyset-list';
 import type { QueryRunner } from '../query/query-runner';
 import { rowFromJson, type Slots, sqliteJsonRow, template } from '../query/template';
 import { updateArgs, updateTemplate } from '../query/update-template';
-import type { ShippingMethodsTable } from '../schema/database';
+import type { Database, ShippingMethodsTable } from '../schema/database';
 import { TABLE_COLUMNS } from '../schema/table-columns';
 import { scoped } from './scoped-args';
 
@@ -24,6 +24,18 @@ const SHIPPING_METHOD_COLUMNS = TABLE_COLUMNS.shipping_methods;
  * By id. SQLite: the row as ONE JSON array `r` (see `sqliteJsonRow`: a string instead of a
  * 14-column row object, on every checkout and cart pricing).
  */
+/** A method's row: one JSON value on SQLite (sqliteJsonRow), the columns elsewhere. */
+function methodRow(
+  query: SelectQueryBuilder<Database, 'shipping_methods', object>,
+  caps: DialectCapabilities,
+) {
+  return (
+    caps.dialect === 'sqlite'
+      ? query.select(sqliteJsonRow(SHIPPING_METHOD_COLUMNS).as('r'))
+      : query.selectAll()
+  ) as Compilable<Selectable<ShippingMethodsTable> | { r: string }>;
+}
+
 const get = template(({ db, caps }, p: Slots<'store_id' | 'mode' | 'id'>) => {
   const query = db
     .selectFrom('shipping_methods')
@@ -31,11 +43,7 @@ const get = template(({ db, caps }, p: Slots<'store_id' | 'mode' | 'id'>) => {
     .where('mode', '=', p.mode)
     .where('id', '=', p.id)
     .where('deleted_at', 'is', null);
-  return (
-    caps.dialect === 'sqlite'
-      ? query.select(sqliteJsonRow(SHIPPING_METHOD_COLUMNS).as('r'))
-      : query.selectAll()
-  ) as Compilable<Selectable<ShippingMethodsTable> | { r: string }>;
+  return methodRow(query, caps);
 });
 /** {@link get} of the method a cart names: the id by a subquery on the cart's row (its primary key). */
 const getForCart = template(({ db, caps }, p: Slots<'store_id' | 'mode' | 'cart_id'>) => {
@@ -54,11 +62,7 @@ const getForCart = template(({ db, caps }, p: Slots<'store_id' | 'mode' | 'cart_
         .where('carts.id', '=', p.cart_id),
     )
     .where('deleted_at', 'is', null);
-  return (
-    caps.dialect === 'sqlite'
-      ? query.select(sqliteJsonRow(SHIPPING_METHOD_COLUMNS).as('r'))
-      : query.selectAll()
-  ) as Compilable<Selectable<ShippingMethodsTable> | { r: string }>;
+  return methodRow(query, caps);
 });
 const update = updateTemplate('shipping_methods', { where: 'deleted_at is null' });
 const softDelete = template(({ db }, p: Slots<'store_id' | 'mode' | 'id' | 'at'>) =>
