@@ -5,7 +5,7 @@ import { paymentToWire } from '../payments/wire';
 import type { CartRecord, OrderAggregate, PaymentRecord, Scope } from '../ports/storage';
 import type { ServiceContext } from '../shared/context';
 import { CommerceError } from '../shared/errors';
-import type { Work } from '../shared/unit-of-work';
+import { ORDER_NUMBER_PLACEHOLDER, type Work } from '../shared/unit-of-work';
 
 /** What the order transaction of a checkout writes. */
 export interface CheckoutOrderInput {
@@ -46,14 +46,17 @@ export async function writeCheckoutOrder(
 ): Promise<OrderAggregate> {
   const { tx, now } = work;
   const { draft, payment } = input;
-  // One round trip: every discount use, the next number and the cart's completion, in that order
-  // (the locks the first two take, in the order they always were; the cart's row is held by this
-  // transaction already). Their results are checked in the order they were written before.
   const using = recordDiscountUsage(ctx, work, scope, {
     order_id: draft.id,
     customer_key: input.customer_key,
     discounts: draft.applied_discounts,
   });
+  if (input.payment_row === 'new' && !work.storesResponse && tx.orders.insertNumbered !== undefined) {
+    return writeNumberedAtCommit(work, scope, input, using, tx.orders.insertNumbered.bind(tx.orders));
+  }
+  // One round trip: every discount use, the next number and the cart's completion, in that order
+  // (the locks the first two take, in the order they always were; the cart's row is held by this
+  // transaction already). Their results are checked in the order they were written before.
   const numbering = tx.orders.nextNumber(scope);
   const completing =
     input.cart.status === 'active'
@@ -100,7 +103,63 @@ export async function writeCheckoutOrder(
       data: { status: 'completed' },
     });
   }
+  emitOrderEvents(work, scope, order, path);
+  return order;
+}
 
+/**
+ * The single-transaction checkout on a storage that takes the order number in the COMMIT flight
+ * (`orders.insertNumbered`: PostgreSQL), so the per-store counter row is locked for that one
+ * round trip only, not from a round trip of its own to COMMIT. The discount uses are counted
+ * first (their refusal decides); then the cart's completion, the numbered order and the outbox
+ * all travel with COMMIT. The order and its events carry {@link ORDER_NUMBER_PLACEHOLDER} until
+ * the transaction committed (`work.numberAtCommit`).
+ *
+ * The cart's completion is a compare-and-set on `active` of a row this transaction locked and
+ * read as `active`, so it cannot miss: it is not awaited.
+ */
+async function writeNumberedAtCommit(
+  work: Work,
+  scope: Scope,
+  input: CheckoutOrderInput,
+  using: Promise<void>,
+  insertNumbered: (order: OrderAggregate) => Promise<number>,
+): Promise<OrderAggregate> {
+  const { tx, now } = work;
+  const { draft, payment } = input;
+  await using;
+  const { order, path } = settleOrder(
+    {
+      ...draft,
+      number: ORDER_NUMBER_PLACEHOLDER,
+      payments: payment ? [payment] : [],
+      created_at: now,
+      updated_at: now,
+    },
+    now,
+  );
+  if (input.cart.status === 'active')
+    work.defer(tx.carts.transition(scope, input.cart.id, 'active', 'completed', now));
+  const numbered = insertNumbered(order);
+  work.defer(numbered);
+  const wires = emitOrderEvents(work, scope, order, path);
+  work.numberAtCommit(scope, numbered, (number) => {
+    order.number = number;
+    for (const wire of wires) wire.number = number;
+  });
+  return order;
+}
+
+/**
+ * `order.created`, `payment.created` (and `payment.completed` when the money was taken), and the
+ * status events of `path`; answers the order wire objects it emitted (one, shared by them).
+ */
+function emitOrderEvents(
+  work: Work,
+  scope: Scope,
+  order: OrderAggregate,
+  path: ReturnType<typeof settleOrder>['path'],
+): Array<{ number: number }> {
   const wire = orderToWire(order);
   work.emit(scope, 'order.created', wire);
   for (const p of order.payments) {
@@ -112,5 +171,5 @@ export async function writeCheckoutOrder(
     const type = statusEvent(status);
     if (type) work.emit(scope, type, wire);
   }
-  return order;
+  return [wire];
 }

@@ -116,14 +116,36 @@ export interface Work {
    *
    * Only for a call that starts ALL its statements when it is made — the port's insert and
    * one-statement writes (`carts.insert`, `carts.set`, `transition`, `insertItem`, `updateItem`,
-   * `deleteItem`, `orders.insert`, `orders.insertPayment`, `events.append`: multi-statement
+   * `deleteItem`, `orders.insert`, `orders.insertNumbered`, `orders.insertPayment`, `events.append`: multi-statement
    * inserts start every statement at the call, storage-kysely's `insertRows`): a call that sent a
    * statement only after an earlier one answered would send it after COMMIT. A write whose result
    * decides something (a guarded update's `false`, a refusal, a claim's `held`) must be awaited
    * instead.
    */
   defer(write: Promise<unknown>): void;
+  /**
+   * This transaction stores its request's idempotent response (a request with an
+   * `Idempotency-Key`): the response's body is built before COMMIT, so an order number it holds
+   * must be known by then (`orders.nextNumber`), not taken in the COMMIT flight.
+   */
+  readonly storesResponse: boolean;
+  /**
+   * Registers an order number taken in the COMMIT flight (`orders.insertNumbered`, which the
+   * caller defers): the order and its events were built with {@link ORDER_NUMBER_PLACEHOLDER};
+   * the outbox rows get the number in SQL (`events.append`'s `numbered`), and `settle(number)`
+   * runs once the transaction committed, before the events are published and the value is
+   * returned, to put the number into the objects built with the placeholder. One per transaction.
+   */
+  numberAtCommit(scope: Scope, numbered: Promise<number>, settle: (number: number) => void): void;
 }
+
+/**
+ * The order number an order carries while its real one is taken in the COMMIT flight
+ * (`Work.numberAtCommit`): a negative integer, different in every process, that no real number
+ * or amount equals. Never leaves the process: the storage replaces it in the outbox rows, and
+ * `settle` in the objects, before anyone sees them.
+ */
+export const ORDER_NUMBER_PLACEHOLDER = -(2 ** 52 + Math.floor(Math.random() * 2 ** 51));
 
 /**
  * Runs one use case as one transaction (architecture habit 2). Events raised with `emit` are
@@ -149,15 +171,23 @@ export async function write<T>(
   let deferred: Array<Promise<unknown>> = [];
   let stored: StoredResponse | null = null;
   let interim = options?.interim === true;
+  // At most one (an array: assigned by the use case's calls, which narrowing does not follow).
+  const numbering: Array<{ scope: Scope; numbered: Promise<number>; settle: (number: number) => void }> = [];
   const now = ctx.clock.now();
   const result = await ctx.storage.transaction(async (tx) => {
     emitted = [];
     deferred = [];
     stored = null;
     interim = options?.interim === true;
+    numbering.length = 0;
     const work: Work = {
       tx,
       now,
+      storesResponse: claim !== null,
+      numberAtCommit(scope, numbered, settle) {
+        if (numbering.length > 0) throw new Error('One order number taken at COMMIT per transaction');
+        numbering.push({ scope, numbered, settle });
+      },
       emit(scope, type, data) {
         emitted.push({
           id: ctx.ids.next('evt'),
@@ -185,7 +215,15 @@ export async function write<T>(
       }
     }
     // The outbox travels with the last writes and COMMIT (nothing here needs its result).
-    if (emitted.length > 0) work.defer(tx.events.append(emitted));
+    if (emitted.length > 0) {
+      const taken = numbering[0];
+      work.defer(
+        tx.events.append(
+          emitted,
+          taken === undefined ? undefined : { scope: taken.scope, placeholder: ORDER_NUMBER_PLACEHOLDER },
+        ),
+      );
+    }
     if (claim !== null) {
       const response = interim ? null : responseOf(claim, value, options?.answer);
       if (response === INTERIM) interim = true;
@@ -207,6 +245,9 @@ export async function write<T>(
   });
   // Settled by now (the storage awaited their statements); a failure it did not report surfaces.
   if (deferred.length > 0) await Promise.all(deferred);
+  // The order number taken with COMMIT, into what was built with the placeholder.
+  const taken = numbering[0];
+  if (taken !== undefined) taken.settle(await taken.numbered);
   if (claim !== null && !interim) {
     if (stored === null) claim.unanswered = true;
     else {

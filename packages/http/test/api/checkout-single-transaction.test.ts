@@ -66,7 +66,7 @@ const switchable: PaymentProvider = {
 /** What a test sees of the storage while a checkout runs. */
 interface Watch {
   transactions: number;
-  /** `orders.insert` calls: the payments inserted with each order. */
+  /** `orders.insert` (or `insertNumbered`) calls: the payments inserted with each order. */
   orderInserts: PaymentRecord[][];
   insertPayment: number;
   updatePayment: number;
@@ -96,7 +96,8 @@ function watchStorage(api: TestApi, fault?: (tx: Repositories) => Partial<Reposi
         if (typeof value !== 'function') return value;
         const fn = value as (...args: unknown[]) => unknown;
         return (...args: unknown[]) => {
-          if (prop === 'insert')
+          // `insertNumbered`: the PostgreSQL storage's insert that takes the number with the order.
+          if (prop === 'insert' || prop === 'insertNumbered')
             watch.orderInserts.push([...(args[0] as { payments: PaymentRecord[] }).payments]);
           if (prop === 'insertPayment') watch.insertPayment += 1;
           if (prop === 'updatePayment') watch.updatePayment += 1;
@@ -291,7 +292,7 @@ describeApi(
             ? {
                 orders: new Proxy(tx.orders, {
                   get: (target, prop) =>
-                    prop === 'insert'
+                    prop === 'insert' || prop === 'insertNumbered'
                       ? async () => {
                           throw new Error('simulated crash while writing the order');
                         }

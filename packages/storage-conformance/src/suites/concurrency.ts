@@ -6,6 +6,7 @@ import {
   makeCart,
   makeDiscount,
   makeEvent,
+  makeOrder,
   makeProduct,
   makeWebhook,
   newId,
@@ -235,6 +236,35 @@ export function concurrencySuite(ctx: SuiteContext): void {
         await pool.close();
       }
       expect(await ctx.tx((tx) => tx.orders.nextNumber(scope))).toBe(1101);
+    });
+
+    it('40 parallel numbered order inserts (insertNumbered, where offered) → exactly 1001..1040, each order under its number', async () => {
+      const scope = newScope();
+      const probe = await ctx.tx(async (tx) => tx.orders.insertNumbered);
+      const pool = await storages();
+      const orders = Array.from({ length: 40 }, () => makeOrder(scope, -1));
+      try {
+        const results = await inParallel(pool.storages, 40, (storage, i) =>
+          storage.transaction((tx) =>
+            probe === undefined
+              ? tx.orders.nextNumber(scope).then(async (number) => {
+                  await tx.orders.insert({ ...orders[i]!, number });
+                  return number;
+                })
+              : tx.orders.insertNumbered!(orders[i]!),
+          ),
+        );
+        expect(results.filter((r) => r instanceof Error)).toEqual([]);
+        expect([...(results as number[])].sort((a, b) => a - b)).toEqual(
+          Array.from({ length: 40 }, (_, i) => 1001 + i),
+        );
+        const stored = await ctx.read((r) =>
+          Promise.all(orders.map((order) => r.orders.get(scope, order.id))),
+        );
+        expect(stored.map((order) => order?.number)).toEqual(results);
+      } finally {
+        await pool.close();
+      }
     });
 
     for (const workers of [2, 4]) {

@@ -1,17 +1,21 @@
-import type { OrderListFilter } from '@cartwright/core/storage';
+import type { EventRecord, OrderAggregate, OrderListFilter } from '@cartwright/core/storage';
 import { describe, expect, it } from 'vitest';
 import {
+  deliveryFor,
+  makeEvent,
   makeFulfillment,
   makeOrder,
   makeOrderLine,
   makePayment,
   makeRefund,
+  makeWebhook,
   newId,
   newScope,
   otherMode,
   RICH_METADATA,
 } from '../fixtures';
 import type { SuiteContext } from '../suite-context';
+import { timeWindow } from './events-webhooks';
 
 /** Orders with lines, payments, fulfillments, refunds; numbers; compare-and-set updates. */
 export function ordersSuite(ctx: SuiteContext): void {
@@ -24,6 +28,66 @@ export function ordersSuite(ctx: SuiteContext): void {
       expect(await next(otherMode(scope))).toBe(1001);
       expect(await next(newScope())).toBe(1001);
       expect(await next()).toBe(1003);
+    });
+
+    it('insertNumbered (optional; PostgreSQL): the next number with the order, shared with nextNumber, in its events; a rollback gives it back', async () => {
+      const placeholder = -4_503_599_627_370_497;
+      const scope = newScope();
+      const now = timeWindow();
+      const orderOf = (lines = 2) => {
+        const id = newId('ord');
+        return makeOrder(scope, placeholder, {
+          id,
+          lines: Array.from({ length: lines }, (_, position) => makeOrderLine(id, { position })),
+          payments: [makePayment(scope, id)],
+        });
+      };
+      const eventOf = (order: OrderAggregate, at: number): EventRecord =>
+        makeEvent(scope, { data: { id: order.id, number: placeholder, note: 'number' }, created_at: at });
+      const probe = await ctx.tx(async (tx) => tx.orders.insertNumbered);
+      if (probe === undefined) {
+        // Not offered: core takes the number first (nextNumber), and an outbox never asks for one.
+        await expect(
+          ctx.tx((tx) => tx.events.append([eventOf(orderOf(), now)], { scope, placeholder })),
+        ).rejects.toThrow();
+        return;
+      }
+      const webhook = makeWebhook(scope);
+      await ctx.tx((tx) => tx.webhooks.insert(webhook));
+      const first = orderOf();
+      const numbered = await ctx.tx(async (tx) => {
+        const taking = tx.orders.insertNumbered!(first);
+        const appending = tx.events.append([eventOf(first, now)], { scope, placeholder });
+        const [number] = await Promise.all([taking, appending]);
+        return number;
+      });
+      expect(numbered).toBe(1001);
+      const stored = await ctx.read((r) => r.orders.get(scope, first.id));
+      expect(stored).toMatchObject({ number: 1001, lines: first.lines, payments: first.payments });
+      const heard: EventRecord[] = [];
+      await ctx.tx((tx) =>
+        tx.events.dispatch(1, now, (event, hook) => {
+          heard.push(event);
+          return deliveryFor(now)(event, hook);
+        }),
+      );
+      // Only the placeholder's text became the number; the rest of the data is as appended.
+      expect(heard.map((event) => event.data)).toEqual([{ id: first.id, number: 1001, note: 'number' }]);
+      expect(await ctx.tx((tx) => tx.orders.nextNumber(scope))).toBe(1002);
+      await expect(
+        ctx.tx(async (tx) => {
+          await tx.orders.insertNumbered!(orderOf());
+          throw new Error('rollback');
+        }),
+      ).rejects.toThrow('rollback');
+      // More lines than one statement takes: the rest follow in statements of their own.
+      const big = orderOf(130);
+      expect(await ctx.tx((tx) => tx.orders.insertNumbered!(big))).toBe(1003);
+      const bigStored = await ctx.read((r) => r.orders.get(scope, big.id));
+      expect(bigStored?.number).toBe(1003);
+      expect(bigStored?.lines).toHaveLength(130);
+      // Its own scope's counter only.
+      expect(await ctx.tx((tx) => tx.orders.nextNumber(otherMode(scope)))).toBe(1001);
     });
 
     it('round-trips an order aggregate (lines in position order, payments, fulfillments, refunds, tax_rate 8.875)', async () => {

@@ -38,13 +38,7 @@ export function insertTreeTemplate(
       const parts = tables
         .map((table, t) => ({ table, t, count: counts[t] ?? 0 }))
         .filter((part) => part.count > 0);
-      const values = (part: (typeof parts)[number]) =>
-        Array.from({ length: part.count }, (_, r) => {
-          const keys = keysOf(part.table, part.t, r);
-          return Object.fromEntries(
-            (TABLE_COLUMNS[part.table] as readonly string[]).map((column, i) => [column, slot(p, keys[i]!)]),
-          );
-        }) as Insertable<Database[TableName]>[];
+      const values = (part: (typeof parts)[number]) => treeRows(p, part.table, part.t, part.count);
       const last = parts.at(-1);
       if (!last) throw new Error('insert tree without rows');
       // Kysely types each CTE by its table; the statement only needs to compile, so the chain is
@@ -60,18 +54,27 @@ export function insertTreeTemplate(
   );
 }
 
-/**
- * Runs a tree insert: `rows[i]` are the encoded rows of the template's `tables[i]` (parents
- * first), each at most {@link TREE_MAX_ROWS}; empty tables are left out of the statement.
- */
-export async function insertTree(
-  q: QueryRunner,
-  t: Template<string, unknown, readonly number[]>,
+/** The VALUES rows of table `t` (of `table`) in a tree template: every column a slot. */
+export function treeRows(
+  p: object,
+  table: TableName,
+  t: number,
+  count: number,
+): Insertable<Database[TableName]>[] {
+  return Array.from({ length: count }, (_, r) => {
+    const keys = keysOf(table, t, r);
+    return Object.fromEntries(
+      (TABLE_COLUMNS[table] as readonly string[]).map((column, i) => [column, slot(p, keys[i]!)]),
+    );
+  }) as Insertable<Database[TableName]>[];
+}
+
+/** The arguments of a tree template's rows (see {@link insertTree}). */
+export function treeArgs(
   tables: readonly TableName[],
   rows: ReadonlyArray<readonly EncodedRow<TableName>[]>,
-): Promise<void> {
+): Record<string, unknown> {
   const args: Record<string, unknown> = {};
-  const counts = rows.map((list) => list.length);
   rows.forEach((list, ti) => {
     const table = tables[ti]!;
     const columns = TABLE_COLUMNS[table] as readonly string[];
@@ -84,5 +87,22 @@ export async function insertTree(
       }
     });
   });
-  await q.rows(t, args, counts);
+  return args;
+}
+
+/**
+ * Runs a tree insert: `rows[i]` are the encoded rows of the template's `tables[i]` (parents
+ * first), each at most {@link TREE_MAX_ROWS}; empty tables are left out of the statement.
+ */
+export async function insertTree(
+  q: QueryRunner,
+  t: Template<string, unknown, readonly number[]>,
+  tables: readonly TableName[],
+  rows: ReadonlyArray<readonly EncodedRow<TableName>[]>,
+): Promise<void> {
+  await q.rows(
+    t,
+    treeArgs(tables, rows),
+    rows.map((list) => list.length),
+  );
 }

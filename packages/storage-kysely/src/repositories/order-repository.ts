@@ -15,16 +15,16 @@ import type {
   PaymentRecord,
   RefundRecord,
 } from '@cartwright/core/storage';
-import { type Selectable, type SqlBool, sql } from 'kysely';
+import { type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
 import type { DialectCapabilities } from '../dialects/dialect-capabilities';
 import { insertRows, insertTemplate } from '../query/insert-template';
 import { keysetList, runKeysetList } from '../query/keyset-list';
 import type { QueryRunner } from '../query/query-runner';
-import { type Slots, type Template, template } from '../query/template';
+import { type Slots, shapedTemplate, slot, type Template, template } from '../query/template';
 import { updateArgs, updateTemplate } from '../query/update-template';
 import type { Database, OrdersTable } from '../schema/database';
 import { containsPattern } from './catalog-codecs';
-import { insertTree, insertTreeTemplate, TREE_MAX_ROWS } from './insert-tree';
+import { insertTree, insertTreeTemplate, TREE_MAX_ROWS, treeArgs, treeRows } from './insert-tree';
 import {
   decodeFulfillment,
   decodeLine,
@@ -63,6 +63,42 @@ const incrementCounter = template(({ db }, p: Slots<ScopeSlots>) =>
     .where('store_id', '=', p.store_id)
     .where('mode', '=', p.mode)
     .returning('last_number'),
+);
+
+/**
+ * PostgreSQL: the next number and a new order in ONE statement —
+ * `WITH n AS (INSERT INTO order_counters … ON CONFLICT DO UPDATE SET last_number = last_number + 1
+ * RETURNING last_number), t0 AS (INSERT INTO orders (…, number, …) VALUES (…, (SELECT last_number
+ * FROM n), …)), t1 AS (lines), t2 AS (payments) SELECT last_number FROM n`. The counter row is
+ * created on first use (at 1001) by the same upsert. One compiled statement per row-count shape.
+ */
+const insertNumberedTree = shapedTemplate(
+  (counts: readonly number[]) => counts.join(':'),
+  ({ db }, p: object, counts: readonly number[]) => {
+    // Kysely types each CTE by its table; the statement only needs to compile (as insertTreeTemplate).
+    let creator = (db as unknown as Kysely<Database>).with('n', (qc) =>
+      qc
+        .insertInto('order_counters')
+        .values({ store_id: slot(p, 'n_store_id'), mode: slot(p, 'n_mode'), last_number: FIRST_NUMBER })
+        .onConflict((oc) =>
+          oc.columns(['store_id', 'mode']).doUpdateSet({ last_number: sql`order_counters.last_number + 1` }),
+        )
+        .returning('last_number'),
+    ) as unknown as Kysely<Database>;
+    ORDER_TREE.forEach((table, t) => {
+      const count = counts[t] ?? 0;
+      if (count === 0) return;
+      let rows = treeRows(p, table, t, count);
+      if (table === 'orders')
+        rows = rows.map((row) => ({ ...row, number: sql`(select last_number from n)` }));
+      creator = creator.with(`t${t}`, (cte) =>
+        cte.insertInto(table).values(rows as never),
+      ) as unknown as Kysely<Database>;
+    });
+    return (creator as unknown as Kysely<{ n: { last_number: string } }>)
+      .selectFrom('n')
+      .select('last_number');
+  },
 );
 
 const orderBy = (column: 'id' | 'number', forUpdate: boolean) =>
@@ -279,7 +315,47 @@ const list = keysetList({
  * orders), the per-scope number counter, and status compare-and-set updates.
  */
 export class KyselyOrderRepository implements OrderRepository {
-  constructor(private readonly q: QueryRunner) {}
+  /** PostgreSQL only (the port's optional member): see {@link numberedInsert}. */
+  readonly insertNumbered?: (order: OrderAggregate) => Promise<number>;
+
+  constructor(private readonly q: QueryRunner) {
+    if (q.caps.dialect === 'postgres') this.insertNumbered = (order) => this.numberedInsert(order);
+  }
+
+  /**
+   * PostgreSQL: the number and the order (with its lines and payments) in one statement
+   * ({@link insertNumberedTree}); lines beyond a tree's share follow in statements of their own,
+   * started at the same call. The counter row's lock is taken by that statement and held to
+   * COMMIT, which the caller sends in the same round trip.
+   */
+  private numberedInsert(order: OrderAggregate): Promise<number> {
+    const c = this.q.caps;
+    if (order.fulfillments.length > 0 || order.refunds.length > 0 || order.payments.length > TREE_MAX_ROWS) {
+      return Promise.reject(new Error('insertNumbered takes a new order: no fulfillments or refunds'));
+    }
+    const lines = order.lines.map((line) => encodeLine(order, line, c));
+    const inTree = lines.length <= TREE_MAX_ROWS ? lines : [];
+    const rows = [
+      [encodeOrder(order, c)],
+      inTree,
+      order.payments.map((payment) => encodePayment(payment, c)),
+    ];
+    const args = treeArgs(ORDER_TREE, rows);
+    args.n_store_id = order.store_id;
+    args.n_mode = order.mode;
+    const numbered = this.q.rows(
+      insertNumberedTree,
+      args,
+      rows.map((list) => list.length),
+    );
+    const rest = inTree === lines ? undefined : insertRows(this.q, insertLineRow, 'order_lines', lines);
+    const number = numbered.then((result) => {
+      const row = result[0];
+      if (!row) throw new Error('order counter gave no number');
+      return Number(row.last_number);
+    });
+    return rest === undefined ? number : Promise.all([number, rest]).then(([n]) => n);
+  }
 
   /**
    * The counter row is created on first use (INSERT … ON CONFLICT DO NOTHING, so concurrent

@@ -54,6 +54,15 @@ export interface OrderRepository {
   nextNumber(scope: Scope): Promise<number>;
   /** Inserts the order with its lines, payments, fulfillments and refunds. */
   insert(order: OrderAggregate): Promise<void>;
+  /**
+   * Optional (PostgreSQL): inserts a new order (lines and payments, no fulfillments or refunds)
+   * under the next number of its scope, taken by the same statements — so the counter row is
+   * locked only from this call to COMMIT, which a caller sends with it (core's `work.defer`).
+   * `order.number` is ignored; answers the number it got. Every statement is started at the
+   * call. Gap-free and unique as {@link nextNumber}; the outbox rows of the same transaction get
+   * the number through `events.append`'s `numbered`.
+   */
+  insertNumbered?(order: OrderAggregate): Promise<number>;
   /** The order by id or by `{ number }`; `forUpdate` locks its row until the transaction ends. */
   get(
     scope: Scope,
