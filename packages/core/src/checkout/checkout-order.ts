@@ -52,7 +52,7 @@ export async function writeCheckoutOrder(
     discounts: draft.applied_discounts,
   });
   if (input.payment_row === 'new' && !work.storesResponse && tx.orders.insertNumbered !== undefined) {
-    return writeNumberedAtCommit(work, scope, input, using, tx.orders.insertNumbered.bind(tx.orders));
+    return writeNumberedAtCommit(work, scope, input, using);
   }
   // One round trip: every discount use, the next number and the cart's completion, in that order
   // (the locks the first two take, in the order they always were; the cart's row is held by this
@@ -111,8 +111,8 @@ export async function writeCheckoutOrder(
  * The single-transaction checkout on a storage that takes the order number in the COMMIT flight
  * (`orders.insertNumbered`: PostgreSQL), so the per-store counter row is locked for that one
  * round trip only, not from a round trip of its own to COMMIT. The discount uses are counted
- * first (their refusal decides); then the cart's completion, the numbered order and the outbox
- * all travel with COMMIT. The order and its events carry {@link ORDER_NUMBER_PLACEHOLDER} until
+ * first (their refusal decides); then the cart's completion, and the numbered order with the
+ * outbox in one statement (`work.numberAtCommit`), travel with COMMIT. The order and its events carry {@link ORDER_NUMBER_PLACEHOLDER} until
  * the transaction committed (`work.numberAtCommit`).
  *
  * The cart's completion is a compare-and-set on `active` of a row this transaction locked and
@@ -123,7 +123,6 @@ async function writeNumberedAtCommit(
   scope: Scope,
   input: CheckoutOrderInput,
   using: Promise<void>,
-  insertNumbered: (order: OrderAggregate) => Promise<number>,
 ): Promise<OrderAggregate> {
   const { tx, now } = work;
   const { draft, payment } = input;
@@ -140,10 +139,8 @@ async function writeNumberedAtCommit(
   );
   if (input.cart.status === 'active')
     work.defer(tx.carts.transition(scope, input.cart.id, 'active', 'completed', now));
-  const numbered = insertNumbered(order);
-  work.defer(numbered);
   const wires = emitOrderEvents(work, scope, order, path);
-  work.numberAtCommit(scope, numbered, (number) => {
+  work.numberAtCommit(order, (number) => {
     order.number = number;
     for (const wire of wires) wire.number = number;
   });

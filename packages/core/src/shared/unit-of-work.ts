@@ -5,6 +5,7 @@ import type {
   IdempotencyClaimRef,
   Json,
   JsonObject,
+  OrderAggregate,
   Repositories,
   Scope,
 } from '../ports/storage';
@@ -130,13 +131,15 @@ export interface Work {
    */
   readonly storesResponse: boolean;
   /**
-   * Registers an order number taken in the COMMIT flight (`orders.insertNumbered`, which the
-   * caller defers): the order and its events were built with {@link ORDER_NUMBER_PLACEHOLDER};
-   * the outbox rows get the number in SQL (`events.append`'s `numbered`), and `settle(number)`
-   * runs once the transaction committed, before the events are published and the value is
-   * returned, to put the number into the objects built with the placeholder. One per transaction.
+   * Inserts a new order built with {@link ORDER_NUMBER_PLACEHOLDER} as its number under the next
+   * number of its scope, taken in the COMMIT flight (`orders.insertNumbered`: offered by
+   * PostgreSQL; check that it is there, and that {@link storesResponse} is false, before building
+   * the order this way). The order goes with the transaction's outbox in one statement, the last
+   * before COMMIT, where the events' placeholder becomes the number; `settle(number)` runs once
+   * the transaction committed, before the events are published and the value is returned, to put
+   * the number into the objects built with the placeholder. One per transaction.
    */
-  numberAtCommit(scope: Scope, numbered: Promise<number>, settle: (number: number) => void): void;
+  numberAtCommit(order: OrderAggregate, settle: (number: number) => void): void;
 }
 
 /**
@@ -172,7 +175,11 @@ export async function write<T>(
   let stored: StoredResponse | null = null;
   let interim = options?.interim === true;
   // At most one (an array: assigned by the use case's calls, which narrowing does not follow).
-  const numbering: Array<{ scope: Scope; numbered: Promise<number>; settle: (number: number) => void }> = [];
+  const numbering: Array<{
+    order: OrderAggregate;
+    settle: (number: number) => void;
+    numbered?: Promise<number>;
+  }> = [];
   const now = ctx.clock.now();
   const result = await ctx.storage.transaction(async (tx) => {
     emitted = [];
@@ -184,9 +191,11 @@ export async function write<T>(
       tx,
       now,
       storesResponse: claim !== null,
-      numberAtCommit(scope, numbered, settle) {
+      numberAtCommit(order, settle) {
         if (numbering.length > 0) throw new Error('One order number taken at COMMIT per transaction');
-        numbering.push({ scope, numbered, settle });
+        if (tx.orders.insertNumbered === undefined)
+          throw new Error('This storage takes no order number at COMMIT');
+        numbering.push({ order, settle });
       },
       emit(scope, type, data) {
         emitted.push({
@@ -214,16 +223,16 @@ export async function write<T>(
         claim.writing = false;
       }
     }
-    // The outbox travels with the last writes and COMMIT (nothing here needs its result).
-    if (emitted.length > 0) {
-      const taken = numbering[0];
-      work.defer(
-        tx.events.append(
-          emitted,
-          taken === undefined ? undefined : { scope: taken.scope, placeholder: ORDER_NUMBER_PLACEHOLDER },
-        ),
-      );
-    }
+    // The outbox travels with the last writes and COMMIT (nothing here needs its result); with
+    // an order numbered at COMMIT, in the same statement, the last before COMMIT.
+    const numbered = numbering[0];
+    if (numbered !== undefined) {
+      numbered.numbered = tx.orders.insertNumbered!(numbered.order, {
+        events: emitted,
+        placeholder: ORDER_NUMBER_PLACEHOLDER,
+      });
+      work.defer(numbered.numbered);
+    } else if (emitted.length > 0) work.defer(tx.events.append(emitted));
     if (claim !== null) {
       const response = interim ? null : responseOf(claim, value, options?.answer);
       if (response === INTERIM) interim = true;
@@ -247,7 +256,7 @@ export async function write<T>(
   if (deferred.length > 0) await Promise.all(deferred);
   // The order number taken with COMMIT, into what was built with the placeholder.
   const taken = numbering[0];
-  if (taken !== undefined) taken.settle(await taken.numbered);
+  if (taken?.numbered !== undefined) taken.settle(await taken.numbered);
   if (claim !== null && !interim) {
     if (stored === null) claim.unanswered = true;
     else {

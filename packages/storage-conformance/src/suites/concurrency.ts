@@ -251,7 +251,7 @@ export function concurrencySuite(ctx: SuiteContext): void {
                   await tx.orders.insert({ ...orders[i]!, number });
                   return number;
                 })
-              : tx.orders.insertNumbered!(orders[i]!),
+              : tx.orders.insertNumbered!(orders[i]!, { events: [], placeholder: -1 }),
           ),
         );
         expect(results.filter((r) => r instanceof Error)).toEqual([]);

@@ -1,44 +1,17 @@
 import type {
   EventRecord,
   EventRepository,
-  NumberedAtCommit,
   WebhookDeliveryRecord,
   WebhookRecord,
 } from '@cartwright/core/storage';
 import { type SqlBool, sql } from 'kysely';
 import { insertRows, insertTemplate } from '../query/insert-template';
 import type { QueryRunner } from '../query/query-runner';
-import { type Slots, shapedTemplate, slot, template } from '../query/template';
-import { TABLE_COLUMNS } from '../schema/table-columns';
+import { type Slots, template } from '../query/template';
 import { decodeEvent, decodeWebhook, encodeEvent } from './webhook-codecs';
 
 const insertEvent = insertTemplate('events');
 const insertDelivery = insertTemplate('webhook_deliveries');
-
-const EVENT_COLUMNS = TABLE_COLUMNS.events as readonly string[];
-
-/**
- * PostgreSQL: events whose data take the order number the transaction's counter holds now
- * (`orders.insertNumbered` took it earlier in the transaction): `replace(data, '"number":<placeholder>',
- * '"number":' || (SELECT last_number FROM order_counters …))::jsonb`, one statement for `count` rows.
- */
-const insertNumberedEvents = shapedTemplate(
-  (count: number) => String(count),
-  ({ db }, p: object, count: number) => {
-    const number = sql`(select last_number from order_counters where store_id = ${slot(p, 'n_store_id')} and mode = ${slot(p, 'n_mode')})`;
-    const rows = Array.from({ length: count }, (_, r) =>
-      Object.fromEntries(
-        EVENT_COLUMNS.map((column) => [
-          column,
-          column === 'data'
-            ? sql`replace(${slot(p, `r${r}_data`)}::text, ${slot(p, 'n_from')}, ${slot(p, 'n_to')} || ${number})::jsonb`
-            : slot(p, `r${r}_${column}`),
-        ]),
-      ),
-    );
-    return db.insertInto('events').values(rows as never);
-  },
-);
 
 /** The oldest undispatched events; on Postgres rows another dispatcher holds are skipped. */
 const claimUndispatched = template(({ db, caps }, p: Slots<'limit'>) => {
@@ -76,30 +49,8 @@ const markDispatched = template(({ db, caps }, p: Slots<'store_id' | 'mode' | 'i
 export class KyselyEventRepository implements EventRepository {
   constructor(private readonly q: QueryRunner) {}
 
-  async append(events: EventRecord[], numbered?: NumberedAtCommit): Promise<void> {
+  async append(events: EventRecord[]): Promise<void> {
     const c = this.q.caps;
-    if (numbered !== undefined) {
-      if (c.dialect !== 'postgres')
-        throw new Error('events.append: `numbered` needs orders.insertNumbered (PostgreSQL)');
-      // One statement (an outbox of one transaction is a few events; ≤ 100 per statement).
-      const sent: Array<Promise<unknown>> = [];
-      for (let start = 0; start < events.length; start += 100) {
-        const chunk = events.slice(start, start + 100);
-        const args: Record<string, unknown> = {
-          n_store_id: numbered.scope.store_id,
-          n_mode: numbered.scope.mode,
-          n_from: `"number":${numbered.placeholder}`,
-          n_to: '"number":',
-        };
-        chunk.forEach((event, r) => {
-          const row = encodeEvent(event, c) as Record<string, unknown>;
-          for (const column of EVENT_COLUMNS) args[`r${r}_${column}`] = row[column] ?? null;
-        });
-        sent.push(this.q.affected(insertNumberedEvents, args, chunk.length));
-      }
-      await Promise.all(sent);
-      return;
-    }
     await insertRows(
       this.q,
       insertEvent,

@@ -1,8 +1,10 @@
 import type { Scope } from '@cartwright/core';
 import type {
   CreatedPosition,
+  EventRecord,
   FulfillmentRecord,
   FulfillmentTrackingEventRecord,
+  NumberedOutbox,
   OrderAggregate,
   OrderLineRecord,
   OrderListFilter,
@@ -15,7 +17,7 @@ import type {
   PaymentRecord,
   RefundRecord,
 } from '@cartwright/core/storage';
-import { type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
 import type { DialectCapabilities } from '../dialects/dialect-capabilities';
 import { insertRows, insertTemplate } from '../query/insert-template';
 import { keysetList, runKeysetList } from '../query/keyset-list';
@@ -23,6 +25,7 @@ import type { QueryRunner } from '../query/query-runner';
 import { type Slots, shapedTemplate, slot, type Template, template } from '../query/template';
 import { updateArgs, updateTemplate } from '../query/update-template';
 import type { Database, OrdersTable } from '../schema/database';
+import { TABLE_COLUMNS } from '../schema/table-columns';
 import { containsPattern } from './catalog-codecs';
 import { insertTree, insertTreeTemplate, TREE_MAX_ROWS, treeArgs, treeRows } from './insert-tree';
 import {
@@ -39,6 +42,7 @@ import {
   encodeRefund,
 } from './order-codecs';
 import { scoped } from './scoped-args';
+import { encodeEvent } from './webhook-codecs';
 
 type ScopeSlots = 'store_id' | 'mode';
 
@@ -65,12 +69,32 @@ const incrementCounter = template(({ db }, p: Slots<ScopeSlots>) =>
     .returning('last_number'),
 );
 
+const EVENT_COLUMNS = TABLE_COLUMNS.events as readonly string[];
+
 /**
- * PostgreSQL: the next number and a new order in ONE statement —
+ * The `data` of an outbox row with the order's number: `replace(<data>::text,
+ * '"number":<placeholder>', '"number":' || <number>)::jsonb`.
+ */
+const numberedData = (p: object, r: number, number: RawBuilder<unknown>) =>
+  sql`replace(${slot(p, `e${r}_data`)}::text, ${slot(p, 'n_from')}, ${slot(p, 'n_to')} || ${number})::jsonb`;
+
+const numberedEventRows = (p: object, count: number, number: RawBuilder<unknown>) =>
+  Array.from({ length: count }, (_, r) =>
+    Object.fromEntries(
+      EVENT_COLUMNS.map((column) => [
+        column,
+        column === 'data' ? numberedData(p, r, number) : slot(p, `e${r}_${column}`),
+      ]),
+    ),
+  );
+
+/**
+ * PostgreSQL: the next number, a new order and the transaction's outbox in ONE statement —
  * `WITH n AS (INSERT INTO order_counters … ON CONFLICT DO UPDATE SET last_number = last_number + 1
  * RETURNING last_number), t0 AS (INSERT INTO orders (…, number, …) VALUES (…, (SELECT last_number
- * FROM n), …)), t1 AS (lines), t2 AS (payments) SELECT last_number FROM n`. The counter row is
- * created on first use (at 1001) by the same upsert. One compiled statement per row-count shape.
+ * FROM n), …)), t1 AS (lines), t2 AS (payments), e AS (INSERT INTO events … (data with the number))
+ * SELECT last_number FROM n`. The counter row is created on first use (at 1001) by the same
+ * upsert. One compiled statement per shape (row counts of the three tables, events).
  */
 const insertNumberedTree = shapedTemplate(
   (counts: readonly number[]) => counts.join(':'),
@@ -85,21 +109,52 @@ const insertNumberedTree = shapedTemplate(
         )
         .returning('last_number'),
     ) as unknown as Kysely<Database>;
+    const number = sql`(select last_number from n)`;
     ORDER_TREE.forEach((table, t) => {
       const count = counts[t] ?? 0;
       if (count === 0) return;
       let rows = treeRows(p, table, t, count);
-      if (table === 'orders')
-        rows = rows.map((row) => ({ ...row, number: sql`(select last_number from n)` }));
+      if (table === 'orders') rows = rows.map((row) => ({ ...row, number }));
       creator = creator.with(`t${t}`, (cte) =>
         cte.insertInto(table).values(rows as never),
       ) as unknown as Kysely<Database>;
     });
+    const events = counts[ORDER_TREE.length] ?? 0;
+    if (events > 0) {
+      creator = creator.with('e', (cte) =>
+        cte.insertInto('events').values(numberedEventRows(p, events, number) as never),
+      ) as unknown as Kysely<Database>;
+    }
     return (creator as unknown as Kysely<{ n: { last_number: string } }>)
       .selectFrom('n')
       .select('last_number');
   },
 );
+
+/** PostgreSQL: outbox rows beyond a numbered tree's share, with the number the counter holds now. */
+const insertNumberedEvents = shapedTemplate(
+  (count: number) => String(count),
+  ({ db }, p: object, count: number) => {
+    const number = sql`(select last_number from order_counters where store_id = ${slot(p, 'n_store_id')} and mode = ${slot(p, 'n_mode')})`;
+    return db.insertInto('events').values(numberedEventRows(p, count, number) as never);
+  },
+);
+
+/** The arguments of outbox rows `events` (as `e<row>_<column>`) and of the number's text. */
+function numberedEventArgs(
+  args: Record<string, unknown>,
+  events: readonly EventRecord[],
+  outbox: NumberedOutbox,
+  c: DialectCapabilities,
+): Record<string, unknown> {
+  args.n_from = `"number":${outbox.placeholder}`;
+  args.n_to = '"number":';
+  events.forEach((event, r) => {
+    const row = encodeEvent(event, c) as Record<string, unknown>;
+    for (const column of EVENT_COLUMNS) args[`e${r}_${column}`] = row[column] ?? null;
+  });
+  return args;
+}
 
 const orderBy = (column: 'id' | 'number', forUpdate: boolean) =>
   template(({ db, caps }, p: Slots<ScopeSlots | 'key'>) => {
@@ -316,10 +371,11 @@ const list = keysetList({
  */
 export class KyselyOrderRepository implements OrderRepository {
   /** PostgreSQL only (the port's optional member): see {@link numberedInsert}. */
-  readonly insertNumbered?: (order: OrderAggregate) => Promise<number>;
+  readonly insertNumbered?: (order: OrderAggregate, outbox: NumberedOutbox) => Promise<number>;
 
   constructor(private readonly q: QueryRunner) {
-    if (q.caps.dialect === 'postgres') this.insertNumbered = (order) => this.numberedInsert(order);
+    if (q.caps.dialect === 'postgres')
+      this.insertNumbered = (order, outbox) => this.numberedInsert(order, outbox);
   }
 
   /**
@@ -328,11 +384,12 @@ export class KyselyOrderRepository implements OrderRepository {
    * started at the same call. The counter row's lock is taken by that statement and held to
    * COMMIT, which the caller sends in the same round trip.
    */
-  private numberedInsert(order: OrderAggregate): Promise<number> {
+  private numberedInsert(order: OrderAggregate, outbox: NumberedOutbox): Promise<number> {
     const c = this.q.caps;
     if (order.fulfillments.length > 0 || order.refunds.length > 0 || order.payments.length > TREE_MAX_ROWS) {
       return Promise.reject(new Error('insertNumbered takes a new order: no fulfillments or refunds'));
     }
+    const scope = { n_store_id: order.store_id, n_mode: order.mode };
     const lines = order.lines.map((line) => encodeLine(order, line, c));
     const inTree = lines.length <= TREE_MAX_ROWS ? lines : [];
     const rows = [
@@ -340,21 +397,28 @@ export class KyselyOrderRepository implements OrderRepository {
       inTree,
       order.payments.map((payment) => encodePayment(payment, c)),
     ];
-    const args = treeArgs(ORDER_TREE, rows);
-    args.n_store_id = order.store_id;
-    args.n_mode = order.mode;
-    const numbered = this.q.rows(
-      insertNumberedTree,
-      args,
-      rows.map((list) => list.length),
-    );
-    const rest = inTree === lines ? undefined : insertRows(this.q, insertLineRow, 'order_lines', lines);
-    const number = numbered.then((result) => {
-      const row = result[0];
+    const events = outbox.events.slice(0, TREE_MAX_ROWS);
+    const args = numberedEventArgs(Object.assign(treeArgs(ORDER_TREE, rows), scope), events, outbox, c);
+    const sent: Array<Promise<unknown>> = [
+      this.q.rows(insertNumberedTree, args, [...rows.map((list) => list.length), events.length]),
+    ];
+    // Beyond a statement's share (≤ 100 rows per table), in statements of their own sent behind it.
+    if (inTree !== lines) sent.push(insertRows(this.q, insertLineRow, 'order_lines', lines));
+    for (let start = TREE_MAX_ROWS; start < outbox.events.length; start += TREE_MAX_ROWS) {
+      const chunk = outbox.events.slice(start, start + TREE_MAX_ROWS);
+      sent.push(
+        this.q.affected(
+          insertNumberedEvents,
+          numberedEventArgs({ ...scope }, chunk, outbox, c),
+          chunk.length,
+        ),
+      );
+    }
+    return Promise.all(sent).then(([result]) => {
+      const row = (result as Array<{ last_number: string | number }>)[0];
       if (!row) throw new Error('order counter gave no number');
       return Number(row.last_number);
     });
-    return rest === undefined ? number : Promise.all([number, rest]).then(([n]) => n);
   }
 
   /**

@@ -12,21 +12,9 @@ import type { Millis, Scope } from './scope';
 
 // The event outbox, webhooks with their deliveries, and notifications.
 
-/** An order number taken in the COMMIT flight (`orders.insertNumbered`) and the placeholder it stands in for. */
-export interface NumberedAtCommit {
-  scope: Scope;
-  /** The number the order's wire objects carry until the real one is known (an integer < 0). */
-  placeholder: number;
-}
-
 export interface EventRepository {
-  /**
-   * Appends to the outbox inside the caller's transaction. `numbered`: this transaction inserted
-   * an order with `orders.insertNumbered` before (only storages that have it are given one): in
-   * the data of these events, the text `"number":<placeholder>` becomes the number the counter
-   * of `numbered.scope` holds now (the order's, taken by the same transaction).
-   */
-  append(events: EventRecord[], numbered?: NumberedAtCommit): Promise<void>;
+  /** Appends to the outbox inside the caller's transaction. */
+  append(events: EventRecord[]): Promise<void>;
   /**
    * Fan-out: claims up to `limit` events not yet dispatched (oldest first; Postgres
    * `FOR UPDATE SKIP LOCKED`), asks `makeDelivery` for each active webhook of the event's scope

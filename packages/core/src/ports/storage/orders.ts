@@ -1,6 +1,7 @@
 import type { CreatedPosition, Patch } from './conventions';
 import type { Page, PageRequest } from './pagination';
 import type {
+  EventRecord,
   FulfillmentRecord,
   FulfillmentTrackingEventRecord,
   OrderAggregate,
@@ -45,6 +46,13 @@ export interface OrderSums {
   refunded_total: number;
 }
 
+/** The outbox an order numbered at COMMIT is inserted with (`OrderRepository.insertNumbered`). */
+export interface NumberedOutbox {
+  events: readonly EventRecord[];
+  /** The number the order's wire objects carry in `events` until the real one is known (an integer < 0). */
+  placeholder: number;
+}
+
 export interface OrderRepository {
   /**
    * Allocates the next order number of the scope (1001, 1002, …) inside the caller's
@@ -56,13 +64,13 @@ export interface OrderRepository {
   insert(order: OrderAggregate): Promise<void>;
   /**
    * Optional (PostgreSQL): inserts a new order (lines and payments, no fulfillments or refunds)
-   * under the next number of its scope, taken by the same statements — so the counter row is
-   * locked only from this call to COMMIT, which a caller sends with it (core's `work.defer`).
-   * `order.number` is ignored; answers the number it got. Every statement is started at the
-   * call. Gap-free and unique as {@link nextNumber}; the outbox rows of the same transaction get
-   * the number through `events.append`'s `numbered`.
+   * under the next number of its scope, with the transaction's outbox `events`, taken by the same
+   * statement — so the counter row is locked only from this call to COMMIT, which the caller sends
+   * with it (core's `work.defer`). `order.number` is ignored; in the data of `events`, the text
+   * `"number":<placeholder>` becomes the number. Answers the number. Every statement is started at
+   * the call. Gap-free and unique as {@link nextNumber}.
    */
-  insertNumbered?(order: OrderAggregate): Promise<number>;
+  insertNumbered?(order: OrderAggregate, outbox: NumberedOutbox): Promise<number>;
   /** The order by id or by `{ number }`; `forUpdate` locks its row until the transaction ends. */
   get(
     scope: Scope,
