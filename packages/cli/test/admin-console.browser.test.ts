@@ -611,7 +611,7 @@ for (const target of DATABASE_TARGETS) {
       // The product: its French name, and its prices in Japan and Kuwait.
       const product = (await call(server, 'GET', '/v1/admin/products?q=Console', SECRET)).body.data[0];
       await page.goto(`${server.url}/admin/#/products/${product.id}`);
-      await page.getByRole('heading', { name: 'Translations' }).waitFor();
+      await page.getByRole('heading', { name: 'Translations', exact: true }).waitFor();
       await page.getByLabel('Name (fr)').fill('T-shirt de la console');
       await page.getByRole('button', { name: 'Save Français' }).click();
       await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
@@ -620,6 +620,20 @@ for (const target of DATABASE_TARGETS) {
       expect(
         translated.map((t: { locale: string; field: string; value: string }) => [t.locale, t.field, t.value]),
       ).toEqual([['fr', 'name', 'T-shirt de la console']]);
+      // An option value's French text, in its option's disclosure (loaded when opened).
+      const medium = product.options[0].values.find((v: { value: string }) => v.value === 'M');
+      await page.getByText('Size (2 values)').click();
+      await page.getByLabel('Size: M (fr)').fill('Moyen');
+      await page
+        .getByRole('form', { name: 'Size: M: translation into Français' })
+        .getByRole('button', { name: 'Save Français' })
+        .click();
+      await poll(async () =>
+        (await call(server, 'GET', `/v1/admin/translations/option_value/${medium.id}`, SECRET)).body.data.map(
+          (t: { locale: string; field: string; value: string }) => [t.locale, t.field, t.value],
+        ),
+      ).toEqual([['fr', 'value', 'Moyen']]);
+      await shot('product-option-translations');
 
       const sku = `TEE-S-${target}`;
       const variant = product.variants.find((v: { sku: string }) => v.sku === sku);

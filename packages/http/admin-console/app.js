@@ -1485,7 +1485,51 @@ async function productPage(id) {
       imageForm,
     ),
     translations,
+    optionTranslations(product),
     regionPrices,
+  );
+}
+
+/**
+ * The translations of a product's options and option values (decisions §21: `option` → `name`,
+ * `option_value` → `value`): one disclosure per option, its forms loaded when it is opened.
+ */
+function optionTranslations(product) {
+  if (product.options.length === 0) return null;
+  const disclosure = (option) => {
+    const body = h('div', {}, h('p', { class: 'muted' }, 'Loading…'));
+    const details = h(
+      'details',
+      { class: 'option' },
+      h('summary', {}, `${option.name} (${option.values.length} values)`),
+      body,
+    );
+    let loaded = false;
+    details.addEventListener('toggle', async () => {
+      if (!details.open || loaded) return;
+      loaded = true;
+      const note = (what) => `${what} on the product is the base text, in the default locale`;
+      const sections = await Promise.all([
+        translationsSection('option', option.id, [['name', `Option ${option.name}`, 'input']], {
+          title: `Option ${option.name}`,
+          note: note(`The option name ${option.name}`),
+        }),
+        ...option.values.map((v) =>
+          translationsSection('option_value', v.id, [['value', `${option.name}: ${v.value}`, 'input']], {
+            title: `${option.name}: ${v.value}`,
+            note: note(`The value ${v.value}`),
+          }),
+        ),
+      ]);
+      body.replaceChildren(...sections);
+    });
+    return details;
+  };
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'option-translations-title' },
+    h('h2', { id: 'option-translations-title' }, 'Option translations'),
+    product.options.map(disclosure),
   );
 }
 
@@ -1892,18 +1936,22 @@ function fromLocalInput(text) {
  * base fields are written in the default locale). Saving puts each filled field and deletes each
  * emptied one. `fields`: [[field, label, 'input' | 'textarea']].
  */
-async function translationsSection(entityType, entityId, fields) {
+async function translationsSection(entityType, entityId, fields, labels = {}) {
+  const title = labels.title ?? 'Translations';
+  const titleId = `translations-${entityType}-${entityId}`;
+  const baseNote = labels.note ?? 'The fields above are the base text, in the default locale';
   const [locales, translations] = await Promise.all([
     api('GET', '/v1/admin/locales').catch((e) => ({ error: e })),
     api('GET', `/v1/admin/translations/${entityType}/${encodeURIComponent(entityId)}`).catch((e) => ({
       error: e,
     })),
   ]);
+  // The product's own translations are a card; those of its options sit inside one (labels.title).
   const section = (...children) =>
     h(
       'section',
-      { class: 'card', 'aria-labelledby': 'translations-title' },
-      h('h2', { id: 'translations-title' }, 'Translations'),
+      { class: labels.title ? 'nested' : 'card', 'aria-labelledby': titleId },
+      h(labels.title ? 'h3' : 'h2', { id: titleId }, title),
       ...children,
     );
   if (translations.error) return section(unavailable(translations.error));
@@ -1931,15 +1979,17 @@ async function translationsSection(entityType, entityId, fields) {
     const button = h('button', { type: 'submit' }, locale ? `Save ${locale.name}` : 'Save translation');
     const form = h(
       'form',
-      { 'aria-label': locale ? `Translation into ${locale.name}` : 'Translation into another locale' },
+      {
+        'aria-label': `${labels.title ? `${labels.title}: t` : 'T'}ranslation into ${locale ? locale.name : 'another locale'}`,
+      },
       h(
-        'h3',
+        labels.title ? 'h4' : 'h3',
         {},
         !locale
           ? 'Another locale'
-          : locale.name === locale.locale
-            ? locale.locale
-            : `${locale.name} (${locale.locale})`,
+          : (locale.name === locale.locale ? locale.locale : `${locale.name} (${locale.locale})`) +
+              // Translations into an inactive locale are kept and can be prepared; storefronts do not offer it yet.
+              (locale.is_active === false ? ' — inactive' : ''),
       ),
       tagInput ? field('Locale tag', tagInput) : null,
       inputs.map((i) => field(`${i.label}${suffix}`, i.input)),
@@ -1998,7 +2048,7 @@ async function translationsSection(entityType, entityId, fields) {
       'p',
       { class: 'muted' },
       base
-        ? `The fields above are the base text, in the default locale ${base.name} (${base.locale}). An empty translation falls back to it.`
+        ? `${baseNote} ${base.name} (${base.locale}). An empty translation falls back to it.`
         : 'The store has no default locale: the fields above are the base text.',
     ),
     others.length === 0
