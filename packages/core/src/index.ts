@@ -105,7 +105,7 @@ export type {
 } from './schemas';
 export type { EngineConfig } from './shared/context';
 // ------------------------------------------------------------------------------------- errors
-export { CommerceError, type ErrorDetail } from './shared/errors/commerce-error';
+export { CommerceError, type ErrorDetail, idempotencyClaimTakenOver } from './shared/errors/commerce-error';
 export { ERROR_CODES, type ErrorCode, type ErrorType } from './shared/errors/error-codes';
 // ---------------------------------------------------------------------- limits and passwords
 export {

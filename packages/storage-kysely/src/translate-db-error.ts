@@ -1,4 +1,11 @@
-import { CommerceError, type ErrorCode } from '@cartwright/core';
+import { CommerceError, type ErrorCode, idempotencyClaimTakenOver } from '@cartwright/core';
+
+/**
+ * The text a PostgreSQL statement casts to an integer to FAIL on purpose when an idempotency
+ * claim was taken over (`idempotency.completeAtCommit`): its 22P02 error becomes 409
+ * `idempotency_key_in_use`.
+ */
+export const CLAIM_TAKEN_OVER = 'cartwright: idempotency claim taken over #';
 
 /**
  * The one place where driver errors become domain errors: a unique violation of one of the
@@ -167,6 +174,13 @@ function unstorableValue(error: Record<string, unknown>): CommerceError | undefi
  */
 export function translateDbError(error: unknown): unknown {
   if (typeof error !== 'object' || error === null || CommerceError.is(error)) return error;
+  const record = error as Record<string, unknown>;
+  if (
+    record.code === '22P02' &&
+    typeof record.message === 'string' &&
+    record.message.includes(CLAIM_TAKEN_OVER)
+  )
+    return idempotencyClaimTakenOver(error);
   const unstorable = unstorableValue(error as Record<string, unknown>);
   if (unstorable) return unstorable;
   const found = uniqueIndexOf(error as Record<string, unknown>);

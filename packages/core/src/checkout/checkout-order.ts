@@ -51,7 +51,7 @@ export async function writeCheckoutOrder(
     customer_key: input.customer_key,
     discounts: draft.applied_discounts,
   });
-  if (input.payment_row === 'new' && !work.storesResponse && tx.orders.insertNumbered !== undefined) {
+  if (input.payment_row === 'new' && work.numbersAtCommit) {
     return writeNumberedAtCommit(work, scope, input, using);
   }
   // One round trip: every discount use, the next number and the cart's completion, in that order

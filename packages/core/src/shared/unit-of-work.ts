@@ -10,7 +10,7 @@ import type {
   Scope,
 } from '../ports/storage';
 import type { ServiceContext } from './context';
-import { CommerceError } from './errors';
+import { idempotencyClaimTakenOver } from './errors';
 import { replayOf } from './replay-secrets';
 
 /** A finished response as the idempotency store keeps it: status and the exact body text. */
@@ -125,16 +125,16 @@ export interface Work {
    */
   defer(write: Promise<unknown>): void;
   /**
-   * This transaction stores its request's idempotent response (a request with an
-   * `Idempotency-Key`): the response's body is built before COMMIT, so an order number it holds
-   * must be known by then (`orders.nextNumber`), not taken in the COMMIT flight.
+   * An order of this transaction may be numbered at COMMIT ({@link numberAtCommit}): the storage
+   * offers it (`orders.insertNumbered`), and the request's idempotent response, if this
+   * transaction stores one, is stored with COMMIT too (`idempotency.completeAtCommit`), so that
+   * its body gets the number in the same flight.
    */
-  readonly storesResponse: boolean;
+  readonly numbersAtCommit: boolean;
   /**
    * Inserts a new order built with {@link ORDER_NUMBER_PLACEHOLDER} as its number under the next
    * number of its scope, taken in the COMMIT flight (`orders.insertNumbered`: offered by
-   * PostgreSQL; check that it is there, and that {@link storesResponse} is false, before building
-   * the order this way). The order goes with the transaction's outbox in one statement, the last
+   * PostgreSQL; check {@link numbersAtCommit} before building the order this way). The order goes with the transaction's outbox in one statement, the last
    * before COMMIT, where the events' placeholder becomes the number; `settle(number)` runs once
    * the transaction committed, before the events are published and the value is returned, to put
    * the number into the objects built with the placeholder. One per transaction.
@@ -190,7 +190,9 @@ export async function write<T>(
     const work: Work = {
       tx,
       now,
-      storesResponse: claim !== null,
+      numbersAtCommit:
+        tx.orders.insertNumbered !== undefined &&
+        (claim === null || tx.idempotency.completeAtCommit !== undefined),
       numberAtCommit(order, settle) {
         if (numbering.length > 0) throw new Error('One order number taken at COMMIT per transaction');
         if (tx.orders.insertNumbered === undefined)
@@ -236,16 +238,24 @@ export async function write<T>(
     if (claim !== null) {
       const response = interim ? null : responseOf(claim, value, options?.answer);
       if (response === INTERIM) interim = true;
-      const held =
-        response === null || response === INTERIM
-          ? await tx.idempotency.renew(claim.scope, claim.ref, now + ctx.config.idempotency_lock_ms)
-          : await tx.idempotency.complete(claim.scope, claim.ref, replayOf(response));
-      if (!held) {
-        throw new CommerceError(
-          'idempotency_key_in_use',
-          "This request's claim on its Idempotency-Key expired and was taken over by a retry; its changes were rolled back",
-          { param: 'Idempotency-Key' },
+      const completeAtCommit = tx.idempotency.completeAtCommit;
+      if (response !== null && response !== INTERIM && completeAtCommit !== undefined) {
+        // Stored with COMMIT: a claim taken over fails the statement, and the transaction with it.
+        work.defer(
+          completeAtCommit.call(
+            tx.idempotency,
+            claim.scope,
+            claim.ref,
+            replayOf(response),
+            numbered === undefined ? undefined : { placeholder: ORDER_NUMBER_PLACEHOLDER },
+          ),
         );
+      } else {
+        const held =
+          response === null || response === INTERIM
+            ? await tx.idempotency.renew(claim.scope, claim.ref, now + ctx.config.idempotency_lock_ms)
+            : await tx.idempotency.complete(claim.scope, claim.ref, replayOf(response));
+        if (!held) throw idempotencyClaimTakenOver();
       }
       stored = response === INTERIM ? null : response;
     }
@@ -256,7 +266,18 @@ export async function write<T>(
   if (deferred.length > 0) await Promise.all(deferred);
   // The order number taken with COMMIT, into what was built with the placeholder.
   const taken = numbering[0];
-  if (taken?.numbered !== undefined) taken.settle(await taken.numbered);
+  if (taken?.numbered !== undefined) {
+    const number = await taken.numbered;
+    taken.settle(number);
+    // The response stored with it got the number in SQL; the one kept here gets it too.
+    const kept = stored as StoredResponse | null;
+    if (kept !== null) {
+      stored = {
+        ...kept,
+        body: kept.body.replaceAll(`"number":${ORDER_NUMBER_PLACEHOLDER}`, `"number":${number}`),
+      };
+    }
+  }
   if (claim !== null && !interim) {
     if (stored === null) claim.unanswered = true;
     else {

@@ -416,7 +416,10 @@ describeApi('checkout', (api) => {
     const first = expectStatus(await checkout(a, cart.id, body, { idempotencyKey: key }), 201).body;
     const replay = expectStatus(await checkout(a, cart.id, body, { idempotencyKey: key }), 201).body;
     expect(replay.id).toBe(first.id);
+    // The number (on PostgreSQL taken with COMMIT, and put into the stored response there) is real.
+    expect(first.number).toBeGreaterThan(1000);
     expect(replay.number).toBe(first.number);
+    expect(expectStatus(await a.get(`/v1/admin/orders/${first.id}`), 200).body.number).toBe(first.number);
     expectError(
       await checkout(a, cart.id, { ...body, email: 'other@example.com' }, { idempotencyKey: key }),
       409,

@@ -160,6 +160,51 @@ describe('round trips of the storefront flow [postgres]', () => {
     unsubscribe();
   });
 
+  test('a checkout with an Idempotency-Key over HTTP: its response is stored with COMMIT (no round trip of its own), the order number in it', async () => {
+    const product = await createProduct(api, { price: 1100, on_hand: 10 });
+    const shipping_method_id = await createShippingMethod(api, { price: 300 });
+    const cartOf = async () => {
+      const cart = await api.storefront.post('/v1/storefront/carts', {
+        items: [{ variant_id: product.variant_id, quantity: 1 }],
+      });
+      expect(cart.status).toBe(200);
+      const id = (cart.body as { id: string }).id;
+      const set = await api.storefront.patch(`/v1/storefront/carts/${id}`, {
+        shipping_address: ADDRESS,
+        shipping_method_id,
+      });
+      expect(set.status).toBe(200);
+      return id;
+    };
+    const checkoutOf = (cartId: string, key?: string) =>
+      measure(() =>
+        api.storefront.post(
+          `/v1/storefront/carts/${cartId}/checkout`,
+          { email: 'keyed@example.com', payment_provider: 'manual' },
+          key === undefined ? {} : { idempotencyKey: key },
+        ),
+      );
+    const plain = await checkoutOf(await cartOf());
+    const key = `idem_rt_${Date.now()}`;
+    const keyedCart = await cartOf();
+    const keyed = await checkoutOf(keyedCart, key);
+    expect([plain.value.status, keyed.value.status]).toEqual([201, 201]);
+    // The key's claim is a transaction of its own ([BEGIN, claim] [COMMIT]); the checkout's
+    // transaction then costs what it costs without a key: its response's compare-and-set goes with
+    // COMMIT, and the order is numbered in that flight too (was 4 more: the compare-and-set had a
+    // round trip of its own, and so had the number, which the stored response had to hold).
+    expect(keyed.traffic.roundTrips - plain.traffic.roundTrips).toBe(2);
+    const order = keyed.value.body as { id: string; number: number };
+    expect(order.number).toBe((plain.value.body as { number: number }).number + 1);
+    const replay = await api.storefront.post(
+      `/v1/storefront/carts/${keyedCart}/checkout`,
+      { email: 'keyed@example.com', payment_provider: 'manual' },
+      { idempotencyKey: key },
+    );
+    expect(replay.status).toBe(201);
+    expect(replay.body).toEqual(keyed.value.body);
+  });
+
   test("a customer's cart: add an item, set the method, change the address — 2 round trips each, the customer read beside the lock; an add to a cart that names a method reads it in a round trip of its own", async () => {
     const product = await createProduct(api, { price: 1200, on_hand: 10 });
     const shipping_method_id = await createShippingMethod(api, { price: 400 });

@@ -1,7 +1,12 @@
-import type { Scope } from '@cartwright/core';
-import type { IdempotencyClaim, IdempotencyClaimRef, IdempotencyRecord } from '@cartwright/core/storage';
+import { idempotencyClaimTakenOver, type Scope } from '@cartwright/core';
+import type {
+  IdempotencyClaim,
+  IdempotencyClaimRef,
+  IdempotencyRecord,
+  Repositories,
+} from '@cartwright/core/storage';
 import { describe, expect, it } from 'vitest';
-import { newId, newScope, otherMode } from '../fixtures';
+import { makeOrder, newId, newScope, otherMode } from '../fixtures';
 import type { SuiteContext } from '../suite-context';
 
 const LOCK = 30_000;
@@ -49,6 +54,67 @@ export function idempotencySuite(ctx: SuiteContext): void {
   });
 
   describe('idempotency', () => {
+    it('completeAtCommit (optional; PostgreSQL): stored with COMMIT, unawaited; a claim taken over fails the transaction with 409 idempotency_key_in_use and nothing of it commits (elsewhere: complete and its answer)', async () => {
+      const scope = newScope();
+      /** What core does with the storage's member, or without it. */
+      const completeIn = async (tx: Repositories, key: string, token: string, body: string) => {
+        if (tx.idempotency.completeAtCommit !== undefined) {
+          // Not awaited: its failure must still fail the transaction.
+          void tx.idempotency.completeAtCommit(scope, ref(key, token), { status: 200, body }).catch(() => {});
+          return;
+        }
+        if (!(await tx.idempotency.complete(scope, ref(key, token), { status: 200, body })))
+          throw idempotencyClaimTakenOver();
+      };
+      const key = newId('idem');
+      const first = claimOf(key, 1000, { claim_token: 'tok_1' });
+      expect(await claim(scope, first)).toEqual({ claimed: true });
+      await ctx.tx((tx) => completeIn(tx, key, 'tok_1', '{"a":1}'));
+      expect(await stored(scope, key)).toMatchObject({
+        state: 'completed',
+        response_status: 200,
+        response_body: '{"a":1}',
+      });
+
+      // Taken over meanwhile: the effect written beside it (a second claim) does not commit.
+      const other = newId('idem');
+      await expect(
+        ctx.tx(async (tx) => {
+          await tx.idempotency.claim(scope, claimOf(other, 1000), null);
+          await completeIn(tx, key, 'tok_stale', '{"a":2}');
+        }),
+      ).rejects.toMatchObject({ code: 'idempotency_key_in_use', param: 'Idempotency-Key' });
+      expect(await stored(scope, key)).toMatchObject({ response_body: '{"a":1}' });
+      expect(await stored(scope, other)).toBeNull();
+    });
+
+    it('completeAtCommit with an order numbered at COMMIT: the body gets the number (PostgreSQL; elsewhere: the number first, then complete)', async () => {
+      const scope = newScope();
+      const key = newId('idem');
+      expect(await claim(scope, claimOf(key, 1000, { claim_token: 'tok_n' }))).toEqual({ claimed: true });
+      const placeholder = -4_503_599_627_370_499;
+      const body = `{"id":"ord_x","number":${placeholder},"lines":[{"number":1}]}`;
+      const number = await ctx.tx(async (tx) => {
+        if (tx.orders.insertNumbered === undefined || tx.idempotency.completeAtCommit === undefined) {
+          const n = await tx.orders.nextNumber(scope);
+          await tx.idempotency.complete(scope, ref(key, 'tok_n'), {
+            status: 201,
+            body: body.replace(`"number":${placeholder}`, `"number":${n}`),
+          });
+          return n;
+        }
+        const taking = tx.orders.insertNumbered(makeOrder(scope, placeholder), { events: [], placeholder });
+        void tx.idempotency
+          .completeAtCommit(scope, ref(key, 'tok_n'), { status: 201, body }, { placeholder })
+          .catch(() => {});
+        return taking;
+      });
+      expect(number).toBe(1001);
+      expect((await stored(scope, key))?.response_body).toBe(
+        '{"id":"ord_x","number":1001,"lines":[{"number":1}]}',
+      );
+    });
+
     it('claim is insert-if-absent: the first claim wins, the next misses and reads the record as stored (per scope and caller)', async () => {
       const scope = newScope();
       const key = newId('idem');

@@ -6,8 +6,11 @@ import type {
   IdempotencyRecord,
   IdempotencyRepository,
 } from '@cartwright/core/storage';
+import { type Kysely, sql } from 'kysely';
 import type { QueryRunner } from '../query/query-runner';
-import { type Slots, template } from '../query/template';
+import { type Slots, shapedTemplate, template } from '../query/template';
+import type { Database } from '../schema/database';
+import { CLAIM_TAKEN_OVER } from '../translate-db-error';
 import { scoped } from './scoped-args';
 
 type ScopeSlots = 'store_id' | 'mode';
@@ -96,6 +99,46 @@ const complete = template(({ db }, p: Slots<KeySlots | 'claim_token' | 'status' 
     .where('key', '=', p.key)
     .where('claim_token', '=', p.claim_token),
 );
+/**
+ * PostgreSQL: {@link complete} as a statement that FAILS when the claim was taken over, so it can
+ * travel with COMMIT (the failure rolls the transaction back): `WITH u AS (UPDATE … RETURNING 1)
+ * SELECT CASE WHEN count(*) = 1 THEN 1 ELSE cast(concat('<marker>', count(*)) AS integer) END FROM
+ * u` — the cast of the marker fails with 22P02, which translateDbError turns into 409
+ * `idempotency_key_in_use`. (The failing branch depends on `count(*)`, so the planner cannot
+ * evaluate it ahead.) `numbered`: the body's `"number":<placeholder>` becomes the order number
+ * the transaction took (`orders.insertNumbered`, sent before it).
+ */
+const completeAtCommit = shapedTemplate(
+  (numbered: boolean) => (numbered ? 'n' : '-'),
+  (
+    { db },
+    p: Slots<KeySlots | 'claim_token' | 'status' | 'body' | 'marker' | 'n_from' | 'n_to'>,
+    numbered: boolean,
+  ) => {
+    const body = numbered
+      ? sql<string>`replace(${p.body}, ${p.n_from}, ${p.n_to} || (select last_number::text from order_counters where store_id = ${p.store_id} and mode = ${p.mode}))`
+      : p.body;
+    return (db as unknown as Kysely<Database>)
+      .with('u', (qc) =>
+        qc
+          .updateTable('idempotency_keys')
+          .set({ state: 'completed', response_status: p.status, response_body: body })
+          .where('store_id', '=', p.store_id)
+          .where('mode', '=', p.mode)
+          .where('caller', '=', p.caller)
+          .where('key', '=', p.key)
+          .where('claim_token', '=', p.claim_token)
+          .returning(sql<number>`1`.as('one')),
+      )
+      .selectFrom('u')
+      .select(
+        sql<number>`case when count(*) = 1 then 1 else cast(concat(${p.marker}::text, count(*)) as integer) end`.as(
+          'held',
+        ),
+      );
+  },
+);
+
 const renew = template(({ db }, p: Slots<KeySlots | 'claim_token' | 'locked_until'>) =>
   db
     .updateTable('idempotency_keys')
@@ -154,7 +197,23 @@ function decode(row: {
  * (`beginIdempotentRequest`).
  */
 export class KyselyIdempotencyRepository implements IdempotencyRepository {
-  constructor(private readonly q: QueryRunner) {}
+  constructor(private readonly q: QueryRunner) {
+    if (q.caps.dialect === 'postgres') {
+      this.completeAtCommit = (scope, claim, response, numbered) => {
+        const args = scoped(scope, {
+          caller: claim.caller,
+          key: claim.key,
+          claim_token: claim.claim_token,
+          status: response.status,
+          body: response.body,
+          marker: CLAIM_TAKEN_OVER,
+          n_from: numbered === undefined ? null : `"number":${numbered.placeholder}`,
+          n_to: '"number":',
+        });
+        return this.q.rows(completeAtCommit, args, numbered !== undefined).then(() => undefined);
+      };
+    }
+  }
 
   /** An insert-if-absent or a compare-and-set on the record read; on a miss, the record as stored now. */
   async claim(
@@ -201,6 +260,14 @@ export class KyselyIdempotencyRepository implements IdempotencyRepository {
     });
     return (await this.q.affected(complete, args)) === 1;
   }
+
+  /** PostgreSQL only (the port's optional member): see {@link completeAtCommit}'s template. */
+  readonly completeAtCommit?: (
+    scope: Scope,
+    claim: IdempotencyClaimRef,
+    response: { status: number; body: string },
+    numbered?: { placeholder: number },
+  ) => Promise<void>;
 
   async renew(scope: Scope, claim: IdempotencyClaimRef, locked_until: number): Promise<boolean> {
     const args = scoped(scope, {

@@ -57,6 +57,21 @@ export interface IdempotencyRepository {
     response: { status: number; body: string },
   ): Promise<boolean>;
   /**
+   * Optional (PostgreSQL): `complete` as a write that travels with COMMIT instead of a round trip
+   * of its own — every statement is started at the call, and the caller does not await it before
+   * COMMIT (core's `work.defer`). When the claim was taken over, its statement fails, and with it
+   * the transaction: it rejects with core's `idempotencyClaimTakenOver()` (409
+   * `idempotency_key_in_use`) and nothing of it commits. `numbered`: an order of this transaction
+   * was numbered at COMMIT (`orders.insertNumbered`, sent before): the text
+   * `"number":<placeholder>` in the body becomes the number the scope's counter holds now.
+   */
+  completeAtCommit?(
+    scope: Scope,
+    claim: IdempotencyClaimRef,
+    response: { status: number; body: string },
+    numbered?: { placeholder: number },
+  ): Promise<void>;
+  /**
    * Extends the lock of a claim that is still this token's (compare-and-set); false when it was
    * taken over. Interim transactions of a request call it so that a stale claim commits nothing.
    */

@@ -57,3 +57,16 @@ export const errors = {
       data: { from, to },
     }),
 };
+
+/**
+ * 409 `idempotency_key_in_use` for a request whose claim on its `Idempotency-Key` was taken over
+ * by a retry while it ran (its lock expired): its transaction rolls back. Raised by core when the
+ * claim's compare-and-set misses, and by a storage whose `idempotency.completeAtCommit` failed.
+ */
+export function idempotencyClaimTakenOver(cause?: unknown): CommerceError {
+  return new CommerceError(
+    'idempotency_key_in_use',
+    "This request's claim on its Idempotency-Key expired and was taken over by a retry; its changes were rolled back",
+    { param: 'Idempotency-Key', ...(cause === undefined ? {} : { cause }) },
+  );
+}
