@@ -5,7 +5,9 @@ import {
   nodeWorkerProcesses,
   runStorageConformance,
 } from '@cartwright/storage-conformance';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { postgresStorage } from '../src/postgres';
 import { describeSchemaContract } from './schema-contract';
 
@@ -49,3 +51,29 @@ runStorageConformance({
 });
 
 describeSchemaContract('postgres', async () => postgresStorage({ connectionString: await newDatabase() }));
+
+describe('the PostgreSQL storage and its pool', () => {
+  it('survives the server ending its idle pooled connections: no crash, the next statement gets a new one', async () => {
+    const url = await newDatabase();
+    const storage = postgresStorage({ connectionString: url, max: 3 });
+    const backend = async () =>
+      (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(storage.db)).rows[0]!.pid;
+    try {
+      const before = await backend();
+      const admin = new pg.Client({ connectionString: serverUrl });
+      await admin.connect();
+      try {
+        const ended = await admin.query('select pg_terminate_backend($1) as ended', [before]);
+        expect(ended.rows[0].ended).toBe(true);
+      } finally {
+        await admin.end();
+      }
+      // The pool hears of it as an 'error' of an idle client (unhandled, it would end the process).
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const after = await backend();
+      expect(after).not.toBe(before);
+    } finally {
+      await storage.close();
+    }
+  });
+});

@@ -50,6 +50,10 @@ export class PostgresStorage extends KyselyStorage {
             max: options.max ?? 10,
             pipeline: true,
           } as pg.PoolConfig);
+    // An idle pooled connection the server ends (a restart, an administrator, a proxy's idle
+    // timeout) is an 'error' event of the pool, which would otherwise crash the process: the pool
+    // has already discarded that client, and the next query opens a new connection.
+    if (owned) pool.on('error', () => {});
     let isTemplateSql: (sql: string) => boolean = () => false;
     const configOf = queryConfigs((sql) => isTemplateSql(sql));
     const traffic: PostgresTraffic = { statements: 0, roundTrips: 0 };
