@@ -121,15 +121,25 @@ export async function claimCheckout(
 ): Promise<CheckoutClaim> {
   const { tx, now } = work;
   // Round trip 1: the cart's lock and the cart, and behind them (so they wait for the lock, as
-  // every read after it always did) the store, the automatic discounts and the probe for the
-  // cart's first checkout attempt.
-  const [locked, foundStore, automatic, firstAttempt] = await Promise.all([
-    tx.carts.get(scope, cartId, { forUpdate: true }),
-    tx.stores.get(scope.store_id),
-    tx.discounts.listForPricing(scope, []),
-    tx.orders.getPayment(scope, { idempotency_key: checkoutAttemptKey(cartId, 1) }),
-  ]);
+  // every read after it always did) the store, the automatic discounts, the probe for the cart's
+  // first checkout attempt, and the pricing reads that need only the cart's id: the variants of
+  // its items and the method it names (subqueries on the cart's rows, as a cart write reads
+  // them), and the caller's customer. A cart without codes or a region then needs no read of
+  // its own before its stock is reserved.
+  const [locked, foundStore, automatic, firstAttempt, purchasable, method, callerCustomer] =
+    await Promise.all([
+      tx.carts.get(scope, cartId, { forUpdate: true }),
+      tx.stores.get(scope.store_id),
+      tx.discounts.listForPricing(scope, []),
+      tx.orders.getPayment(scope, { idempotency_key: checkoutAttemptKey(cartId, 1) }),
+      tx.products.getPurchasableForCart(scope, cartId, []),
+      tx.shippingMethods.getForCart(scope, cartId),
+      caller.customer_id == null ? undefined : tx.customers.get(scope, caller.customer_id),
+    ]);
   let cart = checkoutCart(locked, cartId, caller);
+  // Read behind the lock, so of these very items and this method (a cart's items and method
+  // change only under its lock).
+  const prefetched = cart.id === cartId;
 
   // Round trip 2: the body's changes to the cart, and every read that needs the cart.
   const updating =
@@ -150,15 +160,27 @@ export async function claimCheckout(
   const items = cartPriceableItems(cart);
   const [updated, last, customer, records] = await Promise.all([
     updating,
-    lastCheckoutAttempt(tx, scope, cart.id, cart.id === cartId ? firstAttempt : undefined),
-    cart.customer_id !== null ? tx.customers.get(scope, cart.customer_id) : null,
+    lastCheckoutAttempt(tx, scope, cart.id, prefetched ? firstAttempt : undefined),
+    cart.customer_id === null
+      ? null
+      : callerCustomer !== undefined && cart.customer_id === caller.customer_id
+        ? callerCustomer
+        : tx.customers.get(scope, cart.customer_id),
     readPricingRecords(tx, {
       scope,
       items,
       shipping_method_id: cart.shipping_method_id,
       discount_codes: cart.discount_codes,
       region_id: cart.region_id,
-      known: { automatic: automatic.automatic },
+      known: prefetched
+        ? {
+            automatic: automatic.automatic,
+            purchasable,
+            purchasable_for: new Set(cart.items.map((item) => item.variant_id)),
+            shipping_method:
+              cart.shipping_method_id === null ? undefined : { id: cart.shipping_method_id, record: method },
+          }
+        : { automatic: automatic.automatic },
     }),
   ]);
   if (updated) cart = { ...cart, ...updated, items: cart.items };
