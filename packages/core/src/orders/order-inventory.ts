@@ -49,10 +49,11 @@ export async function reserveLines(
   lines: ReadonlyArray<{ variant_id: string; quantity: number }>,
   paramOf?: (index: number) => string,
   current?: readonly InventoryRecord[],
+  options: { refuseOnCurrent?: boolean } = {},
 ): Promise<InventoryChange[]> {
   const movements = movementsByVariant(lines);
   if (movements.length === 0) return [];
-  const result = await reserveInventory(work.tx, scope, movements, work.now, current);
+  const result = await reserveInventory(work.tx, scope, movements, work.now, current, options);
   if (!result.ok) {
     const { variant_id, requested, available } = result.refused;
     const index = lines.findIndex((line) => line.variant_id === variant_id);
