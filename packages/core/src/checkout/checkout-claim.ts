@@ -257,9 +257,7 @@ export async function claimCheckout(
   const orderId = ctx.ids.next('ord');
   // The rows pricing read in this transaction are the reservation's `before` (no second read).
   const current = [...priced.variants.values()].map((entry) => entry.inventory);
-  // Read behind the cart's lock in this transaction, nothing written to them since: a sold-out
-  // checkout is refused on them, without locking the variant's row (which every buyer wants).
-  const reservations = await reserveLines(work, scope, items, undefined, current, { refuseOnCurrent: true });
+  const reservations = await reserveLines(work, scope, items, undefined, current);
   const draft = buildOrder(
     ctx,
     {

@@ -69,18 +69,4 @@ describe('reserveInventory over a storage that does not hold its locks', () => {
     expect(result).toEqual({ ok: false, refused: { variant_id: 'var_a', requested: 9, available: 5 } });
     expect(calls).toEqual(['read locked']);
   });
-
-  it('refuseOnCurrent: a refusal planned on rows at hand is final — no locked read, nothing written', async () => {
-    const calls: string[] = [];
-    const result = await reserveInventory(
-      brokenInventory(calls),
-      scope,
-      [{ variant_id: 'var_a', quantity: 9 }],
-      2,
-      [{ ...row, on_hand: 3 }],
-      { refuseOnCurrent: true },
-    );
-    expect(result).toEqual({ ok: false, refused: { variant_id: 'var_a', requested: 9, available: 3 } });
-    expect(calls).toEqual([]);
-  });
 });

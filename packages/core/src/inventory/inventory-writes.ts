@@ -81,11 +81,9 @@ async function settle<R>(
   at: number,
   plan: (rows: InventoryRows) => { ok: true; changes: InventoryChange[] } | { ok: false; refused: R },
   current?: readonly InventoryRecord[],
-  currentIsFinal = false,
 ): Promise<{ ok: true; changes: InventoryChange[] } | { ok: false; refused: R }> {
   let rows = rowsAtHand(scope, variantIds, current);
-  // A refusal is final when decided on locked rows, or on `current` rows the caller vouches for.
-  let locked = rows === undefined || currentIsFinal;
+  let locked = rows === undefined;
   if (rows === undefined) rows = await lockedRows(tx, scope, variantIds);
   for (let applies = 0; ; ) {
     const result = plan(rows);
@@ -111,11 +109,7 @@ async function settle<R>(
 /**
  * Reserves every movement or none (see `planReservation`). `current`: the rows of these variants
  * as read earlier in this same transaction (checkout's `getPurchasable` rows), planned on first.
- * A refusal is decided on rows read with the lock — or, with `refuseOnCurrent`, on `current`
- * itself: the caller read them in this transaction as committed, and the transaction wrote none
- * of them since, so "not enough in stock" was true when they were read, and answering it then
- * needs no lock on the row (a sold-out variant's row is the one every buyer of a flash sale
- * wants: refusals no longer queue on it). On refusal nothing was written.
+ * A refusal is always decided on rows read with the lock. On refusal nothing was written.
  */
 export function reserveInventory(
   tx: InventoryTx,
@@ -123,7 +117,6 @@ export function reserveInventory(
   movements: readonly InventoryMovement[],
   at: number,
   current?: readonly InventoryRecord[],
-  options: { refuseOnCurrent?: boolean } = {},
 ): Promise<ReservationPlan> {
   if (movements.length === 0) return Promise.resolve({ ok: true, changes: [] });
   return settle(
@@ -133,7 +126,6 @@ export function reserveInventory(
     at,
     (rows) => planReservation(rows, movements, at),
     current,
-    options.refuseOnCurrent === true,
   );
 }
 

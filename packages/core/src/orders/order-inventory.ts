@@ -49,11 +49,10 @@ export async function reserveLines(
   lines: ReadonlyArray<{ variant_id: string; quantity: number }>,
   paramOf?: (index: number) => string,
   current?: readonly InventoryRecord[],
-  options: { refuseOnCurrent?: boolean } = {},
 ): Promise<InventoryChange[]> {
   const movements = movementsByVariant(lines);
   if (movements.length === 0) return [];
-  const result = await reserveInventory(work.tx, scope, movements, work.now, current, options);
+  const result = await reserveInventory(work.tx, scope, movements, work.now, current);
   if (!result.ok) {
     const { variant_id, requested, available } = result.refused;
     const index = lines.findIndex((line) => line.variant_id === variant_id);
