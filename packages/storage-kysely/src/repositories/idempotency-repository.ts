@@ -191,6 +191,21 @@ function decode(row: {
   };
 }
 
+/** The arguments of a claim's completion (`complete`, `completeAtCommit`). */
+function completionArgs(
+  scope: Scope,
+  claim: IdempotencyClaimRef,
+  response: { status: number; body: string },
+) {
+  return scoped(scope, {
+    caller: claim.caller,
+    key: claim.key,
+    claim_token: claim.claim_token,
+    status: response.status,
+    body: response.body,
+  });
+}
+
 /**
  * Idempotency keys (docs/contract.md#idempotency): one record per (scope, caller, key), put in place
  * by compare-and-set (`claim`); what a stored record means is core's decision
@@ -200,16 +215,12 @@ export class KyselyIdempotencyRepository implements IdempotencyRepository {
   constructor(private readonly q: QueryRunner) {
     if (q.caps.dialect === 'postgres') {
       this.completeAtCommit = (scope, claim, response, numbered) => {
-        const args = scoped(scope, {
-          caller: claim.caller,
-          key: claim.key,
-          claim_token: claim.claim_token,
-          status: response.status,
-          body: response.body,
+        const args = {
+          ...completionArgs(scope, claim, response),
           marker: CLAIM_TAKEN_OVER,
           n_from: numbered === undefined ? null : `"number":${numbered.placeholder}`,
           n_to: '"number":',
-        });
+        };
         return this.q.rows(completeAtCommit, args, numbered !== undefined).then(() => undefined);
       };
     }
@@ -251,14 +262,7 @@ export class KyselyIdempotencyRepository implements IdempotencyRepository {
     claim: IdempotencyClaimRef,
     response: { status: number; body: string },
   ): Promise<boolean> {
-    const args = scoped(scope, {
-      caller: claim.caller,
-      key: claim.key,
-      claim_token: claim.claim_token,
-      status: response.status,
-      body: response.body,
-    });
-    return (await this.q.affected(complete, args)) === 1;
+    return (await this.q.affected(complete, completionArgs(scope, claim, response))) === 1;
   }
 
   /** PostgreSQL only (the port's optional member): see {@link completeAtCommit}'s template. */
